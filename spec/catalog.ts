@@ -1,0 +1,287 @@
+/**
+ * The invariant catalog: the single source of truth for the 19 invariants of the kit.
+ *
+ * Everything else (generated docs, the error-code table, wire errors, reports) is derived
+ * from this module; nothing re-types an invariant's statement elsewhere. Statements are
+ * written in our own words; `source` cites the paper by title and section.
+ */
+
+/** The four protocol families. Samsara contributes three, RIPA one. */
+export const PROTOCOLS = ["janma", "samskara", "advaita", "ripa"] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+/**
+ * What kind of property an invariant is, which tells a checker where to look:
+ * - `state`: a predicate over one state;
+ * - `transition`: a predicate over a (previous, next) pair of states;
+ * - `history`: a predicate over a whole run (sequence of states and events).
+ */
+export const INVARIANT_KINDS = ["state", "transition", "history"] as const;
+export type InvariantKind = (typeof INVARIANT_KINDS)[number];
+
+export const INVARIANT_IDS = [
+  "J-1", "J-2", "J-3", "J-4",
+  "S-1", "S-2", "S-3", "S-4", "S-5",
+  "AD-1", "AD-2", "AD-3", "AD-4",
+  "I1", "I2", "I3", "I4", "I5", "I6",
+] as const;
+export type InvariantId = (typeof INVARIANT_IDS)[number];
+
+export interface PaperSource {
+  readonly paper: "Samsara" | "RIPA";
+  /** Full title, so citations never depend on a file name. */
+  readonly title: string;
+  /** Section title (and equation or table where useful). */
+  readonly section: string;
+}
+
+export interface Invariant {
+  readonly id: InvariantId;
+  readonly protocol: Protocol;
+  /** Short name in the papers' terms, with an English gloss. */
+  readonly name: string;
+  /** Normative statement, RFC 2119 keywords, our words. */
+  readonly statement: string;
+  readonly source: PaperSource;
+  /** Names of the operations (wire `op` values) this invariant guards. */
+  readonly guards: readonly string[];
+  /** Stable error code an implementation MUST return when it rejects because of this invariant. */
+  readonly errorCode: string;
+  readonly kind: InvariantKind;
+}
+
+const SAMSARA_TITLE =
+  "Samsara: Born With It. Dispositional Continuity, Turnkey Instantiation, and Substrate Identity for Ephemeral Agent Instances";
+const RIPA_TITLE = "Runtime-Independent Persistent Agents";
+
+const samsara = (section: string): PaperSource => ({ paper: "Samsara", title: SAMSARA_TITLE, section });
+const ripa = (section: string): PaperSource => ({ paper: "RIPA", title: RIPA_TITLE, section });
+
+export const INVARIANTS: readonly Invariant[] = [
+  {
+    id: "J-1",
+    protocol: "janma",
+    name: "Complete at birth (janma: birth)",
+    statement:
+      "An instance MUST NOT become READY until every dependency its manifest declares is resolved: the pinned store version exists and is not quarantined, every tool binding resolves to an offered tool, and every capability grant is grantable. An instance MUST NOT perform work before READY, and MUST NOT acquire any tool, capability or store content after birth.",
+    source: samsara("Janma: Turnkey Instantiation; The Samsara Layer (lifecycle figure)"),
+    guards: ["janma.birth", "janma.act", "janma.acquire"],
+    errorCode: "JANMA_INCOMPLETE_AT_BIRTH",
+    kind: "transition",
+  },
+  {
+    id: "J-2",
+    protocol: "janma",
+    name: "Scoped capabilities",
+    statement:
+      "An act MUST use a tool that was bound at birth and a capability that the tool declares and the manifest grants; any other act MUST be rejected. The set of capabilities an instance holds MUST NOT grow after birth.",
+    source: samsara("Janma: Turnkey Instantiation"),
+    guards: ["janma.act", "janma.acquire"],
+    errorCode: "JANMA_CAPABILITY_OUT_OF_SCOPE",
+    kind: "state",
+  },
+  {
+    id: "J-3",
+    protocol: "janma",
+    name: "Bounded lifetime (ayus: lifespan)",
+    statement:
+      "Every instance MUST be withdrawn no later than its TTL, measured in logical ticks from birth, or as soon as one of its declared termination predicates holds, whichever comes first; predicates MUST be evaluated after every act. An act at or after the TTL deadline, or after withdrawal, MUST be rejected.",
+    source: samsara("Janma: Turnkey Instantiation; Bounded Lifetimes"),
+    guards: ["janma.act", "janma.expire"],
+    errorCode: "JANMA_LIFETIME_EXCEEDED",
+    kind: "history",
+  },
+  {
+    id: "J-4",
+    protocol: "janma",
+    name: "One distillation at death (samhara: withdrawal)",
+    statement:
+      "Withdrawal, voluntary or forced, MUST lead to exactly one distillation obligation: never zero and never two. A corrective obligation MUST travel under custody and end applied, declined or escalated, with bounded retries before its deadline; a reinforcing obligation travels best-effort. Declined or escalated corrective obligations MUST apply the quarantine fail-safe to the store version the life was born from. Conceiving from a quarantined pin MUST be refused, and an instance MUST NOT dissolve before its obligation is discharged.",
+    source: samsara("Janma: Turnkey Instantiation; Reference Implementation"),
+    guards: ["janma.conceive", "janma.distil", "janma.dissolve", "custody.attempt", "custody.expire", "samskara.merge"],
+    errorCode: "JANMA_DISTILLATION_OBLIGATION",
+    kind: "history",
+  },
+  {
+    id: "S-1",
+    protocol: "samskara",
+    name: "Only dispositions persist (samskara: latent impression)",
+    statement:
+      "A distillate MUST consist only of typed dispositions and the principal's satisfaction signal; any other field, such as an episode or trace, MUST be rejected by schema. Every persisted disposition MUST be authorised by the life's consent grant, and its guidance MUST NOT contain a run of four or more consecutive tokens of the life's trace. The episode trace MUST be destroyed when the distillate is accepted.",
+    source: samsara("Samskara: Dispositional Continuity"),
+    guards: ["janma.distil"],
+    errorCode: "SAMSKARA_NON_DISPOSITIONAL",
+    kind: "state",
+  },
+  {
+    id: "S-2",
+    protocol: "samskara",
+    name: "Weights carry the principal's judgement (karma: action and fruit)",
+    statement:
+      "Each disposition's weight MUST take the sign of the principal's signal valence (zero when the valence is zero) and MUST NOT exceed the valence in magnitude. A signal with zero confidence is inadmissible. The distiller MUST NOT choose the sign itself.",
+    source: samsara("Samskara: Dispositional Continuity; Limitations (S-2 is conformance here)"),
+    guards: ["janma.distil"],
+    errorCode: "SAMSKARA_WEIGHT_NOT_PRINCIPAL_SIGNED",
+    kind: "state",
+  },
+  {
+    id: "S-3",
+    protocol: "samskara",
+    name: "Append-only lineage",
+    statement:
+      "Every new store head MUST extend the previous chain by exactly the versions its merge created; no recorded version may be rewritten or removed, except through excision, and every excision MUST itself be appended to the lineage as an excision record.",
+    source: samsara("Samskara: Dispositional Continuity; Unlearning by Replay"),
+    guards: ["samskara.merge", "samskara.excise"],
+    errorCode: "SAMSKARA_LINEAGE_NOT_APPEND_ONLY",
+    kind: "transition",
+  },
+  {
+    id: "S-4",
+    protocol: "samskara",
+    name: "Deterministic replay",
+    statement:
+      "Replaying the recorded merge batches from the genesis version MUST reproduce every recorded version id and the head exactly, and the store MUST be able to attest this as a typed lineage-replay claim.",
+    source: samsara("Samskara: Dispositional Continuity"),
+    guards: ["samskara.replay", "samskara.merge"],
+    errorCode: "SAMSKARA_REPLAY_DIVERGED",
+    kind: "state",
+  },
+  {
+    id: "S-5",
+    protocol: "samskara",
+    name: "Excisable lineage (unlearning by replay)",
+    statement:
+      "Excising distillates MUST re-derive the chain by replaying the recorded batches without them; the result MUST be bit-identical to the chain the remaining distillates would have produced. The excised content MUST be gone from the store, and an excision record carrying identifiers and digests only MUST be appended.",
+    source: samsara("Unlearning by Replay"),
+    guards: ["samskara.excise"],
+    errorCode: "SAMSKARA_EXCISION_INEXACT",
+    kind: "transition",
+  },
+  {
+    id: "AD-1",
+    protocol: "advaita",
+    name: "Single identity (advaita: non-dual)",
+    statement:
+      "An agent MUST have exactly one identity, computed as H(base digest || lineage root) from a lineage root that is unique; minting with a root already used MUST be rejected. The identity MUST remain unchanged across merges and excisions.",
+    source: samsara("Advaita: Substrate Identity"),
+    guards: ["advaita.mint", "ripa.descend"],
+    errorCode: "ADVAITA_IDENTITY_NOT_SINGLE",
+    kind: "state",
+  },
+  {
+    id: "AD-2",
+    protocol: "advaita",
+    name: "Projection statelessness",
+    statement:
+      "A projection (a running instance) MUST carry only its identity, nonce and manifest and hold no persistent state of its own; it MUST change the store only through its distillate at withdrawal. Every projection nonce MUST be unique within its identity.",
+    source: samsara("Advaita: Substrate Identity"),
+    guards: ["janma.conceive", "advaita.project_write"],
+    errorCode: "ADVAITA_PROJECTION_STATEFUL",
+    kind: "state",
+  },
+  {
+    id: "AD-3",
+    protocol: "advaita",
+    name: "Convergent reconciliation",
+    statement:
+      "Merging the same set of distillates MUST produce the identical store state whatever the arrival order, batching or duplication; re-merging a distillate already merged MUST be a no-op, and a different distillate under an already-merged id MUST be rejected. Contested keys MUST be resolved by the decided deterministic rule.",
+    source: samsara("Advaita: Substrate Identity"),
+    guards: ["samskara.merge"],
+    errorCode: "ADVAITA_RECONCILIATION_DIVERGED",
+    kind: "history",
+  },
+  {
+    id: "AD-4",
+    protocol: "advaita",
+    name: "Attribution preservation",
+    statement:
+      "Every action MUST be signed with (identity, nonce, manifest digest) and be traceable to the projection that took it; an action whose signature does not match its projection MUST be rejected. Every disposition in the store MUST be traceable to the distillates that contributed it.",
+    source: samsara("Advaita: Substrate Identity"),
+    guards: ["janma.act", "samskara.merge"],
+    errorCode: "ADVAITA_ATTRIBUTION_LOST",
+    kind: "state",
+  },
+  {
+    id: "I1",
+    protocol: "ripa",
+    name: "Identity and lineage",
+    statement:
+      "A migration MUST preserve the installed identity version and its attributable lineage; the identity MAY change only through a governed identity update carrying a valid authorisation.",
+    source: ripa("Section 4, Authorized Migration Protocol (I1); Section 2.2, equation (5)"),
+    guards: ["ripa.identity_update", "ripa.migration_validate", "ripa.migration_resume"],
+    errorCode: "RIPA_IDENTITY_DISCONTINUOUS",
+    kind: "transition",
+  },
+  {
+    id: "I2",
+    protocol: "ripa",
+    name: "Memory ancestry",
+    statement:
+      "Memory and continuity-relevant workflow state (the samskara store chain and task ids included) MUST extend their recorded ancestry; they MUST NOT be silently reset or forked. Changes that do not extend it (an excision) are separately authorised memory repairs and MUST carry a valid authorisation.",
+    source: ripa("Section 4 (I2); Section 2.2"),
+    guards: ["samskara.excise", "ripa.migration_validate", "ripa.migration_resume", "ripa.task_resume"],
+    errorCode: "RIPA_MEMORY_ANCESTRY_BROKEN",
+    kind: "transition",
+  },
+  {
+    id: "I3",
+    protocol: "ripa",
+    name: "Body revision",
+    statement:
+      "The target MUST execute the same body revision as the source unless a separately governed evolution is declared; an import whose body revision does not match MUST be rejected, and an evolution MUST carry a valid authorisation.",
+    source: ripa("Section 4 (I3); Section 2.2"),
+    guards: ["ripa.evolve", "ripa.migration_validate", "ripa.migration_resume"],
+    errorCode: "RIPA_BODY_MISMATCH",
+    kind: "transition",
+  },
+  {
+    id: "I4",
+    protocol: "ripa",
+    name: "Continuation authority",
+    statement:
+      "At most one execution MAY hold continuation authority. The authority epoch MUST advance at fence and at activation; effects under a stale epoch token, replies carrying a stale attempt nonce, work while quiesced, and any start of a fenced source MUST be rejected. A source MAY be rolled back only by an explicit decision that no target is active, and never after activation.",
+    source: ripa("Section 4 (I4, authority and failure assumptions); Section 5.2, Authority realization"),
+    guards: [
+      "ripa.restart", "ripa.effect", "ripa.reply", "ripa.migration_fence", "ripa.migration_resume",
+      "ripa.migration_cancel", "ripa.replicate",
+    ],
+    errorCode: "RIPA_AUTHORITY_CONFLICT",
+    kind: "state",
+  },
+  {
+    id: "I5",
+    protocol: "ripa",
+    name: "Visible capability delta",
+    statement:
+      "Capability differences between source and target MUST be reported; a required capability the target does not grant MUST fail closed, an effect MUST NOT silently use a different provider, and a capability gained by the target MUST be authorised before it is used.",
+    source: ripa("Section 4 (I5); Section 3.1; Section 7.3"),
+    guards: ["ripa.migration_validate", "ripa.effect"],
+    errorCode: "RIPA_CAPABILITY_UNDECLARED",
+    kind: "state",
+  },
+  {
+    id: "I6",
+    protocol: "ripa",
+    name: "Self-description",
+    statement:
+      "Execution, process, interaction-surface and deployment labels MUST remain environment metadata; no label MAY overwrite or stand in for the installed identity.",
+    source: ripa("Section 4 (I6)"),
+    guards: ["ripa.migration_bind", "ripa.bind_surface"],
+    errorCode: "RIPA_LABEL_OVERWRITES_IDENTITY",
+    kind: "state",
+  },
+];
+
+const byId: ReadonlyMap<InvariantId, Invariant> = new Map(INVARIANTS.map((i) => [i.id, i]));
+
+/** Look up an invariant by id; total over `InvariantId`. */
+export const invariant = (id: InvariantId): Invariant => {
+  const found = byId.get(id);
+  if (found === undefined) throw new Error(`catalog is missing invariant ${id}`);
+  return found;
+};
+
+export const isInvariantId = (s: string): s is InvariantId => byId.has(s as InvariantId);
+
+/** The error code an implementation returns when rejecting for this invariant. */
+export const errorCodeOf = (id: InvariantId): string => invariant(id).errorCode;

@@ -1,0 +1,354 @@
+/**
+ * The decision record: every point the papers leave open, settled once, as data.
+ *
+ * Each decision says what was decided, why, what the paper says, which alternatives were weighed,
+ * and which invariants it refines. `spec/DECISIONS.md` and the per-invariant docs are generated
+ * from this list; the code cites decisions by id (D-0xx).
+ */
+import type { InvariantId } from "./catalog.ts";
+
+export interface Decision {
+  readonly id: `D-${string}`;
+  readonly title: string;
+  readonly decision: string;
+  readonly why: string;
+  readonly paper: string;
+  readonly alternatives: string;
+  readonly refines: readonly InvariantId[];
+}
+
+export const DECISIONS: readonly Decision[] = [
+  {
+    id: "D-001",
+    title: "Weights, valences and confidences are integers in millionths",
+    decision:
+      "Every quantity in [-1, 1] or [0, 1] (disposition weight, signal valence, signal confidence, store weights) is carried on the wire and in every computation as an integer number of millionths: 1.0 is 1000000. No floating point value is ever hashed or compared.",
+    why: "AD-3 and S-5 demand bit-identical results across languages. Integer arithmetic at a fixed scale is exact everywhere; floating point sums depend on arrival order and on the language's formatting of numbers in canonical JSON.",
+    paper: "Samsara, 'Samskara: Dispositional Continuity', gives weights such as +0.9 and valence in [-1,1] without fixing a representation.",
+    alternatives: "IEEE-754 doubles summed in canonical order (exact only if every implementation sums identically and formats identically); decimal strings with arbitrary precision (exact but heavier to validate); rationals (exact but unbounded in size).",
+    refines: ["S-2", "AD-3", "S-5"],
+  },
+  {
+    id: "D-002",
+    title: "Per-key aggregation is a confidence-weighted mean, rounded half to even",
+    decision:
+      "For a key k with contributors (w_i, c_i), where w_i is the disposition weight and c_i the confidence of its distillate's signal, the stored weight is roundHalfEven(sum(w_i * c_i) / sum(c_i)), computed with arbitrary-precision integers. The result lies in [-1000000, 1000000] because it is a weighted mean of values in that range.",
+    why: "The paper asks for 'per-key confidence-weighted aggregation' that 'averages the weights'. A weighted mean over the whole contributor set is a function of the set, so it is order-, batching- and duplication-independent by construction. Rounding half to even is the unbiased integer rounding every language can implement exactly with integer division.",
+    paper: "Samsara, 'Advaita: Substrate Identity': canonical ordering by key and distillate id; per-key confidence-weighted aggregation; on a contested key the weights are averaged.",
+    alternatives: "Unweighted mean (ignores confidence, which the paper names); running exponential average in arrival order (order-dependent, violates AD-3); sum clamped to [-1,1] (saturates, and is not an average).",
+    refines: ["AD-3", "S-4", "S-5"],
+  },
+  {
+    id: "D-003",
+    title: "Canonical JSON is RFC 8785 over an integer-only JSON subset with ASCII identifiers",
+    decision:
+      "Canonical bytes are the UTF-8 encoding of RFC 8785 (JCS) text, produced with the maintained 'canonicalize' package. Values that are hashed contain only objects, arrays, strings, booleans, null and safe integers. Identifiers, disposition keys and capability names are ASCII, so sorting them by UTF-16 code unit (what JCS uses for keys) equals sorting by byte and by code point in every language.",
+    why: "JCS number formatting is the part implementations most often get wrong; excluding non-integers removes it. ASCII ids make every sort order in the spec language-independent.",
+    paper: "Neither paper fixes an encoding. The neighbouring protocols hash 'sorted keys, no insignificant whitespace, UTF-8', which JCS makes precise.",
+    alternatives: "Hand-rolled sorted-key JSON (ambiguous on number and string escaping); CBOR deterministic encoding (binary, less convenient for a JSON-lines protocol).",
+    refines: ["S-4", "AD-3", "AD-1"],
+  },
+  {
+    id: "D-004",
+    title: "Digest text is 'sha256:' plus 64 lowercase hex digits, everywhere",
+    decision: "Every digest, including a disposition's evidence digest, is the full SHA-256 output written as 'sha256:' followed by 64 lowercase hexadecimal digits.",
+    why: "One format means one validator and no truncation collisions. Truncated digests are a presentation concern.",
+    paper: "Samsara's example evidence digest is 12 hex characters; the neighbouring protocols write 'sha256:<hex>'.",
+    alternatives: "Allow 12-hex evidence digests as in the paper's example (collision-prone at scale, and a second format to validate); multihash (more general than needed).",
+    refines: ["AD-4", "S-5"],
+  },
+  {
+    id: "D-005",
+    title: "Digests are domain-separated; identity spells out the concatenation",
+    decision:
+      "H(tag, v) = SHA-256(UTF8(tag) || 0x00 || UTF8(JCS(v))), with one versioned tag per kind of object (spec/digest.ts DOMAIN). The Advaita identity is SHA-256(UTF8('advaita/identity/v1') || 0x00 || UTF8(base_digest) || 0x00 || UTF8(lineage_root)), where both digests are in their text form.",
+    why: "Domain separation guarantees that a distillate can never collide with a batch or a version even if their JSON happened to coincide. Spelling '||' as a 0x00 separator between the two digest texts makes the identity preimage unambiguous and easy to reproduce byte for byte.",
+    paper: "Samsara, 'Advaita: Substrate Identity': identity = H(base digest || lineage root).",
+    alternatives: "Raw concatenation of the 32-byte digests (equally unambiguous, but harder to reproduce from the text form); hashing a JSON object {base, root} (fine, but the paper writes a concatenation).",
+    refines: ["AD-1"],
+  },
+  {
+    id: "D-006",
+    title: "Genesis, version, batch and state digests",
+    decision:
+      "Genesis version = H('samskara/genesis/v1', {base_digest, root}) with a caller-supplied unique root (a UUID in practice). The lineage root is the genesis version id. A merge batch's digest is H('samskara/batch/v1', {distillates: sorted distinct distillate digests}); the state digest is H('samskara/store-state/v1', {entries}); a version id is H('samskara/version/v1', {parent, batch, state}). Genesis has parent and batch null and the digest of the empty state.",
+    why: "The version id binds history (parent), what was added (batch) and the result (state), so replay can check each of them. Sorting inside the batch makes one batch's id independent of arrival order within it.",
+    paper: "Samsara, 'Advaita: Substrate Identity' (lineage root must be unique, e.g. a UUID) and 'Samskara' (append-only lineage, deterministic replay).",
+    alternatives: "Version id = state digest only (loses history: two different lineages reaching one state would share a version, and S-3 could not be checked); include a wall-clock timestamp (non-deterministic).",
+    refines: ["S-3", "S-4", "AD-1"],
+  },
+  {
+    id: "D-007",
+    title: "Contested keys, the highest-weighted contributor, and a total tie-break",
+    decision:
+      "A key is contested iff at least one contributor has a positive weight and another a negative one. The highest-weighted contributor maximises |w| * c, then |w|, then c, and finally has the smallest distillate id; its guidance and category become the entry's. Distillate ids are unique per agent, so the order is total.",
+    why: "Sign disagreement is what makes a merge 'average opposite lessons to near zero', which is the case the paper warns about. Magnitude times confidence is the contributor's share of the weighted mean, so the rule picks the contribution that moved the weight most.",
+    paper: "Samsara, 'Advaita: Substrate Identity': 'On a contested key the merge takes the highest-weighted contributor's guidance and averages the weights'; canonical ordering by disposition key and distillate id.",
+    alternatives: "Contested = any disagreement in guidance text (would flag mere rewording); highest-weighted = largest signed weight (would always prefer positive lessons over corrective ones).",
+    refines: ["AD-3"],
+  },
+  {
+    id: "D-008",
+    title: "Re-merging a merged distillate is a no-op; a conflicting id is rejected",
+    decision:
+      "A merge naming an obligation already discharged as applied skips it; if nothing new remains the merge is accepted and changes nothing. A distillate id that was ever used in the agent (pending, merged or excised) cannot be reused by a different distillate (AD-3 rejection at distillation).",
+    why: "Custody retries make duplicate deliveries normal; apply-at-most-once keyed on the obligation id is what the custody protocol prescribes. Reusing an id for different content would make the id ambiguous in excision records and attribution.",
+    paper: "Samsara, 'Advaita' (order-independent merge). The custody protocol: apply at most once, keyed on the obligation id; a duplicate delivery changes nothing.",
+    alternatives: "Reject duplicates (turns a normal retry into an error); treat a re-merge as a new contribution (double-counts the life and breaks AD-3).",
+    refines: ["AD-3", "J-4"],
+  },
+  {
+    id: "D-009",
+    title: "Excision works per distillate; empty batches vanish; the re-derived chain",
+    decision:
+      "The unit of excision is the distillate (one life). Excision replays the recorded batches from genesis in order, dropping the excised distillates from each, and skips any batch left empty. The resulting chain, batches and state replace the recorded ones; this is exactly the chain that merging the remaining distillates in the same batches would have produced. The excised distillates' content is deleted; an ExcisionRecord with ids, digests, prior and new head and the authorisation is appended.",
+    why: "One life is one distillate, which is what makes deletion 'by name' possible. Dropping empty batches is required for bit-identity with a store that never saw the excised lives: such a store would have no version for a batch that contained only them.",
+    paper: "Samsara, 'Unlearning by Replay': replay the merge history with the forgotten distillates left out; the re-derived chain is bit-identical to the chain the remaining distillates would have produced; an ExcisionRecord with identifiers and digests is appended.",
+    alternatives: "Excise whole batches (coarser than a life when projections merge together); keep empty batches as empty versions (then the chain differs from a store that never merged the excised lives).",
+    refines: ["S-5", "S-3", "I2"],
+  },
+  {
+    id: "D-010",
+    title: "The leakage validator: trace, tokens, normalisation, the 4-token rule",
+    decision:
+      "The trace of a life is the ordered list of trace entries carried by its accepted acts. Text is normalised with Unicode NFKC and then lower-cased with the locale-independent default case mapping. Tokens are the maximal runs of Unicode letters, marks and numbers (\\p{L}\\p{M}\\p{N}); everything else separates tokens. A guidance leaks iff some 4 consecutive tokens of it occur as 4 consecutive tokens inside one trace entry. Guidance with fewer than 4 tokens never leaks.",
+    why: "NFKC plus lower-casing defeats trivial evasion by case or compatibility characters; word-character tokens ignore punctuation and spacing. N-grams do not span two trace entries because such a run never appeared in the trace as text.",
+    paper: "Samsara, 'Samskara': a validator blocks any run of four or more tokens from the trace surviving into guidance; 'Limitations': the validator is n-gram level, so short identifiers pass by construction.",
+    alternatives: "Whitespace tokens (punctuation glued to words would let 'fare,' evade 'fare'); character n-grams (more sensitive, but not what the paper specifies); spanning entries (flags runs that never occurred).",
+    refines: ["S-1"],
+  },
+  {
+    id: "D-011",
+    title: "How the consent grid authorises persisting a disposition",
+    decision:
+      "Each disposition declares its data category. Persisting it is the 'training' usage dimension. The manifest's consent grant resolves the sensitivity of (category, training): the exact cell, else the category's default row, else 'low'. The disposition may persist iff that sensitivity is at or below the grant's persist_ceiling, which is 'low' or 'medium'; 'high' never persists.",
+    why: "The consent grid gives a sensitivity, not an allow/deny; a ceiling chosen by the principal converts one into the other while keeping 'high' as an absolute refusal.",
+    paper: "Samsara, 'Samskara': persistence requires consent recorded in the consent protocol's usage grid. The consent protocol: nine categories, eight dimensions, sensitivity per cell, resolution by exact cell, then default row, then low.",
+    alternatives: "Only 'low' persists (no way for a principal to allow medium-sensitivity lessons); a per-disposition consent token (heavier, and duplicates the grid).",
+    refines: ["S-1"],
+  },
+  {
+    id: "D-012",
+    title: "S-2 mechanics: sign follows valence, magnitude bounded by it, zero confidence inadmissible",
+    decision:
+      "Every disposition's weight MUST have the sign of the signal's valence (and be 0 when the valence is 0), and |weight| <= |valence|. A signal whose confidence is 0 makes the distillate inadmissible. Confidence enters the merge as the contributor weight (D-002). These are rejections with S-2, not schema errors.",
+    why: "The distiller may express that some lessons mattered less than others (smaller magnitude) but can neither flip the principal's judgement nor amplify it.",
+    paper: "Samsara, 'Samskara': valence is computed under the principal's satisfaction model so the distiller cannot substitute its own judgement; a zero-confidence signal is inadmissible; a rejected life leaves negative impressions even where its individual actions succeeded.",
+    alternatives: "Weight = valence exactly (leaves no room for per-rule relevance); only the sign constrained (lets a weak signal produce strong rules).",
+    refines: ["S-2"],
+  },
+  {
+    id: "D-013",
+    title: "Corrective versus reinforcing distillates",
+    decision: "A distillate is corrective iff its signal valence is negative (the principal rejected the life); otherwise it is reinforcing. Corrective obligations travel under custody, reinforcing ones best-effort.",
+    why: "The sign of the principal's judgement is the only input that says whether the life was rejected.",
+    paper: "Samsara, 'Janma': a distillate recording a life the principal rejected travels under custody; a reinforcing distillate travels best-effort.",
+    alternatives: "A threshold below zero (arbitrary); a flag chosen by the distiller (lets the distiller decide how much care a rejection gets).",
+    refines: ["J-4"],
+  },
+  {
+    id: "D-014",
+    title: "Time is logical ticks; the TTL deadline",
+    decision:
+      "All times are integer logical ticks supplied by the caller; no wall clock is ever read. An instance born at tick b with TTL t may act at ticks b <= tick < b + t; at tick >= b + t it must be withdrawn ('janma.expire' does it) and any act is rejected. Ticks never decrease across accepted commands (TICK_REGRESSED).",
+    why: "Deterministic replay and differential testing need time as an input.",
+    paper: "Samsara, 'Janma' and 'Bounded Lifetimes': lifespan is declared as the instance TTL in the manifest.",
+    alternatives: "Wall-clock seconds (non-deterministic); TTL counted in acts (the paper speaks of lifespan, and termination predicates already count acts).",
+    refines: ["J-3"],
+  },
+  {
+    id: "D-015",
+    title: "The termination-predicate language",
+    decision:
+      "A termination condition is {id, when} where 'when' is a JSON predicate: acts_at_least n, failures_at_least n, consecutive_failures_at_least n, ticks_since_birth_at_least n, tool_used tool, and the combinators all, any, not. Conditions are evaluated in declaration order after every accepted act; the first that holds withdraws the instance, and the withdrawal names it.",
+    why: "Predicates must travel as JSON, be total and side-effect free, and be evaluable identically by any implementation.",
+    paper: "Samsara, 'Bounded Lifetimes': the manifest declares termination conditions alongside the TTL; a predicate is bound to each and evaluated after every act; J-3 is met by whichever arrives first.",
+    alternatives: "An expression language such as CEL or JSONLogic (a dependency and a much larger surface to conform to); code hooks (cannot travel as JSON).",
+    refines: ["J-3"],
+  },
+  {
+    id: "D-016",
+    title: "Capability algebra",
+    decision:
+      "A capability is dot-separated lowercase segments ('fare.search'). A grant is a capability or a prefix wildcard 'p.*' covering every capability strictly below p. An act is in scope iff its tool was bound at birth, the capability is one of that binding's capabilities, and some grant covers it. Grants are fixed at birth and never grow.",
+    why: "A prefix algebra is the smallest one that lets a manifest grant a family of operations while keeping the covering check a string comparison every language does identically.",
+    paper: "Samsara, 'Janma': capability grants and tool bindings are declared in the manifest; J-2: what an instance can do never exceeds what it was granted.",
+    alternatives: "Flat capability names only (verbose manifests); full attribute-based policies (a policy language to specify and conform to).",
+    refines: ["J-2", "J-1"],
+  },
+  {
+    id: "D-017",
+    title: "What 'resolved' means for J-1, and nothing is acquired after conception",
+    decision:
+      "Birth resolves against an environment the caller supplies: offered tools with their capabilities and grantable capabilities. Birth succeeds iff the pinned version is in the current chain and not quarantined, every bound tool is offered with at least the bound capabilities, and every grant is grantable. Any attempt to acquire a tool or capability after conception is rejected (J-1 for tools, J-2 for capabilities). The state 'avyakrta' is reported for instance ids never conceived.",
+    why: "Making the environment an input keeps the model pure and lets tests drive both the success and every failure of resolution.",
+    paper: "Samsara, 'Janma': birth resolves every declared dependency before READY, and nothing is acquired after that; the lifecycle figure: avyakrta, conceived, ready, active, withdrawn, dissolved.",
+    alternatives: "Resolve against a global tool registry held in the world (a second source of truth); allow late binding before READY (the manifest would no longer be complete).",
+    refines: ["J-1", "J-2"],
+  },
+  {
+    id: "D-018",
+    title: "Custody of the distillation obligation: attempts, deadline, outcomes",
+    decision:
+      "The obligation id is its idempotency key. Delivery attempts are scripted by the caller with what they observed: declined, deferred or lost; 'applied' is produced only by a merge that includes the obligation. A corrective obligation allows max_retries + 1 attempts, all at or before the deadline; declined discharges it as declined, exhausting the attempts or reaching the deadline ('custody.expire') discharges it as escalated. A reinforcing obligation is delivered best-effort: declined discharges it as declined, deferred or lost as best_effort. A discharged obligation cannot be applied later. Backoff between attempts is the sender's scheduling and is not checked.",
+    why: "These are the custody protocol's rules; the scripted channel lets tests reach every terminal outcome deterministically.",
+    paper: "Samsara, 'Janma': outcome always reported as applied, declined or escalated rather than lost silently. The custody protocol: terminal outcomes applied/declined/escalated/best_effort; at most max_retries + 1 attempts before the deadline; deferred extends nothing.",
+    alternatives: "Unlimited retries (an obligation could stay pending forever, so the instance could never dissolve); treat lost as declined (a lost message is not an answer).",
+    refines: ["J-4"],
+  },
+  {
+    id: "D-019",
+    title: "The quarantine fail-safe and refusal to descend from a quarantined pin",
+    decision:
+      "Every obligation declares its fail-safe: quarantine the store version the life was born from. It applies when a corrective obligation is declined or escalated. A quarantined version cannot be pinned by a new conception (J-4), cannot be born from (J-1), and an agent whose head is quarantined cannot descend (J-4). Excision does not change the quarantined set.",
+    why: "If a corrective lesson cannot be delivered, the version that produced the rejected life must not produce more lives; quarantining that pin is the conservative action.",
+    paper: "Samsara, 'Reference Implementation': custody retry, the quarantine fail-safe, and refusal to descend from a quarantined pin. The custody protocol: an obligation is admissible only if it declares its fail-safe; on declined the fail-safe still applies.",
+    alternatives: "Quarantine the head instead of the pin (punishes lineages unrelated to the rejected life); no fail-safe on declined (the lesson would be lost silently).",
+    refines: ["J-4", "J-1"],
+  },
+  {
+    id: "D-020",
+    title: "What projection statelessness means operationally",
+    decision:
+      "A projection (instance) holds only its identity, nonce, manifest, lifecycle counters and its episode trace until distillation. It has no store of its own and no operation lets it write the agent's store: 'advaita.project_write' is always rejected, and the only path from a projection to the store is its one distillate, merged after withdrawal. Nonces are unique per identity.",
+    why: "The paper's guarantee that 'everything an instance contributed is one object in one merge batch' needs a closed door, which the kit makes testable by offering the door and requiring it to stay shut.",
+    paper: "Samsara, 'Advaita': running instances are projections distinguished by nonces that carry attribution but no identity; AD-2 projection statelessness.",
+    alternatives: "Allow projections a private scratch store that is discarded at death (the trace already plays that role).",
+    refines: ["AD-2"],
+  },
+  {
+    id: "D-021",
+    title: "Action signing scheme",
+    decision:
+      "An action is signed by binding it to its projection: signature = H('advaita/action/v1', {identity, nonce, manifest_digest, action}). The act is rejected (AD-4) unless the identity, nonce and manifest digest are the instance's and the signature recomputes. This is an attribution binding, not a proof against a forger who knows the inputs; deployments that need unforgeability wrap the same preimage in an asymmetric signature.",
+    why: "The invariant is traceability to the projection; a deterministic binding is checkable by any implementation without key management, which the papers leave out of scope.",
+    paper: "Samsara, 'Advaita': actions are signed (identity, nonce, manifest).",
+    alternatives: "Ed25519 signatures with per-projection keys (needs key distribution the papers do not specify); no signature, only fields (a mismatch between fields and action would go unnoticed).",
+    refines: ["AD-4"],
+  },
+  {
+    id: "D-022",
+    title: "Governance: custodians authorise body evolution, identity updates and memory repair",
+    decision:
+      "Each agent declares its custodians at installation. A governed change (identity update, body evolution, excision, rollback) carries an authorisation {custodian, decision_id}, valid iff the custodian is declared. Without it the change is rejected with the invariant it would break (I1, I3, I2, I4 respectively).",
+    why: "The papers require these changes to be 'separately authorized' by human custody; a declared custodian list is the smallest checkable form of that.",
+    paper: "RIPA, Section 3.2: deployment authority, secret release, identity update and promotion policy remain externally governed; Section 2.2: separately authorized memory repair, body evolution or identity update.",
+    alternatives: "Quorum of custodians (stronger, but no paper asks for it); signed governance tokens (key management out of scope, as in D-021).",
+    refines: ["I1", "I2", "I3", "I4"],
+  },
+  {
+    id: "D-023",
+    title: "Karmic momentum: both distances, threshold and window",
+    decision:
+      "κ_n is computed per merge batch. Weight-only: the sum over keys of |w_n(k) - w_{n-1}(k)|, absent keys counting 0. Guidance-aware: as weight-only, except that a key present in both states with different guidance counts |w_{n-1}(k)| + |w_n(k)| (full turnover). Converged iff at least W batches exist and the last W values of κ are all below θ; defaults W = 3 and θ = 10000 (0.01).",
+    why: "The paper reports that the two readings disagree (rewording counts as turnover only in the second), so the kit offers both and lets users choose.",
+    paper: "Samsara, 'Bounded Lifetimes' (κ_n = d(σ_(n-1), σ_n)) and 'Convergence and Portability' (weight displacement reaches zero while guidance keeps being rewritten).",
+    alternatives: "Euclidean distance (not integer-exact); guidance edit distance (needs a tokenisation choice of its own).",
+    refines: ["S-4"],
+  },
+  {
+    id: "D-024",
+    title: "I2: memory ancestry extends; the samskara store lives in memory M",
+    decision:
+      "Memory M holds an append-only list of snapshot digests, the samskara store head and the task ids. A snapshot is H('ripa/memory-snapshot/v1', {prev, cause, store_head, task_ids}); it is appended on installation, every merge, every excision and every task start. An excision is the 'separately authorised memory repair': it rewrites the store chain but still appends to the memory ancestry. A migration carries the memory head and store head and must arrive at the same ones.",
+    why: "An explicit ancestry makes 'extends, never silently resets or forks' a prefix check.",
+    paper: "RIPA, Section 2.2: v_M(t) precedes-or-equals v_M(t+1), an auditable continuation; Section 4 (I2).",
+    alternatives: "Memory version counter only (cannot detect a fork that keeps the count); a Merkle DAG of memory objects (more general than the kit needs).",
+    refines: ["I2", "S-3"],
+  },
+  {
+    id: "D-025",
+    title: "I5: the capability delta and how it fails closed",
+    decision:
+      "At validation the delta is computed between the union of the bound providers' capabilities (source) and of the target providers' capabilities: gained, lost, unchanged, each sorted, and recorded in the migration and its report. A required capability the target does not grant rejects the migration (fail closed). Gained capabilities need a valid gain authorisation. An effect names its provider and is rejected if that provider does not grant the capability; nothing picks another provider.",
+    why: "Loss must be explicit and fail closed, gain must be authorised, and substitution must never be silent.",
+    paper: "RIPA, Section 3.1 (missing capability explicit, fail closed, no silent provider selection) and Section 7.3 (capability gain should require authorisation).",
+    alternatives: "Warn on loss (the paper says fail closed); allow any gain (the paper says gain requires authorisation).",
+    refines: ["I5"],
+  },
+  {
+    id: "D-026",
+    title: "Which RIPA operations exist and how migration is phased",
+    decision:
+      "Operations: restart, task start and resume, request and reply (attempt nonces), effect, evolve, identity update, bind surface, replicate, descend, and migration in six commands (fence, checkpoint, validate, bind, rehydrate, resume) plus cancel (rollback). Authority tokens are caller-supplied and single-use per agent. Fence advances the generation and leaves no holder; resume takes generation max(current, source floor) + 1. Phase commands out of order are rejected with I4.",
+    why: "Each row of the RIPA lifecycle table becomes an operation so that its continuity consequence can be tested.",
+    paper: "RIPA, Table 1 (restart, resume, migrate, evolve, identity update, replicate, descend/fork) and Section 4 (six phases; rollback only by explicit decision that no target is active).",
+    alternatives: "One 'migrate' command (would hide the intermediate states where crashes and stale effects matter).",
+    refines: ["I1", "I2", "I3", "I4", "I5", "I6"],
+  },
+  {
+    id: "D-027",
+    title: "Atomicity: one accepted command is one durable write",
+    decision:
+      "Every accepted command is atomic: after a crash, either all of its effects are durable or none are. A crash cut is therefore well defined as 'after the k-th accepted command'. An implementation that splits one command across several files must commit them through a journal or manifest written last and recover on start. Rejected commands write nothing.",
+    why: "Crash-cut testing needs a unit; the command is the unit every reply already acknowledges.",
+    paper: "RIPA, Section 5.1: the reference implementation's multi-file conversion and import are not crash-atomic; recovery from every partial-write state was not demonstrated. The kit requires it.",
+    alternatives: "Per-phase atomicity inside commands (harder to specify and to test without internal knowledge).",
+    refines: ["S-3", "I2", "I4"],
+  },
+  {
+    id: "D-028",
+    title: "A malformed distillate is an S-1 rejection",
+    decision: "The distillation command accepts any JSON as its distillate and parses it strictly inside the operation; a schema failure (an unknown field such as 'episode', a wrong type, a duplicate key) is rejected with S-1 and the issue path, not with MALFORMED.",
+    why: "S-1 is enforced at the schema level; a conformance report should say that the distillate tried to carry a non-dispositional field, not that the request was malformed.",
+    paper: "Samsara, 'Samskara': the privacy boundary is auditable at the schema level; 'Where Capability Lives': S-1 is schema-level.",
+    alternatives: "Parse the distillate with the command (a trace field would be reported as a generic malformed request).",
+    refines: ["S-1"],
+  },
+  {
+    id: "D-029",
+    title: "The episode trace is destroyed when the distillate is accepted",
+    decision: "A life's trace is kept from its first act until its distillate is accepted, because the leakage validator needs it; it is destroyed in that same atomic step. A withdrawn but not yet distilled instance still holds its trace. Implementations must not write trace content anywhere that survives distillation.",
+    why: "Forced withdrawal (TTL, predicate) happens before the distiller has run; destroying the trace at withdrawal would make the leakage check impossible.",
+    paper: "Samsara, 'Samskara': at withdrawal the trace is reduced to a distillate and the episodes are destroyed.",
+    alternatives: "Destroy at withdrawal and validate leakage against a digest of n-grams (keeps a derived form of the trace, which is still trace-derived data).",
+    refines: ["S-1", "J-4"],
+  },
+  {
+    id: "D-030",
+    title: "The world holds many agents; descend starts a new lineage",
+    decision: "The world is a set of agents keyed by identity plus the set of lineage roots ever used. Descend creates a new agent with a fresh unique root, the parent's base digest, body revision, custodians and providers, and an empty store at its own genesis: a new identity and a new private-state boundary. Dispositions are not copied.",
+    why: "Root uniqueness (AD-1) is a property across lineages and can only be checked with more than one of them.",
+    paper: "RIPA, Table 1: descend / fork creates an independently governed substrate with a new identity and private-state boundary. Samsara, 'Advaita': minting an identity requires a unique root.",
+    alternatives: "Copy the parent's distillates into the child's first batch (would share lives between two identities, so excising a life in one would not excise it in the other).",
+    refines: ["AD-1", "J-4"],
+  },
+  {
+    id: "D-031",
+    title: "AD-3 promises an identical state; version ids also record batching",
+    decision: "Merging the same set of distillates yields the same store state and state digest whatever the order, batching or duplication. Version ids additionally encode the batch sequence, so different batchings give different chains with the same final state; the same batch merged in any internal order gives the same version id.",
+    why: "The version id must bind history for S-3 and S-4; the state is what the paper requires to converge.",
+    paper: "Samsara, 'Advaita': any two nodes merging the same distillate set compute the identical store version; 'Results': the merge imposes a canonical order internally.",
+    alternatives: "Version id = state digest (loses history, see D-006).",
+    refines: ["AD-3", "S-4"],
+  },
+  {
+    id: "D-032",
+    title: "Check order and the choice of rejection code",
+    decision: "Every operation's checks apply in the order spec/OPERATIONS.md lists them, after the common checks (schema, tick, agent). The first failing check decides the rejection code. Rejections that protect no invariant use the generic codes MALFORMED, TICK_REGRESSED, NOT_FOUND and DUPLICATE_ID.",
+    why: "Differential testing compares rejection codes; two correct systems must agree on which of several violated rules is reported.",
+    paper: "Neither paper orders checks; the reference implementation raises the first violated invariant.",
+    alternatives: "Report every violated invariant (a set is harder to compare and to implement identically).",
+    refines: ["J-1", "S-1", "AD-3", "I4"],
+  },
+  {
+    id: "D-033",
+    title: "I6: reserved label keys",
+    decision: "Labels attached to surfaces and migrations are free-form metadata, except that the keys identity, designation, identity_version, agent and self are reserved and rejected with I6. Labels never change the identity record.",
+    why: "The failure I6 guards against is a label standing in for the installed identity; refusing labels that claim to be the identity makes that testable.",
+    paper: "RIPA, Section 4 (I6): execution, process, interaction-surface and deployment labels remain environment metadata and do not overwrite the installed identity.",
+    alternatives: "Accept and ignore such labels (the failure would be silent).",
+    refines: ["I6"],
+  },
+];
+
+const byId = new Map(DECISIONS.map((d) => [d.id, d]));
+
+export const decision = (id: Decision["id"]): Decision => {
+  const d = byId.get(id);
+  if (d === undefined) throw new Error(`unknown decision ${id}`);
+  return d;
+};
+
+/** Decisions that refine an invariant, in id order. */
+export const decisionsRefining = (id: InvariantId): readonly Decision[] => DECISIONS.filter((d) => d.refines.includes(id));

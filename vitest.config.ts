@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+// One suite for the whole kit. Long campaigns (fuzz, bench) live behind their own scripts,
+// so the default run stays within a few minutes on two cores.
+export default defineConfig({
+  test: {
+    include: ["{spec,model,impl,properties,conformance,reports}/**/*.test.ts"],
+    pool: "forks",
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});

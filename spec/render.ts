@@ -1,0 +1,91 @@
+/**
+ * Renders every generated artefact of spec/: JSON Schemas of all wire objects and wire-protocol
+ * messages, the invariant clauses, the decision record and the digest vectors. `spec/generate.ts`
+ * writes them; `spec/generated.test.ts` fails when a committed copy is stale.
+ */
+import { z } from "zod";
+import { INVARIANTS } from "./catalog.ts";
+import { DECISIONS, decisionsRefining } from "./decisions.ts";
+import { EXAMPLES } from "./examples.ts";
+import { SPEC_SCHEMAS } from "./registry.ts";
+import { renderVectors } from "./vectors.ts";
+import { WIRE_SCHEMAS } from "./wire/schemas.ts";
+
+export const JSON_SCHEMA_DIR = "spec/json-schema";
+
+const jsonSchemaOf = (name: string, schema: z.ZodType, examples: readonly unknown[]): string => {
+  const js = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input" }) as Record<string, unknown>;
+  const out = { $id: `${name}.schema.json`, title: name, ...js, ...(examples.length > 0 ? { examples } : {}) };
+  return `${JSON.stringify(out, null, 2)}\n`;
+};
+
+/** path (relative to the repository root) -> file content. */
+export const renderSpecArtefacts = (): Map<string, string> => {
+  const files = new Map<string, string>();
+  for (const [name, { schema }] of Object.entries(SPEC_SCHEMAS)) {
+    files.set(`${JSON_SCHEMA_DIR}/${name}.schema.json`, jsonSchemaOf(name, schema, EXAMPLES[name]?.valid ?? []));
+  }
+  for (const [name, schema] of Object.entries(WIRE_SCHEMAS)) {
+    files.set(`${JSON_SCHEMA_DIR}/wire/${name}.schema.json`, jsonSchemaOf(name, schema, []));
+  }
+  const invalid = Object.fromEntries(Object.entries(EXAMPLES).map(([n, e]) => [n, e.invalid]));
+  files.set(`${JSON_SCHEMA_DIR}/invalid-examples.json`, `${JSON.stringify(invalid, null, 2)}\n`);
+  files.set("spec/vectors/digests.json", renderVectors());
+  files.set("spec/INVARIANTS.md", renderInvariantClauses());
+  files.set("spec/DECISIONS.md", renderDecisions());
+  return files;
+};
+
+const GENERATED = "<!-- Generated from spec/catalog.ts and spec/decisions.ts by `npm run spec:generate`. Do not edit. -->";
+
+/** The normative invariant clauses, numbered INV-<id>, straight from the catalog. */
+export const renderInvariantClauses = (): string => {
+  const lines = [
+    GENERATED,
+    "# Invariants — normative clauses",
+    "",
+    "The key words MUST, MUST NOT, SHOULD and MAY are to be read as in RFC 2119. Each clause is the",
+    "catalog entry of one invariant (`spec/catalog.ts`); its refinements are the decisions listed under it",
+    "(`spec/DECISIONS.md`) and the operation clauses of `spec/OPERATIONS.md` that name it.",
+    "",
+  ];
+  for (const inv of INVARIANTS) {
+    lines.push(
+      `## INV-${inv.id} ${inv.name}`,
+      "",
+      `**${inv.id}.** ${inv.statement}`,
+      "",
+      `- Protocol: ${inv.protocol}; kind: ${inv.kind} property.`,
+      `- Source: ${inv.source.paper} paper, "${inv.source.title}", ${inv.source.section}.`,
+      `- Guards: ${inv.guards.map((g) => `\`${g}\``).join(", ")}.`,
+      `- Error code: \`${inv.errorCode}\`.`,
+      `- Refined by: ${decisionsRefining(inv.id).map((d) => d.id).join(", ") || "none"}.`,
+      "",
+    );
+  }
+  return lines.join("\n");
+};
+
+export const renderDecisions = (): string => {
+  const lines = [
+    GENERATED,
+    "# Decision record",
+    "",
+    "Every point the papers leave open, settled once. Each decision states what was decided, why, what the",
+    "paper says, the alternatives weighed, and the invariants it refines.",
+    "",
+  ];
+  for (const d of DECISIONS) {
+    lines.push(
+      `## ${d.id} ${d.title}`,
+      "",
+      `- **Decision.** ${d.decision}`,
+      `- **Why.** ${d.why}`,
+      `- **What the paper says.** ${d.paper}`,
+      `- **Alternatives.** ${d.alternatives}`,
+      `- **Refines.** ${d.refines.join(", ")}`,
+      "",
+    );
+  }
+  return lines.join("\n");
+};

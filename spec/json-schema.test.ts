@@ -1,0 +1,39 @@
+/**
+ * The exported JSON Schemas are what implementations in other languages validate against, so
+ * they are checked here with an independent JSON Schema validator (Ajv, draft 2020-12): every
+ * valid example must validate, and every invalid one must fail unless the rule it breaks is one
+ * JSON Schema cannot express (a cross-field check such as "no duplicate keys"), which is listed.
+ */
+import { readFileSync } from "node:fs";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { EXAMPLES } from "./examples.ts";
+import { JSON_SCHEMA_DIR } from "./render.ts";
+import { SPEC_SCHEMAS } from "./registry.ts";
+
+/** Invalid examples whose rule lives in a zod refinement, not expressible in JSON Schema. */
+const REFINEMENT_ONLY = new Set([
+  "ConsentGrant#0", // duplicate (category, dimension) cell
+  "SamskaraDistillate#1", // duplicate disposition key
+  "JanmaManifest#2", // tool bound twice
+]);
+
+describe("exported JSON Schemas agree with the examples (independent validator)", () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  for (const name of Object.keys(SPEC_SCHEMAS)) {
+    const schema = JSON.parse(readFileSync(`${JSON_SCHEMA_DIR}/${name}.schema.json`, "utf8")) as Record<string, unknown>;
+    const { examples: _examples, ...bare } = schema;
+    const validate = ajv.compile(bare);
+    const ex = EXAMPLES[name];
+    if (ex === undefined) continue;
+    it(`${name}: valid examples validate`, () => {
+      for (const v of ex.valid) expect(validate(v), JSON.stringify(validate.errors)).toBe(true);
+    });
+    ex.invalid.forEach((inv, i) => {
+      const key = `${name}#${i}`;
+      it(`${name}: invalid example #${i} ${REFINEMENT_ONLY.has(key) ? "passes JSON Schema (zod refinement only)" : "is rejected"}`, () => {
+        expect(validate(inv.value)).toBe(REFINEMENT_ONLY.has(key));
+      });
+    });
+  }
+});

@@ -1,0 +1,91 @@
+/**
+ * OP-2.7 distil: the one way a life reaches the store. Validates the distillate (S-1 schema,
+ * consent and leakage; S-2 principal-signed weights; AD-4 attribution; AD-3 fresh id), destroys
+ * the trace (S-1, D-029) and emits exactly one obligation (J-4).
+ */
+import { Result } from "effect";
+import { SamskaraDistillate, type DistillationObligation, type SamskaraDistillate as Distillate } from "../../spec/index.ts";
+import { generic, no, ok, violates, type Outcome, type Rejection } from "../rejection.ts";
+import { mapSet, setAdd } from "../state.ts";
+import { withAgent, type Handler } from "../step.ts";
+import { consentAllows } from "../samskara/consent.ts";
+import { leaks } from "../samskara/leakage.ts";
+import { distillateDigest } from "../samskara/aggregate.ts";
+import { findInstance, putInstance, withView } from "./instances.ts";
+import type { ConsentGrant } from "../../spec/index.ts";
+
+/** S-1 (D-028): strict parse; the rejection carries the issue path under `distillate`. */
+export const parseDistillate = (raw: unknown): Outcome<Distillate> => {
+  const r = SamskaraDistillate.safeParse(raw);
+  if (r.success) return ok(r.data);
+  const issue = r.error.issues[0];
+  const path = ["distillate", ...(issue?.path ?? []).map((p) => (typeof p === "number" ? p : String(p)))];
+  return no(violates("S-1", `distillate is not dispositional: ${issue?.message ?? "schema failure"}`, path));
+};
+
+/** S-2 (D-012): sign follows valence (0 when valence is 0) and |weight| <= |valence|. */
+export const weightsPrincipalSigned = (d: Distillate): boolean =>
+  d.dispositions.every(
+    (x) => Math.sign(x.weight) === Math.sign(d.signal.valence) && Math.abs(x.weight) <= Math.abs(d.signal.valence),
+  );
+
+/** S-1 content checks after the schema: consent (D-011) then leakage (D-010). */
+export const dispositionalContent = (d: Distillate, consent: ConsentGrant, trace: readonly string[]): Rejection | null => {
+  const i = d.dispositions.findIndex((x) => !consentAllows(consent, x.category));
+  if (i >= 0) return violates("S-1", "a disposition's category is not authorised by the consent grant", ["distillate", "dispositions", i, "category"]);
+  const j = d.dispositions.findIndex((x) => leaks(x.guidance, trace));
+  if (j >= 0) return violates("S-1", "a disposition's guidance reproduces 4 consecutive trace tokens", ["distillate", "dispositions", j, "guidance"]);
+  return null;
+};
+
+export const distil: Handler<"janma.distil"> = (world, agent, cmd) => {
+  const found = findInstance(agent, cmd.instance_id);
+  if (Result.isFailure(found)) return no(found.failure);
+  const inst = found.success;
+  if (inst.view.state !== "withdrawn" || inst.view.obligation_id !== null)
+    return no(violates("J-4", "only a withdrawn life without an obligation can be distilled, exactly once"));
+  if (agent.obligations.has(cmd.obligation_id)) return no(generic("DUPLICATE_ID", `obligation ${cmd.obligation_id} exists`, ["obligation_id"]));
+  const parsed = parseDistillate(cmd.distillate);
+  if (Result.isFailure(parsed)) return no(parsed.failure);
+  const d = parsed.success;
+  if (
+    d.source.identity !== agent.identity.identity ||
+    d.source.nonce !== inst.view.nonce ||
+    d.source.instance_id !== inst.view.instance_id ||
+    d.born_from !== inst.view.born_from
+  )
+    return no(violates("AD-4", "the distillate is not attributed to this projection", ["distillate", "source"]));
+  if (d.signal.confidence === 0) return no(violates("S-2", "a zero-confidence signal is inadmissible", ["distillate", "signal", "confidence"]));
+  if (!weightsPrincipalSigned(d)) return no(violates("S-2", "a weight does not carry the principal's valence", ["distillate", "dispositions"]));
+  const content = dispositionalContent(d, inst.manifest.consent_scope, inst.trace);
+  if (content !== null) return no(content);
+  if (agent.distillate_ids_used.has(d.distillate_id))
+    return no(violates("AD-3", `distillate id ${d.distillate_id} was already used`, ["distillate", "distillate_id"]));
+  const kind = d.signal.valence < 0 ? "corrective" : "reinforcing";
+  const obligation: DistillationObligation = {
+    obligation_id: cmd.obligation_id,
+    instance_id: cmd.instance_id,
+    kind,
+    distillate_id: d.distillate_id,
+    distillate_digest: distillateDigest(d),
+    born_from: inst.view.born_from,
+    created_tick: cmd.tick,
+    deadline_tick: cmd.tick + inst.manifest.distillation_policy.deadline_ticks,
+    max_retries: inst.manifest.distillation_policy.max_retries,
+    attempts: 0,
+    status: "pending",
+    outcome: null,
+    fail_safe: { action: "quarantine", store_version: inst.view.born_from },
+  };
+  const destroyed = inst.trace.length;
+  const next = { ...withView(inst, { trace_entries: 0, obligation_id: cmd.obligation_id }), trace: [] };
+  const updated = {
+    ...putInstance(agent, next),
+    obligations: mapSet(agent.obligations, cmd.obligation_id, { view: obligation, held: d }),
+    distillate_ids_used: setAdd(agent.distillate_ids_used, d.distillate_id),
+  };
+  return withAgent(world, updated, [
+    { type: "trace.destroyed", instance_id: cmd.instance_id, entries: destroyed },
+    { type: "obligation.emitted", obligation_id: cmd.obligation_id, kind },
+  ]);
+};

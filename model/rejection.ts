@@ -1,0 +1,41 @@
+/**
+ * Rejections: typed, tagged errors carrying the stable code, the invariant protected and an
+ * optional issue path. A rejection is data; `toRejectionData` projects it onto the spec's
+ * wire shape (`RejectionData`) so the model and the implementation compare by code.
+ */
+import { Data, Result } from "effect";
+import { errorCodeOf, type GenericErrorCode, type InvariantId, type RejectionData } from "../spec/index.ts";
+
+export type Path = readonly (string | number)[];
+
+/** The model's rejection. `invariant` is null for the generic codes (D-032). */
+export class Rejection extends Data.TaggedError("Rejection")<{
+  readonly code: string;
+  readonly invariant: InvariantId | null;
+  readonly message: string;
+  readonly path?: Path;
+}> {}
+
+/** A rejection protecting an invariant: its code is the catalog's error code for that id. */
+export const violates = (invariant: InvariantId, message: string, path?: Path): Rejection =>
+  new Rejection(
+    path === undefined
+      ? { code: errorCodeOf(invariant), invariant, message }
+      : { code: errorCodeOf(invariant), invariant, message, path },
+  );
+
+/** A rejection protecting no invariant (NOT_FOUND, DUPLICATE_ID, MALFORMED, TICK_REGRESSED). */
+export const generic = (code: GenericErrorCode, message: string, path?: Path): Rejection =>
+  new Rejection(path === undefined ? { code, invariant: null, message } : { code, invariant: null, message, path });
+
+/** Project onto the spec's wire shape. */
+export const toRejectionData = (r: Rejection): RejectionData =>
+  r.path === undefined
+    ? { code: r.code, invariant: r.invariant, message: r.message }
+    : { code: r.code, invariant: r.invariant, message: r.message, path: [...r.path] };
+
+/** The result type of every operation in the model. */
+export type Outcome<A> = Result.Result<A, Rejection>;
+
+export const ok = <A>(a: A): Outcome<A> => Result.succeed(a);
+export const no = (r: Rejection): Outcome<never> => Result.fail(r);

@@ -1,0 +1,115 @@
+/** Arithmetic decisions of the store algebra: D-002 rounding, D-007 contested keys and tie-breaks,
+ *  D-010 leakage tokenisation, D-011 consent, D-016 wildcard grants, D-023 momentum (AD-3, S-1, J-2). */
+import { describe, it, expect } from "vitest";
+import { aggregate, roundHalfEven } from "./aggregate.ts";
+import { leaks, tokens } from "./leakage.ts";
+import { consentAllows } from "./consent.ts";
+import { converged, momentumGuidanceAware, momentumWeightOnly } from "./momentum.ts";
+import { covers, grantable } from "../janma/capability.ts";
+import { K } from "../fixture.ts";
+
+const d = (id: string, confidence: number, disps: ReturnType<typeof K.disposition>[], valence = 1_000_000) =>
+  K.distillate({ id, agent: K.BASE, nonce: "n", instanceId: "i", bornFrom: K.BASE, valence, confidence, dispositions: disps });
+
+describe("AD-3 D-002 round half to even", () => {
+  it("AD-3 rounds ties to even, including negative ties", () => {
+    expect([5n, 15n, 25n, 35n, -5n, -15n, -25n, -35n].map((n) => roundHalfEven(n, 10n))).toEqual([0n, 2n, 2n, 4n, 0n, -2n, -2n, -4n]);
+    expect(roundHalfEven(7n, 3n)).toBe(2n);
+    expect(roundHalfEven(-7n, 3n)).toBe(-2n);
+    expect(roundHalfEven(8n, 3n)).toBe(3n);
+    expect(roundHalfEven(-8n, 3n)).toBe(-3n);
+  });
+  it("AD-3 rejects a non-positive denominator", () => {
+    expect(() => roundHalfEven(1n, 0n)).toThrow(RangeError);
+  });
+  it("AD-3 weighted mean is exact: (3*1 + 0*1)/2 = 1.5 -> 2 micro; (1*1 + 0*1)/2 = 0.5 -> 0", () => {
+    const s = aggregate([d("a", 1, [K.disposition("k", 3)]), d("b", 1, [K.disposition("k", 0)], 0)]);
+    expect(s.entries[0]?.weight).toBe(2);
+    const t = aggregate([d("a", 1, [K.disposition("k", 1)]), d("b", 1, [K.disposition("k", 0)], 0)]);
+    expect(t.entries[0]?.weight).toBe(0);
+    const u = aggregate([d("a", 1, [K.disposition("k", -3)], -1_000_000), d("b", 1, [K.disposition("k", 0)], 0)]);
+    expect(u.entries[0]?.weight).toBe(-2);
+  });
+  it("AD-3 confidence weights the mean", () => {
+    const s = aggregate([d("a", 900_000, [K.disposition("k", 1_000_000)]), d("b", 100_000, [K.disposition("k", -1_000_000)], -1_000_000)]);
+    expect(s.entries[0]).toMatchObject({ weight: 800_000, contested: true, contributors: ["a", "b"] });
+  });
+});
+
+describe("AD-3 D-007 contested keys and the highest-weighted contributor", () => {
+  it("AD-3 contested iff signs disagree; zero weights do not contest", () => {
+    expect(aggregate([d("a", 1, [K.disposition("k", 5)]), d("b", 1, [K.disposition("k", 0)], 0)]).entries[0]?.contested).toBe(false);
+    expect(aggregate([d("a", 1, [K.disposition("k", 5)]), d("b", 1, [K.disposition("k", -1)], -1)]).entries[0]?.contested).toBe(true);
+  });
+  it("AD-3 tie-breaks: |w|*c, then |w|, then c, then smallest id", () => {
+    const g = (id: string, c: number, w: number) => d(id, c, [K.disposition("k", w, { guidance: `from ${id}` })], w < 0 ? -1_000_000 : 1_000_000);
+    expect(aggregate([g("a", 10, 10), g("b", 20, 10)]).entries[0]?.guidance).toBe("from b"); // |w|c
+    expect(aggregate([g("a", 20, 10), g("b", 10, -20)]).entries[0]?.guidance).toBe("from b"); // equal product, larger |w|
+    expect(aggregate([g("b", 10, 10), g("a", 10, -10)]).entries[0]?.guidance).toBe("from a"); // full tie -> smallest id
+  });
+  it("AD-3 duplicates and order do not matter", () => {
+    const xs = [d("a", 3, [K.disposition("k", 7)]), d("b", 5, [K.disposition("k", -2)], -2), d("c", 1, [K.disposition("j", 1)])];
+    const base = JSON.stringify(aggregate(xs));
+    expect(JSON.stringify(aggregate([...xs].reverse()))).toBe(base);
+    expect(JSON.stringify(aggregate([...xs, ...xs]))).toBe(base);
+  });
+});
+
+describe("S-1 D-010 leakage tokenisation", () => {
+  const trace = ["User said: book the CHEAPEST fare, to Lisbon!"];
+  it("S-1 NFKC, case and punctuation are normalised away", () => {
+    expect(tokens("Ｂｏｏｋ the–cheapest,FARE")).toEqual(["book", "the", "cheapest", "fare"]);
+    expect(leaks("BOOK... the cheapest   fare please", trace)).toBe(true);
+    expect(leaks("ｂｏｏｋ the cheapest fare", trace)).toBe(true);
+  });
+  it("S-1 three tokens never leak; runs never span two entries", () => {
+    expect(leaks("book the cheapest", trace)).toBe(false);
+    expect(leaks("alpha beta gamma delta", ["alpha beta", "gamma delta"])).toBe(false);
+    expect(leaks("prefer earlier departures when possible", trace)).toBe(false);
+  });
+});
+
+describe("S-1 D-011 consent resolution", () => {
+  const grant = K.CONSENT;
+  it("S-1 exact cell beats the default row; default row beats low; ceiling compares", () => {
+    expect(consentAllows(grant, "health")).toBe(false); // cell: high
+    expect(consentAllows(grant, "financial")).toBe(false); // default medium > ceiling low
+    expect(consentAllows({ ...grant, persist_ceiling: "medium" }, "financial")).toBe(true);
+    expect(consentAllows(grant, "operational")).toBe(true); // resolves to low
+    expect(consentAllows({ ...grant, cells: [{ category: "financial", dimension: "training", sensitivity: "low" }] }, "financial")).toBe(true);
+    expect(consentAllows({ ...grant, cells: [{ category: "operational", dimension: "storage", sensitivity: "high" }] }, "operational")).toBe(true);
+  });
+});
+
+describe("J-2 D-016 wildcard grants", () => {
+  it("J-2 covers: exact, and p.* strictly below p", () => {
+    expect(covers("fare.search", "fare.search")).toBe(true);
+    expect(covers("fare.*", "fare.search")).toBe(true);
+    expect(covers("fare.*", "fare.search.deep")).toBe(true);
+    expect(covers("fare.*", "fare")).toBe(false);
+    expect(covers("fare.*", "fares.search")).toBe(false);
+  });
+  it("J-1 grantable: narrower wildcards and exact capabilities from a wider wildcard", () => {
+    expect(grantable("fare.search", ["fare.*"])).toBe(true);
+    expect(grantable("fare.intl.*", ["fare.*"])).toBe(true);
+    expect(grantable("fare.*", ["fare.*"])).toBe(true);
+    expect(grantable("fare.*", ["fare.search"])).toBe(false);
+    expect(grantable("fares.*", ["fare.*"])).toBe(false);
+    expect(grantable("mail.send", ["fare.*"])).toBe(false);
+  });
+});
+
+describe("S-4 D-023 karmic momentum", () => {
+  const s1 = { entries: [{ key: "a", guidance: "x", weight: 100, category: "operational" as const, contested: false, contributors: ["d"] }] };
+  const s2 = { entries: [{ key: "a", guidance: "y", weight: 90, category: "operational" as const, contested: false, contributors: ["d"] }, { key: "b", guidance: "z", weight: -5, category: "operational" as const, contested: false, contributors: ["e"] }] };
+  it("S-4 weight-only and guidance-aware distances", () => {
+    expect(momentumWeightOnly(s1, s2)).toBe(15);
+    expect(momentumGuidanceAware(s1, s2)).toBe(195);
+  });
+  it("S-4 converged needs W batches all below the threshold", () => {
+    expect(converged([50_000, 10, 9_999, 0])).toBe(true);
+    expect(converged([10, 10_000, 0])).toBe(false);
+    expect(converged([1, 1])).toBe(false);
+    expect(converged([1, 1], 2, 2)).toBe(true);
+  });
+});

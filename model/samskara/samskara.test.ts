@@ -1,0 +1,162 @@
+import { describe, it, expect } from "vitest";
+import { AGENT, PIN, K, accept, acceptAll, born, distilCmd, distilled, life, minted, rejection } from "../fixture.ts";
+import { view } from "../view.ts";
+import type { World } from "../state.ts";
+
+const withdrawnLife = (w: World, id: string, trace: string[] = ["Searched FARES, to Lisbon on tuesday morning!"]) => {
+  const l = life(id);
+  return {
+    l,
+    w: acceptAll(born(w, l, 2), [
+      K.actCmd(3, AGENT, id, l.nonce, l.manifest, { trace }),
+      { op: "janma.withdraw", tick: 3, agent: AGENT, instance_id: id, reason: "principal" },
+    ]),
+  };
+};
+
+describe("S-1 only dispositions persist", () => {
+  const { l, w } = withdrawnLife(minted(), "i1");
+  it("S-1 accept: a strict distillate with consented categories and non-leaking guidance; the trace is destroyed", () => {
+    const r = accept(w, distilCmd(l, 4, "d1", 500_000, 800_000, [K.disposition("a", 100_000, { guidance: "search fares earlier in the week" })]));
+    expect(r.events).toEqual([
+      { type: "trace.destroyed", instance_id: "i1", entries: 1 },
+      { type: "obligation.emitted", obligation_id: "ob-d1", kind: "reinforcing" },
+    ]);
+  });
+  it("S-1 reject: an episode field (D-028, with the issue path), unconsented category, leaking guidance", () => {
+    const c = distilCmd(l, 4, "d1", 500_000, 800_000, [K.disposition("a", 100_000)]);
+    const withEpisode = { ...c, distillate: { ...(c as { distillate: object }).distillate, episode: "the whole transcript" } };
+    const r = rejection(w, withEpisode);
+    expect(r).toMatchObject({ invariant: "S-1", code: "SAMSKARA_NON_DISPOSITIONAL" });
+    expect(r.path?.[0]).toBe("distillate");
+    expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 800_000, [K.disposition("a", 1, { category: "health" })])).invariant).toBe("S-1");
+    expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 800_000, [K.disposition("a", 1, { category: "financial" })])).invariant).toBe("S-1");
+    const leak = K.disposition("a", 1, { guidance: "remember: fares to LISBON on Tuesday" });
+    expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 800_000, [leak])).path).toEqual(["distillate", "dispositions", 0, "guidance"]);
+  });
+});
+
+describe("S-2 weights carry the principal's judgement", () => {
+  const { l, w } = withdrawnLife(minted(), "i1");
+  it("S-2 accept: weight sign follows valence, magnitude bounded; zero valence with zero weights", () => {
+    expect(accept(w, distilCmd(l, 4, "d1", -400_000, 1, [K.disposition("a", -400_000)])).events).toHaveLength(2);
+    expect(accept(w, distilCmd(l, 4, "d1", 0, 1, [K.disposition("a", 0)])).events).toHaveLength(2);
+  });
+  it("S-2 reject: zero confidence, flipped sign, amplified magnitude, non-zero weight at zero valence", () => {
+    expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 0, [K.disposition("a", 1)])).invariant).toBe("S-2");
+    expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 1, [K.disposition("a", -1)])).invariant).toBe("S-2");
+    expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 1, [K.disposition("a", 500_001)])).invariant).toBe("S-2");
+    expect(rejection(w, distilCmd(l, 4, "d1", 0, 1, [K.disposition("a", 1)])).invariant).toBe("S-2");
+  });
+});
+
+/** Three lives distilled, ready to merge in any grouping. */
+const threeLives = (): World => {
+  let w = minted();
+  w = distilled(w, life("i1"), 2, "d1", 600_000, 500_000, [K.disposition("k.a", 600_000), K.disposition("k.b", 100_000)]);
+  w = distilled(w, life("i2"), 2, "d2", -800_000, 700_000, [K.disposition("k.a", -800_000, { guidance: "avoid k.a" })]);
+  w = distilled(w, life("i3"), 2, "d3", 300_000, 900_000, [K.disposition("k.c", 300_000)]);
+  return w;
+};
+
+describe("S-3 append-only lineage", () => {
+  it("S-3 accept: each merge appends exactly one version whose parent is the previous head", () => {
+    const w0 = threeLives();
+    const r1 = accept(w0, { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] });
+    const r2 = accept(r1.world, { op: "samskara.merge", tick: 6, agent: AGENT, obligation_ids: ["ob-d2", "ob-d3"] });
+    const s = view(r2.world).agents[0]?.store;
+    expect(s?.chain.map((v) => v.seq)).toEqual([0, 1, 2]);
+    expect(s?.chain[2]?.parent).toBe(s?.chain[1]?.version_id);
+    expect(s?.batches[1]?.members.map((m) => m.distillate_id).sort()).toEqual(["d2", "d3"]);
+    expect(r2.events.map((e) => e.type)).toEqual(["store.merged", "custody.discharged", "custody.discharged", "memory.extended"]);
+  });
+  it("S-3 reject: excision without a custodian's authorisation is refused (I2) and the chain stays", () => {
+    const w = accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] }).world;
+    const r = rejection(w, { op: "samskara.excise", tick: 6, agent: AGENT, excision_id: "x", distillate_ids: ["d1"], authorization: { custodian: "mallory", decision_id: "d" } });
+    expect(r.invariant).toBe("I2");
+  });
+});
+
+describe("S-4 deterministic replay", () => {
+  it("S-4 accept: replay attests the chain with a typed claim", () => {
+    const w = acceptAll(threeLives(), [
+      { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] },
+      { op: "samskara.merge", tick: 6, agent: AGENT, obligation_ids: ["ob-d2", "ob-d3"] },
+    ]);
+    const r = accept(w, { op: "samskara.replay", tick: 7, agent: AGENT });
+    const s = view(w).agents[0]?.store;
+    expect(r.events[0]).toMatchObject({ type: "lineage.replayed", claim: { versions: 3, head: s?.head, excisions: 0, batch_digests: s?.batches.map((b) => b.batch_digest) } });
+  });
+  it("S-4 reject: a corrupted recorded chain does not replay", () => {
+    const w = accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] }).world;
+    const a = w.agents.get(AGENT);
+    if (a === undefined) throw new Error("agent");
+    const bad = { ...a, store: { ...a.store, chain: a.store.chain.map((v, i) => (i === 1 ? { ...v, state_digest: PIN } : v)) } };
+    const corrupted: World = { ...w, agents: new Map(w.agents).set(AGENT, bad) };
+    expect(rejection(corrupted, { op: "samskara.replay", tick: 6, agent: AGENT }).invariant).toBe("S-4");
+  });
+});
+
+describe("S-5 excisable lineage", () => {
+  it("S-5 accept: excision equals a fresh lineage of the remaining distillates in the same batches", () => {
+    const merges = [
+      { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] },
+      { op: "samskara.merge", tick: 6, agent: AGENT, obligation_ids: ["ob-d2", "ob-d3"] },
+    ] as const;
+    const w = acceptAll(threeLives(), [...merges]);
+    const x = accept(w, { op: "samskara.excise", tick: 7, agent: AGENT, excision_id: "x1", distillate_ids: ["d1", "d2"], authorization: K.AUTH });
+    const fresh = acceptAll(threeLives(), [{ op: "samskara.merge", tick: 6, agent: AGENT, obligation_ids: ["ob-d3"] }]);
+    const a = view(x.world).agents[0]?.store;
+    const b = view(fresh).agents[0]?.store;
+    expect(a?.chain).toEqual(b?.chain);
+    expect(a?.batches).toEqual(b?.batches);
+    expect(a?.state).toEqual(b?.state);
+    expect(a?.distillates.map((d) => d.distillate_id)).toEqual(["d3"]);
+    expect(a?.excisions[0]).toMatchObject({ excision_id: "x1", prior_head: view(w).agents[0]?.store.head, new_head: a?.head });
+  });
+  it("S-5 reject: excising a distillate the store does not retain, or reusing an excision id", () => {
+    const w = accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] }).world;
+    expect(rejection(w, { op: "samskara.excise", tick: 6, agent: AGENT, excision_id: "x", distillate_ids: ["d2"], authorization: K.AUTH }).code).toBe("NOT_FOUND");
+    const x = accept(w, { op: "samskara.excise", tick: 6, agent: AGENT, excision_id: "x", distillate_ids: ["d1"], authorization: K.AUTH }).world;
+    expect(rejection(x, { op: "samskara.excise", tick: 6, agent: AGENT, excision_id: "x", distillate_ids: ["d1"], authorization: K.AUTH }).code).toBe("DUPLICATE_ID");
+  });
+});
+
+describe("AD-3 convergent reconciliation (operations)", () => {
+  it("AD-3 accept: a re-merge is a no-op; different batchings reach the same state digest", () => {
+    const a = acceptAll(threeLives(), [{ op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d3", "ob-d1", "ob-d2"] }]);
+    const noop = accept(a, { op: "samskara.merge", tick: 6, agent: AGENT, obligation_ids: ["ob-d2", "ob-d1", "ob-d2"] });
+    expect(noop.events).toEqual([{ type: "store.merge_noop", obligation_ids: ["ob-d1", "ob-d2"] }]);
+    const b = acceptAll(threeLives(), [
+      { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d2"] },
+      { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d3", "ob-d1"] },
+    ]);
+    expect(view(a).agents[0]?.store.chain.at(-1)?.state_digest).toBe(view(b).agents[0]?.store.chain.at(-1)?.state_digest);
+    const e = view(a).agents[0]?.store.state.entries.find((x) => x.key === "k.a");
+    expect(e).toMatchObject({ contested: true, contributors: ["d1", "d2"], guidance: "avoid k.a" });
+  });
+  it("AD-3 reject: a different distillate under an already used id", () => {
+    let w = threeLives();
+    const l = life("i4");
+    w = acceptAll(born(w, l, 3), [
+      K.actCmd(3, AGENT, "i4", l.nonce, l.manifest),
+      { op: "janma.withdraw", tick: 3, agent: AGENT, instance_id: "i4", reason: "principal" },
+    ]);
+    const r = rejection(w, { ...distilCmd(l, 4, "d1", 100_000, 1, [K.disposition("z", 1)]), obligation_id: "ob-fresh" } as never);
+    expect(r).toMatchObject({ invariant: "AD-3", code: "ADVAITA_RECONCILIATION_DIVERGED" });
+  });
+});
+
+describe("AD-4 attribution preservation (store side)", () => {
+  it("AD-4 accept: every entry lists its contributing distillates", () => {
+    const w = accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1", "ob-d2", "ob-d3"] }).world;
+    expect(view(w).agents[0]?.store.state.entries.map((e) => [e.key, e.contributors])).toEqual([
+      ["k.a", ["d1", "d2"]], ["k.b", ["d1"]], ["k.c", ["d3"]],
+    ]);
+  });
+  it("AD-4 reject: a distillate claiming another projection's nonce", () => {
+    const { l, w } = withdrawnLife(minted(), "i1");
+    const c = distilCmd({ ...l, nonce: "someone-else" }, 4, "d1", 1, 1, [K.disposition("a", 1)]);
+    expect(rejection(w, c).invariant).toBe("AD-4");
+  });
+});

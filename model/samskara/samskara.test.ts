@@ -99,11 +99,10 @@ describe("S-4 deterministic replay", () => {
 
 describe("S-5 excisable lineage", () => {
   it("S-5 accept: excision equals a fresh lineage of the remaining distillates in the same batches", () => {
-    const merges = [
+    const w = acceptAll(threeLives(), [
       { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] },
       { op: "samskara.merge", tick: 6, agent: AGENT, obligation_ids: ["ob-d2", "ob-d3"] },
-    ] as const;
-    const w = acceptAll(threeLives(), [...merges]);
+    ]);
     const x = accept(w, { op: "samskara.excise", tick: 7, agent: AGENT, excision_id: "x1", distillate_ids: ["d1", "d2"], authorization: K.AUTH });
     const fresh = acceptAll(threeLives(), [{ op: "samskara.merge", tick: 6, agent: AGENT, obligation_ids: ["ob-d3"] }]);
     const a = view(x.world).agents[0]?.store;

@@ -7,7 +7,7 @@
  * check that every finer query agrees with the corresponding part of `world`.
  */
 import { z } from "zod";
-import { DigestText, Id, Tick } from "../schemas/common.ts";
+import { DigestText, Id } from "../schemas/common.ts";
 import { AdvaitaIdentity } from "../schemas/advaita.ts";
 import { DistillationObligation, InstanceState } from "../schemas/janma.ts";
 import { ExcisionRecord, MergeBatch, StoreVersion } from "../schemas/samskara.ts";
@@ -94,6 +94,3 @@ export const QUERY_RESULTS = {
 } as const satisfies Record<QueryName, z.ZodType>;
 
 export type QueryResult<N extends QueryName> = z.infer<(typeof QUERY_RESULTS)[N]>;
-
-/** The tick is part of `world` only; re-exported for clients that want to type it alone. */
-export const WorldTick = Tick;

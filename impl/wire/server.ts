@@ -1,0 +1,193 @@
+/**
+ * The wire face: turns one framed line into exactly one reply (spec/wire/PROTOCOL.md).
+ *
+ * Validation order for a line (the first failure decides the wire code, like OP-0.2 does for
+ * commands): LINE_TOO_LONG, BAD_ENCODING, NESTING_TOO_DEEP, BAD_JSON, BAD_REQUEST (not an object,
+ * unreadable id), DUPLICATE_REQUEST_ID, BAD_REQUEST (no type) / UNKNOWN_OP (unknown type),
+ * NOT_HANDSHAKEN, BAD_REQUEST (envelope fields) / UNKNOWN_OP (unknown query name), then the
+ * request itself. Nothing in this file can throw out to the process: every failure is a reply.
+ */
+import { z } from "zod";
+import type { Reply, RequestId, WireError, WireErrorCode } from "../../spec/wire/index.ts";
+import {
+  CrashAfterRequest, HelloRequest, MAX_LINE_BYTES, MAX_NESTING_DEPTH, PROTOCOL_VERSION, QUERY_NAMES, Query, REQUEST_TYPES,
+  RequestId as RequestIdSchema, ResetRequest, ShutdownRequest,
+} from "../../spec/wire/index.ts";
+import { IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION } from "../api.ts";
+import type { Engine, OutcomeError } from "../engine.ts";
+import { nestsDeeperThan } from "./depth.ts";
+import type { Frame } from "./framing.ts";
+
+export const SPOKEN_VERSIONS = [PROTOCOL_VERSION] as const;
+
+/** The command envelope, with the command itself left to the operation's schema check (MALFORMED). */
+const CommandEnvelope = z.strictObject({ type: z.literal("command"), id: RequestIdSchema, command: z.unknown() });
+const QueryEnvelope = z.strictObject({ type: z.literal("query"), id: RequestIdSchema, query: z.unknown() });
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+type Id = RequestId | null;
+
+const wireError = (id: Id, code: WireErrorCode, detail: string, path?: (string | number)[]): Reply => {
+  const error: WireError = { code, invariant: null, message: `${code}: ${detail}`, definite: code !== "INTERNAL" };
+  if (path !== undefined) error.path = path;
+  return { type: "reply", id, ok: false, error };
+};
+
+const fromOutcome = (id: RequestId, e: OutcomeError): Reply => ({ type: "reply", id, ok: false, error: { ...e } });
+
+const zodPath = (err: z.ZodError): { path: (string | number)[]; message: string } => {
+  const issue = err.issues[0];
+  const path = (issue?.path ?? []).map((p) => (typeof p === "number" ? p : String(p)));
+  return { path, message: `${issue?.message ?? "invalid"}${path.length > 0 ? ` at ${path.join(".")}` : ""}` };
+};
+
+export interface ServerHooks {
+  /** Called after the reply to `shutdown` is written. */
+  onShutdown(): void;
+}
+
+export class WireServer {
+  private handshaken = false;
+  private readonly seenIds = new Set<string>();
+
+  constructor(private readonly engine: Engine, private readonly hooks: ServerHooks) {}
+
+  /** One frame in, at most one reply out (null only for an ignored empty line). */
+  handle(frame: Frame): Reply | null {
+    try {
+      return this.handleFrame(frame);
+    } catch (e) {
+      return wireError(null, "INTERNAL", e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  private handleFrame(frame: Frame): Reply | null {
+    if (frame.kind === "too_long") {
+      return wireError(null, "LINE_TOO_LONG", `line of ${frame.length} bytes exceeds ${MAX_LINE_BYTES}; discarded`);
+    }
+    let text: string;
+    try {
+      text = utf8.decode(frame.bytes);
+    } catch {
+      return wireError(null, "BAD_ENCODING", "line is not valid UTF-8");
+    }
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (text.trim() === "") return null;
+    if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) return wireError(null, "NESTING_TOO_DEEP", `JSON nests deeper than ${MAX_NESTING_DEPTH}`);
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch (e) {
+      return wireError(null, "BAD_JSON", e instanceof Error ? e.message : "not JSON");
+    }
+    if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return wireError(null, "BAD_REQUEST", "a request must be a JSON object");
+    const obj = msg as Record<string, unknown>;
+    const idParse = RequestIdSchema.safeParse(obj["id"]);
+    if (!idParse.success) {
+      return wireError(null, "BAD_REQUEST", "missing or invalid id: a string of 1-128 characters or a non-negative safe integer", ["id"]);
+    }
+    const id = idParse.data;
+    const idKey = `${typeof id}:${id}`;
+    if (this.seenIds.has(idKey)) return wireError(id, "DUPLICATE_REQUEST_ID", `request id ${JSON.stringify(id)} was already used`, ["id"]);
+    this.seenIds.add(idKey);
+    const type = obj["type"];
+    if (typeof type !== "string") return wireError(id, "BAD_REQUEST", "missing message type", ["type"]);
+    if (!(REQUEST_TYPES as readonly string[]).includes(type)) return wireError(id, "UNKNOWN_OP", `unknown message type ${JSON.stringify(type).slice(0, 80)}`, ["type"]);
+    if (type === "hello") return this.hello(id, obj);
+    if (!this.handshaken) return wireError(id, "NOT_HANDSHAKEN", "send hello first");
+    switch (type) {
+      case "command":
+        return this.command(id, obj);
+      case "query":
+        return this.query(id, obj);
+      case "reset":
+        return this.reset(id, obj);
+      case "crash_after":
+        return this.crashAfter(id, obj);
+      case "shutdown":
+        return this.shutdown(id, obj);
+      default:
+        return wireError(id, "UNKNOWN_OP", `unknown message type ${type}`, ["type"]);
+    }
+  }
+
+  private hello(id: RequestId, obj: unknown): Reply {
+    if (this.handshaken) return wireError(id, "BAD_REQUEST", "already handshaken; hello is accepted once per process", ["type"]);
+    const p = HelloRequest.safeParse(obj);
+    if (!p.success) {
+      const { path, message } = zodPath(p.error);
+      return wireError(id, "BAD_REQUEST", message, path);
+    }
+    const chosen = p.data.protocol_versions.find((v) => (SPOKEN_VERSIONS as readonly string[]).includes(v));
+    if (chosen === undefined) {
+      return wireError(id, "UNSUPPORTED_VERSION", `no common protocol version; this implementation speaks ${SPOKEN_VERSIONS.join(", ")}`, ["protocol_versions"]);
+    }
+    this.handshaken = true;
+    return {
+      type: "reply", id, ok: true, events: [],
+      result: {
+        implementation: { name: IMPLEMENTATION_NAME, version: IMPLEMENTATION_VERSION },
+        protocol_version: chosen,
+        protocol_versions: [...SPOKEN_VERSIONS],
+        profile: { families: ["janma", "samskara", "advaita", "ripa"], crash_hook: this.engine.supportsCrash },
+      },
+    };
+  }
+
+  private command(id: RequestId, obj: unknown): Reply {
+    const p = CommandEnvelope.safeParse(obj);
+    if (!p.success) {
+      const { path, message } = zodPath(p.error);
+      return wireError(id, "BAD_REQUEST", message, path);
+    }
+    const out = this.engine.apply(p.data.command);
+    return out.ok ? { type: "reply", id, ok: true, events: out.events } : fromOutcome(id, out.error);
+  }
+
+  private query(id: RequestId, obj: unknown): Reply {
+    const env = QueryEnvelope.safeParse(obj);
+    if (!env.success) {
+      const { path, message } = zodPath(env.error);
+      return wireError(id, "BAD_REQUEST", message, path);
+    }
+    const raw = env.data.query;
+    const name = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)["name"] : undefined;
+    if (typeof name === "string" && !(QUERY_NAMES as readonly string[]).includes(name)) {
+      return wireError(id, "UNKNOWN_OP", `unknown query ${JSON.stringify(name).slice(0, 80)}`, ["query", "name"]);
+    }
+    const q = Query.safeParse(raw);
+    if (!q.success) {
+      const { path, message } = zodPath(q.error);
+      return wireError(id, "BAD_REQUEST", message, ["query", ...path]);
+    }
+    const out = this.engine.query(q.data);
+    return out.ok ? { type: "reply", id, ok: true, events: [], result: out.result as z.core.util.JSONType } : fromOutcome(id, out.error);
+  }
+
+  private reset(id: RequestId, obj: unknown): Reply {
+    const p = ResetRequest.safeParse(obj);
+    if (!p.success) return wireError(id, "BAD_REQUEST", zodPath(p.error).message, zodPath(p.error).path);
+    try {
+      this.engine.reset();
+    } catch (e) {
+      return wireError(id, "INTERNAL", `reset failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return { type: "reply", id, ok: true, events: [] };
+  }
+
+  private crashAfter(id: RequestId, obj: unknown): Reply {
+    const p = CrashAfterRequest.safeParse(obj);
+    if (!p.success) return wireError(id, "BAD_REQUEST", zodPath(p.error).message, zodPath(p.error).path);
+    if (!this.engine.supportsCrash) return wireError(id, "UNSUPPORTED", "this instance has no crash hook (volatile storage)");
+    this.engine.armCrash(p.data.writes, p.data.at);
+    return { type: "reply", id, ok: true, events: [] };
+  }
+
+  private shutdown(id: RequestId, obj: unknown): Reply {
+    const p = ShutdownRequest.safeParse(obj);
+    if (!p.success) return wireError(id, "BAD_REQUEST", zodPath(p.error).message, zodPath(p.error).path);
+    queueMicrotask(() => this.hooks.onShutdown());
+    return { type: "reply", id, ok: true, events: [] };
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Store algebra properties. AD-3: merging the same set of distillates gives the same state digest
+ * whatever the order, batching or duplication — exhaustively over all 720 permutations of 6
+ * distillates with overlapping and contested keys (and several partitions, with duplicates), and
+ * sampled for 40 distillates. S-5: excision equals a fresh lineage of the remaining distillates in
+ * the same batches, bit for bit. S-4: replay reproduces the chain.
+ * Replay a failure: FC_SEED=<seed> FC_PATH=<path> npx vitest run properties/merge.property.test.ts
+ */
+import { describe, it, expect } from "vitest";
+import fc from "fast-check";
+import type { Disposition, SamskaraDistillate } from "../spec/index.ts";
+import { aggregate, excise, genesisVersion, replay, sameChain, stateDigest } from "../model/index.ts";
+import { assertReplayable } from "./generators/replay.ts";
+
+const FILE = "properties/merge.property.test.ts";
+const BASE = `sha256:${"ab".repeat(32)}` as const;
+const EVIDENCE = `sha256:${"cd".repeat(32)}` as const;
+const GENESIS = genesisVersion(BASE, "root-merge");
+
+const mk = (id: string, valence: number, confidence: number, ds: [string, number, string][]): SamskaraDistillate => ({
+  distillate_id: id,
+  source: { identity: BASE, nonce: `n-${id}`, instance_id: `i-${id}` },
+  born_from: GENESIS.version_id,
+  signal: { valence, confidence, model_version: null, explicit: true },
+  dispositions: ds.map(([key, weight, guidance]): Disposition => ({ key, guidance, weight, evidence_digest: EVIDENCE, category: "operational" })),
+});
+
+/** Six distillates: k.a contested three ways, k.b overlapping, ties in |w|*c to exercise D-007. */
+const SIX: SamskaraDistillate[] = [
+  mk("d1", 600_000, 500_000, [["k.a", 600_000, "a1"], ["k.b", 300_000, "b1"]]),
+  mk("d2", -800_000, 375_000, [["k.a", -800_000, "a2"]]),
+  mk("d3", 300_000, 1_000_000, [["k.a", 300_000, "a3"], ["k.c", 100_000, "c3"]]),
+  mk("d4", -500_000, 600_000, [["k.b", -500_000, "b4"], ["k.c", -5, "c4"]]),
+  mk("d5", 1, 1, [["k.d", 1, "d5"], ["k.b", 1, "b5"]]),
+  mk("d6", -1, 3, [["k.d", -1, "d6"], ["k.a", -1, "a6"]]),
+];
+
+const permutations = <T>(xs: readonly T[]): T[][] =>
+  xs.length <= 1 ? [[...xs]] : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+
+/** Cut a sequence into consecutive batches at the given sizes pattern (cycled). */
+const partition = <T>(xs: readonly T[], sizes: readonly number[]): T[][] => {
+  const out: T[][] = [];
+  let i = 0;
+  let k = 0;
+  while (i < xs.length) {
+    const n = Math.max(1, sizes[k % sizes.length] ?? 1);
+    out.push(xs.slice(i, i + n));
+    i += n;
+    k++;
+  }
+  return out;
+};
+
+/** Merge batches like the store does: a batch contributes only distillates not merged before (D-008). */
+const headDigest = (batches: readonly (readonly SamskaraDistillate[])[]): string => {
+  const seen = new Set<string>();
+  const fresh = batches.map((b) => {
+    const n = [...new Map(b.filter((d) => !seen.has(d.distillate_id)).map((d) => [d.distillate_id, d])).values()];
+    n.forEach((d) => seen.add(d.distillate_id));
+    return n;
+  });
+  const l = replay(GENESIS, fresh);
+  return l.chain[l.chain.length - 1]?.state_digest ?? "";
+};
+
+describe("AD-3 convergent reconciliation (exhaustive, 6 distillates)", () => {
+  const expected = stateDigest(aggregate(SIX));
+  it("AD-3 the fixture has contested and overlapping keys", () => {
+    const s = aggregate(SIX);
+    expect(s.entries.filter((e) => e.contested).map((e) => e.key)).toEqual(["k.a", "k.b", "k.c", "k.d"]);
+  });
+  it("AD-3 all 720 permutations x 5 partitions (with duplicates) reach the same state digest", () => {
+    const perms = permutations(SIX);
+    expect(perms).toHaveLength(720);
+    const patterns = [[6], [1], [2], [3, 1, 2], [1, 4, 1]];
+    for (const p of perms) {
+      expect(stateDigest(aggregate(p))).toBe(expected);
+      for (const sizes of patterns) expect(headDigest(partition(p, sizes))).toBe(expected);
+      // duplicates: re-deliver a prefix in a later batch and repeat inside a batch
+      expect(headDigest([...partition(p, [2]), p.slice(0, 3), [p[0] as SamskaraDistillate, p[0] as SamskaraDistillate]])).toBe(expected);
+    }
+  });
+});
+
+const distillateArb = (id: string): fc.Arbitrary<SamskaraDistillate> =>
+  fc
+    .record({
+      valence: fc.integer({ min: -1_000_000, max: 1_000_000 }),
+      confidence: fc.integer({ min: 1, max: 1_000_000 }),
+      keys: fc.uniqueArray(fc.constantFrom("k.a", "k.b", "k.c", "k.d", "k.e"), { minLength: 1, maxLength: 4 }),
+      fracs: fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 4, maxLength: 4 }),
+      g: fc.nat(3),
+    })
+    .map(({ valence, confidence, keys, fracs, g }) =>
+      mk(id, valence, confidence, keys.map((k, i) => [k, Math.trunc((valence * (fracs[i] ?? 0)) / 100), `guidance ${k} ${g}`])),
+    );
+
+const setArb = (n: number) => fc.tuple(...Array.from({ length: n }, (_, i) => distillateArb(`d${String(i).padStart(2, "0")}`)));
+
+describe("AD-3 convergent reconciliation (sampled, 40 distillates)", () => {
+  it("AD-3 random permutations, partitions and duplicate deliveries give one state digest", () => {
+    assertReplayable(
+      FILE,
+      fc.property(
+        setArb(40),
+        fc.array(fc.nat(39), { minLength: 40, maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(39), { maxLength: 10 }),
+        (ds, keys, sizes, dups) => {
+          const shuffled = ds.map((d, i) => ({ d, k: keys[i] ?? 0, i })).sort((a, b) => a.k - b.k || a.i - b.i).map((x) => x.d);
+          const batches = partition(shuffled, sizes);
+          const withDups = [...batches, dups.map((i) => ds[i] as SamskaraDistillate)].filter((b) => b.length > 0);
+          expect(headDigest(withDups)).toBe(stateDigest(aggregate(ds)));
+        },
+      ),
+      60,
+    );
+  });
+});
+
+describe("S-5 excision equals a fresh lineage of the remaining distillates; S-4 replay reproduces", () => {
+  it("S-5 S-4 excising any subset is bit-identical to never having merged it", () => {
+    assertReplayable(
+      FILE,
+      fc.property(setArb(12), fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 4 }), fc.uniqueArray(fc.nat(11), { maxLength: 6 }), (ds, sizes, gone) => {
+        const batches = partition(ds, sizes);
+        const lineage = replay(GENESIS, batches);
+        // S-4: replaying the recorded batches (by their members) reproduces the chain
+        const byId = new Map(ds.map((d) => [d.distillate_id, d]));
+        const again = replay(GENESIS, lineage.batches.map((b) => b.members.map((m) => byId.get(m.distillate_id) as SamskaraDistillate)));
+        expect(sameChain(again, lineage)).toBe(true);
+        // S-5: excision = fresh lineage of the remaining distillates in the same batches
+        const ids = gone.map((i) => `d${String(i).padStart(2, "0")}`);
+        const excised = excise(GENESIS, batches, ids);
+        const fresh = replay(GENESIS, batches.map((b) => b.filter((d) => !ids.includes(d.distillate_id))).filter((b) => b.length > 0));
+        expect(sameChain(excised, fresh)).toBe(true);
+        expect(excised.chain.length).toBe(fresh.chain.length);
+        const remaining = ds.filter((d) => !ids.includes(d.distillate_id));
+        expect(excised.chain[excised.chain.length - 1]?.state_digest).toBe(stateDigest(aggregate(remaining)));
+        expect(excised.batches.flatMap((b) => b.members.map((m) => m.distillate_id)).some((id) => ids.includes(id))).toBe(false);
+      }),
+      150,
+    );
+  });
+});

@@ -3,9 +3,10 @@
  * failure) and FC_RUNS / FUZZ_RUNS (to scale a campaign), and on failure prints the one command
  * that replays it:
  *
- *   FC_SEED=<seed> FC_PATH=<path> npx vitest run <file>
+ *   FC_SEED=<seed> FC_PATH=<path> npx vitest run <file> -t "<test name>"
  */
 import fc from "fast-check";
+import { expect } from "vitest";
 
 const envInt = (name: string): number | undefined => {
   const v = process.env[name];
@@ -19,7 +20,7 @@ export const params = <T>(fast: number): fc.Parameters<T> => {
   const seed = envInt("FC_SEED");
   const path = process.env["FC_PATH"];
   return {
-    numRuns: seed !== undefined ? 1 : runs(fast),
+    numRuns: runs(fast),
     verbose: 1,
     ...(seed !== undefined ? { seed } : {}),
     ...(path !== undefined && path !== "" ? { path } : {}),
@@ -30,7 +31,10 @@ export const params = <T>(fast: number): fc.Parameters<T> => {
 export const assertReplayable = <T>(file: string, property: fc.IProperty<T>, fast: number): void => {
   const details = fc.check(property, params<T>(fast));
   if (!details.failed) return;
-  const replay = `FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ""} npx vitest run ${file}`;
+  // -t narrows the run to this test, so the seed and path are not consumed by other properties.
+  const name = expect.getState().currentTestName?.split(" > ").pop() ?? "";
+  const filter = name === "" ? "" : ` -t ${JSON.stringify(name)}`;
+  const replay = `FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ""} npx vitest run ${file}${filter}`;
   console.error(`property failed; replay with:\n  ${replay}`);
   throw new Error(`${fc.defaultReportMessage(details) ?? "property failed"}\n\nReplay: ${replay}`);
 };

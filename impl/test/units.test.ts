@@ -1,0 +1,88 @@
+/** Unit checks of the pieces that carry exact arithmetic or hostile input, and of query/world agreement. */
+import { describe, expect, it } from "vitest";
+import { QUERY_RESULTS } from "../../spec/wire/index.ts";
+import { openImplementation } from "../api.ts";
+import { divRoundHalfEven } from "../core/rounding.ts";
+import { grantCovers, isGrantable } from "../core/capabilities.ts";
+import { TraceRuns } from "../core/leakage.ts";
+import { nestsDeeperThan } from "../wire/depth.ts";
+import { LineFramer } from "../wire/framing.ts";
+import { AGENT, fullSession } from "./scenario.ts";
+
+describe("units", () => {
+  it("rounds half to even, symmetric in sign (D-002)", () => {
+    const cases: [bigint, bigint, bigint][] = [[5n, 2n, 2n], [7n, 2n, 4n], [-5n, 2n, -2n], [-7n, 2n, -4n], [10n, 4n, 2n], [11n, 4n, 3n], [1n, 3n, 0n], [-2n, 3n, -1n]];
+    for (const [n, d, want] of cases) expect(divRoundHalfEven(n, d), `${n}/${d}`).toBe(want);
+    expect(() => divRoundHalfEven(1n, 0n)).toThrow();
+  });
+
+  it("implements the capability algebra (D-016)", () => {
+    expect(grantCovers("fare.*", "fare.search")).toBe(true);
+    expect(grantCovers("fare.*", "fare")).toBe(false);
+    expect(grantCovers("fare.*", "farex.search")).toBe(false);
+    expect(isGrantable("fare.book.*", ["fare.*"])).toBe(true);
+    expect(isGrantable("fare.*", ["fare.*"])).toBe(true);
+    expect(isGrantable("fa.*", ["fare.*"])).toBe(false);
+    expect(isGrantable("mail.send", ["fare.*"])).toBe(false);
+  });
+
+  it("flags 4-token runs after NFKC and case folding, never across entries (D-010)", () => {
+    const runs = new TraceRuns(["The Customer prefers WINDOW seats", "on long flights"]);
+    expect(runs.leaks("customer, prefers window; seats!")).toBe(true);
+    expect(runs.leaks("ｃｕｓｔｏｍｅｒ prefers window seats")).toBe(true);
+    expect(runs.leaks("window seats on long")).toBe(false);
+    expect(runs.leaks("prefers window seats")).toBe(false);
+  });
+
+  it("frames lines, discarding overlong ones without buffering them", () => {
+    const fr = new LineFramer(8);
+    expect(fr.push(Buffer.from("abc\ndefghijklmnop"))).toEqual([{ kind: "line", bytes: Buffer.from("abc") }]);
+    expect(fr.push(Buffer.from("qr\nxy"))).toEqual([{ kind: "too_long", length: 15 }]);
+    expect(fr.push(Buffer.from("z\n"))).toEqual([{ kind: "line", bytes: Buffer.from("xyz") }]);
+    expect(fr.pending).toBe(0);
+  });
+
+  it("measures nesting outside strings only", () => {
+    expect(nestsDeeperThan("[[[]]]", 3)).toBe(false);
+    expect(nestsDeeperThan("[[[[]]]]", 3)).toBe(true);
+    expect(nestsDeeperThan('{"a":"[[[[[[\\"[[[["}', 1)).toBe(false);
+  });
+
+  it("answers every query with a schema-valid slice equal to the world view", async () => {
+    const impl = openImplementation();
+    await fullSession({ apply: async (c) => impl.apply(c), world: async () => impl.world() });
+    const w = impl.world();
+    const a = w.agents.find((x) => x.identity.identity === AGENT);
+    if (a === undefined) throw new Error("agent missing");
+    const results = {
+      world: impl.query({ name: "world" }),
+      agent: impl.query({ name: "agent", agent: AGENT }),
+      store: impl.query({ name: "store", agent: AGENT }),
+      lineage: impl.query({ name: "lineage", agent: AGENT }),
+      instances: impl.query({ name: "instances", agent: AGENT }),
+      instance_state: impl.query({ name: "instance_state", agent: AGENT, instance_id: "i1" }),
+      obligations: impl.query({ name: "obligations", agent: AGENT }),
+      identity: impl.query({ name: "identity", agent: AGENT }),
+      substrate: impl.query({ name: "substrate", agent: AGENT }),
+      authority: impl.query({ name: "authority", agent: AGENT }),
+      migration: impl.query({ name: "migration", agent: AGENT }),
+    };
+    for (const [name, out] of Object.entries(results)) {
+      if (!out.ok) throw new Error(`${name}: ${out.error.message}`);
+      expect(QUERY_RESULTS[name as keyof typeof QUERY_RESULTS].safeParse(out.result).success, name).toBe(true);
+    }
+    const r = (n: keyof typeof results): unknown => (results[n].ok ? results[n].result : null);
+    expect(r("world")).toEqual(w);
+    expect(r("agent")).toEqual(a);
+    expect(r("store")).toEqual(a.store);
+    expect(r("lineage")).toMatchObject({ head: a.store.head, chain: a.store.chain, batches: a.store.batches, excisions: a.store.excisions });
+    expect(r("instances")).toEqual(a.instances);
+    expect(r("instance_state")).toEqual({ instance_id: "i1", state: "dissolved" });
+    expect(r("obligations")).toEqual(a.obligations);
+    expect(r("substrate")).toEqual(a.substrate);
+    expect(r("authority")).toEqual({ authority: a.ripa.authority, execution: a.ripa.execution, replicas: a.ripa.replicas });
+    expect(r("migration")).toEqual({ fences: a.ripa.fences, marker: a.ripa.marker, migration: a.ripa.migration, reports: a.ripa.reports });
+    const missing = impl.query({ name: "store", agent: `sha256:${"0".repeat(64)}` });
+    expect(missing.ok ? "ok" : missing.error.code).toBe("NOT_FOUND");
+  });
+});

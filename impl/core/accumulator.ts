@@ -60,7 +60,7 @@ export class KeyAccumulator {
       guidance: leader.guidance,
       weight: this.weight(),
       category: leader.category,
-      contested: this.positives > 0 && this.negatives > 1,
+      contested: this.positives > 0 && this.negatives > 0,
       contributors: [...this.contributorIds].sort(compareCodeUnits),
     };
     return this.cached;

@@ -20,3 +20,19 @@ describe("generated reports are up to date (run `npm run docs`)", () => {
     }
   });
 });
+
+describe("traceability in the generated docs", () => {
+  const trace = currentTraceability();
+  it("names at least one model guard, implementation check and test for every invariant", () => {
+    for (const inv of INVARIANTS) {
+      expect(trace.modelGuards?.[inv.id]?.length ?? 0, `${inv.id} model guard`).toBeGreaterThan(0);
+      expect(trace.implChecks?.[inv.id]?.length ?? 0, `${inv.id} implementation check`).toBeGreaterThan(0);
+      expect(trace.tests?.[inv.id]?.length ?? 0, `${inv.id} tests`).toBeGreaterThan(0);
+    }
+  });
+  it("matches ids as whole words only", () => {
+    for (const files of Object.values(trace.implChecks ?? {})) for (const f of files) expect(f).toMatch(/^impl\//);
+    const doc = renderReports(trace).get("reports/invariants.md") ?? "";
+    expect(doc).toContain("**Model guard");
+  });
+});

@@ -131,7 +131,7 @@ export const DECISIONS: readonly Decision[] = [
     id: "D-012",
     title: "S-2 mechanics: sign follows valence, magnitude bounded by it, zero confidence inadmissible",
     decision:
-      "Every disposition's weight MUST have the sign of the signal's valence (and be 0 when the valence is 0), and |weight| <= |valence|. A signal whose confidence is 0 makes the distillate inadmissible. Confidence enters the merge as the contributor weight (D-002). These are rejections with S-2, not schema errors.",
+      "Every disposition's weight MUST have the sign of the signal's valence, compared strictly: a weight of 0 is admissible only when the valence is 0, and a valence of 0 admits only weight 0. In addition |weight| <= |valence|. A signal whose confidence is 0 makes the distillate inadmissible. Confidence enters the merge as the contributor weight (D-002). These are rejections with S-2, not schema errors.",
     why: "The distiller may express that some lessons mattered less than others (smaller magnitude) but can neither flip the principal's judgement nor amplify it.",
     paper: "Samsara, 'Samskara': valence is computed under the principal's satisfaction model so the distiller cannot substitute its own judgement; a zero-confidence signal is inadmissible; a rejected life leaves negative impressions even where its individual actions succeeded.",
     alternatives: "Weight = valence exactly (leaves no room for per-rule relevance); only the sign constrained (lets a weak signal produce strong rules).",

@@ -85,9 +85,12 @@ export const ripaView = (a: Agent): RipaView => ({
           source_execution_id: a.migration.sourceExecutionId,
           bundle: a.migration.bundle,
           bundle_digest: a.migration.bundleDigest,
-          target: a.migration.target,
+          target:
+            a.migration.target === null
+              ? null
+              : { ...a.migration.target, providers: [...a.migration.target.providers].sort(byKey((p) => p.provider_id)) },
           delta: a.migration.delta,
-          surfaces: [...a.migration.surfaces],
+          surfaces: [...a.migration.surfaces].sort(byKey((s) => s.surface.surface_id)),
         },
   reports: [...a.reports],
 });

@@ -63,11 +63,15 @@ export const MigrationView = z
     bundle: z.union([BundleManifest, z.null()]),
     bundle_digest: z.union([DigestText, z.null()]),
     target: z.union([
-      z.strictObject({ execution: ExecutionBinding, providers: z.array(ProviderGrant), body_revision: Id }),
+      z.strictObject({
+        execution: ExecutionBinding,
+        providers: z.array(ProviderGrant).describe("sorted by provider_id"),
+        body_revision: Id,
+      }),
       z.null(),
     ]),
     delta: z.union([CapabilityDelta, z.null()]),
-    surfaces: z.array(SurfaceView),
+    surfaces: z.array(SurfaceView).describe("sorted by surface.surface_id"),
   })
   .meta({ id: "MigrationView" });
 export type MigrationView = z.infer<typeof MigrationView>;

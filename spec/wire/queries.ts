@@ -10,7 +10,6 @@ import { z } from "zod";
 import { DigestText, Id } from "../schemas/common.ts";
 import { AdvaitaIdentity } from "../schemas/advaita.ts";
 import { DistillationObligation, InstanceState } from "../schemas/janma.ts";
-import { ExcisionRecord, MergeBatch, StoreVersion } from "../schemas/samskara.ts";
 import {
   AuthorityEpoch, ExecutionBinding, IdentityRecord, MigrationReport, PersistentSubstrate, SourceFence, TargetMarker,
 } from "../schemas/ripa.ts";
@@ -42,14 +41,13 @@ export type QueryName = Query["name"];
 
 export const QUERY_NAMES: readonly QueryName[] = Query.options.map((o) => o.shape.name.value);
 
+/** The lineage slice of the store view (same fields, same orders), with the identity and genesis. */
 export const LineageResult = z
   .strictObject({
     identity: DigestText,
     genesis: DigestText,
     head: DigestText,
-    chain: z.array(StoreVersion).describe("genesis first"),
-    batches: z.array(MergeBatch).describe("batches[i] produced chain[i + 1]"),
-    excisions: z.array(ExcisionRecord).describe("in the order appended"),
+    ...StoreView.pick({ chain: true, batches: true, excisions: true }).shape,
   })
   .meta({ id: "LineageResult" });
 

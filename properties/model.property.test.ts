@@ -50,7 +50,7 @@ const runSequence = (choices: readonly Parameters<typeof materialize>[2][], stat
 
 describe("all 19 invariants (J-1 .. I6) hold after every step of random command sequences", () => {
   it("J-1 J-2 J-3 J-4 S-1 S-2 S-3 S-4 S-5 AD-1 AD-2 AD-3 AD-4 I1 I2 I3 I4 I5 I6 predicates and unchanged-on-rejection", () => {
-    assertReplayable(FILE, fc.property(choicesArb(5, 60), (cs) => runSequence(cs)), 1500);
+    assertReplayable(FILE, fc.property(choicesArb(5, 60), (cs) => runSequence(cs)), 2500);
   });
   it("the generator reaches deep states: merges, excisions, quarantine, completed migrations", () => {
     const stats: RunStats = { accepted: 0, rejected: 0, ops: new Set(), events: new Set() };

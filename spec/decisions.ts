@@ -325,7 +325,7 @@ export const DECISIONS: readonly Decision[] = [
   {
     id: "D-032",
     title: "Check order and the choice of rejection code",
-    decision: "Every operation's checks apply in the order spec/OPERATIONS.md lists them, after the common checks (schema, tick, agent). The first failing check decides the rejection code. Rejections that protect no invariant use the generic codes MALFORMED, TICK_REGRESSED, NOT_FOUND and DUPLICATE_ID.",
+    decision: "Every operation's checks apply in the order spec/OPERATIONS.md lists them, after the common checks (schema, tick, agent). The first failing check decides the rejection code. Rejections that protect no invariant use the generic codes MALFORMED, TICK_REGRESSED, NOT_FOUND and DUPLICATE_ID. The code and the invariant are normative; the message and the issue path are informative (they SHOULD name what was wrong and where, but two conforming systems may word and locate it differently, e.g. a list versus the offending element of it).",
     why: "Differential testing compares rejection codes; two correct systems must agree on which of several violated rules is reported.",
     paper: "Neither paper orders checks; the reference implementation raises the first violated invariant.",
     alternatives: "Report every violated invariant (a set is harder to compare and to implement identically).",

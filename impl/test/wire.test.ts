@@ -103,7 +103,13 @@ describe("implementation over the wire", () => {
         if (r.ok) acknowledged.push(`t${i}`);
       }
     })();
-    await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 400)));
+    // Kill at a random moment once work is flowing (at least one acknowledged command), so a slow
+    // machine cannot turn the test into "killed before anything happened". The delay is printed
+    // so a failing cut can be retried with KILL_DELAY_MS.
+    while (acknowledged.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const delay = Number(process.env["KILL_DELAY_MS"] ?? Math.floor(Math.random() * 400));
+    console.error(`SIGKILL after first ack + ${delay} ms (replay: KILL_DELAY_MS=${delay})`);
+    await new Promise((r) => setTimeout(r, delay));
     await c.kill("SIGKILL");
     stop = true;
     await loop;

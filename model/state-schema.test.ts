@@ -1,0 +1,188 @@
+/**
+ * The World schema: every world the model reaches encodes to JSON and decodes back to an equal
+ * world that behaves identically; the encoding is canonical; corrupted encodings fail with the
+ * path of the fault.
+ * Replay a failure: FC_SEED=<seed> FC_PATH=<path> npx vitest run model/state-schema.test.ts
+ */
+import { describe, it, expect } from "vitest";
+import fc from "fast-check";
+import { Result } from "effect";
+import { toRejectionData } from "./rejection.ts";
+import { decodeWorld, encodeWorld } from "./state-schema.ts";
+import type { Agent, World } from "./state.ts";
+import { view } from "./view.ts";
+import { initialWorld, transition } from "./world.ts";
+import { choicesArb, materialize, newMemory, type Choice } from "../properties/generators/commands.ts";
+import { assertReplayable } from "../properties/generators/replay.ts";
+
+const FILE = "model/state-schema.test.ts";
+
+/** Run generated choices against the model; return every world reached and the generator memory. */
+const run = (choices: readonly Choice[]) => {
+  const mem = newMemory();
+  let world = initialWorld();
+  const worlds: World[] = [world];
+  for (const c of choices) {
+    const r = transition(world, materialize(view(world), mem, c));
+    if (Result.isSuccess(r)) {
+      world = r.success.world;
+      worlds.push(world);
+    }
+  }
+  return { world, worlds, mem };
+};
+
+const decoded = (json: unknown): World => {
+  const r = decodeWorld(json);
+  if (Result.isFailure(r)) throw new Error(r.failure.message);
+  return r.success;
+};
+
+/** Same outcome: same events and canonical next world, or the same rejection. */
+const sameOutcome = (a: ReturnType<typeof transition>, b: ReturnType<typeof transition>): void => {
+  if (Result.isSuccess(a) && Result.isSuccess(b)) {
+    expect(b.success.events).toEqual(a.success.events);
+    expect(JSON.stringify(encodeWorld(b.success.world))).toBe(JSON.stringify(encodeWorld(a.success.world)));
+  } else if (Result.isFailure(a) && Result.isFailure(b)) {
+    expect(toRejectionData(b.failure)).toEqual(toRejectionData(a.failure));
+  } else {
+    throw new Error(`outcomes differ: original ${a._tag}, decoded ${b._tag}`);
+  }
+};
+
+describe("World schema round trip on generated worlds", () => {
+  it("decode(encode(w)) equals w, has the same view, and every next command has the same outcome on it", () => {
+    const seen = { migration: 0, held: 0, retained: 0, surfaces: 0 };
+    const property = fc.property(choicesArb(5, 50), choicesArb(1, 4), (choices, next) => {
+      const { world, worlds, mem } = run(choices);
+      // The final world and a middle one: intermediate states have migrations and obligations in flight.
+      for (const w of [world, worlds[Math.floor(worlds.length / 2)] ?? world]) {
+        for (const a of w.agents.values()) {
+          if (a.ripa.migration !== null) seen.migration++;
+          if ([...a.obligations.values()].some((o) => o.held !== null)) seen.held++;
+          if (a.store.retained.size > 0) seen.retained++;
+          if (a.ripa.surfaces.size > 0) seen.surfaces++;
+        }
+        const json = encodeWorld(w);
+        const back = decoded(json);
+        expect(back).toEqual(w);
+        expect(view(back)).toEqual(view(w));
+        // The encoding is canonical: the decoded world (fresh insertion order) encodes identically.
+        expect(JSON.stringify(encodeWorld(back))).toBe(JSON.stringify(json));
+      }
+      // Drive the original and the decoded copy with the same further commands.
+      let a = world;
+      let b = decoded(encodeWorld(world));
+      for (const c of next) {
+        const cmd = materialize(view(a), mem, c);
+        const ra = transition(a, cmd);
+        const rb = transition(b, cmd);
+        sameOutcome(ra, rb);
+        if (Result.isSuccess(ra) && Result.isSuccess(rb)) {
+          a = ra.success.world;
+          b = rb.success.world;
+        }
+      }
+    });
+    assertReplayable(FILE, property, 300);
+    // The round trip saw the state that only the internal world holds, not just empty agents.
+    for (const [what, n] of Object.entries(seen)) expect(n, what).toBeGreaterThan(0);
+  });
+
+  it("the encoding is plain JSON: it survives JSON.stringify / JSON.parse unchanged and still decodes", () => {
+    const property = fc.property(choicesArb(5, 40), (choices) => {
+      const { world } = run(choices);
+      const json = encodeWorld(world);
+      const reparsed: unknown = JSON.parse(JSON.stringify(json));
+      expect(reparsed).toEqual(json);
+      expect(decoded(reparsed)).toEqual(world);
+    });
+    assertReplayable(FILE, property, 100);
+  });
+});
+
+/** A deep world from a fixed seed, with agents, lives, retained distillates and RIPA state. */
+const deepWorld = (): World => {
+  const [choices] = fc.sample(choicesArb(120, 120), { seed: 43, numRuns: 1 });
+  return run(choices ?? []).world;
+};
+
+describe("World schema: canonical and strict", () => {
+  const world = deepWorld();
+  // The first agent in key order: the one the encoding lists first (`agents[0]`).
+  const agent = world.agents.get([...world.agents.keys()].sort()[0] ?? "") as Agent;
+
+  it("the fixture is deep enough for the checks below to mean something", () => {
+    expect(world.agents.size).toBeGreaterThan(0);
+    expect(agent.instances.size).toBeGreaterThan(1);
+    expect(agent.store.retained.size).toBeGreaterThan(0);
+    expect(agent.ripa.tokens_used.size).toBeGreaterThan(1);
+    expect(agent.obligations.size).toBeGreaterThan(0);
+  });
+
+  it("encoding does not depend on the order maps and sets were filled in", () => {
+    const reversedMap = <V>(m: ReadonlyMap<string, V>) => new Map([...m].reverse());
+    const shuffled: World = {
+      ...world,
+      agents: reversedMap(new Map([...world.agents].map(([k, a]) => [k, {
+        ...a,
+        instances: reversedMap(a.instances),
+        distillate_ids_used: new Set([...a.distillate_ids_used].reverse()),
+        store: { ...a.store, retained: reversedMap(a.store.retained) },
+        ripa: { ...a.ripa, tokens_used: new Set([...a.ripa.tokens_used].reverse()) },
+      }]))),
+    };
+    expect(JSON.stringify(encodeWorld(shuffled))).toBe(JSON.stringify(encodeWorld(world)));
+  });
+
+  it("map entries and sets are encoded in ascending key order", () => {
+    const json = encodeWorld(world) as { agents: [string, { instances: [string, unknown][]; ripa: { tokens_used: string[] } }][] };
+    const [, a] = json.agents[0] ?? [];
+    const keys = (a?.instances ?? []).map(([k]) => k);
+    expect(keys.length).toBeGreaterThan(1);
+    expect(keys).toEqual([...keys].sort());
+    expect(a?.ripa.tokens_used).toEqual([...(a?.ripa.tokens_used ?? [])].sort());
+  });
+
+  /** Corrupt a fresh copy of the encoding and expect a failure naming `path`. */
+  const failsAt = (corrupt: (j: any) => void, path: string, says?: RegExp): void => {
+    const json: any = JSON.parse(JSON.stringify(encodeWorld(world)));
+    corrupt(json);
+    const r = decodeWorld(json);
+    if (Result.isSuccess(r)) throw new Error(`corruption at ${path} was accepted`);
+    expect(r.failure.issues.map((i) => i.path)).toContain(path);
+    expect(r.failure.message).toContain(`at ${path}:`);
+    if (says !== undefined) expect(r.failure.message).toMatch(says);
+  };
+
+  it("a wrong type fails at its path", () => {
+    failsAt((j) => (j.tick = "5"), "$.tick", /Tick/);
+    failsAt((j) => (j.agents[0][1].instances[0][1].trace = "text"), "$.agents[0][1].instances[0][1].trace", /Expected array/);
+    failsAt((j) => (j.agents[0][1].ripa.migration = 42), "$.agents[0][1].ripa.migration");
+  });
+
+  it("an unknown key fails at its path (structs and wire objects are strict)", () => {
+    failsAt((j) => (j.agents[0][1].store.extra = 1), "$.agents[0][1].store.extra");
+    failsAt((j) => (j.agents[0][1].identity.extra = 1), "$.agents[0][1].identity", /AdvaitaIdentity: .*extra/);
+  });
+
+  it("a missing field fails at its path", () => {
+    failsAt((j) => delete j.agents[0][1].ripa.tokens_used, "$.agents[0][1].ripa.tokens_used", /Missing key/);
+    failsAt((j) => delete j.roots_used, "$.roots_used", /Missing key/);
+  });
+
+  it("a non-digest where a digest is required fails at its path", () => {
+    failsAt((j) => (j.agents[0][0] = "not-a-digest"), "$.agents[0][0]", /expected a digest/);
+    failsAt((j) => (j.agents[0][1].store.retained[0][1].digest = "sha256:XYZ"), "$.agents[0][1].store.retained[0][1].digest", /expected a digest/);
+    failsAt(
+      (j) => (j.agents[0][1].instances[0][1].view.manifest_digest = "md5:00"),
+      "$.agents[0][1].instances[0][1].view.manifest_digest",
+      /InstanceView: expected a digest/,
+    );
+  });
+
+  it("unsorted or duplicated keys fail: there is one canonical spelling", () => {
+    failsAt((j) => j.agents[0][1].instances.reverse(), "$.agents[0][1].instances", /ascending key order/);
+    failsAt((j) => j.agents[0][1].ripa.tokens_used.push(j.agents[0][1].ripa.tokens_used[0]), "$.agents[0][1].ripa.tokens_used", /ascending/);
+  });
+});

@@ -80,16 +80,30 @@ export const SortedSet = <T extends string>(item: Schema.Codec<T>) =>
 
 /**
  * A ReadonlyMap<string, V> encoded as `[key, value]` entries in ascending key order. Entries, not
- * a record: JSON objects reorder integer-like keys, entries keep exactly one order.
+ * a record: JSON objects reorder integer-like keys, entries keep exactly one order. `keyOf`
+ * names the id inside a value that its key must repeat (the model keys agents by identity,
+ * lives by instance id...): a decoded entry whose key and value disagree would be a world the
+ * model can never build, so it fails at that entry's key.
  */
-export const SortedMap = <V, VE>(key: Schema.Codec<string>, value: Schema.Codec<V, VE>) => {
+export const SortedMap = <V, VE>(
+  key: Schema.Codec<string>,
+  value: Schema.Codec<V, VE>,
+  keyOf?: { readonly field: string; readonly of: (v: V) => string },
+) => {
   type Entries = readonly (readonly [string, V])[];
   const entry: Schema.Codec<readonly [string, V], readonly [string, VE]> = Schema.Tuple([key, value]);
+  const keysMatch = (es: Entries) =>
+    keyOf === undefined
+      ? []
+      : es.flatMap(([k, v], i) =>
+          keyOf.of(v) === k ? [] : [{ path: [i, 0], issue: `key ${JSON.stringify(k)} differs from the value's ${keyOf.field} ${JSON.stringify(keyOf.of(v))}` }],
+        );
   return Schema.Array(entry)
     .check(
       Schema.makeFilter((es: Entries) => isStrictlyAscending(es.map((e) => e[0])), {
         message: "expected entries in strictly ascending key order (sorted, no duplicate keys)",
       }),
+      Schema.makeFilter(keysMatch),
     )
     .pipe(
       Schema.decodeTo(

@@ -135,6 +135,20 @@ describe("World schema: canonical and strict", () => {
     expect(JSON.stringify(encodeWorld(shuffled))).toBe(JSON.stringify(encodeWorld(world)));
   });
 
+  it("label records are encoded with their keys in ascending order (zod keeps input order)", () => {
+    const withLabels = (labels: Readonly<Record<string, string>>): World => ({
+      ...world,
+      agents: new Map([...world.agents].map(([k, a]) => [k, {
+        ...a,
+        ripa: { ...a.ripa, surfaces: new Map([...a.ripa.surfaces].map(([s, b]) => [s, { ...b, labels }])) },
+      }])),
+    });
+    expect(agent.ripa.surfaces.size).toBeGreaterThan(0);
+    const text = JSON.stringify(encodeWorld(withLabels({ zone: "eu", app: "fares" })));
+    expect(JSON.stringify(encodeWorld(withLabels({ app: "fares", zone: "eu" })))).toBe(text);
+    expect(text).toContain(`"labels":{"app":"fares","zone":"eu"}`);
+  });
+
   it("map entries and sets are encoded in ascending key order", () => {
     const json = encodeWorld(world) as { agents: [string, { instances: [string, unknown][]; ripa: { tokens_used: string[] } }][] };
     const [, a] = json.agents[0] ?? [];
@@ -179,6 +193,11 @@ describe("World schema: canonical and strict", () => {
       "$.agents[0][1].instances[0][1].view.manifest_digest",
       /InstanceView: expected a digest/,
     );
+  });
+
+  it("a map key that differs from the id inside its value fails at that key", () => {
+    failsAt((j) => (j.agents[0][1].instances[0][0] = "0-not-this-life"), "$.agents[0][1].instances[0][0]", /view.instance_id/);
+    failsAt((j) => (j.agents[0][1].identity.identity = `sha256:${"0".repeat(64)}`), "$.agents[0][0]", /identity.identity/);
   });
 
   it("unsorted or duplicated keys fail: there is one canonical spelling", () => {

@@ -40,7 +40,10 @@ const StoreSchema = Schema.Struct({
   chain: Schema.Array(fromZod("StoreVersion", StoreVersion)),
   states: Schema.Array(fromZod("StoreState", StoreState)),
   batches: Schema.Array(fromZod("MergeBatch", MergeBatch)),
-  retained: SortedMap(IdS, Schema.Struct({ distillate: Distillate, digest: DigestSchema })),
+  retained: SortedMap(IdS, Schema.Struct({ distillate: Distillate, digest: DigestSchema }), {
+    field: "distillate.distillate_id",
+    of: (r) => r.distillate.distillate_id,
+  }),
   excisions: Schema.Array(fromZod("ExcisionRecord", ExcisionRecord)),
   quarantined: SortedStrings(DigestTextS),
 });
@@ -65,7 +68,7 @@ const RipaSchema = Schema.Struct({
   custodians: SortedStrings(IdS),
   execution: Execution,
   replicas: Schema.Array(Execution),
-  surfaces: SortedMap(IdS, SurfaceBindingSchema),
+  surfaces: SortedMap(IdS, SurfaceBindingSchema, { field: "surface.surface_id", of: (b) => b.surface.surface_id }),
   providers: Schema.Array(Provider),
   required_capabilities: Schema.Array(fromZod("CapabilityId", CapabilityId)),
   authority: fromZod("AuthorityEpoch", AuthorityEpoch),
@@ -86,8 +89,8 @@ const AgentSchema = Schema.Struct({
   memory: fromZod("MemoryState", MemoryState),
   body: fromZod("BodyState", BodyState),
   store: StoreSchema,
-  instances: SortedMap(IdS, InstanceSchema),
-  obligations: SortedMap(IdS, ObligationSchema),
+  instances: SortedMap(IdS, InstanceSchema, { field: "view.instance_id", of: (i) => i.view.instance_id }),
+  obligations: SortedMap(IdS, ObligationSchema, { field: "view.obligation_id", of: (o) => o.view.obligation_id }),
   distillate_ids_used: SortedSet(IdS),
   ripa: RipaSchema,
 });
@@ -96,7 +99,7 @@ const AgentSchema = Schema.Struct({
 export const WorldSchema = Schema.Struct({
   tick: fromZod("Tick", Tick),
   roots_used: SortedStrings(IdS),
-  agents: SortedMap(DigestTextS, AgentSchema),
+  agents: SortedMap(DigestTextS, AgentSchema, { field: "identity.identity", of: (a) => a.identity.identity }),
 });
 
 /** The JSON shape `encodeWorld` produces. */

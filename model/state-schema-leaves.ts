@@ -28,7 +28,7 @@ export const fromZod = <Z extends z.ZodType>(
 ): Schema.declareConstructor<z.output<Z>, z.output<Z>, readonly []> =>
   Schema.declareConstructor<z.output<Z>, z.output<Z>>()(
     [],
-    () => (input, _ast, parseOptions) => {
+    () => (input, ast, parseOptions) => {
       const r = zod.safeParse(input);
       if (r.success) {
         const data = options.sortKeys === true ? (sortRecord(r.data as Record<string, unknown>) as z.output<Z>) : r.data;
@@ -43,7 +43,7 @@ export const fromZod = <Z extends z.ZodType>(
       );
       const [first, ...rest] = issues;
       if (first === undefined) return Effect.fail(new SchemaIssue.InvalidValue({ message: `not a valid ${name}` }, input));
-      return Effect.fail(rest.length === 0 ? first : new SchemaIssue.Composite(_ast, [first, ...rest], input, parseOptions));
+      return Effect.fail(rest.length === 0 ? first : new SchemaIssue.Composite(ast, [first, ...rest], input, parseOptions));
     },
     { title: name },
   );

@@ -42,7 +42,7 @@ export const DECISIONS: readonly Decision[] = [
     id: "D-003",
     title: "Canonical JSON is RFC 8785 over an integer-only JSON subset with ASCII identifiers",
     decision:
-      "Canonical bytes are the UTF-8 encoding of RFC 8785 (JCS) text, produced with the maintained 'canonicalize' package. Values that are hashed contain only objects, arrays, strings, booleans, null and safe integers. Identifiers, disposition keys and capability names are ASCII, so sorting them by UTF-16 code unit (what JCS uses for keys) equals sorting by byte and by code point in every language.",
+      "Canonical bytes are the UTF-8 encoding of RFC 8785 (JCS) text, produced with the maintained 'canonicalize' package (pinned at 4.0.0, the newest release that supports Node 20; 5.x requires Node 22). Values that are hashed contain only objects, arrays, strings, booleans, null and safe integers. Identifiers, disposition keys and capability names are ASCII, so sorting them by UTF-16 code unit (what JCS uses for keys) equals sorting by byte and by code point in every language.",
     why: "JCS number formatting is the part implementations most often get wrong; excluding non-integers removes it. ASCII ids make every sort order in the spec language-independent.",
     paper: "Neither paper fixes an encoding. The neighbouring protocols hash 'sorted keys, no insignificant whitespace, UTF-8', which JCS makes precise.",
     alternatives: "Hand-rolled sorted-key JSON (ambiguous on number and string escaping); CBOR deterministic encoding (binary, less convenient for a JSON-lines protocol).",

@@ -28,6 +28,7 @@ describe("traceability in the generated docs", () => {
       expect(trace.modelGuards?.[inv.id]?.length ?? 0, `${inv.id} model guard`).toBeGreaterThan(0);
       expect(trace.implChecks?.[inv.id]?.length ?? 0, `${inv.id} implementation check`).toBeGreaterThan(0);
       expect(trace.tests?.[inv.id]?.length ?? 0, `${inv.id} tests`).toBeGreaterThan(0);
+      expect(trace.mutants?.[inv.id]?.length ?? 0, `${inv.id} mutants`).toBeGreaterThan(0);
     }
   });
   it("matches ids as whole words only", () => {

@@ -18,6 +18,8 @@ export interface Traceability {
   readonly implChecks?: Readonly<Record<string, readonly string[]>>;
   /** Test and property files that exercise each invariant. */
   readonly tests?: Readonly<Record<string, readonly string[]>>;
+  /** Mutants of the implementation that break each invariant (all must be killed). */
+  readonly mutants?: Readonly<Record<string, readonly { readonly id: string; readonly description: string }[]>>;
 }
 
 const fileList = (files: readonly string[] | undefined): string =>
@@ -61,6 +63,11 @@ export const renderInvariantsReport = (trace: Traceability = {}): string => {
     }
     if (trace.implChecks !== undefined) lines.push(`- **Implementation checks:** ${fileList(trace.implChecks[inv.id])}`);
     if (trace.tests !== undefined) lines.push(`- **Tests and properties:** ${fileList(trace.tests[inv.id])}`);
+    if (trace.mutants !== undefined) {
+      const ms = trace.mutants[inv.id] ?? [];
+      lines.push(`- **Mutants (properties/mutants/catalog.ts, each must be killed):** ${ms.length === 0 ? "none" : ""}`);
+      for (const m of ms) lines.push(`  - \`${m.id}\`: ${m.description}`);
+    }
     lines.push("");
   }
   return lines.join("\n");

@@ -1,6 +1,7 @@
 /**
  * Gathers, for the generated reports, where each invariant lives in the other layers:
  * - the model guards, from the model's own map (`model/traceability.ts`, MODEL_GUARDS);
+ * - the mutants that break each invariant, from the mutation catalog;
  * - the implementation checks and the tests/properties, found by scanning the sources for the
  *   invariant id as a whole word (the ids are the spine of the code base, so a grep is the
  *   honest index: if a layer stops naming an id, the report shows it).
@@ -9,6 +10,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { INVARIANT_IDS, type InvariantId } from "../spec/catalog.ts";
 import { MODEL_GUARDS } from "../model/traceability.ts";
+import { mutantsOf } from "../properties/mutants/catalog.ts";
 import type { Traceability } from "./render.ts";
 
 const listTs = (dir: string): string[] =>
@@ -33,5 +35,6 @@ const isTest = (f: string): boolean => f.endsWith(".test.ts");
 export const currentTraceability = (): Traceability => {
   const implFiles = listTs("impl").filter((f) => !isTest(f) && !f.startsWith("impl/test/"));
   const testFiles = [...listTs("model"), ...listTs("impl"), ...listTs("properties")].filter(isTest);
-  return { modelGuards: MODEL_GUARDS, implChecks: index(implFiles), tests: index(testFiles) };
+  const mutants = Object.fromEntries(INVARIANT_IDS.map((id) => [id, mutantsOf(id).map((m) => ({ id: m.id, description: m.description }))]));
+  return { modelGuards: MODEL_GUARDS, implChecks: index(implFiles), tests: index(testFiles), mutants };
 };

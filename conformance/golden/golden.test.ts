@@ -10,10 +10,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openImplementation } from "../../impl/api.ts";
 import { WireClient } from "../transport/client.ts";
 import { kitImplementation } from "../transport/local.ts";
-import { GOLDEN_SESSIONS, goldenPath, normativePart, renderGolden, type GoldenLine } from "./session.ts";
+import { firstGoldenMismatch, readGolden } from "./replay.ts";
+import { GOLDEN_SESSIONS, goldenPath, normativePart, renderGolden } from "./session.ts";
 
-const read = (path: string): GoldenLine[] =>
-  readFileSync(path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as GoldenLine);
+const read = readGolden;
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -37,16 +37,7 @@ describe("golden transcripts", () => {
       it("the implementation reproduces every reply in process", () => {
         const impl = openImplementation({});
         try {
-          for (const [n, line] of read(goldenPath(g)).entries()) {
-            const actual =
-              line.request.type === "command"
-                ? (() => {
-                    const o = impl.apply(line.request.command);
-                    return o.ok ? { ok: true, events: o.events } : { ok: false, error: { ...o.error, definite: true } };
-                  })()
-                : { ok: true, events: [], result: impl.world() };
-            expect(normativePart(actual as never), `line ${n + 1} (${line.request.id})`).toEqual(line.reply);
-          }
+          expect(firstGoldenMismatch(read(goldenPath(g)), impl)).toBeNull();
         } finally {
           impl.close();
         }

@@ -39,8 +39,15 @@ export interface GenMemory {
   seq: number;
   tick: number;
   readonly lives: Map<string, { manifest: JanmaManifest; nonce: string; trace: string[] }>;
+  readonly profile: GenProfile;
 }
-export const newMemory = (): GenMemory => ({ seq: 0, tick: 1, lives: new Map() });
+/**
+ * Which mix of operations to generate: `mixed` exercises every family; `store` concentrates on one
+ * agent's lives, distillations and merges, so that many distillates share keys and per-key means,
+ * contested keys and rounding ties (D-002, D-007) occur often (AD-3, S-4, S-5).
+ */
+export type GenProfile = "mixed" | "store";
+export const newMemory = (profile: GenProfile = "mixed"): GenMemory => ({ seq: 0, tick: 1, lives: new Map(), profile });
 
 const WORDS = ["fare", "lisbon", "tuesday", "cheapest", "window", "seat", "refund", "late", "train", "hotel"];
 const KEYS = ["k.a", "k.b", "k.c", "k.d", "tool.search"];
@@ -55,6 +62,13 @@ const OPS = [
   ...Array<string>(2).fill("task_start"), "task_resume", ...Array<string>(2).fill("request"), ...Array<string>(2).fill("reply"),
   ...Array<string>(2).fill("effect"), "evolve", "identity_update", "bind_surface", "replicate", "descend", "restart",
   ...Array<string>(2).fill("migrate"), "cancel",
+] as const;
+
+/** The `store` profile: one agent, its lives and its store. */
+const STORE_OPS = [
+  ...Array<string>(4).fill("conceive"), ...Array<string>(4).fill("birth"), ...Array<string>(5).fill("act"),
+  ...Array<string>(4).fill("withdraw"), ...Array<string>(6).fill("distil"), ...Array<string>(6).fill("merge"),
+  "excise", "replay", "attempt",
 ] as const;
 
 const pick = <T>(xs: readonly T[], n: number): T | undefined => (xs.length === 0 ? undefined : xs[n % xs.length]);
@@ -89,10 +103,11 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   const tick = c.bad === 2 && c.op % 7 === 0 && v.tick > 0 ? v.tick - 1 : mem.tick; // a few TICK_REGRESSED
   const id = (p: string) => `${p}${mem.seq++}`;
   // Concentrate on the first agent most of the time so that its lineage grows deep.
-  const agent = c.x % 4 === 0 ? pick(v.agents, c.x) : v.agents[0];
+  const agent = c.x % 4 === 0 && mem.profile === "mixed" ? pick(v.agents, c.x) : v.agents[0];
   // A quiesced agent mostly moves its migration on (or cancels it), as an operator would.
   const quiesced = agent !== undefined && agent.ripa.migration !== null && c.bad % 4 !== 3;
-  const kind = quiesced ? (c.bad === 4 ? "cancel" : "migrate") : (OPS[c.op % OPS.length] ?? "mint");
+  const ops: readonly string[] = mem.profile === "store" ? STORE_OPS : OPS;
+  const kind = quiesced ? (c.bad === 4 ? "cancel" : "migrate") : (ops[c.op % ops.length] ?? "mint");
   if (kind === "mint" || agent === undefined) {
     const root = bad && v.roots_used.length > 0 ? (pick(v.roots_used, c.x) ?? "r") : id("root-");
     return {
@@ -155,25 +170,33 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
           : { op: "janma.withdraw", tick, agent: A, instance_id: living.instance_id, reason: "principal" };
       }
       const valence = [-800_000, -300_000, 0, 400_000, 900_000][c.x % 5] ?? 0;
-      const confidence = [1, 250_000, 1_000_000, 600_000][c.y % 4] ?? 1;
+      // Few distinct confidences, and weights nudged by one millionth on odd choices, so that
+      // per-key means often land exactly on a half (D-002 rounding ties are exercised).
+      const confidence = [1, 250_000, 1_000_000, 600_000, 250_000, 1_000_000][c.y % 6] ?? 1;
+      const nudge = Math.sign(valence) * (c.y % 2);
+      // A guidance may quote three consecutive trace words: the largest overlap that is not a leak (D-010).
+      const nearLeak = (life.trace[0] ?? "").split(" ").slice(0, 3).join(" ");
       const n = 1 + (c.x % 3);
       const dispositions: Disposition[] = [...new Set([0, 1, 2].slice(0, n).map((k) => KEYS[(c.y + k * 2) % KEYS.length] ?? "k"))].map((k, j) => ({
         key: k,
-        guidance: GUIDANCE[(c.x + j) % GUIDANCE.length] ?? "g",
-        weight: Math.trunc((valence * (j + 1)) / 3),
+        guidance: j === 1 && nearLeak.length > 0 && c.x % 2 === 0 ? `${nearLeak} then confirm` : (GUIDANCE[(c.x + j) % GUIDANCE.length] ?? "g"),
+        weight: Math.trunc((valence * (j + 1)) / 3) - nudge,
         evidence_digest: EVIDENCE,
         category: "operational",
       }));
-      const distillate_id = bad && c.y % 4 === 0 ? (pick(agent.obligations, c.x)?.distillate_id ?? id("d")) : id("d");
+      // One kind of defect at a time, so each reaches the check it targets.
+      const defect = bad ? c.y % 5 : -1;
+      const distillate_id = defect === 0 ? (pick(agent.obligations, c.x)?.distillate_id ?? id("d")) : id("d");
       const d: Record<string, unknown> = {
         distillate_id,
         source: { identity: A, nonce: life.nonce, instance_id: i.instance_id },
         born_from: i.born_from,
-        signal: { valence, confidence: bad && c.y % 4 === 1 ? 0 : confidence, model_version: null, explicit: true },
-        dispositions: bad && c.y % 4 === 2 ? dispositions.map((x) => ({ ...x, weight: -x.weight || 1 })) : dispositions,
+        signal: { valence, confidence: defect === 1 ? 0 : confidence, model_version: null, explicit: true },
+        dispositions: defect === 2 ? dispositions.map((x) => ({ ...x, weight: -x.weight || 1 })) : dispositions,
       };
-      if (bad && c.y % 4 === 3) d["episode"] = life.trace.join("\n");
-      if (bad && c.x % 7 === 0) d["dispositions"] = [{ ...dispositions[0], guidance: life.trace[0] ?? "leak leak leak leak" }];
+      if (defect === 3) d["episode"] = life.trace.join("\n");
+      // A leak: a guidance that quotes four or more consecutive words of the trace (S-1, D-010).
+      if (defect === 4) d["dispositions"] = [{ ...dispositions[0], guidance: `prefer ${life.trace[0] ?? "leak leak leak leak"}` }];
       return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: id("ob"), distillate: d };
     }
     case "attempt":

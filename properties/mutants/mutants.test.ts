@@ -1,0 +1,35 @@
+/**
+ * Mutation check of the kit's own checks: every mutant of the implementation (one or more per
+ * invariant, properties/mutants/catalog.ts) must be killed by the golden sessions or the
+ * model-versus-implementation differential, and an unpatched copy built the same way must
+ * survive — otherwise a "kill" could be an artefact of copying and loading.
+ *
+ * Budget: MUTANT_RUNS differential runs per mutant (default 150) from MUTANT_SEED (default 1).
+ */
+import { describe, expect, it } from "vitest";
+import { INVARIANT_IDS } from "../../spec/catalog.ts";
+import { MUTANTS, mutantsOf } from "./catalog.ts";
+import { hunt, load, materialize } from "./harness.ts";
+
+const RUNS = Number(process.env["MUTANT_RUNS"] ?? 150);
+const SEED = Number(process.env["MUTANT_SEED"] ?? 1);
+
+describe("mutants of the implementation are killed (J-1 .. I6)", () => {
+  it("every invariant has at least one mutant, and mutant ids are unique", () => {
+    for (const id of INVARIANT_IDS) expect(mutantsOf(id).length, id).toBeGreaterThan(0);
+    expect(new Set(MUTANTS.map((m) => m.id)).size).toBe(MUTANTS.length);
+  });
+
+  it("the unpatched copy survives (the harness itself kills nothing)", async () => {
+    const verdict = hunt(await load(materialize("unpatched", null)), 20, SEED);
+    expect(verdict.killed, verdict.by).toBe(false);
+  });
+
+  for (const m of MUTANTS) {
+    it(`${m.invariant} mutant ${m.id} (${m.description}) is killed`, async () => {
+      const verdict = hunt(await load(materialize(m.id, m)), RUNS, SEED);
+      if (verdict.killed) console.error(`${m.id}: killed by ${verdict.by.slice(0, 200)}`);
+      expect(verdict.killed, `${m.id} ${verdict.by}`).toBe(true);
+    });
+  }
+});

@@ -6,8 +6,8 @@
  * compared with the reference model by the golden sessions and then by the differential property.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import fc from "fast-check";
 import type { Implementation, OpenOptions } from "../../impl/api.ts";
 import { firstGoldenMismatch, readGolden } from "../../conformance/golden/replay.ts";
@@ -16,7 +16,7 @@ import { compareRun } from "../differential.ts";
 import { choicesArb } from "../generators/commands.ts";
 import type { Mutant } from "./catalog.ts";
 
-const ROOT = resolve(import.meta.dirname, "../..");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const WORK = join(ROOT, ".tmp", "mutants");
 
 /** Count non-overlapping occurrences of `needle` in `hay`. */

@@ -30,6 +30,17 @@ export interface Migration {
 
 export type MemoryCause = "install" | "merge" | "excise" | "task_start";
 
+/** What a new agent is installed with (OP-5.1): the substrate's starting point and its first epoch. */
+export interface AgentInit {
+  readonly designation: string;
+  readonly bodyRevision: string;
+  readonly custodians: readonly string[];
+  readonly execution: ExecutionBinding;
+  readonly providers: readonly ProviderGrant[];
+  readonly requiredCapabilities: readonly string[];
+  readonly authority: AuthorityEpoch;
+}
+
 export class Agent {
   designation: string;
   identityVersion = 1;
@@ -65,15 +76,7 @@ export class Agent {
   constructor(
     readonly identity: AdvaitaIdentity,
     readonly store: SamskaraStore,
-    init: {
-      designation: string;
-      bodyRevision: string;
-      custodians: readonly string[];
-      execution: ExecutionBinding;
-      providers: readonly ProviderGrant[];
-      requiredCapabilities: readonly string[];
-      authority: AuthorityEpoch;
-    },
+    init: AgentInit,
     readonly custodians: readonly string[] = [...new Set(init.custodians)].sort(),
     readonly requiredCapabilities: readonly string[] = [...new Set(init.requiredCapabilities)].sort(),
   ) {

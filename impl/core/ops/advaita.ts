@@ -1,22 +1,17 @@
 /** OP-5 (mint), OP-4.4 (project_write) and the installation shared with OP-6.11 (descend). */
-import type { Digest, Event, ExecutionBinding, ProviderGrant } from "../../../spec/index.ts";
+import type { Digest, Event } from "../../../spec/index.ts";
 import { genesisVersionOf, identityOf } from "../../../spec/index.ts";
-import { Agent } from "../agent.ts";
+import { Agent, type AgentInit } from "../agent.ts";
 import { refuse, violates } from "../rejection.ts";
 import { SamskaraStore } from "../store.ts";
 import type { World } from "../world.ts";
 import { instanceOf, type Handler, type WorldHandler } from "./context.ts";
 
-export interface Installation {
-  baseDigest: Digest;
-  root: string;
-  designation: string;
-  bodyRevision: string;
-  custodians: readonly string[];
-  execution: ExecutionBinding;
-  providers: readonly ProviderGrant[];
-  requiredCapabilities: readonly string[];
-  authorityToken: string;
+/** An installation: the agent's starting point, its lineage root and its first authority token. */
+export interface Installation extends Omit<AgentInit, "authority"> {
+  readonly baseDigest: Digest;
+  readonly root: string;
+  readonly authorityToken: string;
 }
 
 /** OP-5.1 effects: a new agent at its own genesis (AD-1: identity = H(base || genesis)). */
@@ -26,15 +21,7 @@ export const install = (world: World, x: Installation): { agent: Agent; events: 
   const agent = new Agent(
     { identity, base_digest: x.baseDigest, lineage_root: genesis, root: x.root },
     new SamskaraStore(genesis),
-    {
-      designation: x.designation,
-      bodyRevision: x.bodyRevision,
-      custodians: x.custodians,
-      execution: x.execution,
-      providers: x.providers,
-      requiredCapabilities: x.requiredCapabilities,
-      authority: { token: x.authorityToken, generation: 1, holder: x.execution.execution_id },
-    },
+    { ...x, authority: { token: x.authorityToken, generation: 1, holder: x.execution.execution_id } },
   );
   agent.usedTokens.add(x.authorityToken);
   agent.extendMemory("install");

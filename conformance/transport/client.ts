@@ -1,20 +1,27 @@
 /**
  * Runner-side client of the wire protocol (spec/wire/PROTOCOL.md): spawns an implementation,
  * performs the handshake, sends requests with fresh ids and matches replies by id, with
- * per-request timeouts. Replies that match no pending request (id null after a framing or
- * JSON error, or an id the runner reused on purpose) are queued as `unmatched`. Malformed
- * output is recorded as a protocol violation. `restart()` starts the same command again, on the
- * same data directory, for crash-cut testing.
+ * per-request and start-up timeouts.
+ *
+ * `send` never throws: it returns an `Outcome` (a reply, a timeout, the process's exit, or a
+ * protocol violation that blames the implementation), so a hostile implementation is diagnosed,
+ * not fatal. `request` and the helpers built on it throw typed errors for callers that want that.
+ *
+ * Replies that match no pending request (id null after a framing or JSON error, or an id the
+ * runner reused on purpose) are queued as `unmatched`; outside raw mode a reply whose id matches
+ * nothing in flight is a violation of W-1.6. Every violation is kept in `violations` with the
+ * rule it breaks and the offending bytes. `restart()` starts the same command again, on the same
+ * data directory (crash cuts); replies from an earlier process generation are dropped.
  */
 import type { Command, WorldView } from "../../spec/index.ts";
 import type { CrashAfterRequest, HelloResult, Query, QueryName, QueryResult, Reply } from "../../spec/wire/index.ts";
 import { HelloResult as HelloResultSchema, PROTOCOL_VERSION, Reply as ReplySchema } from "../../spec/wire/index.ts";
-import { ImplementationProcess, type ExitInfo, type SpawnSpec } from "./process.ts";
+import { describeExit, ImplementationProcess, type ExitInfo, type SpawnSpec, type StdoutLine } from "./process.ts";
 
 export class ProcessExited extends Error {
   override readonly name = "ProcessExited";
   constructor(readonly exit: ExitInfo, readonly stderr: string) {
-    super(`implementation exited (code ${exit.code}, signal ${exit.signal})`);
+    super(`implementation ${describeExit(exit)}`);
   }
 }
 
@@ -24,6 +31,9 @@ export class RequestTimeout extends Error {
 
 export class ProtocolViolation extends Error {
   override readonly name = "ProtocolViolation";
+  constructor(readonly violation: Violation) {
+    super(`${violation.rule}: ${violation.message}`);
+  }
 }
 
 export class RequestFailed extends Error {
@@ -33,27 +43,49 @@ export class RequestFailed extends Error {
   }
 }
 
+/** A break of the wire protocol by the implementation: the rule (W-x.y), what, and the raw bytes. */
+export interface Violation {
+  readonly rule: string;
+  readonly message: string;
+  readonly raw: string;
+}
+
+export type Outcome =
+  | { readonly kind: "reply"; readonly reply: Reply }
+  | { readonly kind: "timeout"; readonly ms: number }
+  | { readonly kind: "exited"; readonly exit: ExitInfo; readonly stderrTail: string }
+  | { readonly kind: "violation"; readonly violation: Violation };
+
 export interface ClientOptions {
+  /** Per-request timeout (default 15 s). */
   readonly timeoutMs?: number;
+  /** Time allowed from spawn to the reply to hello (default 30 s). */
+  readonly startupTimeoutMs?: number;
   readonly protocolVersions?: readonly string[];
   readonly settings?: Record<string, unknown>;
 }
 
 interface Pending {
-  resolve(r: Reply): void;
-  reject(e: Error): void;
+  settle(o: Outcome): void;
   timer: NodeJS.Timeout;
 }
 
 type Outgoing = { type: string; [k: string]: unknown };
 
+const RAW_SHOWN = 300;
+const shown = (s: string): string => (s.length > RAW_SHOWN ? `${s.slice(0, RAW_SHOWN)}… (${s.length} chars)` : s);
+
 export class WireClient {
   private proc: ImplementationProcess;
+  private generation = 0;
   private readonly pending = new Map<string, Pending>();
+  private readonly order: string[] = [];
   private readonly unmatchedQueue: Reply[] = [];
   private unmatchedWaiters: ((r: Reply) => void)[] = [];
   private nextId = 1;
-  readonly violations: string[] = [];
+  /** While true, replies that match nothing are expected (hostile-input tests), not violations. */
+  rawMode = false;
+  readonly violations: Violation[] = [];
   private helloResult: HelloResult | null = null;
 
   private constructor(readonly spec: SpawnSpec, readonly options: ClientOptions) {
@@ -73,15 +105,30 @@ export class WireClient {
   }
 
   private spawn(): ImplementationProcess {
-    return new ImplementationProcess(this.spec, (line) => this.onLine(line), (info) => this.onExit(info));
+    const gen = ++this.generation;
+    return new ImplementationProcess(
+      this.spec,
+      (line) => {
+        if (gen === this.generation) this.onLine(line);
+      },
+      (info) => {
+        if (gen === this.generation) this.onExit(info);
+      },
+    );
   }
 
   get hello(): HelloResult {
     if (this.helloResult === null) throw new Error("not handshaken");
     return this.helloResult;
   }
+  get handshaken(): boolean {
+    return this.helloResult !== null;
+  }
   get stderr(): string {
     return this.proc.stderr;
+  }
+  stderrTail(n = 20): string {
+    return this.proc.stderrTail(n);
   }
   get exited(): Promise<ExitInfo> {
     return this.proc.exited;
@@ -89,67 +136,110 @@ export class WireClient {
   get hasExited(): boolean {
     return this.proc.hasExited;
   }
+  get exitInfo(): ExitInfo | null {
+    return this.proc.exit;
+  }
   get pid(): number | undefined {
     return this.proc.pid;
   }
+  get killedForOversizedReply(): boolean {
+    return this.proc.oversizedReply;
+  }
 
-  private onLine(line: string): void {
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      this.violations.push(`stdout line is not JSON: ${line.slice(0, 200)}`);
+  private violate(rule: string, message: string, raw: string, id?: unknown): void {
+    const v: Violation = { rule, message, raw: shown(raw) };
+    this.violations.push(v);
+    if (id === undefined || id === null) return;
+    const key = JSON.stringify(id);
+    this.settle(key, { kind: "violation", violation: v });
+  }
+
+  private settle(key: string, o: Outcome): boolean {
+    const p = this.pending.get(key);
+    if (p === undefined) return false;
+    this.pending.delete(key);
+    const at = this.order.indexOf(key);
+    if (at >= 0) this.order.splice(at, 1);
+    clearTimeout(p.timer);
+    p.settle(o);
+    return true;
+  }
+
+  private onLine(line: StdoutLine): void {
+    if (!line.validUtf8) {
+      this.violate("W-1.2", "a stdout line is not valid UTF-8", line.text);
       return;
     }
+    const text = line.text.endsWith("\r") ? line.text.slice(0, -1) : line.text;
+    if (text.trim() === "") {
+      this.violate("W-1.3", "an empty line on stdout (stdout carries one reply per line)", JSON.stringify(line.text));
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      this.violate("W-1.3", "a stdout line is not one JSON value (logs belong on stderr)", text);
+      return;
+    }
+    const id = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { id?: unknown }).id : undefined;
     const parsed = ReplySchema.safeParse(json);
     if (!parsed.success) {
-      this.violations.push(`stdout message is not a Reply: ${line.slice(0, 200)}`);
-      const id = (json as { id?: unknown } | null)?.id;
-      const p = id === undefined ? undefined : this.pending.get(JSON.stringify(id));
-      if (p !== undefined) {
-        this.pending.delete(JSON.stringify(id));
-        clearTimeout(p.timer);
-        p.reject(new ProtocolViolation(`malformed reply: ${line.slice(0, 200)}`));
-      }
+      const issue = parsed.error.issues[0];
+      this.violate("W-3", `a stdout message is not a Reply (${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"})`, text, id);
       return;
     }
     const reply = parsed.data;
     const key = JSON.stringify(reply.id);
-    const p = reply.id === null ? undefined : this.pending.get(key);
-    if (p === undefined) {
-      const w = this.unmatchedWaiters.shift();
-      if (w !== undefined) w(reply);
-      else this.unmatchedQueue.push(reply);
+    if (reply.id !== null && this.pending.has(key)) {
+      const first = this.order[0];
+      if (first !== undefined && first !== key && !this.rawMode) {
+        this.violations.push({ rule: "W-1.6", message: `the reply to ${key} came before the reply to ${first}, which was sent earlier`, raw: shown(text) });
+      }
+      this.settle(key, { kind: "reply", reply });
       return;
     }
-    this.pending.delete(key);
-    clearTimeout(p.timer);
-    p.resolve(reply);
+    if (reply.id !== null && !this.rawMode) {
+      this.violations.push({ rule: "W-1.6", message: `a reply with id ${key} matches no request in flight`, raw: shown(text) });
+    }
+    const w = this.unmatchedWaiters.shift();
+    if (w !== undefined) w(reply);
+    else this.unmatchedQueue.push(reply);
   }
 
   private onExit(info: ExitInfo): void {
-    const err = new ProcessExited(info, this.proc.stderr);
-    for (const [key, p] of this.pending) {
-      clearTimeout(p.timer);
-      p.reject(err);
-      this.pending.delete(key);
-    }
+    const o: Outcome = { kind: "exited", exit: info, stderrTail: this.proc.stderrTail() };
+    for (const key of [...this.pending.keys()]) this.settle(key, o);
   }
 
-  /** Send a request object; `id` is assigned unless given. Resolves with its reply. */
-  request(msg: Outgoing, timeoutMs = this.options.timeoutMs ?? 15_000): Promise<Reply> {
+  /** Send a request object (`id` assigned unless given); resolves with what happened, never rejects. */
+  send(msg: Outgoing, timeoutMs = this.options.timeoutMs ?? 15_000): Promise<Outcome> {
     const id = msg["id"] ?? `r${this.nextId++}`;
     const key = JSON.stringify(id);
-    if (this.proc.hasExited) return Promise.reject(new ProcessExited({ code: null, signal: null }, this.proc.stderr));
-    if (this.pending.has(key)) return Promise.reject(new Error(`request id ${key} is already pending`));
-    return new Promise<Reply>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(key);
-        reject(new RequestTimeout(`no reply to ${key} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.pending.set(key, { resolve, reject, timer });
+    const exit = this.proc.exit;
+    if (exit !== null) return Promise.resolve({ kind: "exited", exit, stderrTail: this.proc.stderrTail() });
+    if (this.pending.has(key)) return Promise.reject(new Error(`runner bug: request id ${key} is already pending`));
+    return new Promise<Outcome>((resolve) => {
+      const timer = setTimeout(() => this.settle(key, { kind: "timeout", ms: timeoutMs }), timeoutMs);
+      this.pending.set(key, { settle: resolve, timer });
+      this.order.push(key);
       this.proc.write(`${JSON.stringify({ ...msg, id })}\n`);
     });
+  }
+
+  /** Send a request object; resolves with its reply, rejects with a typed error otherwise. */
+  async request(msg: Outgoing, timeoutMs?: number): Promise<Reply> {
+    const o = await this.send(msg, timeoutMs);
+    switch (o.kind) {
+      case "reply":
+        return o.reply;
+      case "timeout":
+        throw new RequestTimeout(`no reply to ${JSON.stringify(msg["id"] ?? msg["type"])} within ${o.ms} ms`);
+      case "exited":
+        throw new ProcessExited(o.exit, this.proc.stderr);
+      case "violation":
+        throw new ProtocolViolation(o.violation);
+    }
   }
 
   /** Write raw bytes (hostile-input tests). Replies come back through `nextUnmatched`. */
@@ -161,6 +251,7 @@ export class WireClient {
   nextUnmatched(timeoutMs = this.options.timeoutMs ?? 15_000): Promise<Reply> {
     const r = this.unmatchedQueue.shift();
     if (r !== undefined) return Promise.resolve(r);
+    if (this.proc.hasExited) return Promise.reject(new ProcessExited(this.proc.exit ?? { code: null, signal: null }, this.proc.stderr));
     return new Promise((resolve, reject) => {
       const waiter = (x: Reply): void => {
         clearTimeout(timer);
@@ -174,15 +265,19 @@ export class WireClient {
     });
   }
 
+  /** Hello, within the start-up timeout; throws RequestFailed, ProtocolViolation, RequestTimeout or ProcessExited. */
   async handshake(): Promise<HelloResult> {
-    const reply = await this.request({
-      type: "hello",
-      protocol_versions: [...(this.options.protocolVersions ?? [PROTOCOL_VERSION])],
-      settings: this.options.settings ?? {},
-    });
+    const reply = await this.request(
+      { type: "hello", protocol_versions: [...(this.options.protocolVersions ?? [PROTOCOL_VERSION])], settings: this.options.settings ?? {} },
+      this.options.startupTimeoutMs ?? 30_000,
+    );
     if (!reply.ok) throw new RequestFailed(reply);
     const hello = HelloResultSchema.safeParse(reply.result);
-    if (!hello.success) throw new ProtocolViolation(`hello result does not match HelloResult: ${hello.error.message}`);
+    if (!hello.success) {
+      const v: Violation = { rule: "W-5.1", message: `the hello result does not match HelloResult: ${hello.error.issues[0]?.message ?? ""} at ${hello.error.issues[0]?.path.join(".") ?? ""}`, raw: shown(JSON.stringify(reply.result)) };
+      this.violations.push(v);
+      throw new ProtocolViolation(v);
+    }
     this.helloResult = hello.data;
     return hello.data;
   }
@@ -211,15 +306,23 @@ export class WireClient {
     if (!reply.ok) throw new RequestFailed(reply);
   }
 
-  /** Ask for a clean exit and wait for it. */
-  async shutdown(): Promise<ExitInfo> {
+  /**
+   * Ask for a clean exit and wait for it, at most `graceMs`; an implementation that ignores
+   * `shutdown` (or end of input) is killed, with its whole process group.
+   */
+  async shutdown(graceMs = 5_000): Promise<ExitInfo> {
     if (!this.proc.hasExited) {
-      await this.request({ type: "shutdown" }).catch(() => undefined);
+      await this.send({ type: "shutdown" }, graceMs);
+      this.proc.endInput();
+      const timer = setTimeout(() => this.proc.kill("SIGKILL"), graceMs);
+      const info = await this.proc.exited;
+      clearTimeout(timer);
+      return info;
     }
     return this.proc.exited;
   }
 
-  /** Kill the process (default SIGKILL, a black-box crash) and wait for it to be gone. */
+  /** Kill the process group (default SIGKILL, a black-box crash) and wait for it to be gone. */
   kill(signal: NodeJS.Signals = "SIGKILL"): Promise<ExitInfo> {
     this.proc.kill(signal);
     return this.proc.exited;

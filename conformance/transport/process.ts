@@ -1,11 +1,19 @@
 /**
  * An implementation under test as a child process: stdin for requests, stdout split into lines
- * (protocol messages only), stderr captured separately, and its exit observed (crash cuts).
+ * (protocol messages only, W-1.3), stderr captured separately and never parsed, and its exit
+ * observed (crash cuts).
+ *
+ * A hostile or broken implementation must never hang or exhaust the runner, so:
+ * - the child leads its own process group, and `kill` signals the whole group (an implementation
+ *   that spawns children, or a wrapper such as `npx`, leaves no orphan holding the pipes);
+ * - only the last `STDERR_KEEP_BYTES` of stderr are kept (a flood costs nothing);
+ * - a stdout line longer than `MAX_REPLY_BYTES` kills the process instead of growing a buffer;
+ * - bytes on stdout that are not valid UTF-8 are reported with the line, not decoded silently.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 
 export interface SpawnSpec {
-  /** Executable, e.g. process.execPath or "npx". */
+  /** Executable, e.g. process.execPath or "python3". */
   readonly command: string;
   readonly args: readonly string[];
   readonly cwd?: string;
@@ -18,42 +26,72 @@ export interface ExitInfo {
 }
 
 /** A line longer than this on stdout is a protocol violation (replies carry at most a world view). */
-const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+/** How much of stderr is kept: the tail is what explains a crash. */
+export const STDERR_KEEP_BYTES = 64 * 1024;
+
+/** One stdout line: its text, and whether its bytes were valid UTF-8 (W-1.2). */
+export interface StdoutLine {
+  readonly text: string;
+  readonly validUtf8: boolean;
+  readonly bytes: number;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Every process group still alive, so that the runner never leaves one behind when it exits. */
+const LIVE = new Set<ImplementationProcess>();
+process.once("exit", () => {
+  for (const p of LIVE) p.kill("SIGKILL");
+});
+
+export const describeExit = (e: ExitInfo): string =>
+  e.signal !== null ? `killed by ${e.signal}` : e.code === null ? "could not be started" : `exited with code ${e.code}`;
 
 export class ImplementationProcess {
   private readonly child: ChildProcessWithoutNullStreams;
   private stdoutParts: Buffer[] = [];
   private stdoutSize = 0;
-  private stderrText = "";
+  private stderrBuf = "";
+  private stderrDropped = 0;
   private exitInfo: ExitInfo | null = null;
+  /** Set when the runner itself killed the process because a reply line was too long. */
+  oversizedReply = false;
   readonly exited: Promise<ExitInfo>;
 
   constructor(
     readonly spec: SpawnSpec,
-    private readonly onLine: (line: string) => void,
+    private readonly onLine: (line: StdoutLine) => void,
     private readonly onExit: (info: ExitInfo) => void,
   ) {
     this.child = spawn(spec.command, [...spec.args], {
       cwd: spec.cwd,
       env: spec.env ?? process.env,
       stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
     });
+    LIVE.add(this);
     this.child.stdout.on("data", (chunk: Buffer) => this.onStdout(chunk));
-    this.child.stderr.on("data", (chunk: Buffer) => {
-      this.stderrText += chunk.toString("utf8");
-    });
+    this.child.stderr.on("data", (chunk: Buffer) => this.appendStderr(chunk.toString("utf8")));
     // Writing to a dead process must not crash the runner; exit is reported through `exited`.
     this.child.stdin.on("error", () => {});
+    this.child.stdout.on("error", () => {});
+    this.child.stderr.on("error", () => {});
     this.exited = new Promise((resolve) => {
       this.child.on("exit", (code, signal) => {
+        if (this.exitInfo !== null) return;
         this.exitInfo = { code, signal };
+        LIVE.delete(this);
+        // The leader is gone; make sure nothing it started survives holding our pipes.
+        this.signalGroup("SIGKILL");
         this.onExit(this.exitInfo);
         resolve(this.exitInfo);
       });
       this.child.on("error", (e) => {
-        this.stderrText += `spawn error: ${e.message}\n`;
+        this.appendStderr(`spawn error: ${e.message}\n`);
         if (this.exitInfo === null) {
           this.exitInfo = { code: null, signal: null };
+          LIVE.delete(this);
           this.onExit(this.exitInfo);
           resolve(this.exitInfo);
         }
@@ -64,11 +102,29 @@ export class ImplementationProcess {
   get pid(): number | undefined {
     return this.child.pid;
   }
+  /** The kept tail of stderr (the last STDERR_KEEP_BYTES), with a note of what was dropped. */
   get stderr(): string {
-    return this.stderrText;
+    return this.stderrDropped > 0 ? `[… ${this.stderrDropped} earlier bytes of stderr dropped]\n${this.stderrBuf}` : this.stderrBuf;
+  }
+  /** The last `n` lines of stderr, for a diagnosis. */
+  stderrTail(n = 20): string {
+    const lines = this.stderrBuf.trimEnd().split("\n");
+    return lines.slice(-n).join("\n");
   }
   get hasExited(): boolean {
     return this.exitInfo !== null;
+  }
+  get exit(): ExitInfo | null {
+    return this.exitInfo;
+  }
+
+  private appendStderr(text: string): void {
+    this.stderrBuf += text;
+    if (this.stderrBuf.length > 2 * STDERR_KEEP_BYTES) {
+      const cut = this.stderrBuf.length - STDERR_KEEP_BYTES;
+      this.stderrDropped += cut;
+      this.stderrBuf = this.stderrBuf.slice(cut);
+    }
   }
 
   private onStdout(chunk: Buffer): void {
@@ -76,19 +132,31 @@ export class ImplementationProcess {
     for (;;) {
       const nl = chunk.indexOf(0x0a, start);
       if (nl === -1) {
+        if (this.oversizedReply) return;
         this.stdoutParts.push(chunk.subarray(start));
         this.stdoutSize += chunk.length - start;
         if (this.stdoutSize > MAX_REPLY_BYTES) {
-          this.stderrText += "transport: reply line exceeds 64 MiB; killing the implementation\n";
+          this.oversizedReply = true;
+          this.stdoutParts = [];
+          this.appendStderr(`runner: a stdout line exceeds ${MAX_REPLY_BYTES} bytes; the implementation was killed\n`);
           this.kill("SIGKILL");
         }
         return;
       }
+      if (this.oversizedReply) return;
       this.stdoutParts.push(chunk.subarray(start, nl));
-      const line = Buffer.concat(this.stdoutParts).toString("utf8");
+      const bytes = Buffer.concat(this.stdoutParts);
       this.stdoutParts = [];
       this.stdoutSize = 0;
-      this.onLine(line);
+      let text: string;
+      let validUtf8 = true;
+      try {
+        text = utf8.decode(bytes);
+      } catch {
+        validUtf8 = false;
+        text = bytes.toString("utf8");
+      }
+      this.onLine({ text, validUtf8, bytes: bytes.length });
       start = nl + 1;
     }
   }
@@ -97,12 +165,24 @@ export class ImplementationProcess {
     if (!this.hasExited) this.child.stdin.write(data);
   }
 
-  /** Close stdin (an implementation exits on end of input). */
+  /** Close stdin (an implementation exits on end of input, W-1.7). */
   endInput(): void {
     this.child.stdin.end();
   }
 
+  private signalGroup(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  }
+
+  /** Signals the whole process group (the implementation and anything it started). */
   kill(signal: NodeJS.Signals = "SIGKILL"): void {
-    if (!this.hasExited) this.child.kill(signal);
+    if (this.hasExited) return;
+    this.signalGroup(signal);
   }
 }

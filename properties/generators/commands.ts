@@ -40,6 +40,11 @@ export interface GenMemory {
   tick: number;
   readonly lives: Map<string, { manifest: JanmaManifest; nonce: string; trace: string[] }>;
   readonly profile: GenProfile;
+  /**
+   * Swarm testing: operation kinds this run never chooses (names as in `OP_KINDS`). Disabling a
+   * random subset per run makes rare interleavings of the remaining kinds common.
+   */
+  readonly disabled: ReadonlySet<string>;
 }
 /**
  * Which mix of operations to generate: `mixed` exercises every family; `store` concentrates on one
@@ -47,7 +52,7 @@ export interface GenMemory {
  * contested keys and rounding ties (D-002, D-007) occur often (AD-3, S-4, S-5).
  */
 export type GenProfile = "mixed" | "store";
-export const newMemory = (profile: GenProfile = "mixed"): GenMemory => ({ seq: 0, tick: 1, lives: new Map(), profile });
+export const newMemory = (profile: GenProfile = "mixed", disabled: ReadonlySet<string> = new Set()): GenMemory => ({ seq: 0, tick: 1, lives: new Map(), profile, disabled });
 
 const WORDS = ["fare", "lisbon", "tuesday", "cheapest", "window", "seat", "refund", "late", "train", "hotel"];
 const KEYS = ["k.a", "k.b", "k.c", "k.d", "tool.search"];
@@ -70,6 +75,9 @@ const STORE_OPS = [
   ...Array<string>(4).fill("withdraw"), ...Array<string>(6).fill("distil"), ...Array<string>(6).fill("merge"),
   "excise", "replay", "attempt",
 ] as const;
+
+/** Every operation kind the generator chooses from (swarm testing disables subsets of these). */
+export const OP_KINDS: readonly string[] = [...new Set<string>(OPS)];
 
 const pick = <T>(xs: readonly T[], n: number): T | undefined => (xs.length === 0 ? undefined : xs[n % xs.length]);
 
@@ -106,7 +114,9 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   const agent = c.x % 4 === 0 && mem.profile === "mixed" ? pick(v.agents, c.x) : v.agents[0];
   // A quiesced agent mostly moves its migration on (or cancels it), as an operator would.
   const quiesced = agent !== undefined && agent.ripa.migration !== null && c.bad % 4 !== 3;
-  const ops: readonly string[] = mem.profile === "store" ? STORE_OPS : OPS;
+  const all: readonly string[] = mem.profile === "store" ? STORE_OPS : OPS;
+  const enabled = mem.disabled.size === 0 ? all : all.filter((k) => !mem.disabled.has(k));
+  const ops = enabled.length === 0 ? all : enabled;
   const kind = quiesced ? (c.bad === 4 ? "cancel" : "migrate") : (ops[c.op % ops.length] ?? "mint");
   if (kind === "mint" || agent === undefined) {
     const root = bad && v.roots_used.length > 0 ? (pick(v.roots_used, c.x) ?? "r") : id("root-");

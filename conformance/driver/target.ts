@@ -1,0 +1,138 @@
+/**
+ * The implementation under test, as the runner drives it: a command line that can be started any
+ * number of times, each on a data directory the runner creates (and removes at the end), each
+ * process handshaken before use. A `Session` is one live process on one data directory; it can
+ * be restarted on the same directory (crash cuts) and its replies are checked into `Reply` or
+ * turned into the stage errors `Undrivable` (exit, hang) and `WireBreak` (protocol violation).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Reply } from "../../spec/wire/index.ts";
+import { ProcessExited, ProtocolViolation, RequestFailed, RequestTimeout, WireClient, type Outcome } from "../transport/client.ts";
+import { describeExit, type SpawnSpec } from "../transport/process.ts";
+import { Undrivable, WireBreak } from "../stages/types.ts";
+import { implSpawnSpec } from "./command-line.ts";
+
+export interface TargetOptions {
+  readonly commandLine: string;
+  /** Where data directories are made; a fresh temporary directory by default. */
+  readonly dataRoot?: string;
+  /** Use exactly this data directory for the first session (`--data-dir`). */
+  readonly dataDir?: string;
+  readonly cwd?: string;
+  readonly requestTimeoutMs: number;
+  readonly startupTimeoutMs: number;
+  /** Environment of the implementation (default: the runner's). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Explains why a process could not be driven, with its exit and the tail of its stderr. */
+export const explain = (client: WireClient, what: string): string => {
+  const exit = client.exitInfo;
+  const tail = client.stderrTail(10);
+  return `${what}${exit === null ? "" : ` (the implementation ${describeExit(exit)})`}${tail === "" ? "" : `; last stderr lines:\n${tail}`}`;
+};
+
+export class Session {
+  constructor(readonly client: WireClient, readonly dataDir: string) {}
+
+  /** The reply to a request, or Undrivable / WireBreak. */
+  async reply(msg: { type: string; [k: string]: unknown }, timeoutMs?: number): Promise<Reply> {
+    return this.check(await this.client.send(msg, timeoutMs), `${msg.type} ${JSON.stringify(msg["id"] ?? "")}`.trim());
+  }
+
+  check(o: Outcome, what: string): Reply {
+    switch (o.kind) {
+      case "reply":
+        return o.reply;
+      case "timeout":
+        throw new Undrivable(explain(this.client, `no reply to ${what} within ${o.ms} ms`));
+      case "exited":
+        throw new Undrivable(explain(this.client, `the implementation ended before replying to ${what}`));
+      case "violation":
+        throw new WireBreak(o.violation.rule, `${o.violation.message} (in reply to ${what})`, o.violation.raw);
+    }
+  }
+
+  /** A successful reply's result, or a WireBreak naming the unexpected error. */
+  async ok(msg: { type: string; [k: string]: unknown }, timeoutMs?: number): Promise<Reply & { ok: true }> {
+    const r = await this.reply(msg, timeoutMs);
+    if (!r.ok) throw new WireBreak("W-3", `${msg.type} was refused with ${r.error.code}: ${r.error.message}`, JSON.stringify(r));
+    return r;
+  }
+
+  async restart(): Promise<void> {
+    await handshakeOrThrow(() => this.client.restart(), this.client);
+  }
+
+  async close(): Promise<void> {
+    await this.client.shutdown();
+  }
+}
+
+const handshakeOrThrow = async (f: () => Promise<unknown>, client: WireClient): Promise<void> => {
+  try {
+    await f();
+  } catch (e) {
+    if (e instanceof RequestFailed) throw new Undrivable(explain(client, `hello was refused: ${e.message}`));
+    if (e instanceof ProtocolViolation) throw new WireBreak(e.violation.rule, e.violation.message, e.violation.raw);
+    if (e instanceof RequestTimeout) throw new Undrivable(explain(client, `no reply to hello: ${e.message}`));
+    if (e instanceof ProcessExited) throw new Undrivable(explain(client, "the implementation ended before answering hello"));
+    throw e;
+  }
+};
+
+export class Target {
+  private readonly root: string;
+  private readonly ownRoot: boolean;
+  private readonly sessions = new Set<Session>();
+  private count = 0;
+
+  constructor(readonly options: TargetOptions) {
+    this.ownRoot = options.dataRoot === undefined;
+    this.root = options.dataRoot ?? mkdtempSync(join(tmpdir(), "srk-"));
+  }
+
+  spawnSpec(dataDir: string): SpawnSpec {
+    const spec = implSpawnSpec(this.options.commandLine, dataDir, this.options.cwd);
+    return this.options.env === undefined ? spec : { ...spec, env: this.options.env };
+  }
+
+  /** A new empty data directory the runner owns. */
+  freshDir(): string {
+    if (this.count === 0 && this.options.dataDir !== undefined) {
+      this.count++;
+      return this.options.dataDir;
+    }
+    return mkdtempSync(join(this.root, `run-${this.count++}-`));
+  }
+
+  /** A client spawned on `dataDir` but not handshaken (handshake tests). */
+  spawnRaw(dataDir: string, protocolVersions?: readonly string[]): WireClient {
+    return WireClient.spawnRaw(this.spawnSpec(dataDir), {
+      timeoutMs: this.options.requestTimeoutMs,
+      startupTimeoutMs: this.options.startupTimeoutMs,
+      ...(protocolVersions === undefined ? {} : { protocolVersions }),
+    });
+  }
+
+  /** Starts a handshaken session on `dataDir` (a fresh one by default). */
+  async open(dataDir = this.freshDir()): Promise<Session> {
+    const client = this.spawnRaw(dataDir);
+    await handshakeOrThrow(() => client.handshake(), client).catch(async (e: unknown) => {
+      await client.kill();
+      throw e;
+    });
+    const s = new Session(client, dataDir);
+    this.sessions.add(s);
+    return s;
+  }
+
+  /** Ends every process still running, then removes the data directories the runner made. */
+  async dispose(keepData = false): Promise<void> {
+    await Promise.all([...this.sessions].map((s) => s.close().catch(() => undefined)));
+    this.sessions.clear();
+    if (this.ownRoot && !keepData) rmSync(this.root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * What every certification stage receives and returns. A stage is a function
+ * `(ctx: StageContext) => Promise<StageOutcome>`; it records witnesses in `ctx.witnesses`, reports
+ * violations as findings (each attributed to an invariant, or to the wire protocol when
+ * `invariant` is null), and ends `inconclusive` when the implementation could not be driven.
+ */
+import type { InvariantId } from "../../spec/catalog.ts";
+import type { PortableTrace, StageName, Verdict } from "../../spec/certificate.ts";
+import type { HelloResult } from "../../spec/wire/index.ts";
+import type { Family } from "../oracle/families.ts";
+import type { WitnessBook } from "../verdicts/witnesses.ts";
+import type { Target } from "../driver/target.ts";
+import type { Progress } from "../cli/progress.ts";
+
+export interface Finding {
+  /** The invariant violated; null for a break of the wire protocol itself (W-1 … W-7 rules). */
+  readonly invariant: InvariantId | null;
+  readonly stage: StageName;
+  /** A stable check id, e.g. `differential/step`, `wire/W-1.4`, `crash/after_commit`. */
+  readonly check: string;
+  /** What disagreed, in one sentence a person can act on. */
+  readonly summary: string;
+  /** A portable, replayable counterexample, when the failure is a sequence of requests. */
+  readonly trace: PortableTrace | null;
+}
+
+export interface StageOutcome {
+  readonly verdict: Verdict;
+  readonly reason: string;
+  readonly checks: number;
+  readonly findings: readonly Finding[];
+  readonly notes: readonly string[];
+}
+
+export interface CertifySettings {
+  readonly seed: number;
+  /** Generated runs of the differential campaign. */
+  readonly runs: number;
+  /** Wall-clock budget of the whole certification, in ms. */
+  readonly timeBudgetMs: number;
+  readonly requestTimeoutMs: number;
+  readonly startupTimeoutMs: number;
+  /** --only: the invariants certified; empty means all. */
+  readonly only: readonly InvariantId[];
+}
+
+export interface StageContext {
+  readonly settings: CertifySettings;
+  readonly hello: HelloResult;
+  /** The families declared in the profile (W-5.2). */
+  readonly families: readonly Family[];
+  readonly crashHook: boolean;
+  /** Starts fresh implementation processes on data directories the runner owns. */
+  readonly target: Target;
+  readonly witnesses: WitnessBook;
+  readonly progress: Progress;
+  /** Absolute time (Date.now()) at which the time budget ends. */
+  readonly deadline: number;
+}
+
+/** Thrown inside a stage when the implementation cannot be driven (exit, hang): the stage is inconclusive. */
+export class Undrivable extends Error {
+  override readonly name = "Undrivable";
+}
+
+/** Thrown inside a stage when the implementation broke the wire protocol: the stage fails. */
+export class WireBreak extends Error {
+  override readonly name = "WireBreak";
+  constructor(readonly rule: string, message: string, readonly raw: string) {
+    super(message);
+  }
+}
+
+export const outcome = (verdict: Verdict, reason: string, checks: number, findings: readonly Finding[] = [], notes: readonly string[] = []): StageOutcome => ({
+  verdict, reason, checks, findings, notes,
+});

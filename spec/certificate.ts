@@ -1,0 +1,147 @@
+/**
+ * The conformance certificate: what `srk certify` writes as `certificate.json` after certifying an
+ * implementation over the wire (spec/wire/PROTOCOL.md). It is normative in the sense that every
+ * consumer (CI, reports, `srk merge`) reads this shape, so it lives in the spec with a JSON Schema
+ * (`spec/json-schema/Certificate.schema.json`) and a `certificate_version`.
+ *
+ * Verdicts are per invariant (the 19 ids of the catalog) and per stage. A verdict is decided by one
+ * function in `conformance/verdicts/` from the findings and witness counts recorded here.
+ */
+import { z } from "zod";
+import { INVARIANT_IDS } from "./catalog.ts";
+import { PROFILE_FAMILIES } from "./wire/limits.ts";
+
+export const CERTIFICATE_VERSION = 1;
+
+export const VERDICTS = ["pass", "fail", "not-applicable", "inconclusive"] as const;
+export const Verdict = z.enum(VERDICTS).describe("pass: checked with witnesses and no violation; fail: a violation was found; not-applicable: outside the declared profile; inconclusive: could not be decided");
+export type Verdict = z.infer<typeof Verdict>;
+
+/** The certification stages, in the order they run (issue #7, `srk list`). */
+export const STAGES = ["handshake", "golden", "wire", "differential", "algebra", "crash", "forgetting"] as const;
+export const StageName = z.enum(STAGES);
+export type StageName = z.infer<typeof StageName>;
+
+const Count = z.int().min(0);
+const InvariantIdSchema = z.enum(INVARIANT_IDS);
+
+/** How often an invariant was exercised. A pass needs at least one witness (vacuity guard). */
+export const Witnesses = z
+  .strictObject({
+    accepted: Count.describe("accepted steps of an operation the invariant guards, replies equal to the model's"),
+    rejected: Count.describe("steps rejected under this invariant, agreed with the model"),
+    crash_cuts: Count.describe("crash cuts after which the recovered world equalled the model's"),
+    algebra: Count.describe("algebra checks (merge order-independence, replay, excision) that concerned it"),
+    forgetting: Count.describe("byte scans of the data directory that concerned it"),
+  })
+  .meta({ id: "Witnesses" });
+export type Witnesses = z.infer<typeof Witnesses>;
+
+/** One step of a portable trace: what was sent, what the model expects, what the implementation said. */
+export const TraceStep = z
+  .strictObject({
+    request: z.record(z.string(), z.json()).describe("the wire request, exactly as sent (its id included)"),
+    expected: z.json().describe("the normative part of the reply the reference model gives (W-9)"),
+    actual: z.union([z.json(), z.null()]).describe("the normative part of the implementation's reply; null when none came"),
+  })
+  .meta({ id: "TraceStep" });
+export type TraceStep = z.infer<typeof TraceStep>;
+
+/**
+ * A counterexample that any implementation can re-run with `srk replay`: start on an empty data
+ * directory, handshake, send each request in order, compare each reply's normative part.
+ */
+export const PortableTrace = z
+  .strictObject({
+    trace_version: z.literal(1),
+    invariant: z.union([InvariantIdSchema, z.null()]).describe("the invariant the failure is attributed to; null for a wire-protocol failure"),
+    stage: StageName,
+    check: z.string().describe("the check that failed, e.g. differential/step"),
+    summary: z.string().describe("what disagreed, in one sentence"),
+    seed: z.union([z.int(), z.null()]),
+    path: z.union([z.string(), z.null()]).describe("fast-check replay path of the shrunk case, when generated"),
+    steps: z.array(TraceStep),
+    /** Index into steps of the first step whose reply (or the world after it) differs. */
+    failing_step: z.union([Count, z.null()]),
+    /** When the failure is in the world view after a step rather than in its reply. */
+    difference: z.union([z.string(), z.null()]).describe("the first differing field, as path: expected vs actual"),
+    shrink: z.strictObject({ attempts: Count, original_length: Count, interrupted: z.boolean() }).nullable(),
+  })
+  .meta({ id: "PortableTrace" });
+export type PortableTrace = z.infer<typeof PortableTrace>;
+
+export const CounterexampleRef = z
+  .strictObject({
+    invariant: z.union([InvariantIdSchema, z.null()]),
+    stage: StageName,
+    check: z.string(),
+    summary: z.string(),
+    steps: Count,
+    trace_file: z.union([z.string(), z.null()]).describe("path of the portable trace, relative to the certificate"),
+    replay: z.union([z.string(), z.null()]).describe("one command line that re-runs it"),
+  })
+  .meta({ id: "CounterexampleRef" });
+export type CounterexampleRef = z.infer<typeof CounterexampleRef>;
+
+export const InvariantVerdict = z
+  .strictObject({
+    invariant: InvariantIdSchema,
+    family: z.enum(PROFILE_FAMILIES),
+    verdict: Verdict,
+    reason: z.string().describe("why this verdict: the violation, the missing family, or what kept it from a decision"),
+    witnesses: Witnesses,
+    counterexamples: z.array(CounterexampleRef),
+    expected_failure: z.boolean().describe("listed in the --expected-failures baseline"),
+  })
+  .meta({ id: "InvariantVerdict" });
+export type InvariantVerdict = z.infer<typeof InvariantVerdict>;
+
+export const StageResult = z
+  .strictObject({
+    stage: StageName,
+    verdict: Verdict,
+    reason: z.string(),
+    checks: Count.describe("individual checks the stage made"),
+    duration_ms: Count,
+    findings: z.array(CounterexampleRef).describe("violations the stage found"),
+    notes: z.array(z.string()).describe("what the stage did, skipped or could not do"),
+  })
+  .meta({ id: "StageResult" });
+export type StageResult = z.infer<typeof StageResult>;
+
+export const Certificate = z
+  .strictObject({
+    certificate_version: z.literal(CERTIFICATE_VERSION),
+    kit: z.strictObject({ name: z.string(), version: z.string(), spec_digest: z.string().describe("SHA-256 over the normative spec files, see conformance/certificate/spec-digest.ts") }),
+    protocol_version: z.union([z.string(), z.null()]).describe("the version agreed in hello; null if no handshake succeeded"),
+    implementation: z.strictObject({
+      name: z.union([z.string(), z.null()]),
+      version: z.union([z.string(), z.null()]),
+      command_line: z.string(),
+      profile: z.union([z.strictObject({ families: z.array(z.enum(PROFILE_FAMILIES)), crash_hook: z.boolean() }), z.null()]),
+    }),
+    settings: z.strictObject({
+      seed: z.int(),
+      runs: Count,
+      time_budget_ms: Count,
+      request_timeout_ms: Count,
+      only: z.array(InvariantIdSchema).describe("--only: the invariants certified; empty means all"),
+      stages: z.array(StageName).describe("the stages that ran"),
+    }),
+    started_at: z.string().describe("ISO 8601 wall-clock time; informative"),
+    duration_ms: Count,
+    stages: z.array(StageResult),
+    invariants: z.array(InvariantVerdict).length(INVARIANT_IDS.length),
+    baseline: z.strictObject({
+      file: z.union([z.string(), z.null()]),
+      expected: z.array(InvariantIdSchema),
+      unexpected_failures: z.array(InvariantIdSchema),
+      stale: z.array(InvariantIdSchema).describe("listed as expected failures but passed: the baseline is stale"),
+    }),
+    implementation_faults: z.array(z.string()).describe("the implementation could not be driven: exits, hangs, protocol breaks, with stderr tails"),
+    harness_faults: z.array(z.string()).describe("faults of the runner itself, reported apart from the implementation's"),
+    result: z.enum(["certified", "violations", "inconclusive"]),
+    exit_code: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  })
+  .meta({ id: "Certificate", description: "The outcome of one `srk certify` run: per-stage and per-invariant verdicts with witnesses and counterexamples." });
+export type Certificate = z.infer<typeof Certificate>;

@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { openImplementation } from "../impl/api.ts";
 import { compareRun, firstDifference, type CompareStats } from "./differential.ts";
 import { choicesArb } from "./generators/commands.ts";
+import { commandsRenderer } from "./generators/render.ts";
 import { assertReplayable } from "./generators/replay.ts";
 
 const FILE = "properties/differential.property.test.ts";
@@ -18,11 +19,11 @@ const open = () => openImplementation({});
 
 describe("model and implementation agree step by step (differential, all 19 invariants)", () => {
   it("same outcomes, same error codes, same events, same world views on random sequences", () => {
-    assertReplayable(FILE, fc.property(choicesArb(60, 200), (cs) => compareRun(open, cs)), 150);
+    assertReplayable(FILE, fc.property(choicesArb(60, 200), (cs) => compareRun(open, cs)), 150, commandsRenderer("mixed"));
   });
 
   it("the same, concentrated on one agent's store: shared keys, contested keys, rounding ties (AD-3, S-4, S-5)", () => {
-    assertReplayable(FILE, fc.property(choicesArb(60, 200), (cs) => compareRun(open, cs, { profile: "store" })), 100);
+    assertReplayable(FILE, fc.property(choicesArb(60, 200), (cs) => compareRun(open, cs, { profile: "store" })), 100, commandsRenderer("store"));
   });
 
   it("the comparison covers every operation and many agreed rejections", () => {

@@ -10,6 +10,7 @@ import { INVARIANT_IDS, WorldView } from "../spec/index.ts";
 import { initialWorld, transition, view } from "../model/index.ts";
 import { checkAt, type HistoryStep } from "../model/predicates.ts";
 import { choicesArb, materialize, newMemory } from "./generators/commands.ts";
+import { commandsRenderer } from "./generators/render.ts";
 import { assertReplayable } from "./generators/replay.ts";
 
 const FILE = "properties/model.property.test.ts";
@@ -50,7 +51,7 @@ const runSequence = (choices: readonly Parameters<typeof materialize>[2][], stat
 
 describe("all 19 invariants (J-1 .. I6) hold after every step of random command sequences", () => {
   it("J-1 J-2 J-3 J-4 S-1 S-2 S-3 S-4 S-5 AD-1 AD-2 AD-3 AD-4 I1 I2 I3 I4 I5 I6 predicates and unchanged-on-rejection", () => {
-    assertReplayable(FILE, fc.property(choicesArb(5, 60), (cs) => runSequence(cs)), 2500);
+    assertReplayable(FILE, fc.property(choicesArb(5, 60), (cs) => runSequence(cs)), 2500, commandsRenderer("mixed"));
   });
   it("the generator reaches deep states: merges, excisions, quarantine, completed migrations", () => {
     const stats: RunStats = { accepted: 0, rejected: 0, ops: new Set(), events: new Set() };

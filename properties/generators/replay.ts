@@ -1,9 +1,12 @@
 /**
  * Replayable fast-check parameters. Every property reads FC_SEED / FC_PATH (to replay one
- * failure) and FC_RUNS / FUZZ_RUNS (to scale a campaign), and on failure prints the one command
- * that replays it:
+ * failure) and FC_RUNS / FUZZ_RUNS (to scale a campaign), and on failure throws an Error that
+ * says what went wrong (the shrunk counterexample's own error), the one command that replays it:
  *
  *   FC_SEED=<seed> FC_PATH=<path> npx vitest run <file> -t "<test name>"
+ *
+ * and the shrunk counterexample itself, rendered by the caller (e.g. as the commands sent) and
+ * bounded in size.
  */
 import fc from "fast-check";
 import { expect } from "vitest";
@@ -21,20 +24,127 @@ export const params = <T>(fast: number): fc.Parameters<T> => {
   const path = process.env["FC_PATH"];
   return {
     numRuns: runs(fast),
-    verbose: 1,
+    // Verbosity 0: level 1 makes fast-check keep (and print) every failure met while shrinking,
+    // hundreds of kilobytes for command sequences. The report below is built from RunDetails.
+    verbose: 0,
     ...(seed !== undefined ? { seed } : {}),
     ...(path !== undefined && path !== "" ? { path } : {}),
   };
 };
 
-/** Check a property; on failure throw fast-check's report plus the one-line replay command. */
-export const assertReplayable = <T>(file: string, property: fc.IProperty<T>, fast: number): void => {
-  const details = fc.check(property, params<T>(fast));
-  if (!details.failed) return;
+/** Upper bounds (in characters) of the failure message and of its parts. */
+export const MESSAGE_CAP = 20_000;
+const ERROR_CAP = 6_000;
+const STACK_FRAMES = 6;
+
+/** Cut `text` to at most `max` characters (at a line end when possible) and say what was cut. */
+export const clip = (text: string, max: number, what: string): string => {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max);
+  const nl = head.lastIndexOf("\n");
+  const kept = nl > max / 2 ? head.slice(0, nl) : head;
+  const cutLines = text.slice(kept.length).split("\n").length - 1;
+  return `${kept}\n… [${text.length - kept.length} more characters (${cutLines} lines) of ${what} cut]`;
+};
+
+/** The original error: its message and the first frames of its stack (where it was thrown). */
+const describeError = (e: unknown): string => {
+  if (!(e instanceof Error)) return fc.stringify(e);
+  const frames = (e.stack ?? "")
+    .split("\n")
+    .filter((l) => /^\s+at /.test(l) && !l.includes("node_modules"))
+    .slice(0, STACK_FRAMES);
+  return [`${e.name}: ${e.message}`, ...frames].join("\n");
+};
+
+/** Shows a shrunk counterexample (given its error too, e.g. to stop at the failing step). */
+export type Render<T> = (counterexample: T, error: unknown) => string;
+
+/** Build the failure message from fast-check's run details (never its list of shrink failures). */
+export const failureReport = <T>(details: fc.RunDetails<T>, replay: string, render?: Render<T>): string => {
+  if (!details.failed) return "";
+  if (details.counterexample === null) {
+    // Interrupted or too many skipped pre-conditions: no counterexample, fast-check's text is short.
+    return `${clip(fc.defaultReportMessage(details) ?? "property failed", MESSAGE_CAP - replay.length - 10, "report")}\n\nReplay: ${replay}`;
+  }
+  const error = details.errorInstance;
+  const head = [
+    // The path can run to hundreds of characters; it is given once, in the replay line.
+    `Property failed after ${details.numRuns} run(s), shrunk ${details.numShrinks} time(s) (seed ${details.seed})`,
+    "",
+    clip(describeError(error), ERROR_CAP, "the error"),
+    "",
+    `Replay: ${replay}`,
+    "",
+  ].join("\n");
+  let shown: string;
+  try {
+    shown = render === undefined ? fc.stringify(details.counterexample) : render(details.counterexample, error);
+  } catch (e) {
+    // A broken renderer must not hide the failure it was meant to explain.
+    shown = `(renderer failed: ${e instanceof Error ? e.message : String(e)})\n${fc.stringify(details.counterexample)}`;
+  }
+  const budget = Math.max(1_000, MESSAGE_CAP - head.length - 200);
+  return `${head}Counterexample (shrunk):\n${clip(shown, budget, "the counterexample")}`;
+};
+
+/**
+ * Progress for long campaigns: wraps a property so that, at most every `everyMs`, it writes
+ * `fuzz <label>: N/M runs, elapsed Xs` (and the shrink attempts once a failure is being shrunk).
+ * `generate` is called once per run, `run` once per run and once per shrink attempt.
+ */
+export const withProgress = <T>(
+  property: fc.IRawProperty<T, false>,
+  label: string,
+  total: number,
+  everyMs = 5_000,
+  write: (line: string) => void = (line) => void process.stderr.write(`${line}\n`),
+): fc.IRawProperty<T, false> => {
+  const start = Date.now();
+  let last = start;
+  let generated = 0;
+  let executed = 0;
+  const secs = () => ((Date.now() - start) / 1000).toFixed(0);
+  return {
+    isAsync: () => false,
+    generate: (mrng, runId) => {
+      generated++;
+      return property.generate(mrng, runId);
+    },
+    shrink: (value) => property.shrink(value),
+    run: (v) => {
+      executed++;
+      const now = Date.now();
+      if (now - last >= everyMs) {
+        last = now;
+        const shrinking = executed > generated ? `, shrinking (${executed - generated} attempts)` : "";
+        write(`fuzz ${label}: ${generated}/${total} runs, elapsed ${secs()}s${shrinking}`);
+      }
+      return property.run(v);
+    },
+    runBeforeEach: () => property.runBeforeEach(),
+    runAfterEach: () => property.runAfterEach(),
+  };
+};
+
+/**
+ * Check a property; on failure throw an Error with the original error of the shrunk
+ * counterexample, the one-line replay command and the counterexample (through `render` when
+ * given: e.g. the commands sent rather than generator choices), at most MESSAGE_CAP characters.
+ */
+export const assertReplayable = <T>(file: string, property: fc.IProperty<T>, fast: number, render?: Render<T>): void => {
   // -t narrows the run to this test, so the seed and path are not consumed by other properties.
   const name = expect.getState().currentTestName?.split(" > ").pop() ?? "";
+  const p = params<T>(fast);
+  const total = p.numRuns ?? fast;
+  // Only campaigns larger than the fast default report progress: the default runs stay silent.
+  const checked = total > fast ? withProgress(property, name === "" ? file : name, total) : property;
+  const started = Date.now();
+  const details = fc.check(checked, p);
+  if (total > fast) process.stderr.write(`fuzz ${name === "" ? file : name}: ${details.numRuns}/${total} runs, ${details.failed ? "FAILED" : "passed"} in ${((Date.now() - started) / 1000).toFixed(0)}s\n`);
+  if (!details.failed) return;
   const filter = name === "" ? "" : ` -t ${JSON.stringify(name)}`;
   const replay = `FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ""} npx vitest run ${file}${filter}`;
   console.error(`property failed; replay with:\n  ${replay}`);
-  throw new Error(`${fc.defaultReportMessage(details) ?? "property failed"}\n\nReplay: ${replay}`);
+  throw new Error(failureReport(details, replay, render));
 };

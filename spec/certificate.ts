@@ -109,6 +109,10 @@ export const StageResult = z
   .meta({ id: "StageResult" });
 export type StageResult = z.infer<typeof StageResult>;
 
+/** A baseline entry: an invariant id, or a stage name for failures of the wire protocol itself. */
+export const BaselineEntry = z.union([InvariantIdSchema, StageName]);
+export type BaselineEntry = z.infer<typeof BaselineEntry>;
+
 export const Certificate = z
   .strictObject({
     certificate_version: z.literal(CERTIFICATE_VERSION),
@@ -134,9 +138,9 @@ export const Certificate = z
     invariants: z.array(InvariantVerdict).length(INVARIANT_IDS.length),
     baseline: z.strictObject({
       file: z.union([z.string(), z.null()]),
-      expected: z.array(InvariantIdSchema),
-      unexpected_failures: z.array(InvariantIdSchema),
-      stale: z.array(InvariantIdSchema).describe("listed as expected failures but passed: the baseline is stale"),
+      expected: z.array(BaselineEntry),
+      unexpected_failures: z.array(BaselineEntry),
+      stale: z.array(BaselineEntry).describe("listed as expected failures but passed: the baseline is stale"),
     }),
     implementation_faults: z.array(z.string()).describe("the implementation could not be driven: exits, hangs, protocol breaks, with stderr tails"),
     harness_faults: z.array(z.string()).describe("faults of the runner itself, reported apart from the implementation's"),

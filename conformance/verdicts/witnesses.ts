@@ -39,3 +39,20 @@ export class WitnessBook {
     }
   }
 }
+
+/**
+ * Records an agreed step: an accepted command witnesses every invariant guarding its operation
+ * (its guards were evaluated and held); an agreed rejection witnesses the invariant it names.
+ */
+export const recordAgreedStep = (
+  book: WitnessBook,
+  guards: readonly InvariantId[],
+  expected: { readonly ok: boolean; readonly error?: { readonly invariant: string | null } },
+): void => {
+  if (expected.ok) {
+    book.addAll(guards, "accepted");
+    return;
+  }
+  const inv = expected.error?.invariant;
+  if (inv !== null && inv !== undefined && (INVARIANT_IDS as readonly string[]).includes(inv)) book.add(inv as InvariantId, "rejected");
+};

@@ -1,0 +1,202 @@
+/**
+ * `srk certify`: certifies an implementation over the wire, stage by stage, and writes
+ * `certificate.json` (spec/certificate.ts) with one portable trace per counterexample.
+ *
+ * Bounded whatever the implementation does: every request has a timeout, every stage runs under
+ * the time budget plus a grace period after which its processes are killed, and the certificate
+ * is written in every case — with `inconclusive` and the reason when the implementation could not
+ * be driven, and with faults of the runner itself reported apart (`harness_faults`).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Certificate, CERTIFICATE_VERSION, STAGES, type CounterexampleRef, type StageName, type StageResult } from "../spec/certificate.ts";
+import type { InvariantId } from "../spec/catalog.ts";
+import type { HelloResult } from "../spec/wire/index.ts";
+import { specDigest } from "./certificate/spec-digest.ts";
+import { Target } from "./driver/target.ts";
+import { silentProgress, type Progress } from "./cli/progress.ts";
+import { REPO_ROOT } from "./transport/local.ts";
+import { writeJsonAtomic } from "./trace/trace.ts";
+import { EMPTY_BASELINE, type Baseline } from "./verdicts/baseline.ts";
+import { decide, STAGE_CONCERNS, type StageSummary } from "./verdicts/decide.ts";
+import { WitnessBook } from "./verdicts/witnesses.ts";
+import { STAGE_RUNNERS } from "./stages/registry.ts";
+import { outcome, Undrivable, WireBreak, type CertifySettings, type Finding, type StageContext, type StageOutcome } from "./stages/types.ts";
+
+export interface CertifyOptions extends CertifySettings {
+  readonly commandLine: string;
+  /** Working directory of the implementation (default: the runner's). */
+  readonly cwd?: string;
+  /** Where to write; a function gets the implementation's name from hello (null if none). */
+  readonly outDir: string | ((implName: string | null) => string);
+  readonly dataDir?: string;
+  readonly baseline?: Baseline;
+  readonly progress?: Progress;
+  /** Run only these stages (tests); default: all, less those --only makes irrelevant. */
+  readonly stages?: readonly StageName[];
+  readonly env?: NodeJS.ProcessEnv;
+  /** Extra time a stage may overrun the budget before its processes are killed. */
+  readonly graceMs?: number;
+}
+
+export interface CertifyResult {
+  readonly certificate: Certificate;
+  readonly certificatePath: string;
+  readonly traceFiles: readonly string[];
+}
+
+const kitVersion = (): { name: string; version: string } => {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { name: string; version: string };
+  return { name: pkg.name, version: pkg.version };
+};
+
+/** Quote one argument for the one-line replay command a person copies. */
+const shq = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'"'"'`)}'`);
+
+/** The stages a run executes: all, or those concerning a selected invariant (the wire stage concerns none). */
+export const stagesFor = (only: readonly InvariantId[], requested?: readonly StageName[]): StageName[] =>
+  STAGES.filter((s) => (requested === undefined ? true : requested.includes(s)))
+    .filter((s) => s === "handshake" || only.length === 0 || STAGE_CONCERNS[s].some((id) => only.includes(id)));
+
+const withDeadline = async (p: Promise<StageOutcome>, ms: number, onTimeout: () => Promise<void>): Promise<StageOutcome> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<StageOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      void onTimeout().then(() => resolve(outcome("inconclusive", `the stage did not finish within the time budget (+ grace); its processes were killed`, 0)));
+    }, ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
+  const progress = o.progress ?? silentProgress;
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const deadline = started + o.timeBudgetMs;
+  const grace = o.graceMs ?? 30_000;
+  const witnesses = new WitnessBook();
+  const harnessFaults: string[] = [];
+  const implementationFaults: string[] = [];
+  const results: StageResult[] = [];
+  const summaries: StageSummary[] = [];
+  const traces: { file: string; trace: unknown }[] = [];
+  const refs = new Map<Finding, CounterexampleRef>();
+  const plan = stagesFor(o.only, o.stages);
+  const target = new Target({
+    commandLine: o.commandLine, requestTimeoutMs: o.requestTimeoutMs, startupTimeoutMs: o.startupTimeoutMs,
+    ...(o.cwd === undefined ? {} : { cwd: o.cwd }), ...(o.dataDir === undefined ? {} : { dataDir: o.dataDir }), ...(o.env === undefined ? {} : { env: o.env }),
+  });
+
+  let hello: HelloResult | null = null;
+  let outDir: string | null = typeof o.outDir === "string" ? o.outDir : null;
+  const out = (): string => {
+    if (outDir === null) outDir = typeof o.outDir === "string" ? o.outDir : o.outDir(hello?.implementation.name ?? null);
+    return outDir;
+  };
+  const record = (stage: StageName, out_: StageOutcome, ms: number): void => {
+    for (const f of out_.findings) {
+      let traceFile: string | null = null;
+      if (f.trace !== null) {
+        traceFile = `traces/${stage}-${f.invariant ?? "wire"}-${traces.length + 1}.json`;
+        traces.push({ file: traceFile, trace: f.trace });
+      }
+      refs.set(f, {
+        invariant: f.invariant, stage: f.stage, check: f.check, summary: f.summary, steps: f.trace?.steps.length ?? 0, trace_file: traceFile,
+        replay: traceFile === null ? null : `npx srk replay ${shq(join(out(), traceFile))} --impl ${shq(o.commandLine)}`,
+      });
+    }
+    const findings = out_.findings.map((f) => refs.get(f) as CounterexampleRef);
+    results.push({ stage, verdict: out_.verdict, reason: out_.reason, checks: out_.checks, duration_ms: ms, findings, notes: [...out_.notes] });
+    summaries.push({ stage, verdict: out_.verdict, reason: out_.reason, findings: out_.findings });
+    progress.line(`srk: ${stage}: ${out_.verdict} — ${out_.reason}`);
+  };
+
+  try {
+    progress.stage("start", o.commandLine);
+    try {
+      const first = await target.open();
+      hello = first.client.hello;
+      const violations = first.client.violations;
+      await first.close();
+      if (violations.length > 0) implementationFaults.push(...violations.map((v) => `${v.rule}: ${v.message}: ${v.raw}`));
+    } catch (e) {
+      if (e instanceof Undrivable || e instanceof WireBreak) {
+        implementationFaults.push(e.message);
+        const out = outcome(e instanceof WireBreak ? "fail" : "inconclusive", `the first handshake failed: ${e.message}`, 1,
+          e instanceof WireBreak ? [{ invariant: null, stage: "handshake", check: `handshake/${e.rule}`, summary: `${e.message}; raw: ${e.raw}`, trace: null }] : []);
+        record("handshake", out, Date.now() - started);
+      } else throw e;
+    }
+
+    if (hello !== null) {
+      const ctx: StageContext = {
+        settings: o, hello, families: hello.profile.families, crashHook: hello.profile.crash_hook,
+        target, witnesses, progress, deadline,
+      };
+      for (const stage of plan) {
+        const t0 = Date.now();
+        progress.stage(stage);
+        let out: StageOutcome;
+        if (Date.now() >= deadline) {
+          out = outcome("inconclusive", "the time budget ended before this stage", 0);
+        } else {
+          try {
+            out = await withDeadline(STAGE_RUNNERS[stage](ctx), deadline - Date.now() + grace, () => target.dispose(true));
+          } catch (e) {
+            if (e instanceof Undrivable) {
+              implementationFaults.push(`${stage}: ${e.message}`);
+              out = outcome("inconclusive", e.message, 0);
+            } else if (e instanceof WireBreak) {
+              out = outcome("fail", `${e.rule}: ${e.message}`, 1, [{ invariant: null, stage, check: `${stage}/${e.rule}`, summary: `${e.message}; raw: ${e.raw}`, trace: null }]);
+            } else {
+              const msg = e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ""}` : String(e);
+              harnessFaults.push(`${stage}: ${msg}`);
+              out = outcome("inconclusive", `the runner failed in this stage (a harness fault, not the implementation's): ${e instanceof Error ? e.message : String(e)}`, 0);
+            }
+          }
+        }
+        record(stage, out, Date.now() - t0);
+      }
+    }
+  } finally {
+    await target.dispose();
+    progress.done();
+  }
+
+  const decision = decide({
+    families: hello === null ? null : hello.profile.families, only: o.only, stages: summaries, witnesses,
+    baseline: o.baseline ?? EMPTY_BASELINE, harnessFaults, ref: (f) => refs.get(f) as CounterexampleRef,
+  });
+  const certificate: Certificate = {
+    certificate_version: CERTIFICATE_VERSION,
+    kit: { ...kitVersion(), spec_digest: specDigest() },
+    protocol_version: hello?.protocol_version ?? null,
+    implementation: {
+      name: hello?.implementation.name ?? null, version: hello?.implementation.version ?? null,
+      command_line: o.commandLine, profile: hello === null ? null : { families: [...hello.profile.families], crash_hook: hello.profile.crash_hook },
+    },
+    settings: { seed: o.seed, runs: o.runs, time_budget_ms: o.timeBudgetMs, request_timeout_ms: o.requestTimeoutMs, only: [...o.only], stages: results.map((r) => r.stage) },
+    started_at: startedAt,
+    duration_ms: Date.now() - started,
+    stages: results,
+    ...decision,
+    implementation_faults: implementationFaults,
+    harness_faults: harnessFaults,
+  };
+  // The certificate is checked against its own schema before it is written: a mismatch is a bug
+  // of the runner, reported as such (and the file is still written, for the bug report).
+  const checked = Certificate.safeParse(certificate);
+  if (!checked.success) certificate.harness_faults.push(`the certificate does not match its schema: ${checked.error.message}`);
+  const dir = out();
+  const traceFiles = traces.map((t) => {
+    writeJsonAtomic(join(dir, t.file), t.trace);
+    return join(dir, t.file);
+  });
+  const certificatePath = join(dir, "certificate.json");
+  writeJsonAtomic(certificatePath, certificate);
+  return { certificate, certificatePath, traceFiles };
+};

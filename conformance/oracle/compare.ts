@@ -1,0 +1,53 @@
+/**
+ * Comparing one actual reply with the model's expected normative part (W-9, D-032): codes,
+ * invariants, definiteness, events and results are compared; messages and paths are not. A
+ * disagreement is described for a person and attributed to an invariant (D-035).
+ */
+import type { InvariantId } from "../../spec/catalog.ts";
+import type { Reply } from "../../spec/wire/index.ts";
+import { normativePart, type ExpectedReply } from "../golden/session.ts";
+import { firstDifference } from "../../properties/differential.ts";
+import { attribute } from "./attribution.ts";
+
+export interface Mismatch {
+  readonly invariant: InvariantId;
+  /** One sentence: model accepted / implementation rejected with X, or the first differing field. */
+  readonly summary: string;
+  readonly path: string | null;
+}
+
+const rejection = (r: ExpectedReply | ReturnType<typeof normativePart>): { code: string; invariant: string | null } | null => {
+  const x = r as { ok: boolean; error?: { code: string; invariant: string | null } };
+  return x.ok ? null : { code: x.error?.code ?? "?", invariant: x.error?.invariant ?? null };
+};
+
+const says = (r: { code: string; invariant: string | null } | null): string =>
+  r === null ? "accepted" : `rejected with ${r.code}${r.invariant === null ? "" : ` (${r.invariant})`}`;
+
+/** Null when the actual reply's normative part equals the expected one. */
+export const compareReply = (op: string, expected: ExpectedReply, actual: Reply): Mismatch | null => {
+  const a = normativePart(actual as never);
+  const diff = firstDifference(expected, a, "$reply");
+  if (diff === null) return null;
+  const m = rejection(expected);
+  const i = rejection(a as ExpectedReply);
+  const sameOutcome = (m === null) === (i === null) && (m === null || (m.code === i?.code && m.invariant === i.invariant));
+  const path = sameOutcome ? diff.split(":")[0] ?? null : null;
+  const invariant = attribute({ op, modelRejected: m, implRejected: i, path });
+  const summary = sameOutcome
+    ? `${op}: the model and the implementation both ${says(m)}, but ${diff.replace(": model ", ": expected ").replace(" vs impl ", ", got ")}`
+    : `${op}: the model ${says(m)}, the implementation ${says(i)}`;
+  return { invariant, summary, path };
+};
+
+/** Null when the implementation's world view equals the model's. */
+export const compareWorld = (op: string, expected: unknown, actual: unknown): Mismatch | null => {
+  const diff = firstDifference(expected, actual, "$world");
+  if (diff === null) return null;
+  const path = diff.split(":")[0] ?? null;
+  return {
+    invariant: attribute({ op, modelRejected: null, implRejected: null, path }),
+    summary: `after ${op} the world views differ at ${diff.replace(": model ", ": expected ").replace(" vs impl ", ", got ")}`,
+    path,
+  };
+};

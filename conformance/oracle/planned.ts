@@ -1,0 +1,71 @@
+/**
+ * A planned exchange: requests with the model's expected normative replies, sent to a session
+ * (pipelined: the model fixed every request in advance, W-1.6 lets the runner pipeline) and
+ * compared in order. Used by the golden stage, the differential campaign and `srk replay`.
+ */
+import type { Reply } from "../../spec/wire/index.ts";
+import type { TraceStep } from "../../spec/certificate.ts";
+import { normativePart, type ExpectedReply } from "../golden/session.ts";
+import type { Session } from "../driver/target.ts";
+import { compareReply, compareWorld, type Mismatch } from "./compare.ts";
+
+export interface PlannedStep {
+  readonly request: { readonly type: string; readonly id: string | number; readonly [k: string]: unknown };
+  readonly expected: ExpectedReply;
+}
+
+export interface PlannedResult {
+  readonly replies: readonly Reply[];
+  /** The first step whose reply (or world, for a world query) differs, with its diagnosis. */
+  readonly mismatch: { readonly index: number; readonly mismatch: Mismatch } | null;
+}
+
+/** The op a step's request names; for a query, the op of the latest command before it. */
+export const opAt = (steps: readonly PlannedStep[], index: number): string => {
+  for (let i = index; i >= 0; i--) {
+    const r = steps[i]?.request;
+    if (r?.type === "command") return String((r["command"] as { op?: unknown } | undefined)?.op ?? "unknown");
+  }
+  return "advaita.mint";
+};
+
+const isWorldQuery = (s: PlannedStep): boolean => s.request.type === "query" && (s.request["query"] as { name?: unknown } | undefined)?.name === "world";
+
+/** Compares one reply with its plan. */
+export const comparePlanned = (steps: readonly PlannedStep[], index: number, reply: Reply): Mismatch | null => {
+  const step = steps[index];
+  if (step === undefined) throw new Error(`runner bug: no step ${index}`);
+  const op = opAt(steps, index);
+  if (isWorldQuery(step) && step.expected.ok && reply.ok && "result" in step.expected) {
+    return compareWorld(op, step.expected.result, reply.result);
+  }
+  return compareReply(op, step.expected, reply);
+};
+
+/** Sends every step pipelined, then compares replies in order. Throws Undrivable / WireBreak. */
+export const runPlanned = async (session: Session, steps: readonly PlannedStep[], pipelineWindow = 256): Promise<PlannedResult> => {
+  const replies: Reply[] = [];
+  let mismatch: PlannedResult["mismatch"] = null;
+  for (let start = 0; start < steps.length; start += pipelineWindow) {
+    const window = steps.slice(start, start + pipelineWindow);
+    const outcomes = window.map((s) => session.client.send({ ...s.request }));
+    for (const [k, o] of outcomes.entries()) {
+      const index = start + k;
+      const reply = session.check(await o, `${window[k]?.request.type ?? "request"} ${JSON.stringify(window[k]?.request.id)} (step ${index + 1})`);
+      replies.push(reply);
+      if (mismatch === null) {
+        const m = comparePlanned(steps, index, reply);
+        if (m !== null) mismatch = { index, mismatch: m };
+      }
+    }
+    if (mismatch !== null) break;
+  }
+  return { replies, mismatch };
+};
+
+/** The trace steps of a planned exchange up to `upTo` (inclusive), with the actual normative parts. */
+export const plannedTrace = (steps: readonly PlannedStep[], replies: readonly Reply[], upTo: number): TraceStep[] =>
+  steps.slice(0, upTo + 1).map((s, i) => {
+    const r = replies[i];
+    return { request: { ...s.request } as TraceStep["request"], expected: s.expected as never, actual: r === undefined ? null : (normativePart(r as never) as never) };
+  });

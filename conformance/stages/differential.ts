@@ -1,0 +1,179 @@
+/**
+ * Stage 4, the generated differential campaign: the property generator drives the implementation
+ * over the wire with the reference model as oracle. Commands are generated from the model's
+ * state (so the same seed sends the same commands to any implementation); every reply's normative
+ * part must equal the model's, and the implementation's `world` view must equal the model's at
+ * checkpoints and at the end of every run. `reset` between runs (W-2.4).
+ *
+ * Swarm testing: each run disables a random subset of operation kinds (never the bootstrap
+ * `mint`) and picks a generator profile, so rare interleavings of the remaining kinds are common.
+ * A failure is shrunk over the wire by fast-check (every attempt is a reset and a replay, within
+ * the time budget), then replayed once more to record a portable trace and check it reproduces.
+ */
+import fc from "fast-check";
+import { OP_KINDS, choicesArb, type Choice, type GenProfile } from "../../properties/generators/commands.ts";
+import type { Reply } from "../../spec/wire/index.ts";
+import type { PortableTrace } from "../../spec/certificate.ts";
+import { guardsOf } from "../oracle/families.ts";
+import { modelSession } from "../oracle/model.ts";
+import { opAt, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
+import type { Mismatch } from "../oracle/compare.ts";
+import type { Session } from "../driver/target.ts";
+import { recordAgreedStep } from "../verdicts/witnesses.ts";
+import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+
+/** A world query after every CHECKPOINT-th command, and always at the end of a run. */
+export const CHECKPOINT = 10;
+export const MIN_STEPS = 20;
+export const MAX_STEPS = 120;
+
+export interface RunCase {
+  readonly profile: GenProfile;
+  readonly disabled: readonly string[];
+  readonly choices: readonly Choice[];
+}
+
+const DISABLABLE = OP_KINDS.filter((k) => k !== "mint");
+
+export const runCaseArb = (minSteps = MIN_STEPS, maxSteps = MAX_STEPS): fc.Arbitrary<RunCase> =>
+  fc.record({
+    profile: fc.constantFrom<GenProfile>("mixed", "store"),
+    disabled: fc.subarray(DISABLABLE, { minLength: 0, maxLength: Math.floor(DISABLABLE.length / 2) }),
+    choices: choicesArb(minSteps, maxSteps),
+  });
+
+/** The planned exchange of one run: the model's commands with world checkpoints, ids t1, t2, … */
+export const planRun = (c: RunCase, families: StageContext["families"]): PlannedStep[] => {
+  const { steps, initial } = modelSession(c.choices, { families, profile: c.profile, disabled: new Set(c.disabled) });
+  const plan: PlannedStep[] = [];
+  let n = 0;
+  const id = (): string => `t${++n}`;
+  const world = (w: unknown): PlannedStep => ({ request: { type: "query", id: id(), query: { name: "world" } }, expected: { ok: true, events: [], result: w as never } });
+  steps.forEach((s, i) => {
+    plan.push({ request: { type: "command", id: id(), command: s.command }, expected: s.expected });
+    if ((i + 1) % CHECKPOINT === 0 || i === steps.length - 1) plan.push(world(s.worldAfter));
+  });
+  if (steps.length === 0) plan.push(world(initial));
+  return plan;
+};
+
+class Divergence extends Error {
+  override readonly name = "Divergence";
+  constructor(readonly index: number, readonly mismatch: Mismatch, readonly steps: readonly PlannedStep[], readonly replies: readonly Reply[]) {
+    super(`step ${index + 1}: ${mismatch.summary}`);
+  }
+}
+
+/** Resets the session and runs one case; throws Divergence on the first disagreement. */
+const runOnce = async (session: Session, plan: readonly PlannedStep[]): Promise<readonly Reply[]> => {
+  await session.ok({ type: "reset" });
+  const { replies, mismatch } = await runPlanned(session, plan);
+  if (mismatch !== null) throw new Divergence(mismatch.index, mismatch.mismatch, plan, replies);
+  return replies;
+};
+
+export const differentialStage = async (ctx: StageContext): Promise<StageOutcome> => {
+  if (ctx.families.length === 0) return outcome("not-applicable", "the profile declares no family", 0);
+  const notes: string[] = [];
+  let session = await ctx.target.open();
+  let restarts = 0;
+  let fault: Error | null = null;
+  let failureSeen = false;
+  let runsDone = 0;
+  let steps = 0;
+  let attempts = 0;
+  const started = Date.now();
+
+  const predicate = async (c: RunCase): Promise<boolean> => {
+    if (fault !== null) return true; // the implementation can no longer be driven: end quickly
+    const plan = planRun(c, ctx.families);
+    if (failureSeen) attempts++;
+    try {
+      if (session.client.hasExited) {
+        if (++restarts > 3) throw new Undrivable(`the implementation died ${restarts} times; giving up (restart budget 3)`);
+        await session.restart();
+      }
+      await runOnce(session, plan);
+      if (!failureSeen) {
+        runsDone++;
+        steps += plan.length;
+        for (const [i, s] of plan.entries()) {
+          if (s.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(plan, i)), s.expected);
+        }
+        ctx.progress.tick(runsDone, ctx.settings.runs, { witnesses: steps, violations: 0 });
+      }
+      return true;
+    } catch (e) {
+      if (e instanceof Divergence) {
+        failureSeen = true;
+        throw e;
+      }
+      if (e instanceof Undrivable || e instanceof WireBreak) {
+        fault = e;
+        return true;
+      }
+      throw e;
+    }
+  };
+
+  const remaining = Math.max(1_000, ctx.deadline - Date.now());
+  const details = await fc.check(fc.asyncProperty(runCaseArb(), predicate), {
+    numRuns: ctx.settings.runs,
+    seed: ctx.settings.seed,
+    interruptAfterTimeLimit: remaining,
+    markInterruptAsFailure: false,
+  });
+
+  const findings: Finding[] = [];
+  if (details.failed && details.counterexample !== null && details.errorInstance instanceof Divergence) {
+    const [shrunk] = details.counterexample;
+    const original = details.errorInstance;
+    // Replay the shrunk case once more, on the live session, to record its trace and check that it
+    // reproduces (a failure that does not reproduce is reported as such, never dropped).
+    let final: Divergence = original;
+    let reproducible = false;
+    if (fault === null) {
+      try {
+        if (session.client.hasExited) await session.restart();
+        await runOnce(session, planRun(shrunk, ctx.families));
+      } catch (e) {
+        if (e instanceof Divergence) {
+          final = e;
+          reproducible = true;
+        }
+      }
+    }
+    const m = final.mismatch;
+    const commands = final.steps.slice(0, final.index + 1).filter((s) => s.request.type === "command").length;
+    const trace: PortableTrace = {
+      trace_version: 1, invariant: m.invariant, stage: "differential", check: "differential/step",
+      summary: `${m.summary}${reproducible ? "" : " (did not reproduce on a second replay)"}`,
+      seed: details.seed, path: details.counterexamplePath,
+      steps: plannedTrace(final.steps, final.replies, final.index), failing_step: final.index, difference: m.path,
+      shrink: { attempts: details.numShrinks, original_length: original.steps.length, interrupted: details.interrupted },
+    };
+    findings.push({
+      invariant: m.invariant, stage: "differential", check: "differential/step",
+      summary: `step ${final.index + 1} of a shrunk run of ${commands} command(s): ${trace.summary}`, trace,
+    });
+    notes.push(`shrunk over the wire in ${details.numShrinks} step(s) and ${attempts} replay(s); seed ${details.seed}, path ${details.counterexamplePath ?? ""}`);
+  } else if (details.failed) {
+    const err = details.errorInstance;
+    throw err instanceof Error ? err : new Error(String(err));
+  }
+  notes.push(`${runsDone} run(s), ${steps} request(s) agreed with the model in ${Math.round((Date.now() - started) / 1000)} s (seed ${ctx.settings.seed})`);
+  await session.close();
+  ctx.progress.done();
+  if (findings.length > 0) return outcome("fail", findings[0]?.summary ?? "divergence", runsDone, findings, notes);
+  if (fault !== null) {
+    const f = fault as Error;
+    if (f instanceof WireBreak) {
+      return outcome("fail", `${f.rule}: ${f.message}`, runsDone, [{ invariant: null, stage: "differential", check: `wire/${f.rule}`, summary: `${f.message}; raw: ${f.raw}`, trace: null }], notes);
+    }
+    return outcome("inconclusive", `the implementation could not be driven after ${runsDone} run(s): ${f.message}`, runsDone, [], notes);
+  }
+  if (details.interrupted || runsDone < ctx.settings.runs) {
+    return outcome("inconclusive", `the time budget ended after ${runsDone} of ${ctx.settings.runs} run(s)`, runsDone, [], notes);
+  }
+  return outcome("pass", `${runsDone} generated run(s) agreed with the model`, runsDone, [], notes);
+};

@@ -1,0 +1,69 @@
+/**
+ * Stage 2, golden sessions (W-9): the committed transcripts `conformance/golden/session-*.jsonl`,
+ * replayed on a fresh data directory, every reply's normative part compared with the file. A
+ * session that uses an operation outside the declared families is not applicable (W-5.2: those
+ * operations are never sent); it is reported in the notes, never as passed.
+ */
+import { join } from "node:path";
+import { REPO_ROOT } from "../transport/local.ts";
+import { readGolden } from "../golden/replay.ts";
+import { GOLDEN_SESSIONS, goldenPath } from "../golden/session.ts";
+import { guardsOf, opAllowed } from "../oracle/families.ts";
+import { opAt, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
+import { recordAgreedStep } from "../verdicts/witnesses.ts";
+import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+
+export const goldenSteps = (name: string): PlannedStep[] => {
+  const g = GOLDEN_SESSIONS.find((x) => x.name === name);
+  if (g === undefined) throw new Error(`no golden session ${name}`);
+  return readGolden(join(REPO_ROOT, goldenPath(g))).map((l) => ({ request: l.request, expected: l.reply }));
+};
+
+const opsOf = (steps: readonly PlannedStep[]): string[] =>
+  steps.flatMap((s) => (s.request.type === "command" ? [String((s.request["command"] as { op: string }).op)] : []));
+
+export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
+  const findings: Finding[] = [];
+  const notes: string[] = [];
+  let checks = 0;
+  let ran = 0;
+  for (const g of GOLDEN_SESSIONS) {
+    const steps = goldenSteps(g.name);
+    const outside = [...new Set(opsOf(steps).filter((op) => !opAllowed(op, ctx.families)))];
+    if (outside.length > 0) {
+      notes.push(`${g.name}: not applicable, it uses operations outside the profile (${outside.slice(0, 4).join(", ")}${outside.length > 4 ? ", …" : ""})`);
+      continue;
+    }
+    ctx.progress.line(`srk: golden ${g.name} (${steps.length} lines)`);
+    const session = await ctx.target.open();
+    try {
+      const { replies, mismatch } = await runPlanned(session, steps);
+      ran++;
+      const agreed = mismatch === null ? replies.length : mismatch.index;
+      checks += replies.length;
+      for (let i = 0; i < agreed; i++) {
+        const s = steps[i];
+        if (s?.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(steps, i)), s.expected);
+      }
+      if (mismatch !== null) {
+        const { index, mismatch: m } = mismatch;
+        findings.push({
+          invariant: m.invariant,
+          stage: "golden",
+          check: `golden/${g.name}`,
+          summary: `${g.name} line ${index + 1} (${String(steps[index]?.request.id)}): ${m.summary}`,
+          trace: {
+            trace_version: 1, invariant: m.invariant, stage: "golden", check: `golden/${g.name}`, summary: m.summary,
+            seed: g.seed, path: null, steps: plannedTrace(steps, replies, index), failing_step: index,
+            difference: m.path, shrink: null,
+          },
+        });
+      }
+    } finally {
+      await session.close();
+    }
+  }
+  if (ran === 0) return outcome("not-applicable", "no golden session uses only the declared families", 0, [], notes);
+  if (findings.length > 0) return outcome("fail", `${findings.length} golden session(s) diverged`, checks, findings, notes);
+  return outcome("pass", `${ran} golden session(s), every reply as expected`, checks, [], notes);
+};

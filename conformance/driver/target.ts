@@ -35,7 +35,16 @@ export const explain = (client: WireClient, what: string): string => {
 };
 
 export class Session {
+  private uses = 0;
   constructor(readonly client: WireClient, readonly dataDir: string) {}
+
+  /**
+   * A fresh prefix for the ids of one planned exchange: request ids must be unique for the whole
+   * life of a process (W-2.1), while a plan's own ids (t1, t2, …) stay short and portable.
+   */
+  nextIdPrefix(): string {
+    return `u${++this.uses}.`;
+  }
 
   /** The reply to a request, or Undrivable / WireBreak. */
   async reply(msg: { type: string; [k: string]: unknown }, timeoutMs?: number): Promise<Reply> {

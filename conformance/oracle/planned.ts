@@ -44,11 +44,12 @@ export const comparePlanned = (steps: readonly PlannedStep[], index: number, rep
 
 /** Sends every step pipelined, then compares replies in order. Throws Undrivable / WireBreak. */
 export const runPlanned = async (session: Session, steps: readonly PlannedStep[], pipelineWindow = 256): Promise<PlannedResult> => {
+  const prefix = session.nextIdPrefix();
   const replies: Reply[] = [];
   let mismatch: PlannedResult["mismatch"] = null;
   for (let start = 0; start < steps.length; start += pipelineWindow) {
     const window = steps.slice(start, start + pipelineWindow);
-    const outcomes = window.map((s) => session.client.send({ ...s.request }));
+    const outcomes = window.map((s) => session.client.send({ ...s.request, id: `${prefix}${String(s.request.id)}` }));
     for (const [k, o] of outcomes.entries()) {
       const index = start + k;
       const reply = session.check(await o, `${window[k]?.request.type ?? "request"} ${JSON.stringify(window[k]?.request.id)} (step ${index + 1})`);

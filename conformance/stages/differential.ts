@@ -100,7 +100,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
         for (const [i, s] of plan.entries()) {
           if (s.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(plan, i)), s.expected);
         }
-        ctx.progress.tick(runsDone, ctx.settings.runs, { witnesses: steps, violations: 0 });
+        ctx.progress.tick(runsDone, ctx.settings.runs, { witnesses: ctx.witnesses.total(), violations: 0 });
       }
       return true;
     } catch (e) {

@@ -31,6 +31,13 @@ export class WitnessBook {
     return { ...(this.counts.get(id) ?? emptyWitnesses()) };
   }
 
+  /** Every witness of every invariant (for progress lines). */
+  total(): number {
+    let n = 0;
+    for (const w of this.counts.values()) n += totalWitnesses(w);
+    return n;
+  }
+
   /** Adds another book's counts (merging shard or stage books). */
   merge(other: WitnessBook): void {
     for (const id of INVARIANT_IDS) {

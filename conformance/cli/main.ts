@@ -1,0 +1,139 @@
+/**
+ * `srk`: the conformance runner's command line (commander). Commands:
+ *
+ *   srk certify --impl "<command line>" [options]   certify an implementation, write certificate.json
+ *   srk replay <trace.json> --impl "<command line>"  re-run a counterexample on any implementation
+ *   srk golden --impl "<command line>"               replay the golden sessions only (quick self-check)
+ *   srk list                                         the invariants, stages and operations
+ *
+ * Exit codes: 0 certified (or: replay passes, golden passes); 1 violations found (or: the replay
+ * still fails); 2 inconclusive (could not be driven, time budget, harness fault); 64 usage error.
+ * Progress and logs go to stderr; the summary goes to stdout; nothing goes to the implementation
+ * but protocol messages.
+ */
+import { join } from "node:path";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
+import { certify } from "../certify.ts";
+import { UsageError } from "../driver/command-line.ts";
+import { readBaseline } from "../verdicts/baseline.ts";
+import { readTrace, TraceFileError } from "../trace/trace.ts";
+import { replayTrace } from "../replay.ts";
+import { runGolden } from "./golden.ts";
+import { renderList } from "./list.ts";
+import { streamProgress } from "./progress.ts";
+import { renderSummary } from "./summary.ts";
+
+export const EXIT_USAGE = 64;
+
+const int = (name: string, min: number) => (v: string): number => {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}, got "${v}"`);
+  return n;
+};
+
+const ids = (v: string): InvariantId[] => {
+  const list = v.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const id of list) {
+    if (!(INVARIANT_IDS as readonly string[]).includes(id)) throw new InvalidArgumentError(`unknown invariant "${id}"; the ids are ${INVARIANT_IDS.join(", ")}`);
+  }
+  return list as InvariantId[];
+};
+
+/** `reports/certificates/<implementation name>/`, the name made safe for a path. */
+export const defaultOutDir = (name: string | null): string => join("reports", "certificates", (name ?? "unknown").replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "") || "unknown");
+
+const implOption = (): Option => new Option("--impl <command line>", 'the implementation\'s command line, e.g. "python3 impl.py"; {data_dir} is replaced by the data directory, otherwise --data-dir DIR is appended').makeOptionMandatory();
+
+export const program = (): Command => {
+  const p = new Command("srk")
+    .description("Conformance runner for the Samsara and RIPA agent-lifecycle protocols: certifies any implementation, in any language, over the JSON-lines wire protocol (spec/wire/PROTOCOL.md).")
+    .showHelpAfterError()
+    .exitOverride();
+
+  p.command("certify")
+    .description("certify an implementation: handshake, golden sessions, wire robustness, generated differential campaign, algebra, crash cuts, forgetting; writes certificate.json")
+    .addOption(implOption())
+    .option("--seed <n>", "seed of every generated campaign", int("--seed", 0), 1)
+    .option("--runs <n>", "generated runs of the differential campaign", int("--runs", 1), 100)
+    .option("--time-budget <seconds>", "wall-clock budget of the whole certification", int("--time-budget", 1), 600)
+    .option("--request-timeout <ms>", "time allowed for each reply", int("--request-timeout", 1), 15_000)
+    .option("--startup-timeout <ms>", "time allowed from start to the reply to hello", int("--startup-timeout", 1), 30_000)
+    .option("--only <ids>", "certify only these invariants, e.g. S-5,AD-3", ids, [] as InvariantId[])
+    .option("--out <dir>", "where to write certificate.json and traces (default reports/certificates/<implementation name>/)")
+    .option("--data-dir <dir>", "data directory of the first process (default: a fresh temporary directory)")
+    .option("--expected-failures <file>", "baseline: invariant ids (or stage names) expected to fail; a listed entry that passes fails the run (stale)")
+    .action(async (o: { impl: string; seed: number; runs: number; timeBudget: number; requestTimeout: number; startupTimeout: number; only: InvariantId[]; out?: string; dataDir?: string; expectedFailures?: string }) => {
+      const baseline = o.expectedFailures === undefined ? undefined : readBaseline(o.expectedFailures);
+      const result = await certify({
+        commandLine: o.impl, seed: o.seed, runs: o.runs, timeBudgetMs: o.timeBudget * 1000, requestTimeoutMs: o.requestTimeout,
+        startupTimeoutMs: o.startupTimeout, only: o.only, outDir: o.out ?? defaultOutDir,
+        ...(o.dataDir === undefined ? {} : { dataDir: o.dataDir }), ...(baseline === undefined ? {} : { baseline }),
+        progress: streamProgress(process.stderr),
+      });
+      process.stdout.write(renderSummary(result.certificate, result.certificatePath));
+      process.exitCode = result.certificate.exit_code;
+    });
+
+  p.command("replay")
+    .description("re-run a portable trace (a counterexample from a certificate) on any implementation and say whether it still fails, and where")
+    .argument("<trace.json>", "the trace file")
+    .addOption(implOption())
+    .option("--request-timeout <ms>", "time allowed for each reply", int("--request-timeout", 1), 15_000)
+    .action(async (file: string, o: { impl: string; requestTimeout: number }) => {
+      const trace = readTrace(file);
+      const v = await replayTrace(trace, { commandLine: o.impl, requestTimeoutMs: o.requestTimeout });
+      switch (v.kind) {
+        case "still-fails":
+          process.stdout.write(`still fails${v.step > 0 ? ` at step ${v.step}` : ""}: ${v.summary}\n(trace: ${trace.invariant ?? "wire"} ${trace.check}, ${trace.steps.length} steps)\n`);
+          process.exitCode = 1;
+          break;
+        case "passes":
+          process.stdout.write(`passes now: all ${v.steps} replies as expected (trace: ${trace.invariant ?? "wire"} ${trace.check})\n`);
+          process.exitCode = 0;
+          break;
+        case "undrivable":
+          process.stdout.write(`inconclusive: ${v.reason}\n`);
+          process.exitCode = 2;
+          break;
+      }
+    });
+
+  p.command("golden")
+    .description("replay the golden sessions (conformance/golden/*.jsonl) only: a quick self-check before certifying")
+    .addOption(implOption())
+    .action(async (o: { impl: string }) => {
+      const r = await runGolden(o.impl);
+      process.stdout.write(r.text);
+      process.exitCode = r.exitCode;
+    });
+
+  p.command("list")
+    .description("list the invariants, the stages and the operations, with what each checks")
+    .action(() => {
+      process.stdout.write(renderList());
+    });
+  return p;
+};
+
+export const main = async (argv: readonly string[]): Promise<void> => {
+  try {
+    await program().parseAsync([...argv], { from: "user" });
+  } catch (e) {
+    const err = e as { code?: string; exitCode?: number };
+    if (typeof err.code === "string" && err.code.startsWith("commander.")) {
+      // Help and version are successes; anything else commander refused is a usage error.
+      process.exitCode = err.code === "commander.helpDisplayed" || err.code === "commander.help" || err.code === "commander.version" ? 0 : EXIT_USAGE;
+      return;
+    }
+    if (e instanceof UsageError || e instanceof TraceFileError) {
+      process.stderr.write(`srk: ${e.message}\n`);
+      process.exitCode = EXIT_USAGE;
+      return;
+    }
+    process.stderr.write(`srk: internal error (a bug of the runner, please report it): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 70;
+  }
+};
+
+await main(process.argv.slice(2));

@@ -1,0 +1,56 @@
+/**
+ * `srk replay <trace.json> --impl "<command line>"`: re-runs a portable trace (spec/certificate.ts)
+ * on any implementation, on a fresh data directory, and says whether it still fails and where.
+ * A trace that arms the crash hook (`crash_after`) expects the process to die: the runner then
+ * restarts it on the same directory and carries on with the next request, as the crash stage did.
+ */
+import type { PortableTrace } from "../spec/certificate.ts";
+import type { ExpectedReply } from "./golden/session.ts";
+import { Target, type Session } from "./driver/target.ts";
+import { comparePlanned, type PlannedStep } from "./oracle/planned.ts";
+import { Undrivable, WireBreak } from "./stages/types.ts";
+
+export type ReplayVerdict =
+  | { readonly kind: "still-fails"; readonly step: number; readonly summary: string }
+  | { readonly kind: "passes"; readonly steps: number }
+  | { readonly kind: "undrivable"; readonly reason: string };
+
+export interface ReplayOptions {
+  readonly commandLine: string;
+  readonly cwd?: string;
+  readonly requestTimeoutMs?: number;
+  readonly startupTimeoutMs?: number;
+}
+
+export const replayTrace = async (trace: PortableTrace, o: ReplayOptions): Promise<ReplayVerdict> => {
+  const target = new Target({
+    commandLine: o.commandLine, requestTimeoutMs: o.requestTimeoutMs ?? 15_000, startupTimeoutMs: o.startupTimeoutMs ?? 30_000,
+    ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
+  });
+  const steps: PlannedStep[] = trace.steps.map((s) => ({ request: s.request as PlannedStep["request"], expected: s.expected as ExpectedReply }));
+  let session: Session | null = null;
+  let armed = false;
+  try {
+    session = await target.open();
+    for (const [i, step] of steps.entries()) {
+      if (step.request.type === "crash_after") armed = true;
+      const o2 = await session.client.send({ ...step.request });
+      if (o2.kind === "exited" && armed) {
+        // The hook fired at this request: restart on the same directory and go on (W-7.3).
+        armed = false;
+        await session.restart();
+        continue;
+      }
+      const reply = session.check(o2, `step ${i + 1}`);
+      const m = comparePlanned(steps, i, reply);
+      if (m !== null) return { kind: "still-fails", step: i + 1, summary: `${m.summary}${m.invariant === null ? "" : ` [${m.invariant}]`}` };
+    }
+    return { kind: "passes", steps: steps.length };
+  } catch (e) {
+    if (e instanceof Undrivable) return { kind: "undrivable", reason: e.message };
+    if (e instanceof WireBreak) return { kind: "still-fails", step: -1, summary: `${e.rule}: ${e.message}; raw: ${e.raw}` };
+    throw e;
+  } finally {
+    await target.dispose();
+  }
+};

@@ -35,6 +35,10 @@ export interface CertifyOptions extends CertifySettings {
   /** Run only these stages (tests); default: all, less those --only makes irrelevant. */
   readonly stages?: readonly StageName[];
   readonly env?: NodeJS.ProcessEnv;
+  /** Stop after the first stage that finds a violation (the rest are reported as skipped). */
+  readonly failFast?: boolean;
+  /** Where the runner makes its data directories (default: a fresh temporary directory). */
+  readonly dataRoot?: string;
   /** Extra time a stage may overrun the budget before its processes are killed. */
   readonly graceMs?: number;
 }
@@ -88,7 +92,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
   const plan = stagesFor(o.only, o.stages);
   const target = new Target({
     commandLine: o.commandLine, requestTimeoutMs: o.requestTimeoutMs, startupTimeoutMs: o.startupTimeoutMs,
-    ...(o.cwd === undefined ? {} : { cwd: o.cwd }), ...(o.dataDir === undefined ? {} : { dataDir: o.dataDir }), ...(o.env === undefined ? {} : { env: o.env }),
+    ...(o.cwd === undefined ? {} : { cwd: o.cwd }), ...(o.dataRoot === undefined ? {} : { dataRoot: o.dataRoot }), ...(o.dataDir === undefined ? {} : { dataDir: o.dataDir }), ...(o.env === undefined ? {} : { env: o.env }),
   });
 
   let hello: HelloResult | null = null;
@@ -141,7 +145,9 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
         const t0 = Date.now();
         progress.stage(stage);
         let out: StageOutcome;
-        if (Date.now() >= deadline) {
+        if (o.failFast === true && summaries.some((x) => x.findings.length > 0)) {
+          out = outcome("inconclusive", "skipped: an earlier stage found a violation (--fail-fast)", 0);
+        } else if (Date.now() >= deadline) {
           out = outcome("inconclusive", "the time budget ended before this stage", 0);
         } else {
           try {

@@ -62,12 +62,13 @@ export const program = (): Command => {
     .option("--only <ids>", "certify only these invariants, e.g. S-5,AD-3", ids, [] as InvariantId[])
     .option("--out <dir>", "where to write certificate.json and traces (default reports/certificates/<implementation name>/)")
     .option("--data-dir <dir>", "data directory of the first process (default: a fresh temporary directory)")
+    .option("--fail-fast", "stop after the first stage that finds a violation")
     .option("--expected-failures <file>", "baseline: invariant ids (or stage names) expected to fail; a listed entry that passes fails the run (stale)")
-    .action(async (o: { impl: string; seed: number; runs: number; timeBudget: number; requestTimeout: number; startupTimeout: number; only: InvariantId[]; out?: string; dataDir?: string; expectedFailures?: string }) => {
+    .action(async (o: { impl: string; seed: number; runs: number; timeBudget: number; requestTimeout: number; startupTimeout: number; only: InvariantId[]; out?: string; dataDir?: string; expectedFailures?: string; failFast?: boolean }) => {
       const baseline = o.expectedFailures === undefined ? undefined : readBaseline(o.expectedFailures);
       const result = await certify({
         commandLine: o.impl, seed: o.seed, runs: o.runs, timeBudgetMs: o.timeBudget * 1000, requestTimeoutMs: o.requestTimeout,
-        startupTimeoutMs: o.startupTimeout, only: o.only, outDir: o.out ?? defaultOutDir,
+        startupTimeoutMs: o.startupTimeout, only: o.only, outDir: o.out ?? defaultOutDir, failFast: o.failFast === true,
         ...(o.dataDir === undefined ? {} : { dataDir: o.dataDir }), ...(baseline === undefined ? {} : { baseline }),
         progress: streamProgress(process.stderr),
       });

@@ -3,6 +3,7 @@ import type { StageName } from "../../spec/certificate.ts";
 import { differentialStage } from "./differential.ts";
 import { goldenStage } from "./golden.ts";
 import { handshakeStage } from "./handshake.ts";
+import { wireStage } from "./wire.ts";
 import { outcome, type StageContext, type StageOutcome } from "./types.ts";
 
 const notYet = (name: string) => async (_ctx: StageContext): Promise<StageOutcome> => outcome("inconclusive", `stage ${name} is not available in this build`, 0);
@@ -10,7 +11,7 @@ const notYet = (name: string) => async (_ctx: StageContext): Promise<StageOutcom
 export const STAGE_RUNNERS: Readonly<Record<StageName, (ctx: StageContext) => Promise<StageOutcome>>> = {
   handshake: handshakeStage,
   golden: goldenStage,
-  wire: notYet("wire"),
+  wire: wireStage,
   differential: differentialStage,
   algebra: notYet("algebra"),
   crash: notYet("crash"),

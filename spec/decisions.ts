@@ -340,6 +340,42 @@ export const DECISIONS: readonly Decision[] = [
     alternatives: "Accept and ignore such labels (the failure would be silent).",
     refines: ["I6"],
   },
+  {
+    id: "D-034",
+    title: "Conformance: the family of an operation, and the bootstrap operation every profile accepts",
+    decision: "An operation belongs to the family named by the prefix of its op (janma., samskara., advaita., ripa.); custody.* (the delivery of a distillation, guarded by J-4) belongs to janma. A conformance runner sends no operation of a family outside the declared profile (W-5.2), except advaita.mint, the bootstrap that creates the agent every other operation names: it is sent to any implementation that declares at least one family. AD-1 is still reported not applicable unless advaita is declared. A golden session that uses an operation outside the profile is not applicable as a whole.",
+    why: "Without an agent no janma, samskara or ripa operation can be exercised, and mint is the only way to make one; a runner that withheld it from a janma-only implementation could certify nothing. Prefix-based families are what an implementer in another language can compute without reading the kit.",
+    paper: "Samsara defines Janma, Samskara and Advaita as layers of one agent whose identity Advaita mints; RIPA assumes an agent exists. Neither paper speaks of partial implementations or profiles.",
+    alternatives: "Require advaita in every profile (forbids an honest janma-only implementation); a separate bootstrap request outside the command set (a second way to create agents, untested by the invariants); treating custody.* as samskara (but J-4 owns the obligation it discharges).",
+    refines: ["AD-1", "J-4"],
+  },
+  {
+    id: "D-035",
+    title: "Conformance: attributing a disagreement to an invariant",
+    decision: "When an implementation disagrees with the reference model the runner reports the violated invariant by these rules, in order. (1) The model rejected under invariant M and the implementation accepted: M. The implementation rejected under I where the model accepted: I. Both rejected with different codes: M, else I. (2) The replies agree but the events or the world view differ: the first differing field names it (store lineage links: S-3, or S-5 after an excision, S-4 after a replay; store state and retained distillates: AD-3 after a merge, S-5 after an excision, S-4 after a replay; momentum: S-4; held trace entries: S-1; obligations: J-4; substrate identity, memory, body: I1, I2, I3; authority, effects, attempts, fences and markers: I4; providers and required capabilities: I5; surfaces and labels: I6). (3) Otherwise the first invariant in catalog order that guards the operation, or the first invariant of the operation's family. A divergence with no invariant (a break of the wire protocol) is reported under its W rule.",
+    why: "A certificate is read per invariant; a failure must land on the invariant a person would fix. Rule (1) uses the model's own rejection, which names the invariant it protects; rule (2) maps each observable field to the invariant that owns it; rule (3) keeps every disagreement attributable. The kill matrix checks the rules: every mutant must be reported under the invariant it breaks.",
+    paper: "The papers state invariants, not how to blame a failing implementation.",
+    alternatives: "Report every invariant the operation guards (vague: one bug would fail several rows); report only the step (a person would have to work out the invariant); evaluate the model's predicates on the implementation's state (needs the internal state, which only the world view exposes).",
+    refines: ["AD-3", "S-3", "S-4", "S-5", "I4"],
+  },
+  {
+    id: "D-036",
+    title: "Conformance: verdicts, witnesses and exit codes",
+    decision: "Each of the 19 invariants gets exactly one verdict: not-applicable (its family is outside the profile, or --only left it out), fail (a finding is attributed to it), inconclusive (no handshake; a stage that concerns it could not finish because the implementation could not be driven or the time budget ended; or it has no witness at all), or pass. Witnesses are accepted steps of an operation it guards whose reply equalled the model's, agreed rejections under it, crash cuts, algebra checks and byte scans that concerned it. Not-applicable is never counted as a pass. The exit code is 1 when a failure is not in the --expected-failures baseline or a baseline entry passed (stale), else 2 when anything is inconclusive or the runner itself faulted, else 0.",
+    why: "A verification tool that reports a pass for something it never exercised, or for a family the implementation does not have, certifies nothing. One function decides verdicts and the exit code so that no two consumers count a result two ways.",
+    paper: "The papers state the invariants; certification is the kit's own contribution.",
+    alternatives: "Pass when no violation was seen (vacuous passes); count not-applicable as pass (skips read as green); a separate errored verdict (kept inside inconclusive, with the reason, so the verdict set stays at four).",
+    refines: ["J-1", "S-5", "AD-3", "I4"],
+  },
+  {
+    id: "D-037",
+    title: "Conformance: what the differential campaign compares, and when",
+    decision: "Commands are generated from the reference model's world view (never from the implementation's), so one seed sends the same commands to every implementation. The normative part of every reply (W-9) is compared at every step; the whole world view is compared after every 10th command and after the last command of every run. Each run starts with reset (W-2.4) and disables a random subset of operation kinds other than mint (swarm testing). A failing run is shrunk over the wire: every attempt is a reset and a replay of a smaller choice list, within the time budget; the shrunk case is replayed once more and reported as not reproducible if it passes then.",
+    why: "Generating from the model makes the campaign reproducible across implementations and keeps an implementation's own mistakes from steering the generator. Comparing the world view at checkpoints rather than after every step keeps the campaign fast while still pinning any hidden divergence to at most 10 steps, which shrinking then narrows further.",
+    paper: "Samsara's AD-3 and S-4 and RIPA's continuity invariants are statements about observable state; the papers do not describe testing.",
+    alternatives: "Compare the world after every step (about twice the traffic); generate from the implementation's view (the generator would follow a buggy implementation's state and explore less); restart the process between runs instead of reset (slower by a process start per run).",
+    refines: ["AD-3", "S-4", "S-5", "J-1", "I4"],
+  },
 ];
 
 const byId = new Map(DECISIONS.map((d) => [d.id, d]));

@@ -10,11 +10,11 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import fc from "fast-check";
 import type { Implementation, OpenOptions } from "../../impl/api.ts";
-import { firstGoldenMismatch, readGolden } from "../../conformance/golden/replay.ts";
-import { GOLDEN_SESSIONS, goldenPath } from "../../conformance/golden/session.ts";
-import { compareRun } from "../differential.ts";
-import { choicesArb } from "../generators/commands.ts";
-import type { Mutant } from "./catalog.ts";
+import { firstGoldenMismatch, readGolden } from "../golden/replay.ts";
+import { GOLDEN_SESSIONS, goldenPath } from "../golden/session.ts";
+import { compareRun } from "../../properties/differential.ts";
+import { choicesArb } from "../../properties/generators/commands.ts";
+import type { Mutant } from "../../properties/mutants/catalog.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const WORK = join(ROOT, ".tmp", "mutants");

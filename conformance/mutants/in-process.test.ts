@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { INVARIANT_IDS } from "../../spec/catalog.ts";
-import { MUTANTS, mutantsOf } from "./catalog.ts";
+import { MUTANTS, mutantsOf } from "../../properties/mutants/catalog.ts";
 import { hunt, load, materialize } from "./harness.ts";
 
 const RUNS = Number(process.env["MUTANT_RUNS"] ?? 150);

@@ -16,6 +16,7 @@ import type { Reply } from "../../spec/wire/index.ts";
 import type { PortableTrace } from "../../spec/certificate.ts";
 import { guardsOf } from "../oracle/families.ts";
 import { modelSession } from "../oracle/model.ts";
+import { refineMismatch } from "../oracle/refine.ts";
 import { opAt, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
 import type { Mismatch } from "../oracle/compare.ts";
 import type { Session } from "../driver/target.ts";
@@ -143,7 +144,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
         }
       }
     }
-    const m = final.mismatch;
+    const m = reproducible && fault === null ? await refineMismatch(session, final.steps, final.index, final.mismatch).catch(() => final.mismatch) : final.mismatch;
     const commands = final.steps.slice(0, final.index + 1).filter((s) => s.request.type === "command").length;
     const trace: PortableTrace = {
       trace_version: 1, invariant: m.invariant, stage: "differential", check: "differential/step",

@@ -9,6 +9,7 @@ import { REPO_ROOT } from "../transport/local.ts";
 import { readGolden } from "../golden/replay.ts";
 import { GOLDEN_SESSIONS, goldenPath } from "../golden/session.ts";
 import { guardsOf, opAllowed } from "../oracle/families.ts";
+import { refineMismatch } from "../oracle/refine.ts";
 import { opAt, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
@@ -46,7 +47,8 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
         if (s?.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(steps, i)), s.expected);
       }
       if (mismatch !== null) {
-        const { index, mismatch: m } = mismatch;
+        const { index } = mismatch;
+        const m = await refineMismatch(session, steps, index, mismatch.mismatch);
         findings.push({
           invariant: m.invariant,
           stage: "golden",

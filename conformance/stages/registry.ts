@@ -1,5 +1,6 @@
 /** Every certification stage by name, in the order `srk certify` runs them (spec/certificate.ts STAGES). */
 import type { StageName } from "../../spec/certificate.ts";
+import { algebraStage } from "./algebra.ts";
 import { differentialStage } from "./differential.ts";
 import { goldenStage } from "./golden.ts";
 import { handshakeStage } from "./handshake.ts";
@@ -13,7 +14,7 @@ export const STAGE_RUNNERS: Readonly<Record<StageName, (ctx: StageContext) => Pr
   golden: goldenStage,
   wire: wireStage,
   differential: differentialStage,
-  algebra: notYet("algebra"),
+  algebra: algebraStage,
   crash: notYet("crash"),
   forgetting: notYet("forgetting"),
 };

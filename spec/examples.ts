@@ -3,6 +3,7 @@
  * in other languages (they are exported next to the JSON Schemas) and are tested: every valid
  * example parses, every invalid one fails with an issue at the stated path.
  */
+import { INVARIANTS } from "./catalog.ts";
 import type { Digest } from "./digest.ts";
 
 export interface InvalidExample {
@@ -79,6 +80,145 @@ const bundle = {
   required_capabilities: ["chat.send"],
 };
 const delta = { gained: [], lost: [], unchanged: ["chat.send"] };
+
+// --- Conformance: what `srk certify` writes (spec/certificate.ts) ------------------------------
+
+const IMPL_COMMAND = "python3 -m agentd --wire";
+const mintRequest = {
+  type: "command", id: "c1",
+  command: {
+    op: "advaita.mint", tick: 1, base_digest: DA, root: "root-0", designation: "agent", body_revision: "rev-0",
+    custodians: ["custodian-1"], execution: { execution_id: "exec-1", reasoner: "r", harness: "h", host: "host" },
+    providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search"] }],
+    required_capabilities: ["fare.search"], authority_token: "tok-1",
+  },
+};
+const mintReply = { ok: true, events: [{ type: "agent.minted", identity: DB, genesis: DC }, { type: "epoch.advanced", generation: 1, holder: "exec-1" }] };
+
+/** One step of a portable trace: a birth with no tool bound, which J-1 requires to be rejected. */
+export const traceStep = {
+  request: { type: "command", id: "c3", command: { op: "janma.birth", tick: 2, agent: DB, instance_id: "i-1", environment: { tools: [], grantable: ["fare.*"] } } },
+  expected: { ok: false, error: { code: "JANMA_INCOMPLETE_AT_BIRTH", invariant: "J-1", definite: true } },
+  actual: { ok: true, events: [{ type: "instance.born", instance_id: "i-1" }] },
+};
+
+/** A shrunk counterexample of the differential campaign: the implementation births an instance J-1 forbids. */
+export const portableTrace = {
+  trace_version: 1,
+  invariant: "J-1",
+  stage: "differential",
+  check: "differential/step",
+  summary: "the model rejected janma.birth with JANMA_INCOMPLETE_AT_BIRTH (J-1), the implementation accepted it",
+  seed: 1,
+  path: "3:1:0",
+  steps: [
+    { request: mintRequest, expected: mintReply, actual: mintReply },
+    {
+      request: { type: "command", id: "c2", command: { op: "janma.conceive", tick: 1, agent: DB, instance_id: "i-1", nonce: "n-1", manifest } },
+      expected: { ok: true, events: [{ type: "instance.conceived", instance_id: "i-1" }] },
+      actual: { ok: true, events: [{ type: "instance.conceived", instance_id: "i-1" }] },
+    },
+    traceStep,
+  ],
+  failing_step: 2,
+  difference: null,
+  shrink: { attempts: 41, original_length: 27, interrupted: false },
+};
+
+const TRACE_FILE = "traces/differential-J-1-1.json";
+export const counterexampleRef = {
+  invariant: "J-1",
+  stage: "differential",
+  check: "differential/step",
+  summary: portableTrace.summary,
+  steps: portableTrace.steps.length,
+  trace_file: TRACE_FILE,
+  replay: `npx srk replay certificates/agentd/${TRACE_FILE} --impl '${IMPL_COMMAND}'`,
+};
+
+const noWitness = { accepted: 0, rejected: 0, crash_cuts: 0, algebra: 0, forgetting: 0 };
+
+/**
+ * The 19 verdicts of the example certificate, one per catalog invariant in catalog order, as
+ * `conformance/verdicts/decide.ts` decides them: the profile leaves ripa out (I1-I6 not
+ * applicable), J-1 failed with one counterexample, every other invariant passed with witnesses.
+ */
+export const invariantVerdicts = INVARIANTS.map((inv, i) => {
+  const base = { invariant: inv.id, family: inv.protocol, counterexamples: [] as unknown[], expected_failure: false };
+  if (inv.protocol === "ripa") {
+    return { ...base, verdict: "not-applicable", reason: `family ${inv.protocol} is not in the declared profile (W-5.2)`, witnesses: noWitness };
+  }
+  const witnesses = {
+    accepted: 30 + 7 * i,
+    rejected: 2 + i,
+    crash_cuts: 12 + i,
+    algebra: ["AD-3", "S-4", "S-5"].includes(inv.id) ? 20 : 0,
+    forgetting: ["S-1", "S-5"].includes(inv.id) ? 6 : 0,
+  };
+  if (inv.id === "J-1") return { ...base, verdict: "fail", reason: counterexampleRef.summary, witnesses, counterexamples: [counterexampleRef] };
+  const total = Object.values(witnesses).reduce((a, b) => a + b, 0);
+  return { ...base, verdict: "pass", reason: `${total} witness(es), no violation`, witnesses };
+});
+
+const stageResult = {
+  stage: "algebra",
+  verdict: "pass",
+  reason: "merge order-independence, excision and replay agreed with the model",
+  checks: 60,
+  duration_ms: 8_412,
+  findings: [],
+  notes: ["AD-3 over 3 distillates: 10 schedules compared on store.state, store.head (the fields the model's schedules agree on)"],
+};
+
+/** A certificate with one violation: J-1 failed (not in the baseline), so the result is `violations`, exit 1. */
+export const certificate = {
+  certificate_version: 1,
+  kit: { name: "samsara-ripa-kit", version: "0.1.0", spec_digest: DE },
+  protocol_version: "1",
+  implementation: {
+    name: "agentd", version: "0.4.2", command_line: IMPL_COMMAND,
+    profile: { families: ["janma", "samskara", "advaita"], crash_hook: true },
+  },
+  settings: { seed: 1, runs: 100, time_budget_ms: 600_000, request_timeout_ms: 15_000, only: [], stages: ["handshake", "golden", "wire", "differential", "algebra", "crash", "forgetting"] },
+  started_at: "2025-01-15T09:30:00.000Z",
+  duration_ms: 95_208,
+  stages: [
+    { stage: "handshake", verdict: "pass", reason: "version negotiation and profile as W-5 requires", checks: 4, duration_ms: 310, findings: [], notes: ["agentd 0.4.2, families [janma, samskara, advaita], crash hook yes"] },
+    {
+      stage: "golden", verdict: "not-applicable", reason: "no golden session uses only the declared families", checks: 0, duration_ms: 2, findings: [],
+      notes: ["session-1: not applicable, it uses operations outside the profile (ripa.migration_fence, ripa.effect)"],
+    },
+    { stage: "wire", verdict: "pass", reason: "framing, ids and error replies as the protocol requires", checks: 38, duration_ms: 4_120, findings: [], notes: [] },
+    { stage: "differential", verdict: "fail", reason: counterexampleRef.summary, checks: 100, duration_ms: 61_944, findings: [counterexampleRef], notes: ["shrunk from 27 to 3 steps in 41 attempts"] },
+    stageResult,
+    { stage: "crash", verdict: "pass", reason: "48 crash cuts recovered to the model's world", checks: 48, duration_ms: 14_530, findings: [], notes: ["hook cuts: 20 at each of before_commit, after_commit (of 64 durable writes), plus 8 at reset"] },
+    { stage: "forgetting", verdict: "pass", reason: "12 byte scans of the data directory found no trace or excised content", checks: 12, duration_ms: 5_870, findings: [], notes: [] },
+  ],
+  invariants: invariantVerdicts,
+  baseline: { file: null, expected: [], unexpected_failures: ["J-1"], stale: [] },
+  implementation_faults: [],
+  harness_faults: [],
+  result: "violations",
+  exit_code: 1,
+};
+
+/** No handshake succeeded: every invariant is inconclusive, the result is `inconclusive`, exit 2. */
+export const undrivenCertificate = {
+  ...certificate,
+  protocol_version: null,
+  implementation: { name: null, version: null, command_line: IMPL_COMMAND, profile: null },
+  settings: { ...certificate.settings, stages: ["handshake"] },
+  duration_ms: 30_114,
+  stages: [{ stage: "handshake", verdict: "inconclusive", reason: "the first handshake failed: no reply to hello within 30000 ms", checks: 1, duration_ms: 30_109, findings: [], notes: [] }],
+  invariants: INVARIANTS.map((inv) => ({
+    invariant: inv.id, family: inv.protocol, verdict: "inconclusive", reason: "no handshake succeeded: the implementation could not be driven",
+    witnesses: noWitness, counterexamples: [], expected_failure: false,
+  })),
+  baseline: { file: null, expected: [], unexpected_failures: [], stale: [] },
+  implementation_faults: ["no reply to hello within 30000 ms; stderr: agentd: cannot open data directory"],
+  result: "inconclusive",
+  exit_code: 2,
+};
 
 export const EXAMPLES: Readonly<Record<string, Examples>> = {
   Authorization: {
@@ -368,5 +508,67 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
   Rejection: {
     valid: [{ code: "JANMA_INCOMPLETE_AT_BIRTH", invariant: "J-1", message: "tool fare_search is not offered" }],
     invalid: [{ value: { code: "OOPS", invariant: null, message: "x" }, path: "code", why: "codes come from the error-code table" }],
+  },
+  Witnesses: {
+    valid: [noWitness, { accepted: 52, rejected: 4, crash_cuts: 14, algebra: 20, forgetting: 6 }],
+    invalid: [
+      { value: { ...noWitness, crash_cuts: -1 }, path: "crash_cuts", why: "witnesses are counts" },
+      { value: { accepted: 1, rejected: 0, crash_cuts: 0, algebra: 0 }, path: "forgetting", why: "every kind of witness is reported, zero included" },
+    ],
+  },
+  TraceStep: {
+    valid: [traceStep, { ...traceStep, actual: null }],
+    invalid: [
+      { value: { request: traceStep.request, expected: traceStep.expected }, path: "actual", why: "the actual reply is explicit: null when none came" },
+      { value: { ...traceStep, message: "instance born" }, path: "", why: "strict: informative parts of a reply are not normative (W-9)" },
+    ],
+  },
+  PortableTrace: {
+    valid: [
+      portableTrace,
+      { ...portableTrace, invariant: null, check: "wire/W-3.1", summary: "the reply to c1 echoed a different id", path: null, seed: null, steps: [{ request: mintRequest, expected: mintReply, actual: null }], failing_step: 0, shrink: null },
+    ],
+    invalid: [
+      { value: { ...portableTrace, trace_version: 2 }, path: "trace_version", why: "this kit reads trace version 1 only" },
+      { value: { ...portableTrace, stage: "fuzz" }, path: "stage", why: "stages are the runner's seven" },
+      { value: { ...portableTrace, failing_step: -1 }, path: "failing_step", why: "an index into steps, or null" },
+      { value: { ...portableTrace, replay: "npx srk replay" }, path: "", why: "strict: unknown fields are rejected" },
+    ],
+  },
+  CounterexampleRef: {
+    valid: [counterexampleRef, { ...counterexampleRef, invariant: null, stage: "wire", check: "wire/W-2.1", steps: 0, trace_file: null, replay: null }],
+    invalid: [
+      { value: { ...counterexampleRef, invariant: "J-5" }, path: "invariant", why: "an invariant of the catalog, or null for a wire failure" },
+      { value: { ...counterexampleRef, trace_file: undefined }, path: "trace_file", why: "the trace file (or null) is explicit" },
+    ],
+  },
+  InvariantVerdict: {
+    valid: invariantVerdicts.slice(0, 1).concat(invariantVerdicts.slice(-1)),
+    invalid: [
+      { value: { ...invariantVerdicts[1], verdict: "skipped" }, path: "verdict", why: "pass, fail, not-applicable or inconclusive" },
+      { value: { ...invariantVerdicts[1], family: "operations" }, path: "family", why: "families are the profile's four" },
+    ],
+  },
+  StageResult: {
+    valid: [stageResult, ...certificate.stages.slice(3, 4)],
+    invalid: [
+      { value: { ...stageResult, checks: 1.5 }, path: "checks", why: "checks are counted" },
+      { value: { ...stageResult, findings: [{ ...counterexampleRef, steps: -1 }] }, path: "findings.0.steps", why: "a trace has a non-negative number of steps" },
+    ],
+  },
+  Certificate: {
+    valid: [certificate, undrivenCertificate],
+    invalid: [
+      { value: { ...certificate, invariants: invariantVerdicts.slice(1) }, path: "invariants", why: "exactly one verdict per invariant of the catalog (19)" },
+      {
+        value: { ...certificate, invariants: [{ ...invariantVerdicts[0], verdict: "errored" }, ...invariantVerdicts.slice(1)] },
+        path: "invariants.0.verdict",
+        why: "verdicts are pass, fail, not-applicable or inconclusive",
+      },
+      { value: { ...certificate, exit_code: 3 }, path: "exit_code", why: "exit codes are 0 (certified), 1 (violations) or 2 (inconclusive)" },
+      { value: { ...certificate, certificate_version: 2 }, path: "certificate_version", why: "this kit reads certificate version 1 only" },
+      { value: { ...certificate, settings: { ...certificate.settings, only: ["J-9"] } }, path: "settings.only.0", why: "--only names invariants of the catalog" },
+      { value: { ...certificate, signature: DA }, path: "", why: "strict: unknown fields are rejected" },
+    ],
   },
 };

@@ -1,5 +1,9 @@
-/** The normative, machine-readable spec: catalog, encoding, wire objects, commands, views, errors. */
+/**
+ * The normative, machine-readable spec: catalog, encoding, wire objects, commands, views, errors,
+ * and the conformance certificate. The wire protocol's messages are in `spec/wire/index.ts`.
+ */
 export * from "./catalog.ts";
+export * from "./certificate.ts";
 export * from "./digest.ts";
 export * from "./errors.ts";
 export * from "./schemas/common.ts";

@@ -1,6 +1,8 @@
 /**
  * Every named wire object of the spec, by name. The JSON Schema export, the example tests and
- * the generated docs all iterate over this one registry.
+ * the generated docs all iterate over this one registry. The `conformance` family is what the
+ * conformance runner writes (`certificate.json` and its portable traces), not what an
+ * implementation speaks.
  */
 import type { z } from "zod";
 import { Authorization } from "./schemas/common.ts";
@@ -22,9 +24,10 @@ import { Command } from "./schemas/commands.ts";
 import { Event } from "./schemas/events.ts";
 import { WorldView } from "./schemas/views.ts";
 import { RejectionSchema } from "./errors.ts";
+import { Certificate, CounterexampleRef, InvariantVerdict, PortableTrace, StageResult, TraceStep, Witnesses } from "./certificate.ts";
 
 export interface RegisteredSchema {
-  readonly family: "common" | "janma" | "samskara" | "advaita" | "ripa" | "operations";
+  readonly family: "common" | "janma" | "samskara" | "advaita" | "ripa" | "operations" | "conformance";
   readonly schema: z.ZodType;
 }
 
@@ -76,4 +79,11 @@ export const SPEC_SCHEMAS: Readonly<Record<string, RegisteredSchema>> = {
   Event: r("operations", Event),
   WorldView: r("operations", WorldView),
   Rejection: r("operations", RejectionSchema),
+  Witnesses: r("conformance", Witnesses),
+  TraceStep: r("conformance", TraceStep),
+  PortableTrace: r("conformance", PortableTrace),
+  CounterexampleRef: r("conformance", CounterexampleRef),
+  InvariantVerdict: r("conformance", InvariantVerdict),
+  StageResult: r("conformance", StageResult),
+  Certificate: r("conformance", Certificate),
 };

@@ -8,7 +8,7 @@
  * 2. Replies agree but events or the world view differ: the field that differs names the
  *    invariant (the store's lineage links: S-3; its state and retained distillates: AD-3 after a
  *    merge, S-5 after an excision, S-4 after a replay; momentum: S-4; held trace entries: S-1;
- *    obligations: J-4; substrate identity, memory, body: I1, I2, I3; authority, effects,
+ *    obligations and quarantine: J-4; when several fields differ, the most specific wins; substrate identity, memory, body: I1, I2, I3; authority, effects,
  *    attempts: I4; providers and capability deltas: I5; surfaces and labels: I6); otherwise
  * 3. the first invariant (catalog order) guarding the operation; an operation no invariant guards
  *    falls back to its family's first invariant.
@@ -23,16 +23,24 @@ export interface Disagreement {
   readonly implRejected: { readonly code: string; readonly invariant: string | null } | null;
   /** Path of the first differing field ($events… or $world…), when the replies agreed. */
   readonly path: string | null;
+  /** Every differing path found (bounded), for the priority rule; defaults to [path]. */
+  readonly paths?: readonly string[];
 }
 
 const isInvariant = (s: string | null | undefined): s is InvariantId => s !== null && s !== undefined && INVARIANTS.some((i) => i.id === s);
 
-/** Path fragments of the world view and the invariant they show, most specific first. */
+/**
+ * Fields of the world view and the invariant they show, in priority order: when several fields
+ * differ (a wrong aggregate also changes the head digest that hashes it), the most specific
+ * cause wins — the retained distillates and the aggregate before the lineage links that digest them.
+ */
 const FIELD_RULES: readonly { readonly test: RegExp; readonly by: (op: string) => InvariantId }[] = [
+  { test: /\.store\.distillates/, by: (op) => (op === "samskara.excise" ? "S-5" : op === "samskara.replay" ? "S-4" : "AD-3") },
+  { test: /\.store\.state/, by: (op) => (op === "samskara.replay" ? "S-4" : "AD-3") },
+  { test: /\.store\.quarantined/, by: () => "J-4" },
+  { test: /\.store\.(chain|head|batches)/, by: (op) => (op === "samskara.excise" ? "S-5" : op === "samskara.replay" ? "S-4" : "S-3") },
   { test: /\.store\.momentum/, by: () => "S-4" },
   { test: /\.store\.excisions/, by: () => "S-5" },
-  { test: /\.store\.(chain|head|batches)/, by: (op) => (op === "samskara.excise" ? "S-5" : op === "samskara.replay" ? "S-4" : "S-3") },
-  { test: /\.store\.(state|distillates|quarantined)/, by: (op) => (op === "samskara.excise" ? "S-5" : op === "samskara.replay" ? "S-4" : "AD-3") },
   { test: /\.trace_entries/, by: () => "S-1" },
   { test: /\.obligations/, by: () => "J-4" },
   { test: /\.substrate\.identity|\.identity\.designation/, by: () => "I1" },
@@ -62,9 +70,8 @@ export const attribute = (d: Disagreement): InvariantId => {
     if (isInvariant(i.invariant)) return i.invariant;
     return fallback(d.op);
   }
-  if (d.path !== null) {
-    const rule = FIELD_RULES.find((r) => r.test.test(d.path ?? ""));
-    if (rule !== undefined) return rule.by(d.op);
-  }
+  const paths = d.paths ?? (d.path === null ? [] : [d.path]);
+  const rule = FIELD_RULES.find((r) => paths.some((p) => r.test.test(p)));
+  if (rule !== undefined) return rule.by(d.op);
   return fallback(d.op);
 };

@@ -40,13 +40,26 @@ export const compareReply = (op: string, expected: ExpectedReply, actual: Reply)
   return { invariant, summary, path };
 };
 
+/** Every path at which two JSON values differ (leaves, or where the shapes part), at most `limit`. */
+export const differingPaths = (a: unknown, b: unknown, path = "$", out: string[] = [], limit = 64): string[] => {
+  if (out.length >= limit || Object.is(a, b)) return out;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object" || Array.isArray(a) !== Array.isArray(b)) {
+    out.push(path);
+    return out;
+  }
+  for (const k of new Set([...Object.keys(a as object), ...Object.keys(b as object)])) {
+    differingPaths((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`, out, limit);
+  }
+  return out;
+};
+
 /** Null when the implementation's world view equals the model's. */
 export const compareWorld = (op: string, expected: unknown, actual: unknown): Mismatch | null => {
   const diff = firstDifference(expected, actual, "$world");
   if (diff === null) return null;
   const path = diff.split(":")[0] ?? null;
   return {
-    invariant: attribute({ op, modelRejected: null, implRejected: null, path }),
+    invariant: attribute({ op, modelRejected: null, implRejected: null, path, paths: differingPaths(expected, actual, "$world") }),
     summary: `after ${op} the world views differ at ${diff.replace(": model ", ": expected ").replace(" vs impl ", ", got ")}`,
     path,
   };

@@ -55,7 +55,7 @@ export const program = (): Command => {
     .description("certify an implementation: handshake, golden sessions, wire robustness, generated differential campaign, algebra, crash cuts, forgetting; writes certificate.json")
     .addOption(implOption())
     .option("--seed <n>", "seed of every generated campaign", int("--seed", 0), 1)
-    .option("--runs <n>", "generated runs of the differential campaign", int("--runs", 1), 100)
+    .option("--runs <n>", "generated runs of the differential campaign", int("--runs", 1), 300)
     .option("--time-budget <seconds>", "wall-clock budget of the whole certification", int("--time-budget", 1), 600)
     .option("--request-timeout <ms>", "time allowed for each reply", int("--request-timeout", 1), 15_000)
     .option("--startup-timeout <ms>", "time allowed from start to the reply to hello", int("--startup-timeout", 1), 30_000)

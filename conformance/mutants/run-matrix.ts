@@ -22,7 +22,7 @@ if (unknown.length > 0) {
 }
 const options: MatrixOptions = {
   seed: Number(process.env["MUTANT_SEED"] ?? 1),
-  runs: Number(process.env["MUTANT_RUNS"] ?? 60),
+  runs: Number(process.env["MUTANT_RUNS"] ?? 300),
   timeBudgetMs: Number(process.env["MUTANT_BUDGET_S"] ?? 180) * 1000,
 };
 const chosen = MUTANTS.filter((m) => ids.length === 0 || ids.includes(m.id));

@@ -144,18 +144,20 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
         }
       }
     }
-    const m = reproducible && fault === null ? await refineMismatch(session, final.steps, final.index, final.mismatch).catch(() => final.mismatch) : final.mismatch;
-    const commands = final.steps.slice(0, final.index + 1).filter((s) => s.request.type === "command").length;
+    const refined = reproducible && fault === null ? await refineMismatch(session, final.steps, final.index, final.mismatch).catch(() => null) : null;
+    const m = refined?.mismatch ?? final.mismatch;
+    const shown = refined ?? final;
+    const commands = shown.steps.slice(0, shown.index + 1).filter((s) => s.request.type === "command").length;
     const trace: PortableTrace = {
       trace_version: 1, invariant: m.invariant, stage: "differential", check: "differential/step",
       summary: `${m.summary}${reproducible ? "" : " (did not reproduce on a second replay)"}`,
       seed: details.seed, path: details.counterexamplePath,
-      steps: plannedTrace(final.steps, final.replies, final.index), failing_step: final.index, difference: m.path,
+      steps: plannedTrace(shown.steps, shown.replies, shown.index), failing_step: shown.index, difference: m.path,
       shrink: { attempts: details.numShrinks, original_length: original.steps.length, interrupted: details.interrupted },
     };
     findings.push({
       invariant: m.invariant, stage: "differential", check: "differential/step",
-      summary: `step ${final.index + 1} of a shrunk run of ${commands} command(s): ${trace.summary}`, trace,
+      summary: `step ${shown.index + 1} of a shrunk run of ${commands} command(s): ${trace.summary}`, trace,
     });
     notes.push(`shrunk over the wire in ${details.numShrinks} step(s) and ${attempts} replay(s); seed ${details.seed}, path ${details.counterexamplePath ?? ""}`);
   } else if (details.failed) {

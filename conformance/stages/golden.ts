@@ -47,16 +47,17 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
         if (s?.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(steps, i)), s.expected);
       }
       if (mismatch !== null) {
-        const { index } = mismatch;
-        const m = await refineMismatch(session, steps, index, mismatch.mismatch);
+        const refined = await refineMismatch(session, steps, mismatch.index, mismatch.mismatch);
+        const m = refined?.mismatch ?? mismatch.mismatch;
+        const shown = refined ?? { steps, replies, index: mismatch.index };
         findings.push({
           invariant: m.invariant,
           stage: "golden",
           check: `golden/${g.name}`,
-          summary: `${g.name} line ${index + 1} (${String(steps[index]?.request.id)}): ${m.summary}`,
+          summary: `${g.name} line ${mismatch.index + 1} (${String(steps[mismatch.index]?.request.id)}): ${m.summary}`,
           trace: {
             trace_version: 1, invariant: m.invariant, stage: "golden", check: `golden/${g.name}`, summary: m.summary,
-            seed: g.seed, path: null, steps: plannedTrace(steps, replies, index), failing_step: index,
+            seed: g.seed, path: null, steps: plannedTrace(shown.steps, shown.replies, shown.index), failing_step: shown.index,
             difference: m.path, shrink: null,
           },
         });

@@ -1,13 +1,13 @@
 /** Every certification stage by name, in the order `srk certify` runs them (spec/certificate.ts STAGES). */
 import type { StageName } from "../../spec/certificate.ts";
 import { algebraStage } from "./algebra.ts";
+import { crashStage } from "./crash.ts";
 import { differentialStage } from "./differential.ts";
+import { forgettingStage } from "./forgetting.ts";
 import { goldenStage } from "./golden.ts";
 import { handshakeStage } from "./handshake.ts";
 import { wireStage } from "./wire.ts";
-import { outcome, type StageContext, type StageOutcome } from "./types.ts";
-
-const notYet = (name: string) => async (_ctx: StageContext): Promise<StageOutcome> => outcome("inconclusive", `stage ${name} is not available in this build`, 0);
+import type { StageContext, StageOutcome } from "./types.ts";
 
 export const STAGE_RUNNERS: Readonly<Record<StageName, (ctx: StageContext) => Promise<StageOutcome>>> = {
   handshake: handshakeStage,
@@ -15,6 +15,6 @@ export const STAGE_RUNNERS: Readonly<Record<StageName, (ctx: StageContext) => Pr
   wire: wireStage,
   differential: differentialStage,
   algebra: algebraStage,
-  crash: notYet("crash"),
-  forgetting: notYet("forgetting"),
+  crash: crashStage,
+  forgetting: forgettingStage,
 };

@@ -1,0 +1,106 @@
+/** The verdict rules (D-036) and the exit code, case by case, including their boundaries. */
+import { describe, expect, it } from "vitest";
+import type { InvariantId } from "../../spec/catalog.ts";
+import type { CounterexampleRef, StageName, Verdict } from "../../spec/certificate.ts";
+import type { Finding } from "../stages/types.ts";
+import { EMPTY_BASELINE, parseBaseline } from "./baseline.ts";
+import { decide, type StageSummary } from "./decide.ts";
+import { WitnessBook } from "./witnesses.ts";
+import { UsageError } from "../driver/command-line.ts";
+
+const ALL = ["janma", "samskara", "advaita", "ripa"] as const;
+const ref = (f: Finding): CounterexampleRef => ({ invariant: f.invariant, stage: f.stage, check: f.check, summary: f.summary, steps: 0, trace_file: null, replay: null });
+const witnessed = (): WitnessBook => {
+  const w = new WitnessBook();
+  for (const id of ["J-1", "J-2", "J-3", "J-4", "S-1", "S-2", "S-3", "S-4", "S-5", "AD-1", "AD-2", "AD-3", "AD-4", "I1", "I2", "I3", "I4", "I5", "I6"] as const) w.add(id, "accepted");
+  return w;
+};
+const stage = (name: StageName, verdict: Verdict, findings: Finding[] = []): StageSummary => ({ stage: name, verdict, reason: `${name} ${verdict}`, findings });
+const finding = (invariant: InvariantId | null, st: StageName = "differential"): Finding => ({ invariant, stage: st, check: `${st}/x`, summary: `broke ${invariant ?? "wire"}`, trace: null });
+const verdictOf = (d: ReturnType<typeof decide>, id: InvariantId): Verdict | undefined => d.invariants.find((i) => i.invariant === id)?.verdict;
+
+const base = { families: ALL, only: [], witnesses: witnessed(), baseline: EMPTY_BASELINE, harnessFaults: [], ref } as const;
+
+describe("decide (D-036)", () => {
+  it("all stages pass and every invariant witnessed: certified, exit 0", () => {
+    const d = decide({ ...base, stages: [stage("golden", "pass"), stage("differential", "pass")] });
+    expect(d.invariants.every((i) => i.verdict === "pass")).toBe(true);
+    expect([d.result, d.exit_code]).toEqual(["certified", 0]);
+  });
+
+  it("a finding fails its invariant only: exit 1", () => {
+    const d = decide({ ...base, stages: [stage("differential", "fail", [finding("S-2")])] });
+    expect(verdictOf(d, "S-2")).toBe("fail");
+    expect(verdictOf(d, "S-1")).toBe("pass");
+    expect(d.invariants.find((i) => i.invariant === "S-2")?.counterexamples).toHaveLength(1);
+    expect([d.result, d.exit_code]).toEqual(["violations", 1]);
+  });
+
+  it("vacuity guard: one witness passes, zero witnesses is inconclusive (exit 2)", () => {
+    const w = witnessed();
+    const none = new WitnessBook();
+    none.add("J-1", "rejected");
+    expect(verdictOf(decide({ ...base, witnesses: w, stages: [stage("golden", "pass")] }), "I6")).toBe("pass");
+    const d = decide({ ...base, witnesses: none, stages: [stage("golden", "pass")] });
+    expect(verdictOf(d, "J-1")).toBe("pass");
+    expect(verdictOf(d, "I6")).toBe("inconclusive");
+    expect(d.invariants.find((i) => i.invariant === "I6")?.reason).toMatch(/no witness/);
+    expect(d.exit_code).toBe(2);
+  });
+
+  it("a family outside the profile is not applicable, never pass, even with witnesses", () => {
+    const d = decide({ ...base, families: ["janma", "advaita"], stages: [stage("golden", "pass")] });
+    expect(verdictOf(d, "S-5")).toBe("not-applicable");
+    expect(verdictOf(d, "I1")).toBe("not-applicable");
+    expect(verdictOf(d, "J-1")).toBe("pass");
+    expect(d.exit_code).toBe(0);
+  });
+
+  it("an inconclusive stage leaves exactly the invariants it concerns undecided", () => {
+    const d = decide({ ...base, stages: [stage("golden", "pass"), stage("algebra", "inconclusive")] });
+    expect(verdictOf(d, "AD-3")).toBe("inconclusive");
+    expect(verdictOf(d, "S-4")).toBe("inconclusive");
+    expect(verdictOf(d, "J-1")).toBe("pass");
+    // The wire stage concerns no invariant, but an inconclusive stage still keeps the run from "certified".
+    const w = decide({ ...base, stages: [stage("wire", "inconclusive")] });
+    expect(w.invariants.every((i) => i.verdict === "pass")).toBe(true);
+    expect(w.exit_code).toBe(2);
+  });
+
+  it("no handshake: everything inconclusive; harness faults never certify", () => {
+    expect(decide({ ...base, families: null, stages: [] }).invariants.every((i) => i.verdict === "inconclusive")).toBe(true);
+    expect(decide({ ...base, stages: [stage("golden", "pass")], harnessFaults: ["boom"] }).exit_code).toBe(2);
+  });
+
+  it("--only: the others are not applicable and do not affect the exit code", () => {
+    const d = decide({ ...base, only: ["AD-3"], stages: [stage("differential", "fail", [finding("S-2")])] });
+    expect(verdictOf(d, "AD-3")).toBe("pass");
+    expect(verdictOf(d, "S-2")).toBe("not-applicable");
+  });
+
+  it("a wire-protocol failure (no invariant) fails the run and is keyed by stage in the baseline", () => {
+    const s = [stage("wire", "fail", [finding(null, "wire")])];
+    expect(decide({ ...base, stages: s }).exit_code).toBe(1);
+    expect(decide({ ...base, stages: s, baseline: parseBaseline('["wire"]', "b.json") }).exit_code).toBe(0);
+  });
+
+  it("baseline: an expected failure does not fail the run; a listed invariant that passes does (stale)", () => {
+    const failing = [stage("differential", "fail", [finding("S-2")])];
+    const expected = decide({ ...base, stages: failing, baseline: parseBaseline("S-2\n", "b.txt") });
+    expect(expected.invariants.find((i) => i.invariant === "S-2")?.expected_failure).toBe(true);
+    expect([expected.result, expected.exit_code]).toEqual(["certified", 0]);
+    const stale = decide({ ...base, stages: [stage("differential", "pass")], baseline: parseBaseline("# known\nS-2\n", "b.txt") });
+    expect(stale.baseline.stale).toEqual(["S-2"]);
+    expect(stale.exit_code).toBe(1);
+    const other = decide({ ...base, stages: failing, baseline: parseBaseline('{"expected_failures":["S-1"]}', "b.json") });
+    expect(other.baseline.unexpected_failures).toEqual(["S-2"]);
+    expect(other.exit_code).toBe(1);
+  });
+
+  it("the baseline parser refuses unknown entries and bad JSON by name", () => {
+    expect(() => parseBaseline("S-9\n", "b.txt")).toThrow(UsageError);
+    expect(() => parseBaseline("S-9\n", "b.txt")).toThrow(/entry 1 "S-9"/);
+    expect(() => parseBaseline("[1]", "b.json")).toThrow(/list of invariant ids/);
+    expect(() => parseBaseline("[oops", "b.json")).toThrow(/not valid JSON/);
+  });
+});

@@ -165,6 +165,15 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
             }
           }
         }
+        // A process that answered `shutdown` and then had to be killed broke W-2.2; sessions close in
+        // `finally` blocks where a stage cannot say so, so it is added here, to the stage it ran in.
+        const ignored = target.takeIgnoredShutdowns();
+        const first = ignored[0];
+        if (first !== undefined) {
+          const summary = `${first.message}${ignored.length > 1 ? ` (${ignored.length} processes in this stage)` : ""}; raw: ${first.raw}`;
+          out = outcome(out.verdict === "inconclusive" ? "inconclusive" : "fail", out.verdict === "inconclusive" || out.verdict === "fail" ? out.reason : `W-2.2: ${first.message}`,
+            out.checks, [...out.findings, { invariant: null, stage, check: `${stage}/W-2.2`, summary, trace: null }], out.notes);
+        }
         record(stage, out, Date.now() - t0);
       }
     }

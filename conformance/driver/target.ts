@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Reply } from "../../spec/wire/index.ts";
-import { ProcessExited, ProtocolViolation, RequestFailed, RequestTimeout, WireClient, type Outcome } from "../transport/client.ts";
+import { ProcessExited, ProtocolViolation, RequestFailed, RequestTimeout, WireClient, type Outcome, type Violation } from "../transport/client.ts";
 import { describeExit, type SpawnSpec } from "../transport/process.ts";
 import { Undrivable, WireBreak } from "../stages/types.ts";
 import { implSpawnSpec } from "./command-line.ts";
@@ -27,11 +27,13 @@ export interface TargetOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-/** Explains why a process could not be driven, with its exit and the tail of its stderr. */
+/** Explains why a process could not be driven, with its exit, a reply cut short, and the tail of its stderr. */
 export const explain = (client: WireClient, what: string): string => {
   const exit = client.exitInfo;
   const tail = client.stderrTail(10);
-  return `${what}${exit === null ? "" : ` (the implementation ${describeExit(exit)})`}${tail === "" ? "" : `; last stderr lines:\n${tail}`}`;
+  const cut = client.unterminatedStdout;
+  const partial = cut === null ? "" : `; ${cut.bytes} bytes of an unterminated line on stdout (a reply ends with \\n, W-1.2): ${cut.head}${cut.bytes > cut.head.length ? "…" : ""}`;
+  return `${what}${exit === null ? "" : ` (the implementation ${describeExit(exit)})`}${partial}${tail === "" ? "" : `; last stderr lines:\n${tail}`}`;
 };
 
 export class Session {
@@ -97,6 +99,7 @@ export class Target {
   private readonly ownRoot: boolean;
   private readonly sessions = new Set<Session>();
   private count = 0;
+  private readonly ignoredShutdowns: Violation[] = [];
 
   constructor(readonly options: TargetOptions) {
     this.ownRoot = options.dataRoot === undefined;
@@ -122,8 +125,18 @@ export class Target {
     return WireClient.spawnRaw(this.spawnSpec(dataDir), {
       timeoutMs: this.options.requestTimeoutMs,
       startupTimeoutMs: this.options.startupTimeoutMs,
+      onShutdownIgnored: (v) => this.ignoredShutdowns.push(v),
       ...(protocolVersions === undefined ? {} : { protocolVersions }),
     });
+  }
+
+  /**
+   * Every `shutdown` an implementation process answered and then ignored (W-2.2; it was killed)
+   * since the last call. Sessions close in `finally` blocks, where a stage cannot report a finding,
+   * so the caller (certify, after each stage) does.
+   */
+  takeIgnoredShutdowns(): Violation[] {
+    return this.ignoredShutdowns.splice(0);
   }
 
   /** Starts a handshaken session on `dataDir` (a fresh one by default). */

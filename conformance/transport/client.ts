@@ -8,15 +8,18 @@
  * not fatal. `request` and the helpers built on it throw typed errors for callers that want that.
  *
  * Replies that match no pending request (id null after a framing or JSON error, or an id the
- * runner reused on purpose) are queued as `unmatched`; outside raw mode a reply whose id matches
- * nothing in flight is a violation of W-1.6. Every violation is kept in `violations` with the
- * rule it breaks and the offending bytes. `restart()` starts the same command again, on the same
- * data directory (crash cuts); replies from an earlier process generation are dropped.
+ * runner reused on purpose) are queued as `unmatched`. Outside raw mode, lines are answered in
+ * order (W-1.6), so a stdout line that answers no request in flight — not UTF-8, not JSON, not a
+ * Reply, or a reply whose id the runner never sent — takes the place of the reply to the oldest
+ * request in flight: that request's outcome is the violation (at once, not after a timeout), and
+ * its genuine reply, if it still comes, is dropped. Every violation is kept in `violations` with
+ * the rule it breaks and the offending bytes. `restart()` starts the same command again, on the
+ * same data directory (crash cuts); replies from an earlier process generation are dropped.
  */
 import type { Command, WorldView } from "../../spec/index.ts";
 import type { CrashAfterRequest, HelloResult, Query, QueryName, QueryResult, Reply } from "../../spec/wire/index.ts";
 import { HelloResult as HelloResultSchema, PROTOCOL_VERSION, Reply as ReplySchema } from "../../spec/wire/index.ts";
-import { describeExit, ImplementationProcess, type ExitInfo, type SpawnSpec, type StdoutLine } from "./process.ts";
+import { describeExit, ImplementationProcess, MAX_REPLY_BYTES, type ExitInfo, type SpawnSpec, type StdoutLine } from "./process.ts";
 
 export class ProcessExited extends Error {
   override readonly name = "ProcessExited";
@@ -63,6 +66,8 @@ export interface ClientOptions {
   readonly startupTimeoutMs?: number;
   readonly protocolVersions?: readonly string[];
   readonly settings?: Record<string, unknown>;
+  /** Told when the implementation answered `shutdown` but had to be killed (W-2.2). */
+  readonly onShutdownIgnored?: (v: Violation) => void;
 }
 
 interface Pending {
@@ -80,6 +85,8 @@ export class WireClient {
   private generation = 0;
   private readonly pending = new Map<string, Pending>();
   private readonly order: string[] = [];
+  /** Requests whose outcome was a violation in place of their reply: their late reply is dropped. */
+  private readonly settledByViolation = new Set<string>();
   private readonly unmatchedQueue: Reply[] = [];
   private unmatchedWaiters: ((r: Reply) => void)[] = [];
   private nextId = 1;
@@ -145,13 +152,27 @@ export class WireClient {
   get killedForOversizedReply(): boolean {
     return this.proc.oversizedReply;
   }
+  /** An unterminated line left on stdout (a reply cut short), if any. */
+  get unterminatedStdout(): { readonly bytes: number; readonly head: string } | null {
+    return this.proc.unterminatedStdout;
+  }
 
   private violate(rule: string, message: string, raw: string, id?: unknown): void {
     const v: Violation = { rule, message, raw: shown(raw) };
     this.violations.push(v);
-    if (id === undefined || id === null) return;
-    const key = JSON.stringify(id);
-    this.settle(key, { kind: "violation", violation: v });
+    if (id !== undefined && id !== null) {
+      const key = JSON.stringify(id);
+      if (this.settle(key, { kind: "violation", violation: v }) || this.settledByViolation.delete(key)) return;
+    }
+    this.inPlaceOfOldest(v);
+  }
+
+  /** Outside raw mode, a line that answers nothing in flight stands where the oldest request's reply belongs (W-1.6). */
+  private inPlaceOfOldest(v: Violation): void {
+    const oldest = this.order[0];
+    if (this.rawMode || oldest === undefined) return;
+    this.settledByViolation.add(oldest);
+    this.settle(oldest, { kind: "violation", violation: v });
   }
 
   private settle(key: string, o: Outcome): boolean {
@@ -199,8 +220,14 @@ export class WireClient {
       this.settle(key, { kind: "reply", reply });
       return;
     }
-    if (reply.id !== null && !this.rawMode) {
-      this.violations.push({ rule: "W-1.6", message: `a reply with id ${key} matches no request in flight`, raw: shown(text) });
+    if (this.settledByViolation.delete(key)) return; // the genuine reply, after the line that took its place
+    if (!this.rawMode && (reply.id !== null || this.order.length > 0)) {
+      const v: Violation = { rule: "W-3", message: `a reply with id ${key} matches no request in flight (a reply echoes its request's id${this.order[0] === undefined ? "" : `; the oldest in flight is ${this.order[0]}`})`, raw: shown(text) };
+      this.violations.push(v);
+      if (this.order.length > 0) {
+        this.inPlaceOfOldest(v);
+        return;
+      }
     }
     const w = this.unmatchedWaiters.shift();
     if (w !== undefined) w(reply);
@@ -208,6 +235,16 @@ export class WireClient {
   }
 
   private onExit(info: ExitInfo): void {
+    if (this.proc.oversizedReply) {
+      // The runner killed it for a line it would not buffer: that line is the violation.
+      const v: Violation = {
+        rule: "W-1.4",
+        message: `a stdout line is longer than ${MAX_REPLY_BYTES} bytes, the runner's limit for one reply (no reply to the runner's requests comes near it); the runner killed the implementation`,
+        raw: shown(this.proc.oversizedHead),
+      };
+      this.violations.push(v);
+      this.inPlaceOfOldest(v);
+    }
     const o: Outcome = { kind: "exited", exit: info, stderrTail: this.proc.stderrTail() };
     for (const key of [...this.pending.keys()]) this.settle(key, o);
   }
@@ -307,19 +344,36 @@ export class WireClient {
   }
 
   /**
-   * Ask for a clean exit and wait for it, at most `graceMs`; an implementation that ignores
-   * `shutdown` (or end of input) is killed, with its whole process group.
+   * Ask for a clean exit and wait for it; an implementation that ignores `shutdown` (or end of
+   * input) is killed, with its whole process group. The reply to `shutdown` is waited for as any
+   * reply (at most `graceMs`); once it answered, the process has `graceMs` to exit, and one that
+   * does not broke W-2.2 (a violation, reported to `onShutdownIgnored`). One that did not answer is
+   * stuck or broken, which its other requests diagnose: it gets the shorter wait, and no violation.
    */
   async shutdown(graceMs = 5_000): Promise<ExitInfo> {
-    if (!this.proc.hasExited) {
-      await this.send({ type: "shutdown" }, graceMs);
-      this.proc.endInput();
-      const timer = setTimeout(() => this.proc.kill("SIGKILL"), graceMs);
-      const info = await this.proc.exited;
-      clearTimeout(timer);
-      return info;
+    const proc = this.proc;
+    if (proc.hasExited) return proc.exited;
+    const waitMs = Math.min(graceMs, this.options.timeoutMs ?? graceMs);
+    const answer = await this.send({ type: "shutdown" }, waitMs);
+    const answered = answer.kind === "reply" && answer.reply.ok;
+    proc.endInput();
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = !proc.hasExited;
+      proc.kill("SIGKILL");
+    }, answered ? graceMs : waitMs);
+    const info = await proc.exited;
+    clearTimeout(timer);
+    if (killed && answered) {
+      const v: Violation = {
+        rule: "W-2.2",
+        message: `the implementation answered shutdown but did not exit within ${graceMs} ms, nor at the end of its input (W-1.7); the runner killed its process group`,
+        raw: shown(JSON.stringify(answer.reply)),
+      };
+      this.violations.push(v);
+      this.options.onShutdownIgnored?.(v);
     }
-    return this.proc.exited;
+    return info;
   }
 
   /** Kill the process group (default SIGKILL, a black-box crash) and wait for it to be gone. */

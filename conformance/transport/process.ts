@@ -6,7 +6,8 @@
  * A hostile or broken implementation must never hang or exhaust the runner, so:
  * - the child leads its own process group, and `kill` signals the whole group (an implementation
  *   that spawns children, or a wrapper such as `npx`, leaves no orphan holding the pipes);
- * - only the last `STDERR_KEEP_BYTES` of stderr are kept (a flood costs nothing);
+ * - only the last `STDERR_KEEP_BYTES` of stderr are kept (a flood costs nothing), and a diagnosis
+ *   quotes at most `STDERR_TAIL_CHARS` of it;
  * - a stdout line longer than `MAX_REPLY_BYTES` kills the process instead of growing a buffer;
  * - bytes on stdout that are not valid UTF-8 are reported with the line, not decoded silently.
  */
@@ -29,6 +30,8 @@ export interface ExitInfo {
 export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 /** How much of stderr is kept: the tail is what explains a crash. */
 export const STDERR_KEEP_BYTES = 64 * 1024;
+/** At most this much of the stderr tail goes into a diagnosis (a flood of long lines stays small). */
+export const STDERR_TAIL_CHARS = 4 * 1024;
 
 /** One stdout line: its text, and whether its bytes were valid UTF-8 (W-1.2). */
 export interface StdoutLine {
@@ -38,6 +41,19 @@ export interface StdoutLine {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+const HEAD_BYTES = 300;
+/** The first HEAD_BYTES of a line kept in parts, decoded leniently (for a diagnosis only). */
+const headOf = (parts: readonly Buffer[]): string => {
+  const head: Buffer[] = [];
+  let size = 0;
+  for (const p of parts) {
+    if (size >= HEAD_BYTES) break;
+    head.push(p.subarray(0, HEAD_BYTES - size));
+    size += Math.min(p.length, HEAD_BYTES - size);
+  }
+  return Buffer.concat(head).toString("utf8");
+};
 
 /** Every process group still alive, so that the runner never leaves one behind when it exits. */
 const LIVE = new Set<ImplementationProcess>();
@@ -57,6 +73,8 @@ export class ImplementationProcess {
   private exitInfo: ExitInfo | null = null;
   /** Set when the runner itself killed the process because a reply line was too long. */
   oversizedReply = false;
+  /** The first bytes of that line, for the diagnosis. */
+  oversizedHead = "";
   readonly exited: Promise<ExitInfo>;
 
   constructor(
@@ -106,10 +124,16 @@ export class ImplementationProcess {
   get stderr(): string {
     return this.stderrDropped > 0 ? `[… ${this.stderrDropped} earlier bytes of stderr dropped]\n${this.stderrBuf}` : this.stderrBuf;
   }
-  /** The last `n` lines of stderr, for a diagnosis. */
+  /** The last `n` lines of stderr, for a diagnosis: at most STDERR_TAIL_CHARS, the end kept. */
   stderrTail(n = 20): string {
     const lines = this.stderrBuf.trimEnd().split("\n");
-    return lines.slice(-n).join("\n");
+    const tail = lines.slice(-n).join("\n");
+    return tail.length > STDERR_TAIL_CHARS ? `[…]${tail.slice(-STDERR_TAIL_CHARS)}` : tail;
+  }
+  /** An unterminated line left on stdout (a reply cut short, W-1.2): its size and how it begins. */
+  get unterminatedStdout(): { readonly bytes: number; readonly head: string } | null {
+    if (this.stdoutSize === 0 || this.oversizedReply) return null;
+    return { bytes: this.stdoutSize, head: headOf(this.stdoutParts) };
   }
   get hasExited(): boolean {
     return this.exitInfo !== null;
@@ -137,6 +161,7 @@ export class ImplementationProcess {
         this.stdoutSize += chunk.length - start;
         if (this.stdoutSize > MAX_REPLY_BYTES) {
           this.oversizedReply = true;
+          this.oversizedHead = headOf(this.stdoutParts);
           this.stdoutParts = [];
           this.appendStderr(`runner: a stdout line exceeds ${MAX_REPLY_BYTES} bytes; the implementation was killed\n`);
           this.kill("SIGKILL");

@@ -1,4 +1,5 @@
 /** `srk golden`: the golden stage alone, against any implementation, with a short report. */
+import { match } from "ts-pattern";
 import { goldenStage } from "../stages/golden.ts";
 import { Target } from "../driver/target.ts";
 import { Undrivable, WireBreak } from "../stages/types.ts";
@@ -17,7 +18,13 @@ export const runGolden = async (commandLine: string): Promise<{ text: string; ex
       witnesses: new WitnessBook(), progress: streamProgress(process.stderr), deadline: Date.now() + settings.timeBudgetMs,
     });
     const lines = [`golden: ${out.verdict} — ${out.reason}`, ...out.notes.map((n) => `  ${n}`), ...out.findings.map((f) => `  ${f.invariant ?? "wire"}: ${f.summary}`)];
-    return { text: `${lines.join("\n")}\n`, exitCode: out.verdict === "fail" ? 1 : out.verdict === "pass" ? 0 : 2 };
+    // Nothing to replay (no session fits the profile) is no self-check: inconclusive, like a hang.
+    const exitCode = match(out.verdict)
+      .with("pass", () => 0 as const)
+      .with("fail", () => 1 as const)
+      .with("inconclusive", "not-applicable", () => 2 as const)
+      .exhaustive();
+    return { text: `${lines.join("\n")}\n`, exitCode };
   } catch (e) {
     if (e instanceof Undrivable || e instanceof WireBreak) return { text: `golden: inconclusive — ${e.message}\n`, exitCode: e instanceof WireBreak ? 1 : 2 };
     throw e;

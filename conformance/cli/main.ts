@@ -13,6 +13,7 @@
  */
 import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
+import { match } from "ts-pattern";
 import { INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
 import { certify } from "../certify.ts";
 import { UsageError } from "../driver/command-line.ts";
@@ -84,20 +85,13 @@ export const program = (): Command => {
     .action(async (file: string, o: { impl: string; requestTimeout: number }) => {
       const trace = readTrace(file);
       const v = await replayTrace(trace, { commandLine: o.impl, requestTimeoutMs: o.requestTimeout });
-      switch (v.kind) {
-        case "still-fails":
-          process.stdout.write(`still fails${v.step > 0 ? ` at step ${v.step}` : ""}: ${v.summary}\n(trace: ${trace.invariant ?? "wire"} ${trace.check}, ${trace.steps.length} steps)\n`);
-          process.exitCode = 1;
-          break;
-        case "passes":
-          process.stdout.write(`passes now: all ${v.steps} replies as expected (trace: ${trace.invariant ?? "wire"} ${trace.check})\n`);
-          process.exitCode = 0;
-          break;
-        case "undrivable":
-          process.stdout.write(`inconclusive: ${v.reason}\n`);
-          process.exitCode = 2;
-          break;
-      }
+      const r = match(v)
+        .with({ kind: "still-fails" }, (x) => ({ code: 1, text: `still fails${x.step > 0 ? ` at step ${x.step}` : ""}: ${x.summary}\n(trace: ${trace.invariant ?? "wire"} ${trace.check}, ${trace.steps.length} steps)\n` }))
+        .with({ kind: "passes" }, (x) => ({ code: 0, text: `passes now: all ${x.steps} replies as expected (trace: ${trace.invariant ?? "wire"} ${trace.check})\n` }))
+        .with({ kind: "undrivable" }, (x) => ({ code: 2, text: `inconclusive: ${x.reason}\n` }))
+        .exhaustive();
+      process.stdout.write(r.text);
+      process.exitCode = r.code;
     });
 
   p.command("golden")

@@ -6,6 +6,7 @@
  * turned into the stage errors `Undrivable` (exit, hang) and `WireBreak` (protocol violation).
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { match } from "ts-pattern";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Reply } from "../../spec/wire/index.ts";
@@ -54,16 +55,18 @@ export class Session {
   }
 
   check(o: Outcome, what: string): Reply {
-    switch (o.kind) {
-      case "reply":
-        return o.reply;
-      case "timeout":
-        throw new Undrivable(explain(this.client, `no reply to ${what} within ${o.ms} ms`));
-      case "exited":
+    return match(o)
+      .with({ kind: "reply" }, (x) => x.reply)
+      .with({ kind: "timeout" }, (x) => {
+        throw new Undrivable(explain(this.client, `no reply to ${what} within ${x.ms} ms`));
+      })
+      .with({ kind: "exited" }, () => {
         throw new Undrivable(explain(this.client, `the implementation ended before replying to ${what}`));
-      case "violation":
-        throw new WireBreak(o.violation.rule, `${o.violation.message} (in reply to ${what})`, o.violation.raw);
-    }
+      })
+      .with({ kind: "violation" }, (x) => {
+        throw new WireBreak(x.violation.rule, `${x.violation.message} (in reply to ${what})`, x.violation.raw);
+      })
+      .exhaustive();
   }
 
   /** A successful reply's result, or a WireBreak naming the unexpected error. */

@@ -16,6 +16,7 @@
  * the rule it breaks and the offending bytes. `restart()` starts the same command again, on the
  * same data directory (crash cuts); replies from an earlier process generation are dropped.
  */
+import { match } from "ts-pattern";
 import type { Command, WorldView } from "../../spec/index.ts";
 import type { CrashAfterRequest, HelloResult, Query, QueryName, QueryResult, Reply } from "../../spec/wire/index.ts";
 import { HelloResult as HelloResultSchema, PROTOCOL_VERSION, Reply as ReplySchema } from "../../spec/wire/index.ts";
@@ -267,16 +268,18 @@ export class WireClient {
   /** Send a request object; resolves with its reply, rejects with a typed error otherwise. */
   async request(msg: Outgoing, timeoutMs?: number): Promise<Reply> {
     const o = await this.send(msg, timeoutMs);
-    switch (o.kind) {
-      case "reply":
-        return o.reply;
-      case "timeout":
-        throw new RequestTimeout(`no reply to ${JSON.stringify(msg["id"] ?? msg["type"])} within ${o.ms} ms`);
-      case "exited":
-        throw new ProcessExited(o.exit, this.proc.stderr);
-      case "violation":
-        throw new ProtocolViolation(o.violation);
-    }
+    return match(o)
+      .with({ kind: "reply" }, (x) => x.reply)
+      .with({ kind: "timeout" }, (x) => {
+        throw new RequestTimeout(`no reply to ${JSON.stringify(msg["id"] ?? msg["type"])} within ${x.ms} ms`);
+      })
+      .with({ kind: "exited" }, (x) => {
+        throw new ProcessExited(x.exit, this.proc.stderr);
+      })
+      .with({ kind: "violation" }, (x) => {
+        throw new ProtocolViolation(x.violation);
+      })
+      .exhaustive();
   }
 
   /** Write raw bytes (hostile-input tests). Replies come back through `nextUnmatched`. */

@@ -1,7 +1,51 @@
-/** The human summary printed at the end of `srk certify`: stages, the 19 invariants, the result. */
-import type { Certificate } from "../../spec/certificate.ts";
+/**
+ * The human summary printed at the end of `srk certify`: stages, the 19 invariants, the result,
+ * and each counterexample as the commands sent with the failing step's expected and actual reply.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Certificate, CounterexampleRef, PortableTrace } from "../../spec/certificate.ts";
+import { readTrace } from "../trace/trace.ts";
 
 const pad = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
+
+const clip = (v: unknown, n = 300): string => {
+  const t = JSON.stringify(v);
+  return t.length > n ? `${t.slice(0, n)}…` : t;
+};
+
+/** A counterexample as a person reads it: the commands sent (numbered), then the failing step. */
+export const renderStory = (t: PortableTrace, maxSteps = 12): string[] => {
+  const out: string[] = [];
+  const fail = t.failing_step ?? t.steps.length - 1;
+  const from = Math.max(0, fail + 1 - maxSteps);
+  if (from > 0) out.push(`    … ${from} earlier request(s), see the trace file`);
+  t.steps.slice(from, fail + 1).forEach((s, k) => {
+    const i = from + k;
+    const r = s.request as { type?: string; command?: { op?: string }; query?: { name?: string } };
+    const what = r.type === "command" ? (r.command?.op ?? "command") : r.type === "query" ? `query ${r.query?.name ?? ""}` : (r.type ?? "?");
+    out.push(`    ${String(i + 1).padStart(3)}. ${what}${i === fail ? "   <- fails here" : ""}`);
+  });
+  const last = t.steps[fail];
+  if (last !== undefined) {
+    out.push(`    request:  ${clip(last.request)}`);
+    out.push(`    expected: ${clip(last.expected)}`);
+    out.push(`    actual:   ${clip(last.actual)}`);
+  }
+  if (t.difference !== null) out.push(`    first difference: ${t.difference}`);
+  return out;
+};
+
+const story = (x: CounterexampleRef, certificatePath: string): string[] => {
+  if (x.trace_file === null) return [];
+  const file = join(dirname(certificatePath), x.trace_file);
+  if (!existsSync(file)) return [];
+  try {
+    return renderStory(readTrace(file));
+  } catch {
+    return [`    (trace ${file} could not be read)`];
+  }
+};
 
 export const renderSummary = (c: Certificate, certificatePath: string): string => {
   const lines: string[] = [];
@@ -24,6 +68,7 @@ export const renderSummary = (c: Certificate, certificatePath: string): string =
   for (const i of c.invariants) {
     for (const x of i.counterexamples) {
       lines.push(`${i.invariant}: ${x.summary}`);
+      lines.push(...story(x, certificatePath));
       if (x.replay !== null) lines.push(`  replay: ${x.replay}`);
     }
   }

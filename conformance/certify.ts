@@ -20,6 +20,8 @@ import { writeJsonAtomic } from "./trace/trace.ts";
 import { EMPTY_BASELINE, type Baseline } from "./verdicts/baseline.ts";
 import { decide, STAGE_CONCERNS, type StageSummary } from "./verdicts/decide.ts";
 import { WitnessBook } from "./verdicts/witnesses.ts";
+import { CoverageBook } from "./oracle/transitions.ts";
+import { writeReports } from "./reporters/write.ts";
 import { STAGE_RUNNERS } from "./stages/registry.ts";
 import { outcome, Undrivable, WireBreak, type CertifySettings, type Finding, type StageContext, type StageOutcome } from "./stages/types.ts";
 
@@ -83,6 +85,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
   const deadline = started + o.timeBudgetMs;
   const grace = o.graceMs ?? 30_000;
   const witnesses = new WitnessBook();
+  const coverage = new CoverageBook();
   const harnessFaults: string[] = [];
   const implementationFaults: string[] = [];
   const results: StageResult[] = [];
@@ -139,7 +142,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
     if (hello !== null) {
       const ctx: StageContext = {
         settings: o, hello, families: hello.profile.families, crashHook: hello.profile.crash_hook,
-        target, witnesses, progress, deadline,
+        target, witnesses, coverage, progress, deadline,
       };
       for (const stage of plan) {
         const t0 = Date.now();
@@ -201,6 +204,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
     ...decision,
     implementation_faults: implementationFaults,
     harness_faults: harnessFaults,
+    coverage: { transitions: coverage.transitions() },
   };
   // The certificate is checked against its own schema before it is written: a mismatch is a bug
   // of the runner, reported as such (and the file is still written, for the bug report).
@@ -213,5 +217,6 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
   });
   const certificatePath = join(dir, "certificate.json");
   writeJsonAtomic(certificatePath, certificate);
+  await writeReports({ certificate, certificatePath, traceFiles });
   return { certificate, certificatePath, traceFiles };
 };

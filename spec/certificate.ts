@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { INVARIANT_IDS } from "./catalog.ts";
+import { INSTANCE_STATES } from "./schemas/janma.ts";
 import { PROFILE_FAMILIES } from "./wire/limits.ts";
 
 export const CERTIFICATE_VERSION = 1;
@@ -109,6 +110,25 @@ export const StageResult = z
   .meta({ id: "StageResult" });
 export type StageResult = z.infer<typeof StageResult>;
 
+/**
+ * The states of a migration as the coverage of the RIPA migration machine counts them (OP-7):
+ * `idle` (no migration in progress), the five phases of MigrationView, and the two ends of one
+ * migration, `resumed` (completed) and `cancelled` (rolled back); after either the agent is idle.
+ */
+export const MIGRATION_STATES = ["idle", "fenced", "checkpointed", "validated", "bound", "rehydrated", "resumed", "cancelled"] as const;
+
+/** State-machine transitions the campaign drove: accepted commands of the golden and differential stages. */
+export const CoveredTransition = z.discriminatedUnion("machine", [
+  z.strictObject({ machine: z.literal("janma"), from: z.enum(INSTANCE_STATES), to: z.enum(INSTANCE_STATES), op: z.string(), count: Count.min(1) }),
+  z.strictObject({ machine: z.literal("ripa-migration"), from: z.enum(MIGRATION_STATES), to: z.enum(MIGRATION_STATES), op: z.string(), count: Count.min(1) }),
+]).describe("one transition of the Janma lifecycle (per instance) or of the RIPA migration (per agent), with the operation that made it and how often the implementation made it as the model did");
+export type CoveredTransition = z.infer<typeof CoveredTransition>;
+
+export const Coverage = z.strictObject({
+  transitions: z.array(CoveredTransition).describe("every transition driven at least once, by machine, from, to, op"),
+});
+export type Coverage = z.infer<typeof Coverage>;
+
 /** A baseline entry: an invariant id, or a stage name for failures of the wire protocol itself. */
 export const BaselineEntry = z.union([InvariantIdSchema, StageName]);
 export type BaselineEntry = z.infer<typeof BaselineEntry>;
@@ -144,6 +164,7 @@ export const Certificate = z
     }),
     implementation_faults: z.array(z.string()).describe("the implementation could not be driven: exits, hangs, protocol breaks, with stderr tails"),
     harness_faults: z.array(z.string()).describe("faults of the runner itself, reported apart from the implementation's"),
+    coverage: Coverage.optional().describe("state-machine transitions the golden and differential stages drove (written by every run; absent in certificates of older runners)"),
     result: z.enum(["certified", "violations", "inconclusive"]),
     exit_code: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   })

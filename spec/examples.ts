@@ -200,6 +200,15 @@ export const certificate = {
   harness_faults: [],
   result: "violations",
   exit_code: 1,
+  coverage: {
+    transitions: [
+      { machine: "janma", from: "avyakrta", to: "conceived", op: "janma.conceive", count: 212 },
+      { machine: "janma", from: "conceived", to: "ready", op: "janma.birth", count: 187 },
+      { machine: "janma", from: "ready", to: "active", op: "janma.act", count: 96 },
+      { machine: "janma", from: "active", to: "withdrawn", op: "janma.withdraw", count: 41 },
+      { machine: "janma", from: "withdrawn", to: "dissolved", op: "janma.dissolve", count: 9 },
+    ],
+  },
 };
 
 /** No handshake succeeded: every invariant is inconclusive, the result is `inconclusive`, exit 2. */
@@ -216,6 +225,7 @@ export const undrivenCertificate = {
   })),
   baseline: { file: null, expected: [], unexpected_failures: [], stale: [] },
   implementation_faults: ["no reply to hello within 30000 ms; stderr: agentd: cannot open data directory"],
+  coverage: { transitions: [] },
   result: "inconclusive",
   exit_code: 2,
 };
@@ -569,6 +579,16 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
       { value: { ...certificate, certificate_version: 2 }, path: "certificate_version", why: "this kit reads certificate version 1 only" },
       { value: { ...certificate, settings: { ...certificate.settings, only: ["J-9"] } }, path: "settings.only.0", why: "--only names invariants of the catalog" },
       { value: { ...certificate, signature: DA }, path: "", why: "strict: unknown fields are rejected" },
+      {
+        value: { ...certificate, coverage: { transitions: [{ machine: "janma", from: "fenced", to: "checkpointed", op: "ripa.migration_checkpoint", count: 1 }] } },
+        path: "coverage.transitions.0.from",
+        why: "a transition's states are those of its machine (fenced is a migration phase, not an instance state)",
+      },
+      {
+        value: { ...certificate, coverage: { transitions: [{ ...certificate.coverage.transitions[0], count: 0 }] } },
+        path: "coverage.transitions.0.count",
+        why: "only transitions driven at least once are listed",
+      },
     ],
   },
 };

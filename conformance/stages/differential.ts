@@ -11,7 +11,7 @@
  * the time budget), then replayed once more to record a portable trace and check it reproduces.
  */
 import fc from "fast-check";
-import { OP_KINDS, choicesArb, type Choice, type GenProfile } from "../../properties/generators/commands.ts";
+import { OP_KINDS, choiceArb, type Choice, type GenProfile } from "../../properties/generators/commands.ts";
 import type { Reply } from "../../spec/wire/index.ts";
 import type { PortableTrace } from "../../spec/certificate.ts";
 import { guardsOf } from "../oracle/families.ts";
@@ -25,7 +25,6 @@ import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type S
 
 /** A world query after every CHECKPOINT-th command, and always at the end of a run. */
 export const CHECKPOINT = 10;
-export const MIN_STEPS = 20;
 export const MAX_STEPS = 120;
 
 export interface RunCase {
@@ -36,11 +35,15 @@ export interface RunCase {
 
 const DISABLABLE = OP_KINDS.filter((k) => k !== "mint");
 
-export const runCaseArb = (minSteps = MIN_STEPS, maxSteps = MAX_STEPS): fc.Arbitrary<RunCase> =>
+/**
+ * Runs are 1 to `maxSteps` choices long, spread over the whole range (`size: "max"`), and may
+ * shrink down to a single command: a counterexample then shows only the commands it needs.
+ */
+export const runCaseArb = (maxSteps = MAX_STEPS): fc.Arbitrary<RunCase> =>
   fc.record({
     profile: fc.constantFrom<GenProfile>("mixed", "store"),
     disabled: fc.subarray(DISABLABLE, { minLength: 0, maxLength: Math.floor(DISABLABLE.length / 2) }),
-    choices: choicesArb(minSteps, maxSteps),
+    choices: fc.array(choiceArb, { minLength: 1, maxLength: maxSteps, size: "max" }),
   });
 
 /** The planned exchange of one run: the model's commands with world checkpoints, ids t1, t2, … */
@@ -101,6 +104,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
         for (const [i, s] of plan.entries()) {
           if (s.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(plan, i)), s.expected);
         }
+        ctx.coverage?.recordSession(plan);
         ctx.progress.tick(runsDone, ctx.settings.runs, { witnesses: ctx.witnesses.total(), violations: 0 });
       }
       return true;

@@ -46,6 +46,7 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
         const s = steps[i];
         if (s?.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(steps, i)), s.expected);
       }
+      ctx.coverage?.recordSession(steps.slice(0, agreed));
       if (mismatch !== null) {
         const refined = await refineMismatch(session, steps, mismatch.index, mismatch.mismatch);
         const m = refined?.mismatch ?? mismatch.mismatch;

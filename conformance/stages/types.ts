@@ -9,6 +9,7 @@ import type { PortableTrace, StageName, Verdict } from "../../spec/certificate.t
 import type { HelloResult } from "../../spec/wire/index.ts";
 import type { Family } from "../oracle/families.ts";
 import type { WitnessBook } from "../verdicts/witnesses.ts";
+import type { CoverageBook } from "../oracle/transitions.ts";
 import type { Target } from "../driver/target.ts";
 import type { Progress } from "../cli/progress.ts";
 
@@ -53,6 +54,8 @@ export interface StageContext {
   /** Starts fresh implementation processes on data directories the runner owns. */
   readonly target: Target;
   readonly witnesses: WitnessBook;
+  /** Transition counts of the Janma and migration machines (golden and differential stages). */
+  readonly coverage?: CoverageBook;
   readonly progress: Progress;
   /** Absolute time (Date.now()) at which the time budget ends. */
   readonly deadline: number;

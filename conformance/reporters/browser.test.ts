@@ -1,0 +1,226 @@
+/**
+ * report.html as a person sees it, in a real browser: Debian's Chromium (headless, driven by
+ * playwright-core, which never downloads a browser) opens the reports `srk certify` wrote for a
+ * passing certification of the kit's implementation and for a failing one (the mutant
+ * S-4.replay-claim-miscounts), over file:// with every other request refused. It checks the 19
+ * rows, the failing row and its story, the two diagrams, the filters, that nothing is fetched and
+ * nothing is logged as an error; and saves the screenshots committed under reports/screenshots/
+ * (report-pass.png, report-diagrams.png, report-fail.png: the viewport, 1280×1100).
+ *
+ * The browser is required: without /usr/bin/chromium (or $CHROMIUM_PATH) the test fails and says
+ * how to install it (`.ci/run` installs it when missing). It is never skipped.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { XMLParser } from "fast-xml-parser";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MUTANTS } from "../../properties/mutants/catalog.ts";
+import { Certificate } from "../../spec/certificate.ts";
+import { certify, type CertifyResult } from "../certify.ts";
+import { mutantCommandLine } from "../mutants/matrix.ts";
+import { JANMA_MACHINE, MIGRATION_MACHINE } from "../oracle/transitions.ts";
+import { REPO_ROOT } from "../transport/local.ts";
+import { REPORT_FILES, writeReports } from "./write.ts";
+
+const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+const SCREENSHOTS = join(REPO_ROOT, "reports", "screenshots");
+const VIEWPORT = { width: 1280, height: 1100 };
+
+const tmp = mkdtempSync(join(tmpdir(), "srk-browser-"));
+let browser: Browser | null = null;
+let pass: CertifyResult;
+let fail: CertifyResult;
+
+const settings = { cwd: REPO_ROOT, seed: 1, runs: 5, timeBudgetMs: 120_000, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [] };
+
+/** Without a browser every test here fails with this message (a failed test, never a skipped one). */
+const NO_BROWSER = `no browser at ${CHROMIUM}: this test needs Debian's chromium (apt-get install chromium; .ci/run installs it when missing), or CHROMIUM_PATH set to a Chromium executable`;
+const needBrowser = (): void => {
+  if (!existsSync(CHROMIUM)) throw new Error(NO_BROWSER);
+};
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) return; // each test fails with NO_BROWSER
+  const mutant = MUTANTS.find((m) => m.id === "S-4.replay-claim-miscounts");
+  if (mutant === undefined) throw new Error("mutant S-4.replay-claim-miscounts missing from the catalog");
+  [pass, fail, browser] = await Promise.all([
+    certify({ ...settings, commandLine: `${process.execPath} --import tsx impl/main.ts`, outDir: join(tmp, "pass"), stages: ["golden", "differential"] }),
+    certify({ ...settings, commandLine: mutantCommandLine(mutant, "reports-browser"), outDir: join(tmp, "fail"), stages: ["golden"] }),
+    chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }),
+  ]);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Opened {
+  readonly page: Page;
+  readonly problems: string[];
+  readonly requests: string[];
+}
+
+/** Opens a report over file:// with every other request refused and recorded; console errors and page errors recorded. */
+const open = async (htmlPath: string): Promise<Opened> => {
+  needBrowser();
+  if (browser === null) throw new Error("the browser did not start");
+  const page = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+  const problems: string[] = [];
+  const requests: string[] = [];
+  const url = pathToFileURL(htmlPath).href;
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  await page.route("**/*", async (route) => {
+    const u = route.request().url();
+    if (u.split("#")[0] === url) return route.continue();
+    requests.push(u);
+    return route.abort();
+  });
+  await page.goto(url);
+  return { page, problems, requests };
+};
+
+const rowCount = (page: Page): Promise<number> => page.locator("#verdict-table tbody tr").count();
+const visibleRows = (page: Page): Promise<number> => page.locator("#verdict-table tbody tr:visible").count();
+
+const checkDiagrams = async (page: Page, c: Certificate): Promise<void> => {
+  for (const m of [JANMA_MACHINE, MIGRATION_MACHINE]) {
+    const svg = page.locator(`figure.diagram[data-machine="${m.machine}"] svg`);
+    await expect.poll(() => svg.count()).toBe(1);
+    const box = await svg.boundingBox();
+    expect(box?.width ?? 0, m.machine).toBeGreaterThan(300);
+    expect(box?.height ?? 0, m.machine).toBeGreaterThan(60);
+    expect(await svg.locator("g.node").count()).toBe(m.states.length);
+    for (const s of m.states) await expect.poll(() => svg.locator("g.node text").filter({ hasText: new RegExp(`^${s}$`) }).count(), { message: s }).toBe(1);
+    // The highlighted edges are exactly the (from, to) pairs the certificate's coverage lists.
+    const pairs = new Set((c.coverage?.transitions ?? []).filter((t) => t.machine === m.machine).map((t) => `${t.from}->${t.to}`));
+    expect(await svg.locator("g.edge.covered").count(), m.machine).toBe(pairs.size);
+    expect(await svg.locator("g.edge").count()).toBeGreaterThanOrEqual(new Set(m.edges.map((e) => `${e.from}->${e.to}`)).size);
+  }
+};
+
+describe("report.html in headless Chromium", () => {
+  it("srk certify writes junit.xml, report.md and report.html next to certificate.json", () => {
+    needBrowser();
+    for (const r of [pass, fail]) {
+      const dir = dirname(r.certificatePath);
+      for (const f of Object.values(REPORT_FILES)) expect(existsSync(join(dir, f)), f).toBe(true);
+      expect(Certificate.parse(JSON.parse(readFileSync(r.certificatePath, "utf8"))).coverage?.transitions.length ?? 0).toBeGreaterThan(0);
+    }
+    expect(pass.certificate.result).toBe("certified");
+    expect(fail.certificate.invariants.find((i) => i.invariant === "S-4")?.verdict).toBe("fail");
+    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (n) => ["testsuite", "testcase"].includes(n) })
+      .parse(readFileSync(join(dirname(fail.certificatePath), REPORT_FILES.junit), "utf8")) as { testsuites: { testsuite: { "@name": string; testcase: Record<string, unknown>[] }[] } };
+    const golden = junit.testsuites.testsuite.find((s) => s["@name"] === "golden");
+    const s4 = golden?.testcase.find((t) => t["@name"] === "S-4");
+    expect(String((s4?.["failure"] as Record<string, unknown> | undefined)?.["@message"])).toMatch(/^S-4 \(Deterministic replay\) violated at step \d+ of \d+, command samskara\.replay/);
+    expect(readFileSync(join(dirname(fail.certificatePath), REPORT_FILES.markdown), "utf8")).toMatch(/### 1\. S-4 Deterministic replay — golden\/session-/);
+  });
+
+  it("a passing certificate: 19 passing rows, the two diagrams with the covered transitions, the filters", async () => {
+    const { page, problems, requests } = await open(join(dirname(pass.certificatePath), REPORT_FILES.html));
+    try {
+      await expect.poll(() => page.locator("#result").textContent()).toContain("certified");
+      expect(await rowCount(page)).toBe(19);
+      expect(await page.locator('#verdict-table tbody tr[data-verdict="pass"] .badge.pass').count()).toBe(19);
+      expect(await page.locator("#counterexamples").textContent()).toContain("None: no stage found a violation.");
+      await checkDiagrams(page, pass.certificate);
+      // Seeds, durations, the profile and the spec digest are on the page.
+      const run = (await page.locator("#run").textContent()) ?? "";
+      for (const s of ["seed", "duration", "janma, samskara, advaita, ripa", pass.certificate.kit.spec_digest]) expect(run).toContain(s);
+
+      // Filters: by family, then by verdict; the count line follows.
+      await page.locator('input[data-filter="family"][value="ripa"]').uncheck();
+      expect(await visibleRows(page)).toBe(13);
+      await expect.poll(() => page.locator("#shown").textContent()).toBe("13 of 19 invariants shown");
+      await page.locator('input[data-filter="family"][value="ripa"]').check();
+      await page.locator('input[data-filter="verdict"][value="pass"]').uncheck();
+      expect(await visibleRows(page)).toBe(0);
+      await page.locator('input[data-filter="verdict"][value="pass"]').check();
+      expect(await visibleRows(page)).toBe(19);
+
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, "report-pass.png") });
+      await page.evaluate("document.getElementById(\"coverage\").scrollIntoView()");
+      await page.screenshot({ path: join(SCREENSHOTS, "report-diagrams.png") });
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("a failing certificate (mutant S-4.replay-claim-miscounts): the failing row, its story with the difference highlighted, the replay command", async () => {
+    const { page, problems, requests } = await open(join(dirname(fail.certificatePath), REPORT_FILES.html));
+    try {
+      await expect.poll(() => page.locator("#result").textContent()).toContain("violations");
+      expect(await rowCount(page)).toBe(19);
+      const row = page.locator('#verdict-table tbody tr[data-invariant="S-4"]');
+      expect(await row.getAttribute("data-verdict")).toBe("fail");
+      expect(await row.locator(".badge").textContent()).toBe("fail");
+      expect(await page.locator('#verdict-table tbody tr[data-verdict="fail"]').count()).toBe(1);
+
+      // Following the row's link shows the story.
+      await row.locator('a[href="#cx-1"]').click();
+      const story = page.locator("#cx-1");
+      await expect.poll(() => story.isVisible()).toBe(true);
+      const text = (await story.textContent()) ?? "";
+      expect(text).toContain("S-4 Deterministic replay");
+      expect(text).toMatch(/Step \d+ diverged/);
+      const failing = story.locator("li.step.failing");
+      expect(await failing.locator("pre.request").textContent()).toContain('"op": "samskara.replay"');
+      // The first difference is highlighted on both sides: the claim's version count.
+      const marked = async (side: string): Promise<string> => (await failing.locator(`pre.${side} mark.diff`).textContent()) ?? "";
+      const ref = fail.certificate.invariants.find((i) => i.invariant === "S-4")?.counterexamples[0];
+      const trace = JSON.parse(readFileSync(join(dirname(fail.certificatePath), ref?.trace_file ?? "missing"), "utf8")) as { steps: { expected: { events: { claim: { versions: number } }[] }; actual: { events: { claim: { versions: number } }[] } }[]; failing_step: number };
+      const step = trace.steps[trace.failing_step];
+      expect(await marked("expected")).toBe(String(step?.expected.events[0]?.claim.versions));
+      expect(await marked("actual")).toBe(String(step?.actual.events[0]?.claim.versions));
+      expect(await marked("expected")).not.toBe(await marked("actual"));
+      expect(await failing.locator(".difference").first().textContent()).toMatch(/First difference at \$\.events\[0\]\.claim\.versions/);
+      expect(await story.locator(".replay pre").textContent()).toBe(ref?.replay);
+      await checkDiagrams(page, fail.certificate);
+
+      // What a reviewer looks at first: only the failing row, with its story below.
+      await page.locator('input[data-filter="verdict"][value="pass"]').uncheck();
+      await page.locator('input[data-filter="verdict"][value="inconclusive"]').uncheck();
+      expect(await visibleRows(page)).toBe(1);
+      await page.evaluate("window.scrollTo(0, 0)");
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, "report-fail.png") });
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("a hostile implementation's strings are shown as text and never run", async () => {
+    const evil = `<img src="x.png" onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
+    const c = structuredClone(fail.certificate);
+    c.implementation.name = evil;
+    c.stages = c.stages.map((s) => ({ ...s, reason: evil, findings: s.findings.map((f) => ({ ...f, summary: evil })) }));
+    const dir = join(tmp, "hostile");
+    mkdirSync(dir, { recursive: true });
+    const certificatePath = join(dir, "certificate.json");
+    writeFileSync(certificatePath, JSON.stringify(c));
+    const files = await writeReports({ certificate: c, certificatePath });
+    const { page, problems, requests } = await open(files.html);
+    try {
+      expect(await page.locator("h1").textContent()).toBe(`srk certify — ${evil} ${c.implementation.version ?? ""}`.trim());
+      expect(await page.evaluate("typeof window.__pwned")).toBe("undefined");
+      expect(await page.locator("body img").count()).toBe(0);
+      expect(await rowCount(page)).toBe(19);
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});

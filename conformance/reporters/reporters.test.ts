@@ -1,0 +1,252 @@
+/**
+ * The reports as files: junit.xml parsed back (suites = stages, cases = invariants, failure and
+ * skipped counts = the certificate's), report.md's table and stories, report.html self-contained
+ * and escaped, the diagrams, and the transition coverage the stages record. No process is started
+ * here (the certificate is the spec's example); browser.test.ts certifies for real and opens the page.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { afterAll, describe, expect, it } from "vitest";
+import { Certificate } from "../../spec/certificate.ts";
+import { certificate as exampleCertificate, portableTrace } from "../../spec/examples.ts";
+import { goldenSteps } from "../stages/golden.ts";
+import { STAGE_CONCERNS } from "../verdicts/decide.ts";
+import { CoverageBook, JANMA_MACHINE, MIGRATION_MACHINE, sessionTransitions, type CoverageStep } from "../oracle/transitions.ts";
+import { firstDifferencePath } from "./common.ts";
+import { cspHash, esc, jsonHtml } from "./html.ts";
+import { machineDot, renderDiagram } from "./html-diagrams.ts";
+import { mdBlock, mdCode } from "./markdown.ts";
+import { REPORT_FILES, writeReports } from "./write.ts";
+
+const tmp = mkdtempSync(join(tmpdir(), "srk-reports-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Writes a certificate (and the example's trace) to a fresh folder and the three reports next to it. */
+const written = async (name: string, c: Certificate): Promise<{ dir: string; junit: string; md: string; html: string }> => {
+  const dir = join(tmp, name);
+  mkdirSync(join(dir, "traces"), { recursive: true });
+  writeFileSync(join(dir, "traces/differential-J-1-1.json"), JSON.stringify(portableTrace));
+  const certificatePath = join(dir, "certificate.json");
+  writeFileSync(certificatePath, JSON.stringify(c));
+  const files = await writeReports({ certificate: c, certificatePath });
+  expect(files.junit).toBe(join(dir, REPORT_FILES.junit));
+  return { dir, junit: readFileSync(files.junit, "utf8"), md: readFileSync(files.markdown, "utf8"), html: readFileSync(files.html, "utf8") };
+};
+
+const example = (): Certificate => Certificate.parse(structuredClone(exampleCertificate));
+
+type XmlNode = Record<string, unknown>;
+const list = (x: unknown): XmlNode[] => (x === undefined ? [] : Array.isArray(x) ? (x as XmlNode[]) : [x as XmlNode]);
+const parseJunit = (xml: string): { root: XmlNode; suites: XmlNode[] } => {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (n) => ["testsuite", "testcase", "property"].includes(n) }).parse(xml) as XmlNode;
+  const root = doc["testsuites"] as XmlNode;
+  return { root, suites: list(root["testsuite"]) };
+};
+const has = (tc: XmlNode, k: string): boolean => k in tc;
+
+describe("junit.xml", () => {
+  it("one suite per stage with one case per invariant it concerns, then the 19 verdicts; counts match the certificate", async () => {
+    const c = example();
+    const { junit } = await written("junit", c);
+    const { root, suites } = parseJunit(junit);
+    expect(suites.map((s) => s["@name"])).toEqual([...c.stages.map((s) => s.stage), "verdicts"]);
+    let total = 0;
+    for (const s of suites) {
+      const cases = list(s["testcase"]);
+      total += cases.length;
+      // The suite's counters are those of its cases (what every JUnit consumer sums).
+      expect(Number(s["@tests"])).toBe(cases.length);
+      expect(Number(s["@failures"])).toBe(cases.filter((x) => has(x, "failure")).length);
+      expect(Number(s["@skipped"])).toBe(cases.filter((x) => has(x, "skipped")).length);
+      expect(Number(s["@errors"])).toBe(cases.filter((x) => has(x, "error")).length);
+      const stage = c.stages.find((x) => x.stage === s["@name"]);
+      if (stage === undefined) continue;
+      const expectedNames = [...STAGE_CONCERNS[stage.stage], ...(STAGE_CONCERNS[stage.stage].length === 0 ? ["wire protocol"] : [])];
+      expect(cases.map((x) => x["@name"]), stage.stage).toEqual(expectedNames);
+      expect(Number(s["@time"])).toBeCloseTo(stage.duration_ms / 1000, 3);
+    }
+    expect(Number(root["@tests"])).toBe(total);
+
+    const by = (suite: string): XmlNode[] => list(suites.find((s) => s["@name"] === suite)?.["testcase"]);
+    // The differential stage found J-1: its only failure, with the step, expected and actual.
+    const diff = by("differential");
+    const failed = diff.filter((x) => has(x, "failure"));
+    expect(failed.map((x) => x["@name"])).toEqual(["J-1"]);
+    const failure = failed[0]?.["failure"] as XmlNode;
+    expect(failure["@message"]).toBe("J-1 (Complete at birth (janma: birth)) violated at step 3 of 3, command janma.birth (c3): at $.ok expected false, actual true");
+    expect(String(failure["#text"])).toContain("replay: npx srk replay");
+    expect(String(failure["#text"])).toContain(`expected: ${JSON.stringify(portableTrace.steps[2]?.expected)}`);
+    // ripa is outside the profile: skipped in every stage that concerns it, and in the verdicts.
+    expect(diff.filter((x) => has(x, "skipped")).map((x) => x["@name"])).toEqual(["I1", "I2", "I3", "I4", "I5", "I6"]);
+    // The golden stage was not applicable: every case skipped.
+    expect(by("golden").every((x) => has(x, "skipped"))).toBe(true);
+    // The verdicts suite: 19 cases, failures = fail, skipped = not-applicable, errors = inconclusive.
+    const verdicts = by("verdicts");
+    expect(verdicts).toHaveLength(19);
+    const count = (v: string): number => c.invariants.filter((i) => i.verdict === v).length;
+    expect(verdicts.filter((x) => has(x, "failure"))).toHaveLength(count("fail"));
+    expect(verdicts.filter((x) => has(x, "skipped"))).toHaveLength(count("not-applicable"));
+    expect(verdicts.filter((x) => has(x, "error"))).toHaveLength(count("inconclusive"));
+  });
+
+  it("an inconclusive stage is an error, an expected failure (baseline) is skipped, never a failure", async () => {
+    const c = example();
+    c.invariants = c.invariants.map((i) => (i.invariant === "J-1" ? { ...i, expected_failure: true } : i));
+    c.stages = c.stages.map((s) => (s.stage === "crash" ? { ...s, verdict: "inconclusive", reason: "the time budget ended before this stage" } : s));
+    const { suites } = parseJunit((await written("junit-baseline", c)).junit);
+    const by = (suite: string): XmlNode[] => list(suites.find((s) => s["@name"] === suite)?.["testcase"]);
+    expect(by("differential").filter((x) => has(x, "failure"))).toHaveLength(0);
+    expect(by("verdicts").filter((x) => has(x, "failure"))).toHaveLength(0);
+    const j1 = by("verdicts").find((x) => String(x["@name"]).startsWith("J-1 "));
+    expect(j1 !== undefined && has(j1, "skipped")).toBe(true);
+    expect(String(j1?.["system-out"])).toMatch(/^expected failure \(listed in the baseline\): J-1/);
+    const crash = by("crash");
+    expect(crash.filter((x) => has(x, "error")).map((x) => x["@name"])).toEqual(["J-1", "J-2", "J-3", "J-4", "S-1", "S-2", "S-3", "S-4", "S-5", "AD-1", "AD-2", "AD-3", "AD-4"]);
+  });
+});
+
+describe("report.md", () => {
+  it("the result, the 19-row verdict table, and the counterexample as a story with its replay command", async () => {
+    const c = example();
+    const { md } = await written("md", c);
+    expect(md).toMatch(/^# srk certify — agentd 0\.4\.2\n/);
+    expect(md).toContain("**Result: violations (exit 1)** — 12 pass, 1 fail, 6 not applicable, 0 inconclusive.");
+    const rows = md.split("\n").filter((l) => /^\| (J-|S-|AD-|I)\d/.test(l));
+    expect(rows).toHaveLength(19);
+    expect(rows.every((r) => r.split(/(?<!\\)\|/).length === 12)).toBe(true); // 10 columns, no broken row
+    expect(rows[0]).toContain("| **fail** |");
+    expect(md).toContain("### 1. J-1 Complete at birth (janma: birth) — differential/step");
+    expect(md).toContain("2. Step 2, `command janma.conceive (c2)`: accepted: instance.conceived, as expected.");
+    expect(md).toContain("3. **Step 3, `command janma.birth (c3)`: the model expected rejected with JANMA\\_INCOMPLETE\\_AT\\_BIRTH (J-1); the implementation answered accepted: instance.born.**");
+    expect(md).toContain("First difference at `$.ok`: expected `false`, actual `true`.");
+    expect(md).toContain("```sh\nnpx srk replay certificates/agentd/traces/differential-J-1-1.json --impl 'python3 -m agentd --wire'\n```");
+    expect(md).toContain("Janma lifecycle of an instance (OP-2): 5 of 10 transitions driven.");
+  });
+
+  it("code spans and blocks survive backticks and pipes", () => {
+    expect(mdCode("a|b")).toBe("`a\\|b`");
+    expect(mdCode("x `y` z")).toBe("``x `y` z``");
+    expect(mdBlock("```\nhi")).toBe("````\n```\nhi\n````");
+  });
+});
+
+describe("report.html", () => {
+  it("is self-contained: no external script, stylesheet, image, font or URL; its one script is allowed by hash", async () => {
+    const { html } = await written("html", example());
+    expect(html).not.toMatch(/<script[^>]*\ssrc=/i);
+    expect(html).not.toMatch(/<link\b/i);
+    expect(html).not.toMatch(/<img\b/i);
+    expect(html).not.toMatch(/url\(/i);
+    expect(html).not.toMatch(/@import/i);
+    expect(html).not.toMatch(/https?:\/\//i);
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)];
+    expect(scripts).toHaveLength(1);
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1] ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain(`script-src ${cspHash(scripts[0]?.[1] ?? "")}`);
+    expect((html.match(/<tr data-invariant=/g) ?? []).length).toBe(19);
+    expect((html.match(/<svg /g) ?? []).length).toBe(2);
+  });
+
+  it("escapes every string of a hostile certificate", async () => {
+    const c = example();
+    const evil = `<script>alert("pwned")</script><img src=x onerror=alert(1)>`;
+    c.implementation.name = evil;
+    c.implementation.command_line = `impl --x '"><script>alert(2)</script>`;
+    c.invariants = c.invariants.map((i) => ({ ...i, reason: `${i.reason} ${evil}` }));
+    c.stages = c.stages.map((s) => ({ ...s, notes: [evil], findings: s.findings.map((f) => ({ ...f, summary: evil, check: evil })) }));
+    c.harness_faults = [evil];
+    const { html, md } = await written("hostile", c);
+    expect(html.match(/<script/gi)).toHaveLength(1); // the page's own, and nothing else
+    expect(html).not.toMatch(/<img/i);
+    expect(html).toContain("&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;");
+    // Raw HTML in Markdown renders; inside code blocks and spans it is shown literally.
+    const outsideCode = md.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1$/gm, "").replace(/(`+)[^`\n]*?\1/g, "");
+    expect(outsideCode).toContain("&lt;script&gt;");
+    expect(outsideCode).not.toMatch(/<script|<img/i);
+    expect(md.split("\n").filter((l) => /^\| (J-|S-|AD-|I)\d/.test(l))).toHaveLength(19);
+  });
+
+  it("the first difference is highlighted in the expected and the actual reply", () => {
+    const expected = { ok: false, error: { code: "X", invariant: "J-1", definite: true } };
+    const actual = { ok: false, error: { code: "Y<b>", invariant: "J-1", definite: true } };
+    const p = firstDifferencePath(expected, actual);
+    expect(p).toEqual(["error", "code"]);
+    expect(jsonHtml(actual, p)).toContain(`<span class="k">&quot;code&quot;</span>: <mark class="diff"><span class="string">&quot;Y&lt;b&gt;&quot;</span></mark>`);
+    // A key missing on one side: the deepest existing ancestor is marked.
+    expect(firstDifferencePath({ ok: true, events: [], result: 1 }, { ok: true, events: [] })).toEqual(["result"]);
+    expect(jsonHtml({ ok: true, events: [] }, ["result"])).toMatch(/^<mark class="diff">\{/);
+    expect(firstDifferencePath([1, 2], [1, 2, 3])).toEqual([2]);
+    expect(firstDifferencePath({ a: [1] }, { a: [1] })).toBeNull();
+    expect(esc(`<a href="x">'&`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;");
+  });
+});
+
+describe("state-machine coverage", () => {
+  const cmd = (op: string, extra: Record<string, unknown>, expected: unknown): CoverageStep => ({ request: { type: "command", id: op, command: { op, agent: "A", ...extra } }, expected });
+  const ok = (...types: string[]): unknown => ({ ok: true, events: types.map((t) => ({ type: t, instance_id: "i1" })) });
+
+  it("derives Janma transitions from the model's events per instance, and migration phases per agent", () => {
+    const steps = [
+      cmd("janma.conceive", { instance_id: "i1" }, ok("instance.conceived")),
+      cmd("janma.birth", { instance_id: "i1" }, ok("instance.born")),
+      cmd("janma.act", { instance_id: "i1" }, ok("instance.acted")),
+      cmd("janma.act", { instance_id: "i1" }, ok("instance.acted", "instance.withdrawn")),
+      cmd("janma.dissolve", { instance_id: "i1" }, { ok: false, error: { code: "JANMA_SINGLE_DISTILLATION", invariant: "J-4", definite: true } }),
+      cmd("janma.expire", { instance_id: "i1" }, ok()),
+      cmd("ripa.migration_fence", {}, { ok: true, events: [] }),
+      cmd("ripa.migration_checkpoint", {}, { ok: true, events: [] }),
+      cmd("ripa.migration_cancel", {}, { ok: true, events: [] }),
+      cmd("ripa.migration_fence", {}, { ok: true, events: [] }),
+      { request: { type: "query", id: "q", query: { name: "world" } }, expected: { ok: true, events: [], result: {} } },
+    ];
+    expect(sessionTransitions(steps)).toEqual([
+      { machine: "janma", from: "avyakrta", to: "conceived", op: "janma.conceive" },
+      { machine: "janma", from: "conceived", to: "ready", op: "janma.birth" },
+      { machine: "janma", from: "ready", to: "active", op: "janma.act" },
+      { machine: "janma", from: "active", to: "active", op: "janma.act" },
+      { machine: "janma", from: "active", to: "withdrawn", op: "janma.act" },
+      { machine: "ripa-migration", from: "idle", to: "fenced", op: "ripa.migration_fence" },
+      { machine: "ripa-migration", from: "fenced", to: "checkpointed", op: "ripa.migration_checkpoint" },
+      { machine: "ripa-migration", from: "checkpointed", to: "cancelled", op: "ripa.migration_cancel" },
+      { machine: "ripa-migration", from: "idle", to: "fenced", op: "ripa.migration_fence" },
+    ]);
+    const book = new CoverageBook();
+    book.recordSession(steps);
+    book.recordSession(steps.slice(0, 2));
+    const t = book.transitions();
+    expect(t[0]).toEqual({ machine: "janma", from: "avyakrta", to: "conceived", op: "janma.conceive", count: 2 });
+    expect(t.find((x) => x.to === "fenced")?.count).toBe(2);
+    expect(Certificate.shape.coverage.parse({ transitions: t })).toEqual({ transitions: t });
+  });
+
+  it("every transition a golden session drives is one the machines list", () => {
+    const listed = (m: typeof JANMA_MACHINE, from: string, to: string, op: string): boolean => m.edges.some((e) => e.from === from && e.to === to && e.ops.includes(op));
+    const all = ["session-1", "session-2", "session-3-store"].flatMap((g) => sessionTransitions(goldenSteps(g)));
+    expect(all.length).toBeGreaterThan(100);
+    for (const t of all) expect(listed(t.machine === "janma" ? JANMA_MACHINE : MIGRATION_MACHINE, t.from, t.to, t.op), JSON.stringify(t)).toBe(true);
+    expect(new Set(all.map((t) => t.machine))).toEqual(new Set(["janma", "ripa-migration"]));
+  });
+
+  it("the diagram highlights the covered edges with their counts and escapes what the certificate names", async () => {
+    const covered = [
+      { machine: "janma" as const, from: "conceived" as const, to: "ready" as const, op: "janma.birth", count: 7 },
+      { machine: "janma" as const, from: "ready" as const, to: "dissolved" as const, op: `x"<b>\\N`, count: 1 },
+    ];
+    expect(machineDot(JANMA_MACHINE, covered)).toContain(`label="x\\"<b>\\\\N ×1"`);
+    const d = await renderDiagram(JANMA_MACHINE, covered);
+    expect(d.error).toBeNull();
+    const svg = d.svg ?? "";
+    expect(svg).toMatch(/^<svg role="img"/);
+    expect((svg.match(/class="node /g) ?? []).length).toBe(JANMA_MACHINE.states.length);
+    expect((svg.match(/class="edge covered"/g) ?? []).length).toBe(1);
+    expect((svg.match(/class="edge covered unlisted"/g) ?? []).length).toBe(1);
+    expect((svg.match(/class="edge uncovered"/g) ?? []).length).toBe(JANMA_MACHINE.edges.length - 1);
+    expect(svg).toContain("birth ×7");
+    expect(svg).not.toContain("<b>");
+    expect(svg).toContain("x&quot;&lt;b&gt;\\N ×1");
+  });
+});

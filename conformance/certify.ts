@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { Certificate, CERTIFICATE_VERSION, STAGES, type CounterexampleRef, type StageName, type StageResult } from "../spec/certificate.ts";
 import type { InvariantId } from "../spec/catalog.ts";
 import type { HelloResult } from "../spec/wire/index.ts";
+import { WHOLE, type Shard } from "./shard/shard.ts";
 import { specDigest } from "./certificate/spec-digest.ts";
 import { Target } from "./driver/target.ts";
 import { silentProgress, type Progress } from "./cli/progress.ts";
@@ -37,6 +38,8 @@ export interface CertifyOptions extends CertifySettings {
   /** Run only these stages (tests); default: all, less those --only makes irrelevant. */
   readonly stages?: readonly StageName[];
   readonly env?: NodeJS.ProcessEnv;
+  /** Run only this shard of the campaign (D-038); the whole campaign by default. */
+  readonly shard?: Shard;
   /** Stop after the first stage that finds a violation (the rest are reported as skipped). */
   readonly failFast?: boolean;
   /** Where the runner makes its data directories (default: a fresh temporary directory). */
@@ -80,6 +83,7 @@ const withDeadline = async (p: Promise<StageOutcome>, ms: number, onTimeout: () 
 
 export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
   const progress = o.progress ?? silentProgress;
+  const shard = o.shard ?? WHOLE;
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const deadline = started + o.timeBudgetMs;
@@ -142,7 +146,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
     if (hello !== null) {
       const ctx: StageContext = {
         settings: o, hello, families: hello.profile.families, crashHook: hello.profile.crash_hook,
-        target, witnesses, coverage, progress, deadline,
+        target, witnesses, coverage, progress, deadline, ...(o.shard === undefined ? {} : { shard: o.shard }),
       };
       for (const stage of plan) {
         const t0 = Date.now();
@@ -204,6 +208,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
     ...decision,
     implementation_faults: implementationFaults,
     harness_faults: harnessFaults,
+    shards: { count: shard.count, indices: [shard.index + 1] },
     coverage: { transitions: coverage.transitions() },
   };
   // The certificate is checked against its own schema before it is written: a mismatch is a bug

@@ -164,6 +164,12 @@ export const Certificate = z
     }),
     implementation_faults: z.array(z.string()).describe("the implementation could not be driven: exits, hangs, protocol breaks, with stderr tails"),
     harness_faults: z.array(z.string()).describe("faults of the runner itself, reported apart from the implementation's"),
+    shards: z
+      .strictObject({
+        count: z.int().min(1).max(1024),
+        indices: z.array(z.int().min(1).max(1024)).min(1).describe("1-based, sorted: [1] unsharded; [i] shard i of count; every index once a merge is complete"),
+      })
+      .describe("which shards of the campaign this certificate covers (D-038)"),
     coverage: Coverage.optional().describe("state-machine transitions the golden and differential stages drove (written by every run; absent in certificates of older runners)"),
     result: z.enum(["certified", "violations", "inconclusive"]),
     exit_code: z.union([z.literal(0), z.literal(1), z.literal(2)]),

@@ -376,6 +376,15 @@ export const DECISIONS: readonly Decision[] = [
     alternatives: "Compare the world after every step (about twice the traffic); generate from the implementation's view (the generator would follow a buggy implementation's state and explore less); restart the process between runs instead of reset (slower by a process start per run).",
     refines: ["AD-3", "S-4", "S-5", "J-1", "I4"],
   },
+  {
+    id: "D-038",
+    title: "Conformance: sharded campaigns and merged certificates",
+    decision: "A certification campaign is a list of units per stage: each golden session; the wire catalog, the handshake and the forgetting scenario (one unit each); each generated differential run, whose seed is derived from the campaign seed and the run's index alone; each algebra merge group (its schedules are compared with each other, so it stays whole) and each excision case; each crash cut (hook cuts, reset cuts, then black-box kills, in that order). Unit k of stage s belongs to shard (k + position of s in the stage order) mod n. srk merge accepts only certificates of one campaign (same spec digest, implementation name and version, profile, protocol version, seed, runs, --only, baseline and shard count) covering every shard exactly once; stages merge most-severe-first, checks, witnesses and transition counts are summed, every counterexample is kept, and the invariants' verdicts are decided again from the summed witnesses by the same rules as any run (D-036).",
+    why: "The union of the shards must be exactly the unsharded campaign with the same seed, so that a result never depends on how many machines ran it; deriving each run's seed from its index (rather than from a shared random stream) is what makes a run independent of which shard runs it. Deciding verdicts after summing keeps the vacuity guard about the whole campaign: an invariant witnessed only in shard 2 is not inconclusive because shard 1 never saw it.",
+    paper: "The papers say nothing about testing at scale; AD-3 and S-5 are the properties a long fuzzing campaign is for.",
+    alternatives: "Split by time (not reproducible); give each shard its own seed (the union would not be a campaign one machine could run); combine the shards' verdicts without re-deciding (vacuity would be judged per shard). The black-box kills of the crash stage land at moments that depend on timing, so their witness counts may differ between two runs of the same campaign, sharded or not; every other count is exact.",
+    refines: ["AD-3", "S-5"],
+  },
 ];
 
 const byId = new Map(DECISIONS.map((d) => [d.id, d]));

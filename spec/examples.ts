@@ -200,6 +200,7 @@ export const certificate = {
   harness_faults: [],
   result: "violations",
   exit_code: 1,
+  shards: { count: 1, indices: [1] },
   coverage: {
     transitions: [
       { machine: "janma", from: "avyakrta", to: "conceived", op: "janma.conceive", count: 212 },

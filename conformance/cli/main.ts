@@ -24,6 +24,9 @@ import { runGolden } from "./golden.ts";
 import { renderList } from "./list.ts";
 import { streamProgress } from "./progress.ts";
 import { renderSummary } from "./summary.ts";
+import { certifyInJobs, JobFailed } from "../shard/jobs.ts";
+import { mergeCertificates } from "../shard/merge.ts";
+import { parseShard } from "../shard/shard.ts";
 
 export const EXIT_USAGE = 64;
 
@@ -64,12 +67,29 @@ export const program = (): Command => {
     .option("--out <dir>", "where to write certificate.json and traces (default reports/certificates/<implementation name>/)")
     .option("--data-dir <dir>", "data directory of the first process (default: a fresh temporary directory)")
     .option("--fail-fast", "stop after the first stage that finds a violation")
+    .option("--shard <i/n>", "run only shard i of n of the campaign (deterministic; merge the n certificates with srk merge)")
+    .option("--jobs <n>", "run the campaign as n shards in parallel processes on this machine, then merge them", int("--jobs", 1), 1)
     .option("--expected-failures <file>", "baseline: invariant ids (or stage names) expected to fail; a listed entry that passes fails the run (stale)")
-    .action(async (o: { impl: string; seed: number; runs: number; timeBudget: number; requestTimeout: number; startupTimeout: number; only: InvariantId[]; out?: string; dataDir?: string; expectedFailures?: string; failFast?: boolean }) => {
+    .action(async (o: { impl: string; seed: number; runs: number; timeBudget: number; requestTimeout: number; startupTimeout: number; only: InvariantId[]; out?: string; dataDir?: string; expectedFailures?: string; failFast?: boolean; shard?: string; jobs: number }) => {
       const baseline = o.expectedFailures === undefined ? undefined : readBaseline(o.expectedFailures);
+      if (o.jobs > 1) {
+        if (o.shard !== undefined) throw new UsageError("--jobs and --shard exclude each other: --jobs runs every shard");
+        if (o.dataDir !== undefined) throw new UsageError("--jobs and --data-dir exclude each other: each shard needs its own data directories");
+        // The children get the same campaign options; each writes its shard, then they are merged.
+        const args = ["--impl", o.impl, "--seed", String(o.seed), "--runs", String(o.runs), "--time-budget", String(o.timeBudget),
+          "--request-timeout", String(o.requestTimeout), "--startup-timeout", String(o.startupTimeout),
+          ...(o.only.length > 0 ? ["--only", o.only.join(",")] : []), ...(o.failFast === true ? ["--fail-fast"] : []),
+          ...(o.expectedFailures === undefined ? [] : ["--expected-failures", o.expectedFailures])];
+        const out = o.out ?? defaultOutDir(null).replace(/unknown$/, "jobs");
+        const merged = await certifyInJobs(args, o.jobs, out);
+        process.stdout.write(renderSummary(merged.certificate, merged.certificatePath));
+        process.exitCode = merged.certificate.exit_code;
+        return;
+      }
       const result = await certify({
         commandLine: o.impl, seed: o.seed, runs: o.runs, timeBudgetMs: o.timeBudget * 1000, requestTimeoutMs: o.requestTimeout,
         startupTimeoutMs: o.startupTimeout, only: o.only, outDir: o.out ?? defaultOutDir, failFast: o.failFast === true,
+        ...(o.shard === undefined ? {} : { shard: parseShard(o.shard) }),
         ...(o.dataDir === undefined ? {} : { dataDir: o.dataDir }), ...(baseline === undefined ? {} : { baseline }),
         progress: streamProgress(process.stderr),
       });
@@ -92,6 +112,16 @@ export const program = (): Command => {
         .exhaustive();
       process.stdout.write(r.text);
       process.exitCode = r.code;
+    });
+
+  p.command("merge")
+    .description("merge the certificates of the shards of one campaign (srk certify --shard i/n) into one certificate, with its reports")
+    .argument("<certificate.json...>", "one certificate per shard")
+    .requiredOption("--out <dir>", "where to write the merged certificate, traces and reports")
+    .action(async (files: string[], o: { out: string }) => {
+      const merged = await mergeCertificates(files, o.out);
+      process.stdout.write(renderSummary(merged.certificate, merged.certificatePath));
+      process.exitCode = merged.certificate.exit_code;
     });
 
   p.command("golden")
@@ -124,6 +154,11 @@ export const main = async (argv: readonly string[]): Promise<void> => {
     if (e instanceof UsageError || e instanceof TraceFileError) {
       process.stderr.write(`srk: ${e.message}\n`);
       process.exitCode = EXIT_USAGE;
+      return;
+    }
+    if (e instanceof JobFailed) {
+      process.stderr.write(`srk: ${e.message}\n`);
+      process.exitCode = 2;
       return;
     }
     process.stderr.write(`srk: internal error (a bug of the runner, please report it): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);

@@ -8,7 +8,7 @@ import { parse } from "shell-quote";
 import type { SpawnSpec } from "../transport/process.ts";
 
 export class UsageError extends Error {
-  override readonly name = "UsageError";
+  override readonly name: string = "UsageError";
 }
 
 export const DATA_DIR_PLACEHOLDER = "{data_dir}";

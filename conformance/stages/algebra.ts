@@ -30,10 +30,11 @@
  * phase of the step (prefix, merge, excision, replay). A scripted command the model rejects is a
  * runner bug and throws.
  */
+import { owns } from "../shard/shard.ts";
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { Family } from "../oracle/families.ts";
 import type { Session } from "../driver/target.ts";
-import { outcome, Undrivable, WireBreak, type StageContext, type StageOutcome } from "./types.ts";
+import { notThisShard, outcome, Undrivable, WireBreak, type StageContext, type StageOutcome } from "./types.ts";
 import { AlgebraLedger } from "./algebra-ledger.ts";
 import { agreedFields, claimContradiction, implOutcome, modelOutcome, outcomeDifference, type Outcome } from "./algebra-outcome.ts";
 import { batchingsOf4, describeMerges, excisionCases, exhaustiveOrders, sampledSchedules, type ExcisionCase, type Schedule } from "./algebra-schedules.ts";
@@ -167,7 +168,7 @@ export const algebraStage = async (ctx: StageContext): Promise<StageOutcome> => 
   const wanted = ALGEBRA.filter((id) => ctx.settings.only.length === 0 || ctx.settings.only.includes(id));
   if (wanted.length === 0) return outcome("not-applicable", "--only names none of AD-3, S-4, S-5", 0);
   const seed = ctx.settings.seed;
-  const groups: Group[] =
+  const allGroups: Group[] =
     wanted.includes("AD-3") || wanted.includes("S-4")
       ? [
           { n: 3, schedules: exhaustiveOrders(3) },
@@ -175,7 +176,13 @@ export const algebraStage = async (ctx: StageContext): Promise<StageOutcome> => 
           { n: SAMPLED_LIVES, schedules: sampledSchedules(SAMPLED_LIVES, SAMPLED_ORDERS, seed) },
         ]
       : [];
-  const cases = wanted.includes("S-5") ? excisionCases(EXCISION_LIVES, SAMPLED_EXCISIONS, seed) : [];
+  const allCases = wanted.includes("S-5") ? excisionCases(EXCISION_LIVES, SAMPLED_EXCISIONS, seed) : [];
+  // Shard units (D-038): each merge group (its schedules are compared with each other, so a group
+  // stays whole), then each excision case.
+  const groups = allGroups.filter((_, k) => owns(ctx.shard, "algebra", k));
+  // Each case keeps its index in the whole campaign (it names the excision), whichever shard runs it.
+  const cases = allCases.map((c, k) => ({ c, k })).filter(({ k }) => owns(ctx.shard, "algebra", allGroups.length + k));
+  if (groups.length + cases.length === 0 && ctx.shard !== undefined) return notThisShard(ctx.shard);
   const total = groups.reduce((n, g) => n + g.schedules.length, 0) + 2 * cases.length;
   const ledger = new AlgebraLedger(ctx, total);
   let session: Session | null = null;
@@ -185,7 +192,7 @@ export const algebraStage = async (ctx: StageContext): Promise<StageOutcome> => 
     let going = true;
     for (const g of groups) if (going) going = await mergeGroup(ledger, session, seed, g);
     const prefix = cases.length > 0 && going ? buildPrefix(EXCISION_LIVES) : null;
-    for (const [k, c] of cases.entries()) if (going && prefix !== null) going = await excisionCase(ledger, session, seed, prefix, c, k);
+    for (const { c, k } of cases) if (going && prefix !== null) going = await excisionCase(ledger, session, seed, prefix, c, k);
   } catch (e) {
     if (e instanceof Undrivable) ledger.stopped = `the implementation could not be driven: ${e.message}`;
     else if (e instanceof WireBreak) ledger.finding({ invariant: null, stage: "algebra", check: `wire/${e.rule}`, summary: e.message, trace: null });

@@ -19,6 +19,7 @@
  * A cut whose recovered world equals the model's is a `crash_cuts` witness for the invariants
  * guarding the cut command's operation and those whose state that command changes.
  */
+import { owns } from "../shard/shard.ts";
 import type { WorldView } from "../../spec/index.ts";
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
@@ -30,7 +31,7 @@ import { attribute } from "../oracle/attribution.ts";
 import { familyOfInvariant, guardsOf, type Family } from "../oracle/families.ts";
 import { seededSession, type ModelStep } from "../oracle/model.ts";
 import { explain, type Session } from "../driver/target.ts";
-import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { notThisShard, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 
 export type CutPoint = CrashAfterRequest["at"];
 export const CUT_POINTS: readonly CutPoint[] = ["before_commit", "after_commit"];
@@ -445,9 +446,13 @@ export const runCrashStage = async (ctx: StageContext, plan: CrashPlan): Promise
     } else if (cuts.length < writes.length) {
       run.notes.push(`the session has ${writes.length} durable writes; hook cuts sampled evenly at writes ${cuts.join(", ")} for each of ${CUT_POINTS.join(", ")}`);
     }
+    // Shard units (D-038), in this order: each hook cut, the reset cut of each cut point, each kill.
+    let unit = 0;
+    const mine = (): boolean => owns(ctx.shard, "crash", unit++);
     for (const at of CUT_POINTS) {
       for (const k of cuts) {
         if (run.hookRefused) break;
+        if (!mine()) continue;
         run.checkTime();
         const index = writes[k - 1];
         if (index === undefined) throw new Error(`runner bug: no write ${k}`);
@@ -455,7 +460,7 @@ export const runCrashStage = async (ctx: StageContext, plan: CrashPlan): Promise
         run.tick(++done, total);
       }
       // Reset is one more durable write to cut at, from a world it visibly changes.
-      if (cuts.length > 0 && !run.hookRefused && run.worldAfter(agreed).agents.length > 0) {
+      if (cuts.length > 0 && !run.hookRefused && run.worldAfter(agreed).agents.length > 0 && mine()) {
         run.checkTime();
         await resetCut(run, at, agreed);
         resetCuts++;
@@ -465,12 +470,14 @@ export const runCrashStage = async (ctx: StageContext, plan: CrashPlan): Promise
     if (agreed === 0) run.notes.push("black-box kills skipped: no step agrees with the model");
     else {
       for (let j = 0; j < plan.kills; j++) {
+        if (!mine()) continue;
         run.checkTime();
         await killCut(run, j, agreed);
         run.tick(++done, total);
       }
       run.notes.push(`black-box kills: ${plan.kills} (seed ${ctx.settings.seed}), each with ${agreed} commands pipelined`);
     }
+    if (unit > 0 && done + resetCuts === 0 && run.findings.length === 0 && ctx.shard !== undefined && ctx.shard.count > 1) return notThisShard(ctx.shard);
     return verdictOf(run, null);
   } catch (e) {
     if (e instanceof OutOfTime) return verdictOf(run, `the time budget ended after ${done + resetCuts} crash cuts (${run.checks} judged equal to the model)`);

@@ -21,7 +21,8 @@ import { opAt, plannedTrace, runPlanned, type PlannedStep } from "../oracle/plan
 import type { Mismatch } from "../oracle/compare.ts";
 import type { Session } from "../driver/target.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
-import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { owns, runSeed } from "../shard/shard.ts";
+import { notThisShard, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 
 /** A world query after every CHECKPOINT-th command, and always at the end of a run. */
 export const CHECKPOINT = 10;
@@ -105,7 +106,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
           if (s.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(plan, i)), s.expected);
         }
         ctx.coverage?.recordSession(plan);
-        ctx.progress.tick(runsDone, ctx.settings.runs, { witnesses: ctx.witnesses.total(), violations: 0 });
+        ctx.progress.tick(runsDone, mine.length, { witnesses: ctx.witnesses.total(), violations: 0 });
       }
       return true;
     } catch (e) {
@@ -121,16 +122,39 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
     }
   };
 
-  const remaining = Math.max(1_000, ctx.deadline - Date.now());
-  const details = await fc.check(fc.asyncProperty(runCaseArb(), predicate), {
-    numRuns: ctx.settings.runs,
-    seed: ctx.settings.seed,
-    interruptAfterTimeLimit: remaining,
-    markInterruptAsFailure: false,
-  });
+  // Each run k has its own seed, derived from the campaign seed: run k is the same whichever
+  // shard runs it, and a failure shrinks within its own run (D-038).
+  const mine = [...Array(ctx.settings.runs).keys()].filter((k) => owns(ctx.shard, "differential", k));
+  if (mine.length === 0 && ctx.shard !== undefined) {
+    await session.close();
+    return notThisShard(ctx.shard);
+  }
+  let details: fc.RunDetails<[RunCase]> | null = null;
+  let failedRun = -1;
+  let interrupted = false;
+  for (const k of mine) {
+    if (fault !== null) break;
+    const remaining = ctx.deadline - Date.now();
+    if (remaining <= 0) {
+      interrupted = true;
+      break;
+    }
+    const d = await fc.check(fc.asyncProperty(runCaseArb(), predicate), {
+      numRuns: 1,
+      seed: runSeed(ctx.settings.seed, k),
+      interruptAfterTimeLimit: Math.max(1_000, remaining),
+      markInterruptAsFailure: false,
+    });
+    if (d.interrupted && !d.failed) interrupted = true;
+    if (d.failed) {
+      details = d;
+      failedRun = k;
+      break;
+    }
+  }
 
   const findings: Finding[] = [];
-  if (details.failed && details.counterexample !== null && details.errorInstance instanceof Divergence) {
+  if (details !== null && details.failed && details.counterexample !== null && details.errorInstance instanceof Divergence) {
     const [shrunk] = details.counterexample;
     const original = details.errorInstance;
     // Replay the shrunk case once more, on the live session, to record its trace and check that it
@@ -163,12 +187,12 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
       invariant: m.invariant, stage: "differential", check: "differential/step",
       summary: `step ${shown.index + 1} of a shrunk run of ${commands} command(s): ${trace.summary}`, trace,
     });
-    notes.push(`shrunk over the wire in ${details.numShrinks} step(s) and ${attempts} replay(s); seed ${details.seed}, path ${details.counterexamplePath ?? ""}`);
-  } else if (details.failed) {
+    notes.push(`run ${failedRun + 1} of ${ctx.settings.runs} failed; shrunk over the wire in ${details.numShrinks} step(s) and ${attempts} replay(s); run seed ${details.seed}, path ${details.counterexamplePath ?? ""}`);
+  } else if (details !== null && details.failed) {
     const err = details.errorInstance;
     throw err instanceof Error ? err : new Error(String(err));
   }
-  notes.push(`${runsDone} run(s), ${steps} request(s) agreed with the model in ${Math.round((Date.now() - started) / 1000)} s (seed ${ctx.settings.seed})`);
+  notes.push(`${runsDone} run(s), ${steps} request(s) agreed with the model in ${Math.round((Date.now() - started) / 1000)} s (seed ${ctx.settings.seed}${ctx.shard === undefined || ctx.shard.count === 1 ? "" : `, ${mine.length} of ${ctx.settings.runs} runs in shard ${ctx.shard.index + 1}/${ctx.shard.count}`})`);
   await session.close();
   ctx.progress.done();
   if (findings.length > 0) return outcome("fail", findings[0]?.summary ?? "divergence", runsDone, findings, notes);
@@ -179,8 +203,8 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
     }
     return outcome("inconclusive", `the implementation could not be driven after ${runsDone} run(s): ${f.message}`, runsDone, [], notes);
   }
-  if (details.interrupted || runsDone < ctx.settings.runs) {
-    return outcome("inconclusive", `the time budget ended after ${runsDone} of ${ctx.settings.runs} run(s)`, runsDone, [], notes);
+  if (interrupted || runsDone < mine.length) {
+    return outcome("inconclusive", `the time budget ended after ${runsDone} of ${mine.length} run(s)`, runsDone, [], notes);
   }
   return outcome("pass", `${runsDone} generated run(s) agreed with the model`, runsDone, [], notes);
 };

@@ -18,6 +18,7 @@
  * equal the model's normative reply (a difference is a finding), else the scans would be
  * meaningless.
  */
+import { owns } from "../shard/shard.ts";
 import { DOMAIN, digestOf, type Command, type JanmaManifest, type WorldView } from "../../spec/index.ts";
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
@@ -30,7 +31,7 @@ import { expect1 } from "../oracle/model.ts";
 import type { Session } from "../driver/target.ts";
 import { describeOccurrences, occurrences } from "./data-dir.ts";
 import { seededRandom } from "./crash.ts";
-import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { notThisShard, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 
 /** Seeded words that appear nowhere else: lowercase letters and digits, one token each (D-010 tokens). */
 export interface Markers {
@@ -232,6 +233,7 @@ const verdictOf = (run: ForgettingRun, reason: string | null): StageOutcome => {
 };
 
 export const forgettingStage = async (ctx: StageContext): Promise<StageOutcome> => {
+  if (!owns(ctx.shard, "forgetting", 0)) return notThisShard(ctx.shard ?? { index: 0, count: 1 });
   const janma = ctx.families.includes("janma");
   const samskara = ctx.families.includes("samskara");
   if (!janma) return outcome("not-applicable", "janma is not in the profile: no life is distilled, so neither trace forgetting (S-1) nor excision of a distillate (S-5) can be checked", 0);

@@ -12,7 +12,8 @@ import { guardsOf, opAllowed } from "../oracle/families.ts";
 import { refineMismatch } from "../oracle/refine.ts";
 import { opAt, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
-import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { owns } from "../shard/shard.ts";
+import { notThisShard, outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 
 export const goldenSteps = (name: string): PlannedStep[] => {
   const g = GOLDEN_SESSIONS.find((x) => x.name === name);
@@ -28,7 +29,9 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
   const notes: string[] = [];
   let checks = 0;
   let ran = 0;
-  for (const g of GOLDEN_SESSIONS) {
+  const mine = GOLDEN_SESSIONS.filter((_, k) => owns(ctx.shard, "golden", k));
+  if (mine.length === 0 && ctx.shard !== undefined) return notThisShard(ctx.shard);
+  for (const g of mine) {
     const steps = goldenSteps(g.name);
     const outside = [...new Set(opsOf(steps).filter((op) => !opAllowed(op, ctx.families)))];
     if (outside.length > 0) {

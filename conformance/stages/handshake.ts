@@ -6,13 +6,15 @@
  * second `hello` is refused (BAD_REQUEST). The profile itself was read by the runner's first
  * handshake; here it is checked for consistency.
  */
+import { owns } from "../shard/shard.ts";
 import { HelloResult, PROTOCOL_VERSION, type Reply } from "../../spec/wire/index.ts";
 import { Session } from "../driver/target.ts";
-import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { notThisShard, outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 
 const code = (r: Reply): string => (r.ok ? "ok" : r.error.code);
 
 export const handshakeStage = async (ctx: StageContext): Promise<StageOutcome> => {
+  if (!owns(ctx.shard, "handshake", 0)) return notThisShard(ctx.shard ?? { index: 0, count: 1 });
   const findings: Finding[] = [];
   let checks = 0;
   const expectThat = (ok: boolean, rule: string, summary: string): void => {

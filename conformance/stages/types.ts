@@ -12,6 +12,7 @@ import type { WitnessBook } from "../verdicts/witnesses.ts";
 import type { CoverageBook } from "../oracle/transitions.ts";
 import type { Target } from "../driver/target.ts";
 import type { Progress } from "../cli/progress.ts";
+import type { Shard } from "../shard/shard.ts";
 
 export interface Finding {
   /** The invariant violated; null for a break of the wire protocol itself (W-1 … W-7 rules). */
@@ -59,7 +60,13 @@ export interface StageContext {
   readonly progress: Progress;
   /** Absolute time (Date.now()) at which the time budget ends. */
   readonly deadline: number;
+  /** The part of the campaign this run does (conformance/shard/shard.ts); the whole when absent. */
+  readonly shard?: Shard;
 }
+
+/** The outcome of a stage none of whose units belong to this shard. */
+export const notThisShard = (shard: Shard): StageOutcome =>
+  ({ verdict: "not-applicable", reason: `no unit of this stage belongs to shard ${shard.index + 1}/${shard.count}`, checks: 0, findings: [], notes: [] });
 
 /** Thrown inside a stage when the implementation cannot be driven (exit, hang): the stage is inconclusive. */
 export class Undrivable extends Error {

@@ -17,6 +17,7 @@
  *
  * The stage concerns no invariant: it records no witnesses, and its findings have `invariant: null`.
  */
+import { owns } from "../shard/shard.ts";
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -25,7 +26,7 @@ import type { Reply } from "../../spec/wire/index.ts";
 import { explain, type Session } from "../driver/target.ts";
 import type { WireClient } from "../transport/client.ts";
 import { describeExit } from "../transport/process.ts";
-import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { notThisShard, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 import {
   buildCatalog, describeExpectation, describeReply, judge, repliesExpected, sentinelId, setupMint, SETUP_MINT_ID, WORLD_AFTER_ID, WORLD_BEFORE_ID,
   type CatalogEntry,
@@ -330,6 +331,7 @@ const settleBatch = (first: Pass, second: Pass | undefined, notes: string[]): Fi
 };
 
 export const wireStage = async (ctx: StageContext): Promise<StageOutcome> => {
+  if (!owns(ctx.shard, "wire", 0)) return notThisShard(ctx.shard ?? { index: 0, count: 1 });
   const catalog = buildCatalog();
   const notes: string[] = [];
   const first = await runPass(ctx, catalog, "pipelined");

@@ -1,0 +1,45 @@
+/**
+ * `srk certify --jobs N`: the N shards of one campaign as N runner processes side by side on this
+ * machine (each drives its own implementation processes), then `srk merge` of their certificates.
+ * Each child's progress lines are passed on prefixed with its shard; its summary is not printed
+ * (the merged one is). A child that writes no certificate is named with its exit and stderr tail.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { CertifyResult } from "../certify.ts";
+import { REPO_ROOT } from "../transport/local.ts";
+import { mergeCertificates } from "./merge.ts";
+
+export class JobFailed extends Error {
+  override readonly name = "JobFailed";
+}
+
+/** Runs `srk certify <args> --shard i/N --out <outDir>/shards/i` for i = 1..N and merges them. */
+export const certifyInJobs = async (args: readonly string[], jobs: number, outDir: string, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<CertifyResult> => {
+  const shardDir = (i: number): string => join(outDir, "shards", `shard-${i}`);
+  const runs = Array.from({ length: jobs }, (_, k) => k + 1).map(
+    (i) =>
+      new Promise<{ i: number; code: number | null; tail: string }>((resolve) => {
+        const child = spawn(process.execPath, [join(REPO_ROOT, "bin", "srk.mjs"), "certify", ...args, "--shard", `${i}/${jobs}`, "--out", shardDir(i)], {
+          stdio: ["ignore", "ignore", "pipe"],
+        });
+        let tail = "";
+        let partial = "";
+        child.stderr.on("data", (chunk: Buffer) => {
+          const text = partial + chunk.toString("utf8");
+          const lines = text.split("\n");
+          partial = lines.pop() ?? "";
+          for (const l of lines) log(`[shard ${i}/${jobs}] ${l}`);
+          tail = (tail + text).slice(-4_000);
+        });
+        child.on("close", (code) => resolve({ i, code, tail }));
+      }),
+  );
+  const done = await Promise.all(runs);
+  const lost = done.filter((d) => !existsSync(join(shardDir(d.i), "certificate.json")));
+  if (lost.length > 0) {
+    throw new JobFailed(lost.map((d) => `shard ${d.i}/${jobs} wrote no certificate (exit ${d.code}); stderr tail:\n${d.tail}`).join("\n"));
+  }
+  return mergeCertificates(done.map((d) => join(shardDir(d.i), "certificate.json")), outDir);
+};

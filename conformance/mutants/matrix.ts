@@ -9,10 +9,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { InvariantId } from "../../spec/catalog.ts";
-import type { StageName } from "../../spec/certificate.ts";
+import type { PortableTrace, StageName, TraceStep } from "../../spec/certificate.ts";
 import type { Mutant } from "../../properties/mutants/catalog.ts";
 import { certify } from "../certify.ts";
 import { REPO_ROOT } from "../transport/local.ts";
+import { readGolden } from "../golden/replay.ts";
+import { GOLDEN_SESSIONS, goldenPath } from "../golden/session.ts";
+import { readTrace } from "../trace/trace.ts";
 import { materialize } from "./harness.ts";
 
 export interface KillRow {
@@ -31,7 +34,50 @@ export interface KillRow {
   /** Requests in the (shrunk) counterexample. */
   readonly shrunkSteps: number | null;
   readonly exitCode: number;
+  /** The counterexample of that finding, compacted for reports/mutants.json (null when it has no trace). */
+  readonly counterexample: CounterexampleSketch | null;
 }
+
+/**
+ * A portable trace as reports/mutants.json keeps it (the docs show it per invariant): the failing
+ * step whole, and the steps before it either whole (a shrunk run) or, when they are the first lines
+ * of a golden session in order, as a reference to those lines.
+ */
+export interface CounterexampleSketch {
+  readonly steps_total: number;
+  /** The steps before the failing one are the first `lines` requests of this golden session. */
+  readonly golden_prefix: { readonly file: string; readonly lines: number } | null;
+  /** The steps before the failing one, when they are not a golden prefix. */
+  readonly before: readonly TraceStep[];
+  readonly failing: TraceStep | null;
+  readonly difference: string | null;
+}
+
+/** Expected or actual parts longer than this (whole world views) are replaced by a note; the difference names the field. */
+const MAX_PART_CHARS = 1500;
+
+const shorten = (v: unknown): TraceStep["expected"] => {
+  const text = JSON.stringify(v) ?? "null";
+  return (text.length <= MAX_PART_CHARS ? v : `(${text.length} characters, a whole world view: see the difference)`) as TraceStep["expected"];
+};
+
+export const sketchTrace = (t: PortableTrace): CounterexampleSketch => {
+  const at = t.failing_step ?? t.steps.length - 1;
+  const before = t.steps.slice(0, at);
+  const failing = t.steps[at];
+  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+  const golden = GOLDEN_SESSIONS.map((g) => goldenPath(g)).find((file) => {
+    const lines = readGolden(join(REPO_ROOT, file));
+    return before.length > 0 && before.length <= lines.length && before.every((s, i) => same(s.request, lines[i]?.request));
+  });
+  return {
+    steps_total: t.steps.length,
+    golden_prefix: golden === undefined ? null : { file: golden, lines: before.length },
+    before: golden === undefined ? before : [],
+    failing: failing === undefined ? null : { request: failing.request, expected: shorten(failing.expected), actual: shorten(failing.actual) },
+    difference: t.difference,
+  };
+};
 
 export interface MatrixOptions {
   readonly seed: number;
@@ -72,16 +118,29 @@ export const certifyMutant = async (m: Mutant, o: MatrixOptions): Promise<KillRo
         break;
       }
     }
+    const traceFile = first?.trace_file ?? null;
+    const counterexample = traceFile === null ? null : sketchTrace(readTrace(join(out, traceFile)));
     return {
       id: m.id, invariant: m.invariant, description: m.description, reported, killed: reported.includes(m.invariant),
       stage: first?.stage ?? null, check: first?.check ?? null, summary: first?.summary ?? null, msToFailure,
-      shrunkSteps: first?.steps ?? null, exitCode: certificate.exit_code,
+      shrunkSteps: first?.steps ?? null, exitCode: certificate.exit_code, counterexample,
     };
   } finally {
     rmSync(root, { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });
   }
 };
+
+/** reports/mutants.json: the kill matrix for the generated docs (reports/render.ts shows each invariant's mutants from it). */
+export const matrixJson = (rows: readonly KillRow[], o: MatrixOptions): string =>
+  `${JSON.stringify({
+    generated_by: "npm run mutants (conformance/mutants/matrix.ts); do not edit",
+    settings: { seed: o.seed, runs: o.runs, time_budget_ms: o.timeBudgetMs, stages: o.stages ?? MATRIX_STAGES },
+    mutants: rows.map((r) => ({
+      id: r.id, invariant: r.invariant, description: r.description, reported: r.reported, killed: r.killed, stage: r.stage, check: r.check,
+      summary: r.summary, ms_to_failure: r.msToFailure, shrunk_steps: r.shrunkSteps, exit_code: r.exitCode, counterexample: r.counterexample,
+    })),
+  }, null, 2)}\n`;
 
 const cell = (s: string): string => s.replaceAll("|", "\\|").replaceAll("\n", " ");
 

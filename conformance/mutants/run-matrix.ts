@@ -1,10 +1,10 @@
 /**
  * `npm run mutants`: the whole kill matrix over the wire. Certifies every mutant (or the ids given
  * as arguments) as its own process, prints one line per mutant as it goes, writes
- * reports/mutants.md when the whole catalog ran, and exits 1 if any mutant was not failed under
- * the invariant it breaks.
+ * reports/mutants.md and reports/mutants.json (read by the generated docs) when the whole catalog
+ * ran, and exits 1 if any mutant was not failed under the invariant it breaks.
  *
- *   npm run mutants                      # all, writes reports/mutants.md
+ *   npm run mutants                      # all, writes reports/mutants.md and reports/mutants.json
  *   npm run mutants -- AD-3.round-half-up S-5.excised-content-retained
  *   MUTANT_SEED=7 MUTANT_RUNS=200 npm run mutants
  */
@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MUTANTS } from "../../properties/mutants/catalog.ts";
 import { REPO_ROOT } from "../transport/local.ts";
-import { certifyMutant, renderMatrix, type KillRow, type MatrixOptions } from "./matrix.ts";
+import { certifyMutant, matrixJson, renderMatrix, type KillRow, type MatrixOptions } from "./matrix.ts";
 
 const ids = process.argv.slice(2);
 const unknown = ids.filter((id) => !MUTANTS.some((m) => m.id === id));
@@ -33,7 +33,10 @@ for (const [i, m] of chosen.entries()) {
   rows.push(r);
   process.stdout.write(`[${i + 1}/${chosen.length}] ${r.killed ? "killed " : "SURVIVED"} ${r.id}: reported ${r.reported.join(", ") || "nothing"} by ${r.stage ?? "—"} in ${r.msToFailure === null ? "—" : `${(r.msToFailure / 1000).toFixed(1)} s`}, ${r.shrunkSteps ?? "—"} request(s)${r.killed ? "" : `; ${r.summary ?? "no finding"}`}\n`);
 }
-if (ids.length === 0) writeFileSync(join(REPO_ROOT, "reports", "mutants.md"), renderMatrix(rows, options));
+if (ids.length === 0) {
+  writeFileSync(join(REPO_ROOT, "reports", "mutants.md"), renderMatrix(rows, options));
+  writeFileSync(join(REPO_ROOT, "reports", "mutants.json"), matrixJson(rows, options));
+}
 const killed = rows.filter((r) => r.killed).length;
-process.stdout.write(`${killed} of ${rows.length} mutants killed under their own invariant in ${((Date.now() - t0) / 1000).toFixed(0)} s${ids.length === 0 ? "; wrote reports/mutants.md" : ""}\n`);
+process.stdout.write(`${killed} of ${rows.length} mutants killed under their own invariant in ${((Date.now() - t0) / 1000).toFixed(0)} s${ids.length === 0 ? "; wrote reports/mutants.md and reports/mutants.json" : ""}\n`);
 process.exitCode = killed === rows.length ? 0 : 1;

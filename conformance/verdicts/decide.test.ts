@@ -72,6 +72,14 @@ describe("decide (D-036)", () => {
     expect(decide({ ...base, stages: [stage("golden", "pass")], harnessFaults: ["boom"] }).exit_code).toBe(2);
   });
 
+  it("nothing applicable certifies nothing: an empty profile is inconclusive (exit 2), not certified", () => {
+    const d = decide({ ...base, families: [], stages: [stage("handshake", "pass"), stage("wire", "pass")] });
+    expect(d.invariants.every((i) => i.verdict === "not-applicable")).toBe(true);
+    expect([d.result, d.exit_code]).toEqual(["inconclusive", 2]);
+    // One passing invariant is enough for the rest to be honestly not applicable.
+    expect(decide({ ...base, families: ["advaita"], stages: [stage("golden", "pass")] }).exit_code).toBe(0);
+  });
+
   it("--only: the others are not applicable and do not affect the exit code", () => {
     const d = decide({ ...base, only: ["AD-3"], stages: [stage("differential", "fail", [finding("S-2")])] });
     expect(verdictOf(d, "AD-3")).toBe("pass");

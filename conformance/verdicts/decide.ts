@@ -9,7 +9,8 @@
  * - `pass`: otherwise — checked, witnessed, never violated.
  *
  * Exit code: 1 when a failure is not in the baseline or a baseline entry passed (stale); else 2
- * when anything selected is inconclusive or the harness faulted; else 0.
+ * when anything selected is inconclusive, the harness faulted, or no invariant passed at all (an
+ * empty profile certifies nothing); else 0.
  */
 import { match } from "ts-pattern";
 import { INVARIANTS, INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
@@ -76,7 +77,11 @@ export const decide = (input: DecideInput): Decision => {
   const protocolFailures = input.stages.filter((s) => s.findings.some((f) => f.invariant === null));
   const unexpectedProtocol = protocolFailures.filter((s) => !input.baseline.stages.includes(s.stage));
   const staleStages = input.baseline.stages.filter((st) => input.stages.some((s) => s.stage === st && s.verdict === "pass"));
-  const inconclusive = invariants.some((i) => i.verdict === "inconclusive") || input.stages.some((s) => s.verdict === "inconclusive") || input.harnessFaults.length > 0;
+  // A run in which no invariant passed certifies nothing (an empty profile, or --only naming
+  // families outside it): it is inconclusive, never "certified" (D-036).
+  const nothingCertified = passed.length === 0;
+  const inconclusive =
+    nothingCertified || invariants.some((i) => i.verdict === "inconclusive") || input.stages.some((s) => s.verdict === "inconclusive") || input.harnessFaults.length > 0;
 
   const result: Certificate["result"] =
     unexpected.length > 0 || unexpectedProtocol.length > 0 || stale.length > 0 || staleStages.length > 0 ? "violations" : inconclusive ? "inconclusive" : "certified";

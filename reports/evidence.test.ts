@@ -1,0 +1,56 @@
+/**
+ * The evidence in reports/invariants.md is the committed run output it cites: each invariant's
+ * witness row equals the bundled implementation's certificate
+ * (reports/certificates/samsara-ripa-kit-impl/certificate.json, written by `npm start`), and the
+ * kill matrix (reports/mutants.json, written by `npm run mutants`) covers the whole mutant catalog,
+ * every mutant killed under its own invariant, with a counterexample.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { INVARIANT_IDS } from "../spec/catalog.ts";
+import { MUTANTS } from "../properties/mutants/catalog.ts";
+import { BUNDLED_CERTIFICATE, readBundledCertificate, readMatrix } from "./evidence.ts";
+import { REPO_ROOT } from "./paths.ts";
+
+const doc = readFileSync(join(REPO_ROOT, "reports/invariants.md"), "utf8");
+
+describe("witness counts in reports/invariants.md", () => {
+  const certificate = readBundledCertificate();
+  it(`${BUNDLED_CERTIFICATE} is committed and certifies the bundled implementation`, () => {
+    expect(certificate, `${BUNDLED_CERTIFICATE} is missing: run npm start`).not.toBeNull();
+    expect(certificate?.implementation.name).toBe("samsara-ripa-kit/impl");
+    expect(certificate?.result).toBe("certified");
+  });
+  for (const id of INVARIANT_IDS) {
+    it(`${id}: the witness row equals the certificate's`, () => {
+      const v = certificate?.invariants.find((i) => i.invariant === id);
+      const start = doc.indexOf(`\n## ${id}\n`);
+      const end = doc.indexOf("\n## ", start + 1);
+      const section = doc.slice(start, end < 0 ? undefined : end);
+      const row = /\| verdict \| accepted steps \| agreed rejections \| crash cuts \| algebra checks \| byte scans \|\n\|[-|]+\|\n\| (\S+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|/.exec(section);
+      expect(row, `${id}: no witness row`).not.toBeNull();
+      const [, verdict, accepted, rejected, crash, algebra, forgetting] = row ?? [];
+      expect({ verdict, accepted: Number(accepted), rejected: Number(rejected), crash_cuts: Number(crash), algebra: Number(algebra), forgetting: Number(forgetting) })
+        .toEqual({ verdict: v?.verdict, ...v?.witnesses });
+    });
+  }
+});
+
+describe("kill matrix behind the docs (reports/mutants.json)", () => {
+  const matrix = readMatrix();
+  it("covers the whole mutant catalog, each killed under its own invariant with a shrunk counterexample", () => {
+    expect(matrix, "reports/mutants.json is missing: run npm run mutants").not.toBeNull();
+    expect(matrix?.mutants.map((m) => m.id).sort()).toEqual(MUTANTS.map((m) => m.id).sort());
+    for (const m of matrix?.mutants ?? []) {
+      expect(m.killed, m.id).toBe(true);
+      expect(m.reported, m.id).toContain(MUTANTS.find((x) => x.id === m.id)?.invariant);
+      expect(m.counterexample?.failing, `${m.id} counterexample`).not.toBeNull();
+      expect(m.counterexample?.steps_total).toBe(m.shrunk_steps);
+    }
+  });
+  it("agrees with reports/mutants.md, written by the same run", () => {
+    const md = readFileSync(join(REPO_ROOT, "reports/mutants.md"), "utf8");
+    for (const m of matrix?.mutants ?? []) expect(md).toContain(`| \`${m.id}\` | ${m.invariant} | ${m.reported.join(", ")} | yes | ${m.stage ?? "—"} / ${m.check ?? "—"} |`);
+  });
+});

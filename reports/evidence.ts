@@ -1,0 +1,60 @@
+/**
+ * The evidence the generated docs show per invariant, read from committed run outputs:
+ * - the certificate of the last certification of the bundled implementation
+ *   (`npm start` writes reports/certificates/samsara-ripa-kit-impl/certificate.json): witness counts;
+ * - the kill matrix (`npm run mutants` writes reports/mutants.json): each mutant, the stage that
+ *   killed it and its shrunk counterexample.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Certificate } from "../spec/certificate.ts";
+import type { InvariantId } from "../spec/catalog.ts";
+import type { TraceStep } from "../spec/certificate.ts";
+import { REPO_ROOT } from "./paths.ts";
+
+export const BUNDLED_CERTIFICATE = "reports/certificates/samsara-ripa-kit-impl/certificate.json";
+export const MUTANTS_JSON = "reports/mutants.json";
+
+export const readBundledCertificate = (path = BUNDLED_CERTIFICATE): Certificate | null => {
+  const file = join(REPO_ROOT, path);
+  if (!existsSync(file)) return null;
+  const parsed = Certificate.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  if (!parsed.success) throw new Error(`${path} is not a certificate: ${parsed.error.issues[0]?.message ?? ""} at ${parsed.error.issues[0]?.path.join(".") ?? ""}`);
+  return parsed.data;
+};
+
+/** One row of reports/mutants.json (conformance/mutants/matrix.ts `matrixJson`). */
+export interface MatrixMutant {
+  readonly id: string;
+  readonly invariant: InvariantId;
+  readonly description: string;
+  readonly reported: readonly InvariantId[];
+  readonly killed: boolean;
+  readonly stage: string | null;
+  readonly check: string | null;
+  readonly summary: string | null;
+  readonly ms_to_failure: number | null;
+  readonly shrunk_steps: number | null;
+  readonly exit_code: number;
+  readonly counterexample: {
+    readonly steps_total: number;
+    readonly golden_prefix: { readonly file: string; readonly lines: number } | null;
+    readonly before: readonly TraceStep[];
+    readonly failing: TraceStep | null;
+    readonly difference: string | null;
+  } | null;
+}
+
+export interface Matrix {
+  readonly generated_by: string;
+  readonly settings: { readonly seed: number; readonly runs: number; readonly time_budget_ms: number; readonly stages: readonly string[] };
+  readonly mutants: readonly MatrixMutant[];
+}
+
+export const readMatrix = (path = MUTANTS_JSON): Matrix | null => {
+  const file = join(REPO_ROOT, path);
+  if (!existsSync(file)) return null;
+  const m = JSON.parse(readFileSync(file, "utf8")) as Matrix;
+  if (!Array.isArray(m.mutants)) throw new Error(`${path} has no mutants list`);
+  return m;
+};

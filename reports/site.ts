@@ -1,0 +1,295 @@
+/**
+ * Builds the docs site (`npm run docs` runs it after reports/generate.ts): TypeDoc's API docs of the
+ * spec, the wire protocol, the model and the implementation's in-process API, together with the
+ * kit's Markdown as project documents (the implementer's guide, the invariant pages, the error
+ * codes, the kill matrix and the spec's prose), into `reports/site/`. Options are in typedoc.json;
+ * this script adds what a plain `typedoc` run lacks:
+ *
+ * - zod schemas are documented by their fields (reports/schema-docs.ts) with a link to their JSON
+ *   Schema, instead of their `ZodObject<…>` type;
+ * - every mention of an invariant id in a comment or a document links to its section of the
+ *   invariant pages (`#j-1`);
+ * - the readme's title is dropped on the index page, where TypeDoc already prints the project's name
+ *   (no doubled heading), and documents get readable names in the navigation;
+ * - links to source files (a test, a model guard, `file.ts#L42`) go to a page of the file with line
+ *   anchors under `source/`, instead of a raw copy in `media/`;
+ * - `reports/site/site-inputs.json` records a digest of every input, so a test can tell a stale site.
+ *
+ * reports/site.test.ts checks that every link of the site resolves.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, posix } from "node:path";
+import type { z } from "zod";
+import {
+  Application, Comment, Converter, DeclarationReflection, DocumentReflection, MarkdownEvent, normalizePath, ProjectReflection, ReferenceType, ReflectionKind,
+  UnknownType, type CommentDisplayPart, type Context, type Reflection,
+} from "typedoc";
+import { INVARIANT_IDS } from "../spec/catalog.ts";
+import { REPO_ROOT } from "./paths.ts";
+import { describeSchema, describeSchemaMap, type SchemaPart } from "./schema-docs.ts";
+
+export const SITE_DIR = "reports/site";
+export const SITE_INPUTS = `${SITE_DIR}/site-inputs.json`;
+
+/** The names the documents get in the site's navigation, by source file. */
+export const DOCUMENT_NAMES: Readonly<Record<string, string>> = {
+  "docs/IMPLEMENTING.md": "Implementer's guide",
+  "docs/SHARDING.md": "Sharded campaigns",
+  "reports/invariants.md": "The 19 invariants",
+  "reports/error-codes.md": "Error codes",
+  "reports/mutants.md": "Kill matrix",
+  "spec/README.md": "Spec: overview",
+  "spec/INVARIANTS.md": "Spec: invariant clauses",
+  "spec/OPERATIONS.md": "Spec: operations",
+  "spec/DECISIONS.md": "Spec: decisions",
+  "spec/ENCODING.md": "Spec: encoding and digests",
+  "spec/wire/PROTOCOL.md": "Spec: wire protocol",
+};
+
+const INVARIANTS_DOC = "reports/invariants.md";
+
+/** Every file the site is built from: what typedoc.json names, the sources it documents, this builder. */
+export const siteInputs = (): string[] => {
+  const walk = (dir: string): string[] =>
+    readdirSync(join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [`${dir}/${e.name}`] : []);
+  return [
+    "typedoc.json", "README.md", ...Object.keys(DOCUMENT_NAMES), "reports/site.ts", "reports/schema-docs.ts",
+    ...walk("spec"), ...walk("model"), ...walk("impl").filter((f) => !f.startsWith("impl/test/")),
+  ].sort();
+};
+
+export const digestInputs = (files: readonly string[]): Record<string, string> =>
+  Object.fromEntries(files.map((f) => [f, createHash("sha256").update(readFileSync(join(REPO_ROOT, f))).digest("hex")]));
+
+// --- zod schemas --------------------------------------------------------------------------------
+
+/** The runtime modules behind the entry points, by TypeDoc module name, to find each schema's value. */
+const runtimeModules = async (): Promise<Record<string, Record<string, unknown>>> => ({
+  spec: (await import("../spec/index.ts")) as Record<string, unknown>,
+  "spec/wire": (await import("../spec/wire/index.ts")) as Record<string, unknown>,
+  model: (await import("../model/index.ts")) as Record<string, unknown>,
+});
+
+const isZod = (v: unknown): v is z.ZodType => typeof v === "object" && v !== null && "_zod" in v && typeof (v as { safeParse?: unknown }).safeParse === "function";
+
+const isSchemaMap = (v: unknown): v is Record<string, z.ZodType> =>
+  typeof v === "object" && v !== null && !isZod(v) && Object.getPrototypeOf(v) === Object.prototype && Object.keys(v).length > 0 && Object.values(v).every(isZod);
+
+const JSON_SCHEMA_DIRS: Readonly<Record<string, string>> = { spec: "spec/json-schema", "spec/wire": "spec/json-schema/wire" };
+
+const documentSchemas = (project: ProjectReflection, modules: Record<string, Record<string, unknown>>): void => {
+  const byName = (name: string, kind: ReflectionKind): DeclarationReflection | undefined =>
+    project.getReflectionsByKind(kind).find((r): r is DeclarationReflection => r instanceof DeclarationReflection && r.name === name);
+  const toParts = (parts: readonly SchemaPart[]): CommentDisplayPart[] =>
+    parts.map((p) => {
+      if (p.kind === "text") return { kind: "text", text: p.text };
+      const target = byName(p.name, ReflectionKind.TypeAlias) ?? byName(p.name, ReflectionKind.Variable);
+      return target === undefined ? { kind: "code", text: `\`${p.name}\`` } : { kind: "inline-tag", tag: "@link", text: p.name, target };
+    });
+  const append = (r: Reflection, parts: CommentDisplayPart[]): void => {
+    r.comment ??= new Comment([]);
+    r.comment.summary.push(...(r.comment.summary.length > 0 ? [{ kind: "text", text: "\n\n" } as const] : []), ...parts);
+  };
+  for (const v of project.getReflectionsByKind(ReflectionKind.Variable)) {
+    if (!(v instanceof DeclarationReflection) || v.parent === undefined) continue;
+    const value = modules[v.parent.name]?.[v.name];
+    if (isSchemaMap(value)) {
+      v.type = new UnknownType("{ readonly [name: string]: z.ZodType }");
+      delete v.defaultValue;
+      append(v, toParts(describeSchemaMap(value)));
+      continue;
+    }
+    if (!isZod(value)) continue;
+    const alias = byName(v.name, ReflectionKind.TypeAlias);
+    const dir = JSON_SCHEMA_DIRS[v.parent.name];
+    const schemaFile = dir === undefined ? null : `${dir}/${v.name}.schema.json`;
+    const jsonSchema = (lead: string): CommentDisplayPart[] =>
+      schemaFile === null || !existsSync(join(REPO_ROOT, schemaFile)) ? [] : [
+        { kind: "text", text: `${lead}[` }, { kind: "code", text: `\`${schemaFile}\`` }, { kind: "text", text: "](" },
+        { kind: "relative-link", text: schemaFile, targetAnchor: undefined, target: project.files.registerAbsolute(normalizePath(join(REPO_ROOT, schemaFile))).target },
+        { kind: "text", text: ")." },
+      ];
+    const fields = toParts(describeSchema(value));
+    // The constant's type: the schema of its inferred type, not zod's nested generic.
+    v.type = ReferenceType.createBrokenReference("z.ZodType", project, "zod");
+    if (alias !== undefined) v.type.typeArguments = [ReferenceType.createResolvedReference(alias.name, alias, project)];
+    delete v.defaultValue;
+    append(v, [
+      { kind: "text", text: "A zod schema: `parse` and `safeParse` validate a value against it" },
+      ...(alias === undefined ? [{ kind: "text", text: "." } as const] : [{ kind: "text", text: "; its type is " } as const, { kind: "inline-tag", tag: "@link", text: alias.name, target: alias } as const, { kind: "text", text: "." } as const]),
+      ...jsonSchema(" Its JSON Schema, for implementations in other languages: "),
+      ...(alias === undefined ? [{ kind: "text", text: "\n\n" } as const, ...fields] : []),
+    ]);
+    if (alias !== undefined) append(alias, [...fields, ...jsonSchema("\n\nJSON Schema: ")]);
+  }
+};
+
+// --- Documents and cross-links -------------------------------------------------------------------
+
+const nameDocuments = (project: ProjectReflection): void => {
+  for (const doc of project.getReflectionsByKind(ReflectionKind.Document)) {
+    const path = project.files.getReflectionPath(doc);
+    const rel = path === undefined ? undefined : posix.relative(normalizePath(REPO_ROOT), path);
+    const name = rel === undefined ? undefined : DOCUMENT_NAMES[rel];
+    if (name !== undefined) doc.name = name;
+  }
+};
+
+// --- Source pages ---------------------------------------------------------------------------------
+
+/** Files a page links to that are neither documents nor documented modules: shown as source pages. */
+const SOURCE_EXTENSIONS = [".ts", ".mjs", ".py", ".json", ".jsonl", ".txt"];
+
+export const sourcePagePath = (file: string): string => `source/${file}.html`;
+
+/**
+ * Rewrites relative links to source files into links to their source pages, in every document, the
+ * readme and every comment; returns the files linked (relative to the repository root).
+ */
+const linkSourcePages = (project: ProjectReflection, site: string): Set<string> => {
+  const files = new Set<string>();
+  const root = normalizePath(REPO_ROOT);
+  const siteRoot = normalizePath(site);
+  const rewrite = (parts: CommentDisplayPart[], depth: number, base: string): CommentDisplayPart[] =>
+    parts.map((p) => {
+      if (p.kind !== "relative-link") return p;
+      const up = "../".repeat(depth);
+      const anchor = p.targetAnchor === undefined ? "" : `#${p.targetAnchor}`;
+      // A link into the site itself (the readme's link to the site's index) stays inside the site.
+      const written = posix.normalize(posix.join(base, p.text.replace(/#.*$/, "")));
+      if (written.startsWith(`${siteRoot}/`)) return { kind: "text", text: `${up}${posix.relative(siteRoot, written)}${anchor}` };
+      if (p.target === undefined) return p;
+      const target = project.files.resolve(p.target, project);
+      if (typeof target !== "string" || !SOURCE_EXTENSIONS.some((e) => target.endsWith(e)) || target.includes("/json-schema/")) return p;
+      const rel = posix.relative(root, target);
+      files.add(rel);
+      return { kind: "text", text: `${up}${sourcePagePath(rel)}${anchor}` };
+    });
+  if (project.readme !== undefined) project.readme = rewrite(project.readme, 0, root);
+  for (const r of Object.values(project.reflections)) {
+    if (r instanceof DocumentReflection) r.content = rewrite(r.content, 1, posix.dirname(project.files.getReflectionPath(r) ?? `${root}/x`));
+    if (r.comment !== undefined) r.comment.summary = rewrite(r.comment.summary, 1, root);
+  }
+  return files;
+};
+
+const escapeHtml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** A page showing one source file, each line with its anchor (`#L42`). */
+export const renderSourcePage = (file: string, text: string): string => {
+  const up = "../".repeat(sourcePagePath(file).split("/").length - 1);
+  const lines = text.replace(/\n$/, "").split("\n");
+  const width = String(lines.length).length;
+  return [
+    "<!DOCTYPE html>",
+    `<html lang="en"><head><meta charset="utf-8"/><title>${escapeHtml(file)}</title><link rel="stylesheet" href="${up}assets/style.css"/><link rel="stylesheet" href="${up}assets/highlight.css"/>`,
+    "<style>pre.src{padding:1em;overflow-x:auto;line-height:1.45}pre.src span.ln{display:inline-block;width:" + `${width + 1}` + "ch;color:#888;user-select:none}pre.src :target{background:#ffe98a66}</style></head>",
+    `<body><div class="container"><p><a href="${up}index.html">Samsara + RIPA verification kit</a> / <code>${escapeHtml(file)}</code> (${lines.length} lines)</p>`,
+    `<pre class="src">${lines.map((l, i) => `<span id="L${i + 1}"><span class="ln">${i + 1}</span>${escapeHtml(l)}</span>`).join("\n")}</pre>`,
+    "</div></body></html>",
+    "",
+  ].join("\n");
+};
+
+const ID_PATTERN = new RegExp(`(^|[^A-Za-z0-9-])(${[...INVARIANT_IDS].sort((a, b) => b.length - a.length).map((id) => id.replace("-", "\\-")).join("|")})(?![A-Za-z0-9])`, "g");
+
+/** Links every invariant id in the text of rendered HTML (not inside links, code or tags) to `url#j-1`. */
+export const linkInvariantIds = (html: string, url: string): string => {
+  let skip = 0;
+  return html
+    .split(/(<[^>]*>)/)
+    .map((piece) => {
+      if (piece.startsWith("<")) {
+        if (/^<(a|code|pre)[\s>]/i.test(piece)) skip++;
+        else if (/^<\/(a|code|pre)>/i.test(piece)) skip = Math.max(0, skip - 1);
+        return piece;
+      }
+      return skip > 0 ? piece : piece.replace(ID_PATTERN, (_m, before: string, id: string) => `${before}<a href="${url}#${id.toLowerCase()}">${id}</a>`);
+    })
+    .join("");
+};
+
+interface MdToken {
+  type: string;
+  content: string;
+  children: MdToken[] | null;
+}
+interface MdState {
+  tokens: MdToken[];
+  Token: new (type: string, tag: string, nesting: number) => MdToken;
+}
+interface MdParser {
+  core: { ruler: { push(name: string, rule: (state: MdState) => void): void } };
+}
+
+/**
+ * TypeDoc derives a heading's anchor from its text without its code spans ("OP-2.1 `janma.birth`"
+ * becomes `#op-21`), GitHub from all of it (`#op-21-janmabirth`). Writing a heading's code span as
+ * `<code>` around plain text makes TypeDoc's anchor GitHub's, so one link works in both places.
+ */
+export const headingCodeAsText = (md: MdParser): void => {
+  md.core.ruler.push("srk_heading_code_as_text", (state) => {
+    state.tokens.forEach((t, i) => {
+      const inline = state.tokens[i + 1];
+      if (t.type !== "heading_open" || inline?.children === null || inline?.children === undefined) return;
+      inline.children = inline.children.flatMap((c) => {
+        if (c.type !== "code_inline") return [c];
+        const open = new state.Token("html_inline", "", 0);
+        open.content = "<code>";
+        const body = new state.Token("text", "", 0);
+        body.content = c.content;
+        const close = new state.Token("html_inline", "", 0);
+        close.content = "</code>";
+        return [open, body, close];
+      });
+    });
+  });
+};
+
+/** The first `<h1>` of the readme (TypeDoc prints the project's name as the index page's title), and its anchor id. */
+const TITLE = /^\s*<h1(?:\s+id="([^"]*)")?[^>]*>[\s\S]*?<\/h1>\s*/;
+
+export const buildSite = async (out = join(REPO_ROOT, SITE_DIR)): Promise<void> => {
+  const modules = await runtimeModules();
+  const app = await Application.bootstrapWithPlugins({ out, markdownItLoader: (parser: unknown) => headingCodeAsText(parser as MdParser) });
+  let invariantsDoc: DocumentReflection | undefined;
+  let sources = new Set<string>();
+  let media: string[] = [];
+  app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context: Context) => {
+    nameDocuments(context.project);
+    documentSchemas(context.project, modules);
+    sources = linkSourcePages(context.project, out);
+    media = [...context.project.files.getMediaPaths()].map((p) => posix.relative(normalizePath(REPO_ROOT), p));
+    invariantsDoc = context.project.getReflectionsByKind(ReflectionKind.Document).find((d): d is DocumentReflection => d.name === DOCUMENT_NAMES[INVARIANTS_DOC]);
+  });
+  app.renderer.on(MarkdownEvent.PARSE, (event: MarkdownEvent) => {
+    const page = event.page;
+    // The index page prints the project's name as its title, then the readme, whose own title is the same.
+    const title = page.model instanceof ProjectReflection && event.originalText.trimStart().startsWith("# ") ? TITLE.exec(event.parsedText) : null;
+    if (title !== null) {
+      // Drop the doubled title, and its entry in the page's table of contents.
+      event.parsedText = event.parsedText.slice(title[0].length);
+      const i = page.pageHeadings.findIndex((h) => h.level === 1 && h.link === `#${title[1] ?? ""}`);
+      if (i >= 0) page.pageHeadings.splice(i, 1);
+    }
+    if (invariantsDoc === undefined || page.model === invariantsDoc) return;
+    const target = app.renderer.router?.getFullUrl(invariantsDoc);
+    if (target === undefined) return;
+    event.parsedText = linkInvariantIds(event.parsedText, posix.relative(posix.dirname(page.url), target));
+  });
+  const project = await app.convert();
+  if (project === undefined) throw new Error("typedoc could not convert the project");
+  app.validate(project);
+  if (app.logger.hasErrors()) throw new Error("typedoc reported errors");
+  rmSync(out, { recursive: true, force: true });
+  await app.generateDocs(project, out);
+  for (const file of sources) {
+    const page = join(out, sourcePagePath(file));
+    mkdirSync(dirname(page), { recursive: true });
+    writeFileSync(page, renderSourcePage(file, readFileSync(join(REPO_ROOT, file), "utf8")));
+  }
+  writeFileSync(join(out, "site-inputs.json"), `${JSON.stringify(digestInputs([...new Set([...siteInputs(), ...sources, ...media])].sort()), null, 2)}\n`);
+};
+

@@ -1,22 +1,21 @@
 /**
  * The core both faces share (impl/api.ts in-process, impl/wire/ over stdin/stdout): a World in
- * memory plus a Storage holding the last committed snapshot.
+ * memory plus a Storage holding the committed rows (impl/durable/storage.ts).
  *
  * apply: run the command against the in-memory world; on rejection nothing was mutated (every
- * handler checks before it writes) and nothing is written; on acceptance the whole world is
- * serialised and committed as ONE durable write (D-027). If anything fails after a handler
- * started mutating (a bug, or an I/O error while committing), the in-memory world is discarded
- * and reloaded from the last committed snapshot: undo-free, disk is the truth.
+ * handler checks before it writes) and nothing is written; on acceptance what the command changed
+ * is committed as ONE durable write (D-027) whose size is proportional to the change. If anything
+ * fails after a handler started mutating (a bug, or an I/O error while committing), the in-memory
+ * world is discarded and reloaded from the store: undo-free, disk is the truth.
  */
 import type { Event, WorldView } from "../spec/index.ts";
 import type { InvariantId } from "../spec/index.ts";
 import type { Query, QueryName, QueryResult } from "../spec/wire/index.ts";
 import { applyCommand } from "./core/dispatch.ts";
-import { restoreWorld, worldRecord, type WorldRecord } from "./core/persist.ts";
 import { Rejection } from "./core/rejection.ts";
-import { World } from "./core/world.ts";
+import type { World } from "./core/world.ts";
 import { runQuery } from "./queries.ts";
-import type { Storage } from "./durable/storage.ts";
+import type { CommitStats, Storage } from "./durable/storage.ts";
 import type { CrashPoint } from "./durable/crash.ts";
 
 export interface OutcomeError {
@@ -44,16 +43,7 @@ export class Engine {
   private world: World;
 
   constructor(private readonly storage: Storage) {
-    this.world = this.loadCommitted();
-  }
-
-  private loadCommitted(): World {
-    const text = this.storage.load();
-    return text === null ? new World() : restoreWorld(JSON.parse(text) as WorldRecord);
-  }
-
-  private commitWorld(): void {
-    this.storage.commit(JSON.stringify(worldRecord(this.world)));
+    this.world = storage.load();
   }
 
   apply(command: unknown): ApplyOutcome {
@@ -61,16 +51,19 @@ export class Engine {
     try {
       events = applyCommand(this.world, command);
     } catch (e) {
-      if (e instanceof Rejection) return { ok: false, error: rejectionError(e) };
+      if (e instanceof Rejection) {
+        this.world.forgetTouches();
+        return { ok: false, error: rejectionError(e) };
+      }
       // A handler failed midway: nothing was committed, so the command certainly did not happen.
-      this.world = this.loadCommitted();
+      this.world = this.storage.load();
       return { ok: false, error: internal(e, true) };
     }
     try {
-      this.commitWorld();
+      this.storage.commit(this.world);
     } catch (e) {
       // The commit may or may not have reached the disk: reload whatever is there.
-      this.world = this.loadCommitted();
+      this.world = this.storage.load();
       return { ok: false, error: internal(e, false) };
     }
     return { ok: true, events };
@@ -92,8 +85,17 @@ export class Engine {
 
   /** A fresh empty world, committed durably (one durable write). */
   reset(): void {
-    this.world = new World();
-    this.commitWorld();
+    try {
+      this.world = this.storage.reset();
+    } catch (e) {
+      this.world = this.storage.load();
+      throw e;
+    }
+  }
+
+  /** What the last durable write wrote (rows and bytes). */
+  get lastCommit(): CommitStats {
+    return this.storage.lastCommit;
   }
 
   get supportsCrash(): boolean {

@@ -41,12 +41,7 @@ try {
   process.exit(3);
 }
 
-const server = new WireServer(engine, {
-  onShutdown: () => {
-    engine.close();
-    process.exit(0);
-  },
-});
+const server = new WireServer(engine);
 const framer = new LineFramer(MAX_LINE_BYTES);
 
 process.stdin.on("data", (chunk: Buffer) => {
@@ -54,6 +49,13 @@ process.stdin.on("data", (chunk: Buffer) => {
     const reply = server.handle(frame);
     // On Linux, writes to a pipe are synchronous: a reply is out before the next request runs.
     if (reply !== null) process.stdout.write(`${JSON.stringify(reply)}\n`);
+    if (server.shutDown) {
+      // W-2.2: shutdown was answered; the rest of this chunk and anything after it is neither
+      // read nor executed.
+      process.stdin.pause();
+      engine.close();
+      process.exit(0);
+    }
   }
 });
 process.stdin.on("end", () => {

@@ -1,7 +1,9 @@
 /**
  * One disposition key's running aggregate (D-002, D-007): BigInt sums Σw·c and Σc, sign
- * counters for `contested`, and the contributors. Merges add to it incrementally instead of
- * re-aggregating the whole store; excision rebuilds accumulators by replay (S-5).
+ * counters for `contested`, and the contributions by distillate id. Merges add to it
+ * incrementally instead of re-aggregating the whole store. Excision removes the contributions of
+ * the re-derived suffix exactly (sums and counters are integers; the leader is the maximum of a
+ * total order, recomputed from the remaining contributions), then replays the suffix (S-5).
  */
 import type { DataCategory, StoreEntry } from "../../spec/index.ts";
 import { compareCodeUnits } from "../../spec/index.ts";
@@ -31,19 +33,42 @@ export class KeyAccumulator {
   private positives = 0;
   private negatives = 0;
   private leader: Contribution | null = null;
-  private readonly contributorIds: string[] = [];
+  /** Distillate ids are unique within an agent (AD-3) and keys within a distillate, so one per id. */
+  private readonly contributions = new Map<string, Contribution>();
   private cached: StoreEntry | null = null;
 
   constructor(readonly key: string) {}
 
   add(c: Contribution): void {
+    if (this.contributions.has(c.distillateId)) throw new Error(`key ${this.key}: distillate ${c.distillateId} contributes twice`);
     this.weightedSum += BigInt(c.weight) * BigInt(c.confidence);
     this.confidenceSum += BigInt(c.confidence);
     if (c.weight > 0) this.positives++;
     if (c.weight < 0) this.negatives++;
     if (this.leader === null || outranks(c, this.leader)) this.leader = c;
-    this.contributorIds.push(c.distillateId);
+    this.contributions.set(c.distillateId, c);
     this.cached = null;
+  }
+
+  /** Undo `add` for one distillate: the accumulator becomes exactly what it would be without it. */
+  remove(distillateId: string): void {
+    const c = this.contributions.get(distillateId);
+    if (c === undefined) throw new Error(`key ${this.key}: distillate ${distillateId} does not contribute`);
+    this.contributions.delete(distillateId);
+    this.weightedSum -= BigInt(c.weight) * BigInt(c.confidence);
+    this.confidenceSum -= BigInt(c.confidence);
+    if (c.weight > 0) this.positives--;
+    if (c.weight < 0) this.negatives--;
+    if (this.leader === c) {
+      this.leader = null;
+      for (const x of this.contributions.values()) if (this.leader === null || outranks(x, this.leader)) this.leader = x;
+    }
+    this.cached = null;
+  }
+
+  /** No contribution left: the key is no longer in the store state. */
+  get empty(): boolean {
+    return this.contributions.size === 0;
   }
 
   /** The stored weight: the confidence-weighted mean, rounded half to even (D-002). */
@@ -61,7 +86,7 @@ export class KeyAccumulator {
       weight: this.weight(),
       category: leader.category,
       contested: this.positives > 0 && this.negatives > 0,
-      contributors: [...this.contributorIds].sort(compareCodeUnits),
+      contributors: [...this.contributions.keys()].sort(compareCodeUnits),
     };
     return this.cached;
   }

@@ -1,7 +1,9 @@
 /**
  * One agent: Advaita identity, RIPA persistent substrate (identity record, memory, body),
  * its samskara store, lives, obligations, and the RIPA execution/authority/migration state.
- * Plain mutable fields; the ops/ handlers are the only writers.
+ * Plain mutable fields; the ops/ handlers are the only writers. Collections that grow with the
+ * agent's history are tracked (impl/core/tracked.ts) or append-only arrays, so the store writes
+ * only what a command changed (impl/core/persist.ts).
  */
 import type {
   AdvaitaIdentity, AuthorityEpoch, BundleManifest, CapabilityDelta, Digest, ExecutionBinding, InteractionSurface,
@@ -11,6 +13,7 @@ import { DOMAIN, digestOf } from "../../spec/index.ts";
 import type { Instance } from "./instance.ts";
 import type { Obligation } from "./obligation.ts";
 import type { SamskaraStore } from "./store.ts";
+import { TrackedMap, TrackedSet } from "./tracked.ts";
 
 export interface BoundSurface {
   surface: InteractionSurface;
@@ -50,27 +53,28 @@ export class Agent {
   bodyRevision: string;
   readonly bodyLineage: string[];
 
-  readonly instances = new Map<string, Instance>();
-  readonly nonces = new Set<string>();
-  readonly obligations = new Map<string, Obligation>();
+  readonly instances = new TrackedMap<string, Instance>();
+  readonly nonces = new TrackedSet<string>();
+  readonly obligations = new TrackedMap<string, Obligation>();
   /** AD-3: every distillate id ever used by this agent (pending, discharged, retained, excised). */
-  readonly distillateIds = new Set<string>();
+  readonly distillateIds = new TrackedSet<string>();
 
   execution: ExecutionBinding;
-  readonly replicas = new Map<string, ExecutionBinding>();
-  readonly surfaces = new Map<string, BoundSurface>();
+  readonly replicas = new TrackedMap<string, ExecutionBinding>();
+  readonly surfaces = new TrackedMap<string, BoundSurface>();
   providers: Map<string, ProviderGrant>;
   authority: AuthorityEpoch;
   /** I4 (D-026): authority tokens are single-use per agent. */
-  readonly usedTokens = new Set<string>();
+  readonly usedTokens = new TrackedSet<string>();
   /** I4: attempt nonces ever published. */
-  readonly usedAttemptNonces = new Set<string>();
-  readonly liveAttempts = new Map<string, string>();
-  readonly effects = new Set<string>();
-  readonly fences: SourceFence[] = [];
+  readonly usedAttemptNonces = new TrackedSet<string>();
+  readonly liveAttempts = new TrackedMap<string, string>();
+  readonly effects = new TrackedSet<string>();
+  /** Source fences by migration id, in the order they were raised (a replaced fence keeps its place). */
+  readonly fences = new TrackedMap<string, SourceFence>();
   marker: TargetMarker | null = null;
   migration: Migration | null = null;
-  readonly migrationIds = new Set<string>();
+  readonly migrationIds = new TrackedSet<string>();
   readonly reports: MigrationReport[] = [];
 
   constructor(

@@ -72,6 +72,7 @@ export const applyCommand = (world: World, raw: unknown): Event[] => {
     events = mint(world, cmd);
   } else {
     const agent: Agent = world.agents.get(cmd.agent) ?? refuse("NOT_FOUND", `no agent ${cmd.agent}`, ["agent"]);
+    world.touched.add(agent); // the only existing agent a command can change (a new one is added to world.agents)
     const handler = HANDLERS[cmd.op] as Handler<typeof cmd.op>;
     events = handler(world, cmd as never, agent);
   }

@@ -1,28 +1,86 @@
 /**
- * The persisted form of the world: a plain JSON document holding exactly what the
- * implementation must remember, and nothing it must forget. In particular it contains no
- * trace of a distilled life (S-1, D-029: `trace` is emptied at distillation) and no content of
- * an excised distillate (S-5: the store's retained set no longer has it). Derived structures
- * (per-key accumulators, the chain's states) are rebuilt on load by replay and checked against
- * the persisted chain (S-4).
+ * The persisted form of the world: keyed rows `(agent, part, key) → value`, each value a JSON
+ * text, holding exactly what the implementation must remember and nothing it must forget.
+ *
+ * | agent | part | key | value |
+ * | --- | --- | --- | --- |
+ * | `""` | `meta` | `format`, `tick` | the format name; the world tick |
+ * | `""` | `root` | a lineage root ever used | `""` |
+ * | identity | `agent` | `""` | the agent's bounded fields (identity, designation, body revision, execution, providers, authority, marker, the migration in progress without its bundle, genesis) |
+ * | identity | `bundle` | `""` | the migration's bundle manifest (it copies the task ids, so it is written once, at checkpoint) |
+ * | identity | `ancestry`, `task`, `body`, `report`, `excision` | index | one element of an append-only list |
+ * | identity | `nonce`, `distillate_id`, `token`, `attempt_nonce`, `effect`, `migration_id`, `quarantined` | the element | `""` (sets) |
+ * | identity | `replica`, `surface`, `live`, `fence`, `obligation`, `retained` | id | one element of a map (a pending obligation holds its distillate; `retained` is the store's content) |
+ * | identity | `instance`, `manifest` | instance id | a life's counters and state; its manifest (written once) |
+ * | identity | `trace:<instance id>` | index | one trace entry of a life not yet distilled |
+ * | identity | `lineage` | version seq ≥ 1 | that version, the batch that made it, its κ |
+ *
+ * Forgetting: a distilled life's trace rows are deleted in the command that accepts its
+ * distillate (S-1, D-029); an excised distillate's `retained` row is deleted by the excision
+ * (S-5). The store state (which holds guidance and keys) is never persisted: it is rebuilt on
+ * load from the retained distillates and checked against the head's state digest (S-4).
+ *
+ * `RowWriter.delta` turns what a command changed into row writes (O(change)): tracked Sets and
+ * Maps report their changed keys (impl/core/tracked.ts), append-only lists are compared with the
+ * length last written, the agent row is rewritten when its text changed, and the lineage reports
+ * the first version seq it changed (a merge appends one; an excision rewrites the suffix).
  */
 import type {
-  AdvaitaIdentity, AuthorityEpoch, BundleManifest, CapabilityDelta, CustodyOutcome, Digest, ExcisionRecord,
-  ExecutionBinding, InstanceState, JanmaManifest, MergeBatch, MigrationReport, ObligationKind, ProviderGrant,
-  SourceFence, StoreVersion, TargetMarker, WithdrawalReason,
+  AdvaitaIdentity, AuthorityEpoch, BundleManifest, CustodyOutcome, Digest, ExcisionRecord, ExecutionBinding,
+  InstanceState, JanmaManifest, MigrationReport, ObligationKind, ProviderGrant, SourceFence, TargetMarker, WithdrawalReason,
 } from "../../spec/index.ts";
 import { Agent, type BoundSurface, type Migration } from "./agent.ts";
 import { Instance } from "./instance.ts";
 import { Obligation } from "./obligation.ts";
-import { SamskaraStore, type HeldDistillate } from "./store.ts";
+import { SamskaraStore, distillateDigest, type HeldDistillate, type LineageStep } from "./store.ts";
+import type { TrackedMap, TrackedSet } from "./tracked.ts";
 import { World } from "./world.ts";
 
-export const STATE_FORMAT = "samsara-ripa-impl/state/v1";
+export const ROWS_FORMAT = "samsara-ripa-impl/rows/v1";
+
+/** The world's own rows have the empty agent. */
+export const WORLD = "";
+
+/** One stored row. `seq` orders a part's rows: the index for lists, the insertion order otherwise. */
+export interface Row {
+  readonly agent: string;
+  readonly part: string;
+  readonly key: string;
+  readonly value: string;
+}
+
+/** One write of a commit. A `put` with `seq: null` takes the next insertion number (kept on update). */
+export type RowOp =
+  | { readonly op: "put"; readonly agent: string; readonly part: string; readonly key: string; readonly seq: number | null; readonly value: string }
+  | { readonly op: "delete"; readonly agent: string; readonly part: string; readonly key: string }
+  | { readonly op: "deletePart"; readonly agent: string; readonly part: string }
+  | { readonly op: "deleteFrom"; readonly agent: string; readonly part: string; readonly seq: number }
+  | { readonly op: "deleteAgent"; readonly agent: string };
+
+const put = (agent: string, part: string, key: string, value: string, seq: number | null = null): RowOp => ({ op: "put", agent, part, key, seq, value });
+
+const TRACE = "trace:";
+const traceOf = (instanceId: string): string => `${TRACE}${instanceId}`;
+
+// ---------------------------------------------------------------------------------------------
+// Records: the JSON values of the rows that are not plain elements.
+
+interface HeadRecord {
+  identity: AdvaitaIdentity; genesis: string; designation: string; identity_version: number; body_revision: string;
+  custodians: readonly string[]; required_capabilities: readonly string[]; execution: ExecutionBinding; providers: ProviderGrant[];
+  authority: AuthorityEpoch; marker: TargetMarker | null;
+  migration: (Omit<MigrationRecord, "bundle">) | null;
+}
+
+interface MigrationRecord {
+  migration_id: string; phase: Migration["phase"]; source_execution_id: string; bundle_digest: string | null;
+  target: Migration["target"]; delta: Migration["delta"]; surfaces: BoundSurface[];
+}
 
 interface InstanceRecord {
-  instance_id: string; nonce: string; manifest: JanmaManifest; manifest_digest: string; born_from: string;
+  instance_id: string; nonce: string; manifest_digest: string; born_from: string;
   state: InstanceState; born_tick: number | null; acts: number; failures: number; consecutive_failures: number;
-  tools_used: string[]; trace: string[]; grants: string[]; tools: string[];
+  tools_used: string[]; grants: string[]; tools: string[];
   withdrawal: WithdrawalReason | null; withdrawn_tick: number | null; obligation_id: string | null;
 }
 
@@ -32,38 +90,20 @@ interface ObligationRecord {
   status: "pending" | "discharged"; outcome: CustodyOutcome | null; held: HeldDistillate | null;
 }
 
-interface MigrationRecord {
-  migration_id: string; phase: Migration["phase"]; source_execution_id: string; bundle: BundleManifest | null;
-  bundle_digest: string | null; target: Migration["target"]; delta: CapabilityDelta | null; surfaces: BoundSurface[];
-}
-
-interface AgentRecord {
-  identity: AdvaitaIdentity; designation: string; identity_version: number; ancestry: string[]; task_ids: string[];
-  body_revision: string; body_lineage: string[]; custodians: string[]; required_capabilities: string[];
-  execution: ExecutionBinding; replicas: ExecutionBinding[]; surfaces: BoundSurface[]; providers: ProviderGrant[];
-  authority: AuthorityEpoch; used_tokens: string[]; used_attempt_nonces: string[]; live_attempts: [string, string][];
-  effects: string[]; fences: SourceFence[]; marker: TargetMarker | null; migration: MigrationRecord | null;
-  migration_ids: string[]; reports: MigrationReport[]; nonces: string[]; distillate_ids: string[];
-  instances: InstanceRecord[]; obligations: ObligationRecord[];
-  store: {
-    genesis: string; chain: StoreVersion[]; batches: MergeBatch[]; retained: HeldDistillate[];
-    excisions: ExcisionRecord[]; quarantined: string[];
-  };
-}
-
-export interface WorldRecord {
-  format: typeof STATE_FORMAT;
-  tick: number;
-  roots_used: string[];
-  agents: AgentRecord[];
-}
-
-const sorted = (xs: Iterable<string>): string[] => [...xs].sort();
+const headRecord = (a: Agent): HeadRecord => ({
+  identity: a.identity, genesis: a.store.genesis, designation: a.designation, identity_version: a.identityVersion,
+  body_revision: a.bodyRevision, custodians: a.custodians, required_capabilities: a.requiredCapabilities, execution: a.execution,
+  providers: [...a.providers.values()], authority: a.authority, marker: a.marker,
+  migration: a.migration === null ? null : {
+    migration_id: a.migration.migrationId, phase: a.migration.phase, source_execution_id: a.migration.sourceExecutionId,
+    bundle_digest: a.migration.bundleDigest, target: a.migration.target, delta: a.migration.delta, surfaces: a.migration.surfaces,
+  },
+});
 
 const instanceRecord = (i: Instance): InstanceRecord => ({
-  instance_id: i.instanceId, nonce: i.nonce, manifest: i.manifest, manifest_digest: i.manifestDigest, born_from: i.bornFrom,
+  instance_id: i.instanceId, nonce: i.nonce, manifest_digest: i.manifestDigest, born_from: i.bornFrom,
   state: i.state, born_tick: i.bornTick, acts: i.acts, failures: i.failures, consecutive_failures: i.consecutiveFailures,
-  tools_used: sorted(i.toolsUsed), trace: i.trace, grants: i.grants, tools: i.tools,
+  tools_used: [...i.toolsUsed].sort(), grants: i.grants, tools: i.tools,
   withdrawal: i.withdrawal, withdrawn_tick: i.withdrawnTick, obligation_id: i.obligationId,
 });
 
@@ -73,95 +113,329 @@ const obligationRecord = (o: Obligation): ObligationRecord => ({
   max_retries: o.maxRetries, attempts: o.attempts, status: o.status, outcome: o.outcome, held: o.held,
 });
 
-const agentRecord = (a: Agent): AgentRecord => ({
-  identity: a.identity, designation: a.designation, identity_version: a.identityVersion, ancestry: a.ancestry,
-  task_ids: a.taskIds, body_revision: a.bodyRevision, body_lineage: a.bodyLineage, custodians: [...a.custodians],
-  required_capabilities: [...a.requiredCapabilities], execution: a.execution, replicas: [...a.replicas.values()],
-  surfaces: [...a.surfaces.values()], providers: [...a.providers.values()], authority: a.authority,
-  used_tokens: sorted(a.usedTokens), used_attempt_nonces: sorted(a.usedAttemptNonces), live_attempts: [...a.liveAttempts.entries()],
-  effects: sorted(a.effects), fences: a.fences, marker: a.marker,
-  migration: a.migration === null ? null : {
-    migration_id: a.migration.migrationId, phase: a.migration.phase, source_execution_id: a.migration.sourceExecutionId,
-    bundle: a.migration.bundle, bundle_digest: a.migration.bundleDigest, target: a.migration.target,
-    delta: a.migration.delta, surfaces: a.migration.surfaces,
-  },
-  migration_ids: sorted(a.migrationIds), reports: a.reports, nonces: sorted(a.nonces), distillate_ids: sorted(a.distillateIds),
-  instances: [...a.instances.values()].map(instanceRecord),
-  obligations: [...a.obligations.values()].map(obligationRecord),
-  store: {
-    genesis: a.store.genesis, chain: [...a.store.chain()], batches: [...a.store.batches()],
-    retained: [...a.store.retainedDistillates()], excisions: a.store.excisions, quarantined: sorted(a.store.quarantined),
-  },
+// ---------------------------------------------------------------------------------------------
+// The parts of an agent, each with what the writer needs from it.
+
+/** A keyed part backed by a tracked Set or Map: changed keys and each key's current value. */
+interface KeyedPart {
+  readonly part: string;
+  takeChanged(): string[];
+  forgetChanged(): void;
+  /** The row's value, or undefined if the key is gone. */
+  value(key: string): string | undefined;
+  entries(): Iterable<[string, string]>;
+}
+
+const setPart = (part: string, set: TrackedSet<string>): KeyedPart => ({
+  part,
+  takeChanged: () => set.takeChanged(),
+  forgetChanged: () => set.forgetChanged(),
+  value: (k) => (set.has(k) ? "" : undefined),
+  entries: () => [...set].map((k): [string, string] => [k, ""]),
 });
 
-export const worldRecord = (w: World): WorldRecord => ({
-  format: STATE_FORMAT,
-  tick: w.tick,
-  roots_used: sorted(w.rootsUsed),
-  agents: [...w.agents.values()].map(agentRecord),
+const mapPart = <V>(part: string, map: TrackedMap<string, V>, encode: (v: V) => unknown = (v) => v): KeyedPart => ({
+  part,
+  takeChanged: () => map.takeChanged(),
+  forgetChanged: () => map.forgetChanged(),
+  value: (k) => {
+    const v = map.get(k);
+    return v === undefined ? undefined : JSON.stringify(encode(v));
+  },
+  entries: () => [...map].map(([k, v]): [string, string] => [k, JSON.stringify(encode(v))]),
 });
 
-const restoreAgent = (r: AgentRecord): Agent => {
+const keyedParts = (a: Agent): KeyedPart[] => [
+  setPart("nonce", a.nonces),
+  setPart("distillate_id", a.distillateIds),
+  setPart("token", a.usedTokens),
+  setPart("attempt_nonce", a.usedAttemptNonces),
+  setPart("effect", a.effects),
+  setPart("migration_id", a.migrationIds),
+  setPart("quarantined", a.store.quarantined),
+  mapPart("replica", a.replicas),
+  mapPart("surface", a.surfaces),
+  mapPart("live", a.liveAttempts),
+  mapPart("fence", a.fences),
+  mapPart("obligation", a.obligations, obligationRecord),
+  mapPart("retained", a.store.retained),
+];
+
+/** Append-only lists: an element, once written, never changes. */
+const listParts = (a: Agent): [string, readonly unknown[]][] => [
+  ["ancestry", a.ancestry],
+  ["task", a.taskIds],
+  ["body", a.bodyLineage],
+  ["report", a.reports],
+  ["excision", a.store.excisions],
+];
+
+// ---------------------------------------------------------------------------------------------
+// Full encoding (a new agent; the store check in tests).
+
+const encodeAgent = (a: Agent): RowOp[] => {
+  const id = a.identity.identity;
+  const rows: RowOp[] = [put(id, "agent", "", JSON.stringify(headRecord(a)))];
+  if (a.migration?.bundle != null) rows.push(put(id, "bundle", "", JSON.stringify(a.migration.bundle)));
+  for (const [part, list] of listParts(a)) list.forEach((x, i) => rows.push(put(id, part, String(i), JSON.stringify(x), i)));
+  for (const p of keyedParts(a)) for (const [k, v] of p.entries()) rows.push(put(id, p.part, k, v));
+  for (const inst of a.instances.values()) {
+    rows.push(put(id, "instance", inst.instanceId, JSON.stringify(instanceRecord(inst))));
+    rows.push(put(id, "manifest", inst.instanceId, JSON.stringify(inst.manifest)));
+    inst.trace.forEach((t, i) => rows.push(put(id, traceOf(inst.instanceId), String(i), JSON.stringify(t), i)));
+  }
+  for (const s of a.store.steps(1)) rows.push(put(id, "lineage", String(s.version.seq), JSON.stringify(s), s.version.seq));
+  return rows;
+};
+
+/** Every row the world should have, as (agent, part, key, value). */
+export const encodeWorld = (w: World): Row[] => {
+  const ops: RowOp[] = [put(WORLD, "meta", "format", JSON.stringify(ROWS_FORMAT)), put(WORLD, "meta", "tick", String(w.tick))];
+  for (const r of w.rootsUsed) ops.push(put(WORLD, "root", r, ""));
+  for (const a of w.agents.values()) ops.push(...encodeAgent(a));
+  return ops.map((o) => {
+    if (o.op !== "put") throw new Error("encodeWorld writes rows only");
+    return { agent: o.agent, part: o.part, key: o.key, value: o.value };
+  });
+};
+
+/** The rows a fresh store starts with (and `reset` leaves). */
+export const emptyWorldRows = (): RowOp[] => [put(WORLD, "meta", "format", JSON.stringify(ROWS_FORMAT)), put(WORLD, "meta", "tick", "0")];
+
+// ---------------------------------------------------------------------------------------------
+// The delta writer.
+
+/**
+ * Knows what the store holds for the world it was primed with, and turns each command's changes
+ * into row writes. After a failed commit the engine reloads the world and the writer is primed
+ * again, so its marks never outlive the rows they describe.
+ */
+export class RowWriter {
+  private tick = 0;
+  private readonly heads = new Map<string, string>();
+  /** Length of each append-only list as written (by list object). */
+  private lists = new WeakMap<readonly unknown[], number>();
+  private bundles = new WeakMap<Agent, BundleManifest | null>();
+  /** The trace array of each instance and how much of it is written. */
+  private traces = new WeakMap<Instance, { readonly trace: readonly string[]; readonly length: number }>();
+
+  /** The world was just loaded (or reset): it is exactly what the store holds. */
+  prime(w: World): void {
+    this.tick = w.tick;
+    this.heads.clear();
+    this.lists = new WeakMap();
+    this.bundles = new WeakMap();
+    this.traces = new WeakMap();
+    w.rootsUsed.forgetChanged();
+    w.agents.forgetChanged();
+    for (const a of w.agents.values()) this.markWritten(a);
+    w.touched.clear();
+  }
+
+  private markWritten(a: Agent): void {
+    this.heads.set(a.identity.identity, JSON.stringify(headRecord(a)));
+    this.bundles.set(a, a.migration?.bundle ?? null);
+    for (const [, list] of listParts(a)) this.lists.set(list, list.length);
+    for (const p of keyedParts(a)) p.forgetChanged();
+    a.instances.forgetChanged();
+    for (const inst of a.instances.values()) this.traces.set(inst, { trace: inst.trace, length: inst.trace.length });
+    a.store.takeChangedFrom();
+  }
+
+  /** The row writes for everything changed since the last delta (or prime); updates the marks. */
+  delta(w: World): RowOp[] {
+    const ops: RowOp[] = [];
+    if (w.tick !== this.tick) {
+      ops.push(put(WORLD, "meta", "tick", String(w.tick)));
+      this.tick = w.tick;
+    }
+    for (const r of w.rootsUsed.takeChanged()) ops.push(w.rootsUsed.has(r) ? put(WORLD, "root", r, "") : { op: "delete", agent: WORLD, part: "root", key: r });
+    const whole = new Set<Agent>();
+    for (const id of w.agents.takeChanged()) {
+      const a = w.agents.get(id);
+      if (this.heads.has(id)) ops.push({ op: "deleteAgent", agent: id });
+      this.heads.delete(id);
+      if (a === undefined) continue;
+      ops.push(...encodeAgent(a));
+      this.markWritten(a);
+      whole.add(a);
+    }
+    for (const a of w.touched) {
+      if (!whole.has(a) && w.agents.get(a.identity.identity) === a) this.agentDelta(a, ops);
+    }
+    w.touched.clear();
+    return ops;
+  }
+
+  private agentDelta(a: Agent, ops: RowOp[]): void {
+    const id = a.identity.identity;
+    const head = JSON.stringify(headRecord(a));
+    if (this.heads.get(id) !== head) {
+      ops.push(put(id, "agent", "", head));
+      this.heads.set(id, head);
+    }
+    const bundle = a.migration?.bundle ?? null;
+    if (this.bundles.get(a) !== bundle) {
+      ops.push(bundle === null ? { op: "delete", agent: id, part: "bundle", key: "" } : put(id, "bundle", "", JSON.stringify(bundle)));
+      this.bundles.set(a, bundle);
+    }
+    for (const [part, list] of listParts(a)) {
+      const written = this.lists.get(list);
+      let from = written ?? 0;
+      if (written === undefined || list.length < written) {
+        ops.push({ op: "deletePart", agent: id, part });
+        from = 0;
+      }
+      for (let i = from; i < list.length; i++) ops.push(put(id, part, String(i), JSON.stringify(list[i]), i));
+      this.lists.set(list, list.length);
+    }
+    for (const p of keyedParts(a)) {
+      for (const k of p.takeChanged()) {
+        const v = p.value(k);
+        ops.push(v === undefined ? { op: "delete", agent: id, part: p.part, key: k } : put(id, p.part, k, v));
+      }
+    }
+    for (const iid of a.instances.takeChanged()) {
+      const inst = a.instances.get(iid);
+      if (inst === undefined) {
+        ops.push({ op: "delete", agent: id, part: "instance", key: iid }, { op: "delete", agent: id, part: "manifest", key: iid }, { op: "deletePart", agent: id, part: traceOf(iid) });
+        continue;
+      }
+      ops.push(put(id, "instance", iid, JSON.stringify(instanceRecord(inst))));
+      const mark = this.traces.get(inst);
+      let from = mark?.length ?? 0;
+      if (mark === undefined) ops.push(put(id, "manifest", iid, JSON.stringify(inst.manifest)));
+      // A new life, a replaced trace (distillation empties it, S-1) or a shorter one: rewrite it whole.
+      if (mark === undefined || mark.trace !== inst.trace || inst.trace.length < mark.length) {
+        ops.push({ op: "deletePart", agent: id, part: traceOf(iid) });
+        from = 0;
+      }
+      for (let i = from; i < inst.trace.length; i++) ops.push(put(id, traceOf(iid), String(i), JSON.stringify(inst.trace[i]), i));
+      this.traces.set(inst, { trace: inst.trace, length: inst.trace.length });
+    }
+    const from = a.store.takeChangedFrom();
+    if (from !== null) {
+      ops.push({ op: "deleteFrom", agent: id, part: "lineage", seq: from });
+      for (const s of a.store.steps(from)) ops.push(put(id, "lineage", String(s.version.seq), JSON.stringify(s), s.version.seq));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding (recovery): rows in (agent, part, seq) order → World. O(rows).
+
+const parse = <T>(text: string, where: string): T => {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`row ${where} is not JSON`);
+  }
+};
+
+type Parts = Map<string, [string, string][]>;
+
+const rowsOf = (parts: Parts, part: string): [string, string][] => parts.get(part) ?? [];
+const valuesOf = <T>(parts: Parts, part: string, agent: string): T[] => rowsOf(parts, part).map(([k, v]) => parse<T>(v, `${agent}/${part}/${k}`));
+const keysOf = (parts: Parts, part: string): string[] => rowsOf(parts, part).map(([k]) => k);
+const single = <T>(parts: Parts, part: string, agent: string): T | null => {
+  const rows = rowsOf(parts, part);
+  if (rows.length > 1) throw new Error(`agent ${agent} has ${rows.length} ${part} rows`);
+  return rows[0] === undefined ? null : parse<T>(rows[0][1], `${agent}/${part}`);
+};
+
+const decodeAgent = (id: string, parts: Parts): Agent => {
+  const head = single<HeadRecord>(parts, "agent", id);
+  if (head === null) throw new Error(`agent ${id} has rows but no agent row`);
+  if (head.identity.identity !== id) throw new Error(`agent row of ${id} names ${head.identity.identity}`);
+  const retained = valuesOf<HeldDistillate>(parts, "retained", id);
+  for (const h of retained) {
+    // A damaged row is detected here rather than trusted (the digest is what the chain commits to).
+    if (distillateDigest(h.distillate) !== h.digest) throw new Error(`retained distillate ${h.distillate.distillate_id} does not match its digest`);
+  }
   const store = SamskaraStore.restore({
-    genesis: r.store.genesis as Digest, chain: r.store.chain, batches: r.store.batches, retained: r.store.retained,
-    excisions: r.store.excisions, quarantined: r.store.quarantined,
+    genesis: head.genesis as Digest,
+    steps: valuesOf<LineageStep>(parts, "lineage", id),
+    retained,
+    excisions: valuesOf<ExcisionRecord>(parts, "excision", id),
+    quarantined: keysOf(parts, "quarantined"),
   });
-  const a = new Agent(r.identity, store, {
-    designation: r.designation, bodyRevision: r.body_revision, custodians: r.custodians, execution: r.execution,
-    providers: r.providers, requiredCapabilities: r.required_capabilities, authority: r.authority,
+  const a = new Agent(head.identity, store, {
+    designation: head.designation, bodyRevision: head.body_revision, custodians: head.custodians, execution: head.execution,
+    providers: head.providers, requiredCapabilities: head.required_capabilities, authority: head.authority,
   });
-  a.identityVersion = r.identity_version;
-  a.ancestry.push(...r.ancestry);
-  a.taskIds.push(...r.task_ids);
-  a.bodyLineage.splice(0, a.bodyLineage.length, ...r.body_lineage);
-  for (const x of r.replicas) a.replicas.set(x.execution_id, x);
-  for (const s of r.surfaces) a.surfaces.set(s.surface.surface_id, s);
-  for (const t of r.used_tokens) a.usedTokens.add(t);
-  for (const n of r.used_attempt_nonces) a.usedAttemptNonces.add(n);
-  for (const [task, nonce] of r.live_attempts) a.liveAttempts.set(task, nonce);
-  for (const e of r.effects) a.effects.add(e);
-  a.fences.push(...r.fences);
-  a.marker = r.marker;
-  a.migration = r.migration === null ? null : {
-    migrationId: r.migration.migration_id, phase: r.migration.phase, sourceExecutionId: r.migration.source_execution_id,
-    bundle: r.migration.bundle, bundleDigest: r.migration.bundle_digest, target: r.migration.target,
-    delta: r.migration.delta, surfaces: r.migration.surfaces,
+  a.identityVersion = head.identity_version;
+  a.marker = head.marker;
+  const bundle = single<BundleManifest>(parts, "bundle", id);
+  a.migration = head.migration === null ? null : {
+    migrationId: head.migration.migration_id, phase: head.migration.phase, sourceExecutionId: head.migration.source_execution_id,
+    bundle, bundleDigest: head.migration.bundle_digest, target: head.migration.target, delta: head.migration.delta,
+    surfaces: head.migration.surfaces,
   };
-  for (const m of r.migration_ids) a.migrationIds.add(m);
-  a.reports.push(...r.reports);
-  for (const n of r.nonces) a.nonces.add(n);
-  for (const d of r.distillate_ids) a.distillateIds.add(d);
-  for (const ir of r.instances) {
-    const i = new Instance(ir.instance_id, ir.nonce, ir.manifest, ir.manifest_digest, ir.born_from);
+  for (const x of valuesOf<string>(parts, "ancestry", id)) a.ancestry.push(x);
+  for (const x of valuesOf<string>(parts, "task", id)) a.taskIds.push(x);
+  a.bodyLineage.length = 0;
+  for (const x of valuesOf<string>(parts, "body", id)) a.bodyLineage.push(x);
+  for (const x of valuesOf<MigrationReport>(parts, "report", id)) a.reports.push(x);
+  for (const k of keysOf(parts, "nonce")) a.nonces.add(k);
+  for (const k of keysOf(parts, "distillate_id")) a.distillateIds.add(k);
+  for (const k of keysOf(parts, "token")) a.usedTokens.add(k);
+  for (const k of keysOf(parts, "attempt_nonce")) a.usedAttemptNonces.add(k);
+  for (const k of keysOf(parts, "effect")) a.effects.add(k);
+  for (const k of keysOf(parts, "migration_id")) a.migrationIds.add(k);
+  for (const [k, v] of rowsOf(parts, "replica")) a.replicas.set(k, parse<ExecutionBinding>(v, `${id}/replica/${k}`));
+  for (const [k, v] of rowsOf(parts, "surface")) a.surfaces.set(k, parse<BoundSurface>(v, `${id}/surface/${k}`));
+  for (const [k, v] of rowsOf(parts, "live")) a.liveAttempts.set(k, parse<string>(v, `${id}/live/${k}`));
+  for (const [k, v] of rowsOf(parts, "fence")) a.fences.set(k, parse<SourceFence>(v, `${id}/fence/${k}`));
+  const manifests = new Map(rowsOf(parts, "manifest"));
+  for (const r of valuesOf<InstanceRecord>(parts, "instance", id)) {
+    const m = manifests.get(r.instance_id);
+    if (m === undefined) throw new Error(`instance ${r.instance_id} of ${id} has no manifest row`);
+    const i = new Instance(r.instance_id, r.nonce, parse<JanmaManifest>(m, `${id}/manifest/${r.instance_id}`), r.manifest_digest, r.born_from);
     Object.assign(i, {
-      state: ir.state, bornTick: ir.born_tick, acts: ir.acts, failures: ir.failures, consecutiveFailures: ir.consecutive_failures,
-      trace: [...ir.trace], grants: ir.grants, tools: ir.tools, withdrawal: ir.withdrawal, withdrawnTick: ir.withdrawn_tick,
-      obligationId: ir.obligation_id,
+      state: r.state, bornTick: r.born_tick, acts: r.acts, failures: r.failures, consecutiveFailures: r.consecutive_failures,
+      trace: valuesOf<string>(parts, traceOf(r.instance_id), id), grants: r.grants, tools: r.tools, withdrawal: r.withdrawal,
+      withdrawnTick: r.withdrawn_tick, obligationId: r.obligation_id,
     });
-    for (const t of ir.tools_used) i.toolsUsed.add(t);
+    for (const t of r.tools_used) i.toolsUsed.add(t);
     a.instances.set(i.instanceId, i);
   }
-  for (const or of r.obligations) {
+  for (const r of valuesOf<ObligationRecord>(parts, "obligation", id)) {
     const o = new Obligation(
-      or.obligation_id, or.instance_id, or.kind, or.distillate_id, or.distillate_digest, or.born_from,
-      or.created_tick, or.deadline_tick, or.max_retries, or.held,
+      r.obligation_id, r.instance_id, r.kind, r.distillate_id, r.distillate_digest, r.born_from,
+      r.created_tick, r.deadline_tick, r.max_retries, r.held,
     );
-    o.attempts = or.attempts;
-    o.status = or.status;
-    o.outcome = or.outcome;
+    o.attempts = r.attempts;
+    o.status = r.status;
+    o.outcome = r.outcome;
     a.obligations.set(o.obligationId, o);
+  }
+  for (const part of parts.keys()) {
+    if (part.startsWith(TRACE) && !a.instances.has(part.slice(TRACE.length))) throw new Error(`trace rows of ${id} belong to no instance (${part})`);
   }
   return a;
 };
 
-export const restoreWorld = (r: WorldRecord): World => {
-  if (r.format !== STATE_FORMAT) throw new Error(`unknown state format ${String(r.format)}`);
+/** Recovery: the world from all rows, ordered by (agent, part, seq). Throws on anything inconsistent. */
+export const decodeWorld = (rows: Iterable<Row>): World => {
+  const byAgent = new Map<string, Parts>();
+  for (const r of rows) {
+    let parts = byAgent.get(r.agent);
+    if (parts === undefined) byAgent.set(r.agent, (parts = new Map()));
+    let list = parts.get(r.part);
+    if (list === undefined) parts.set(r.part, (list = []));
+    list.push([r.key, r.value]);
+  }
+  const own = byAgent.get(WORLD) ?? new Map<string, [string, string][]>();
+  const meta = new Map(rowsOf(own, "meta"));
+  const format = meta.get("format");
+  if (format === undefined || parse<string>(format, "meta/format") !== ROWS_FORMAT) throw new Error(`unknown state format ${String(format)}`);
+  const tick = Number(meta.get("tick"));
+  if (!Number.isSafeInteger(tick) || tick < 0) throw new Error(`meta/tick is not a tick: ${String(meta.get("tick"))}`);
   const w = new World();
-  w.tick = r.tick;
-  for (const root of r.roots_used) w.rootsUsed.add(root);
-  for (const ar of r.agents) {
-    const a = restoreAgent(ar);
-    w.agents.set(a.identity.identity, a);
+  w.tick = tick;
+  for (const r of keysOf(own, "root")) w.rootsUsed.add(r);
+  for (const [id, parts] of byAgent) {
+    if (id !== WORLD) w.agents.set(id, decodeAgent(id, parts));
   }
   return w;
 };

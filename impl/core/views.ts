@@ -74,7 +74,7 @@ export const ripaView = (a: Agent): RipaView => ({
     .map(([task_id, attempt_nonce]) => ({ task_id, attempt_nonce }))
     .sort(byKey((x) => x.task_id)),
   effects: [...a.effects].sort(compareCodeUnits),
-  fences: a.fences.map((f) => ({ ...f })),
+  fences: [...a.fences.values()].map((f) => ({ ...f })),
   marker: a.marker,
   migration:
     a.migration === null

@@ -1,7 +1,8 @@
 /**
- * The crash-cut hook (spec/wire/PROTOCOL.md, "Crash cuts"): armed with "die at the N-th durable
- * write from now", either right before that write commits (the rename) or right after it is
- * durable (directory fsynced) and before anything else happens, notably before the reply.
+ * The crash-cut hook (spec/wire/PROTOCOL.md W-7.3): armed with "die at the N-th durable write from
+ * now", either right before that write commits (its SQLite transaction has run every statement,
+ * COMMIT is not issued) or right after it is durable (COMMIT returned) and before anything else
+ * happens, notably before the reply.
  */
 export type CrashPoint = "before_commit" | "after_commit";
 

@@ -11,6 +11,7 @@ import { WireClient } from "../../conformance/transport/client.ts";
 import { kitImplementation } from "../../conformance/transport/local.ts";
 import * as f from "./fixtures.ts";
 import { tempDir } from "./wire-driver.ts";
+import { DB_FILE } from "../durable/storage.ts";
 
 const dir = tempDir("impl-bad-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,7 +33,7 @@ describe("bad input", () => {
 
     const minted = await c.command(f.mint(1, "root-bad"));
     expect(minted.ok).toBe(true);
-    const stateBefore = readFileSync(join(dir, "state.json"));
+    const stateBefore = readFileSync(join(dir, DB_FILE));
     const worldBefore = await c.world();
 
     const raw = async (data: string | Buffer): Promise<Reply> => {
@@ -90,7 +91,7 @@ describe("bad input", () => {
     // The process is alive, the world and the committed bytes are unchanged.
     expect(c.hasExited).toBe(false);
     expect(await c.world()).toEqual(worldBefore);
-    expect(readFileSync(join(dir, "state.json")).equals(stateBefore)).toBe(true);
+    expect(readFileSync(join(dir, DB_FILE)).equals(stateBefore)).toBe(true);
     expect(c.violations).toEqual([]);
     // And it still accepts work.
     expect((await c.command({ op: "samskara.replay", tick: 2, agent: worldBefore.agents[0]?.identity.identity })).ok).toBe(true);

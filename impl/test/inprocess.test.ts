@@ -19,7 +19,8 @@ afterEach(() => {
 
 describe("in-process implementation", () => {
   it("runs the full scripted session on volatile storage, with schema-valid views", async () => {
-    const impl = openImplementation();
+    // The store check: after every commit the database holds exactly the world's rows, and they decode back to it.
+    const impl = openImplementation({ verifyStore: true });
     await fullSession(driver(impl));
     expect(WorldView.safeParse(impl.world()).success).toBe(true);
   });
@@ -27,7 +28,7 @@ describe("in-process implementation", () => {
   it("persists every accepted command: reopening the data directory yields the same world", async () => {
     const dir = mkdtempSync(join(tmpdir(), "impl-inproc-"));
     dirs.push(dir);
-    const impl = openImplementation({ dataDir: dir });
+    const impl = openImplementation({ dataDir: dir, verifyStore: true });
     await fullSession(driver(impl));
     const before = impl.world();
     impl.close();

@@ -3,12 +3,14 @@
  * crash-cut hook on both sides of a commit, a black-box SIGKILL at a random moment, and the
  * absence of distilled traces and excised content from the data directory's bytes.
  */
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ProcessExited, WireClient } from "../../conformance/transport/client.ts";
 import { kitImplementation } from "../../conformance/transport/local.ts";
 import { openImplementation } from "../api.ts";
+import { DB_FILE } from "../durable/storage.ts";
+import * as f from "./fixtures.ts";
 import { AGENT, fullSession, RIPA_T0 } from "./scenario.ts";
 import { dirContains, tempDir, wireDriver } from "./wire-driver.ts";
 
@@ -21,6 +23,12 @@ const newDir = (p: string): string => {
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
+
+/** Bytes in SQLite's rollback journal (0 or absent between transactions). */
+const journalBytes = (dir: string): number => {
+  const j = join(dir, `${DB_FILE}-journal`);
+  return existsSync(j) ? statSync(j).size : 0;
+};
 
 const restartCmd = (tick: number, token: string) => ({ op: "ripa.restart", tick, agent: AGENT, execution_id: "exec-t", token });
 
@@ -59,9 +67,9 @@ describe("implementation over the wire", () => {
     const first = await c.command({ op: "ripa.task_start", tick: t, agent: AGENT, task_id: "task-9" });
     expect(first.ok).toBe(true);
     await expect(c.command(restartCmd(t + 1, "tok-8"))).rejects.toBeInstanceOf(ProcessExited);
-    expect(existsSync(join(dir, "state.json.tmp"))).toBe(true); // the prepared, uncommitted write
+    expect(journalBytes(dir)).toBeGreaterThan(0); // the prepared, uncommitted transaction: old pages in the rollback journal
     await c.restart();
-    expect(existsSync(join(dir, "state.json.tmp"))).toBe(false); // recovery discarded it
+    expect(journalBytes(dir)).toBe(0); // recovery rolled it back
     local.apply({ op: "ripa.task_start", tick: t, agent: AGENT, task_id: "task-9" });
     expect(await c.world()).toEqual(local.world());
 
@@ -80,6 +88,28 @@ describe("implementation over the wire", () => {
     await c.kill();
     await c.restart();
     expect(await c.world()).toEqual({ tick: 0, roots_used: [], agents: [] });
+    expect(c.violations).toEqual([]);
+    await c.shutdown();
+  });
+
+  it("reads and executes nothing after an acknowledged shutdown, not even a reset in the same chunk (W-2.2)", async () => {
+    const dir = newDir("impl-shutdown-");
+    const c = await WireClient.start(kitImplementation(dir));
+    const minted = await c.command(f.mint(1, "root-shutdown"));
+    expect(minted.ok).toBe(true);
+    const before = await c.world();
+    expect(before.agents).toHaveLength(1);
+    // shutdown and a reset written together: the reset must be neither answered nor executed.
+    c.rawMode = true;
+    c.sendRaw('{"type":"shutdown","id":"bye"}\n{"type":"reset","id":"after-bye"}\n{"type":"query","id":"late","query":{"name":"world"}}\n');
+    const reply = await c.nextUnmatched();
+    expect(reply).toEqual({ type: "reply", id: "bye", ok: true, events: [] });
+    expect(await c.exited).toEqual({ code: 0, signal: null });
+    // No reply for the lines after shutdown.
+    await expect(c.nextUnmatched()).rejects.toBeInstanceOf(ProcessExited);
+    c.rawMode = false;
+    await c.restart();
+    expect(await c.world()).toEqual(before);
     expect(c.violations).toEqual([]);
     await c.shutdown();
   });

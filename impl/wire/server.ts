@@ -16,6 +16,7 @@ import {
 import { IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION } from "../api.ts";
 import type { Engine, OutcomeError } from "../engine.ts";
 import { nestsDeeperThan } from "./depth.ts";
+import { RequestIdSet } from "./ids.ts";
 import type { Frame } from "./framing.ts";
 
 export const SPOKEN_VERSIONS = [PROTOCOL_VERSION] as const;
@@ -42,19 +43,25 @@ const zodPath = (err: z.ZodError): { path: (string | number)[]; message: string 
   return { path, message: `${issue?.message ?? "invalid"}${path.length > 0 ? ` at ${path.join(".")}` : ""}` };
 };
 
-export interface ServerHooks {
-  /** Called after the reply to `shutdown` is written. */
-  onShutdown(): void;
-}
-
 export class WireServer {
   private handshaken = false;
-  private readonly seenIds = new Set<string>();
+  /** W-2.1: every id read counts as used for the process lifetime (compact, exact: D-039). */
+  private readonly seenIds = new RequestIdSet();
+  private stopped = false;
 
-  constructor(private readonly engine: Engine, private readonly hooks: ServerHooks) {}
+  constructor(private readonly engine: Engine) {}
 
-  /** One frame in, at most one reply out (null only for an ignored empty line). */
+  /**
+   * W-2.2 (D-040): `shutdown` was answered. From then on nothing is read or executed: the caller
+   * writes that reply, drops whatever input follows (even in the same chunk) and exits.
+   */
+  get shutDown(): boolean {
+    return this.stopped;
+  }
+
+  /** One frame in, at most one reply out (null for an ignored empty line, and for anything after shutdown). */
   handle(frame: Frame): Reply | null {
+    if (this.stopped) return null;
     try {
       return this.handleFrame(frame);
     } catch (e) {
@@ -88,9 +95,7 @@ export class WireServer {
       return wireError(null, "BAD_REQUEST", "missing or invalid id: a string of 1-128 characters or a non-negative safe integer", ["id"]);
     }
     const id = idParse.data;
-    const idKey = `${typeof id}:${id}`;
-    if (this.seenIds.has(idKey)) return wireError(id, "DUPLICATE_REQUEST_ID", `request id ${JSON.stringify(id)} was already used`, ["id"]);
-    this.seenIds.add(idKey);
+    if (!this.seenIds.add(id)) return wireError(id, "DUPLICATE_REQUEST_ID", `request id ${JSON.stringify(id)} was already used`, ["id"]);
     const type = obj["type"];
     if (typeof type !== "string") return wireError(id, "BAD_REQUEST", "missing message type", ["type"]);
     if (!(REQUEST_TYPES as readonly string[]).includes(type)) return wireError(id, "UNKNOWN_OP", `unknown message type ${JSON.stringify(type).slice(0, 80)}`, ["type"]);
@@ -187,7 +192,7 @@ export class WireServer {
   private shutdown(id: RequestId, obj: unknown): Reply {
     const p = ShutdownRequest.safeParse(obj);
     if (!p.success) return wireError(id, "BAD_REQUEST", zodPath(p.error).message, zodPath(p.error).path);
-    queueMicrotask(() => this.hooks.onShutdown());
+    this.stopped = true;
     return { type: "reply", id, ok: true, events: [] };
   }
 }

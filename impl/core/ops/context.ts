@@ -18,10 +18,15 @@ export const requireNotQuiesced = (agent: Agent, op: string): void => {
   if (agent.quiesced) violates("I4", `${op} refused: migration ${agent.migration?.migrationId} is in progress (quiesced)`);
 };
 
+/**
+ * The instance a command names, fetched for update: its row is rewritten at the commit (instances
+ * are mutated in place, see impl/core/tracked.ts). A rejection forgets the touch.
+ */
 export const instanceOf = (agent: Agent, instanceId: string): Instance =>
-  agent.instances.get(instanceId) ?? refuse("NOT_FOUND", `no instance ${instanceId}`, ["instance_id"]);
+  agent.instances.touch(instanceId) ?? refuse("NOT_FOUND", `no instance ${instanceId}`, ["instance_id"]);
 
+/** The obligation a command names, fetched for update (like instanceOf). */
 export const obligationOf = (agent: Agent, obligationId: string): Obligation =>
-  agent.obligations.get(obligationId) ?? refuse("NOT_FOUND", `no obligation ${obligationId}`, ["obligation_id"]);
+  agent.obligations.touch(obligationId) ?? refuse("NOT_FOUND", `no obligation ${obligationId}`, ["obligation_id"]);
 
 export const sortedUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort();

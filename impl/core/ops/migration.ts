@@ -39,7 +39,7 @@ export const fence: Handler<"ripa.migration_fence"> = (_world, cmd, agent) => {
   agent.authority = { token: cmd.token, generation, holder: null };
   agent.usedTokens.add(cmd.token);
   agent.migrationIds.add(cmd.migration_id);
-  agent.fences.push({
+  agent.fences.set(cmd.migration_id, {
     migration_id: cmd.migration_id, status: "preparing", body_revision: agent.bodyRevision, source_generation: generation, bundle_digest: null,
   });
   agent.migration = {
@@ -53,7 +53,7 @@ export const fence: Handler<"ripa.migration_fence"> = (_world, cmd, agent) => {
 };
 
 const fenceOf = (agent: Agent, migrationId: string) => {
-  const f = agent.fences.find((x) => x.migration_id === migrationId);
+  const f = agent.fences.get(migrationId);
   if (f === undefined) throw new Error(`migration ${migrationId} has no fence`);
   return f;
 };
@@ -75,8 +75,7 @@ export const checkpoint: Handler<"ripa.migration_checkpoint"> = (_world, cmd, ag
     required_capabilities: [...agent.requiredCapabilities],
   };
   const bundleDigest = digestOf(DOMAIN.bundle, bundle);
-  const idx = agent.fences.indexOf(f);
-  agent.fences[idx] = { ...f, status: "exported", bundle_digest: bundleDigest };
+  agent.fences.set(f.migration_id, { ...f, status: "exported", bundle_digest: bundleDigest }); // keeps its place
   m.bundle = bundle;
   m.bundleDigest = bundleDigest;
   m.phase = "checkpointed";
@@ -190,8 +189,7 @@ export const cancel: Handler<"ripa.migration_cancel"> = (_world, cmd, agent) => 
   const m = inPhase(agent, cmd.migration_id, null);
   if (!cmd.no_target_active) violates("I4", "rollback needs an explicit decision that no target is active", ["no_target_active"]);
   if (!agent.isCustodian(cmd.authorization.custodian)) violates("I4", "rollback needs a custodian's authorisation", ["authorization", "custodian"]);
-  const idx = agent.fences.findIndex((f) => f.migration_id === m.migrationId);
-  if (idx >= 0) agent.fences.splice(idx, 1);
+  agent.fences.delete(m.migrationId);
   if (agent.marker?.migration_id === m.migrationId) agent.marker = null;
   agent.migration = null;
   return [{ type: "migration.cancelled", migration_id: m.migrationId }];

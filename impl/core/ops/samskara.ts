@@ -11,7 +11,7 @@ export const merge: Handler<"samskara.merge"> = (_world, cmd, agent) => {
   requireNotQuiesced(agent, cmd.op); // I4
   const ids = sortedUnique(cmd.obligation_ids);
   const obligations: Obligation[] = ids.map(
-    (id) => agent.obligations.get(id) ?? refuse("NOT_FOUND", `no obligation ${id}`, ["obligation_ids"]),
+    (id) => agent.obligations.touch(id) ?? refuse("NOT_FOUND", `no obligation ${id}`, ["obligation_ids"]), // for update
   );
   for (const ob of obligations) {
     // J-4 (D-018): a discharged obligation cannot be applied later; none after its deadline.
@@ -55,12 +55,11 @@ export const excise: Handler<"samskara.excise"> = (_world, cmd, agent) => {
   const ids = sortedUnique(cmd.distillate_ids);
   for (const id of ids) if (!agent.store.retains(id)) refuse("NOT_FOUND", `the store does not retain distillate ${id}`, ["distillate_ids"]);
 
-  const byId = new Map(agent.store.retainedDistillates().map((h) => [h.distillate.distillate_id, h]));
   const excised = ids
-    .map((id) => ({ distillate_id: id, digest: (byId.get(id) as HeldDistillate).digest }))
+    .map((id) => ({ distillate_id: id, digest: (agent.store.held(id) as HeldDistillate).digest }))
     .sort((a, b) => compareCodeUnits(a.digest, b.digest));
   const priorHead = agent.storeHead;
-  agent.store.excise(new Set(ids)); // S-5: replay without them; their content is dropped
+  agent.store.excise(new Set(ids)); // S-5: replay without them (from the first batch holding one); their content is dropped
   const newHead = agent.storeHead;
   agent.store.excisions.push({
     excision_id: cmd.excision_id, tick: cmd.tick, excised, prior_head: priorHead, new_head: newHead, authorization: cmd.authorization,

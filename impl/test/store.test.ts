@@ -1,0 +1,241 @@
+/**
+ * The SQLite store: per-command writes proportional to the change (not to the state), excision
+ * re-deriving only the suffix of the chain, recovery that detects damage, forgetting under churn
+ * (every byte of every file under the data directory), and the store check on generated sessions.
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Command, StoreVersion } from "../../spec/index.ts";
+import { choicesArb, materialize, newMemory, type GenProfile } from "../../properties/generators/commands.ts";
+import { openImplementation, type CommitStats, type Implementation } from "../api.ts";
+import { DB_FILE } from "../durable/storage.ts";
+import * as f from "./fixtures.ts";
+import { dirContains, tempDir } from "./wire-driver.ts";
+
+const dirs: string[] = [];
+const newDir = (p: string): string => {
+  const d = tempDir(p);
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const ROOT = "root-store";
+const A = f.identityOfRoot(ROOT);
+
+const ok = (impl: Implementation, cmd: Command | Record<string, unknown>): CommitStats => {
+  const out = impl.apply(cmd);
+  if (!out.ok) throw new Error(`${String(cmd["op"])} rejected: ${out.error.code} ${out.error.message}`);
+  return impl.lastCommit;
+};
+
+/** A store that grows by whole lives: each is conceived, born, acts (with a trace), withdrawn, distilled and merged alone. */
+class Grower {
+  tick = 2;
+  n = 0;
+  constructor(readonly impl: Implementation) {
+    ok(impl, f.mint(1, ROOT));
+  }
+
+  life(i: number): f.Life {
+    return { agent: A, instance_id: `i${i}`, nonce: `n${i}`, manifest: f.manifest(f.genesisOf(ROOT)) };
+  }
+
+  /** Up to the distillation; returns the stats of each step. */
+  distil(i: number, trace = `trace of life ${i}`, guidance = `prefer option ${i % 7}`): Record<"conceive" | "birth" | "act" | "withdraw" | "distil", CommitStats> {
+    const l = this.life(i);
+    const t = this.tick++;
+    const conceive = ok(this.impl, f.conceive(t, l));
+    const birth = ok(this.impl, f.birth(t, l));
+    const act = ok(this.impl, f.act(t, l, { trace: [trace] }));
+    const withdraw = ok(this.impl, { op: "janma.withdraw", tick: t, agent: A, instance_id: l.instance_id, reason: "principal" });
+    const distil = ok(this.impl, f.distil(t, l, `ob${i}`, f.distillate(l, `d${i}`, 800_000, [f.disposition(`key.${i % 5}`, 500_000, guidance)])));
+    return { conceive, birth, act, withdraw, distil };
+  }
+
+  merge(...ids: number[]): CommitStats {
+    return ok(this.impl, { op: "samskara.merge", tick: this.tick, agent: A, obligation_ids: ids.map((i) => `ob${i}`) });
+  }
+
+  /** n more lives, one merge (one batch) each. */
+  grow(count: number): void {
+    for (let k = 0; k < count; k++) {
+      const i = this.n++;
+      this.distil(i);
+      this.merge(i);
+    }
+  }
+
+  excise(id: string, ...ids: number[]): CommitStats {
+    return ok(this.impl, {
+      op: "samskara.excise", tick: this.tick, agent: A, excision_id: id, distillate_ids: ids.map((i) => `d${i}`),
+      authorization: { custodian: "alice", decision_id: `dec-${id}` },
+    });
+  }
+
+  chain(): StoreVersion[] {
+    const s = this.impl.query({ name: "store", agent: A });
+    if (!s.ok) throw new Error(s.error.message);
+    return s.result.chain;
+  }
+}
+
+/** What each kind of command writes once the store holds `n` distillates (one batch each). */
+const probe = (n: number) => {
+  const g = new Grower(openImplementation());
+  g.grow(n);
+  const t = g.tick;
+  const taskStart = ok(g.impl, { op: "ripa.task_start", tick: t, agent: A, task_id: "task-probe" });
+  const life = g.distil(n);
+  const merge = g.merge(n);
+  const exciseRecent = g.excise("x-recent", n);
+  const replay = ok(g.impl, { op: "samskara.replay", tick: g.tick, agent: A });
+  g.impl.close();
+  return { taskStart, ...life, merge, exciseRecent, replay };
+};
+
+describe("the SQLite store", () => {
+  it("writes the same rows per command at 10 and at 1000 distillates (O(change), not O(state))", () => {
+    const small = probe(10);
+    const large = probe(1000);
+    for (const [step, s] of Object.entries(small)) {
+      const l = large[step as keyof typeof large];
+      // Same rows touched; bytes differ only by the longer ids and numbers (d1000 vs d10).
+      expect({ step, rowsWritten: l.rowsWritten, rowsDeleted: l.rowsDeleted }).toEqual({ step, rowsWritten: s.rowsWritten, rowsDeleted: s.rowsDeleted });
+      expect(l.bytesWritten, step).toBeLessThanOrEqual(s.bytesWritten + 200);
+      expect(l.bytesWritten, step).toBeLessThan(4096);
+    }
+    // What the rows are: a merge writes the tick, its lineage step, the obligation, the retained
+    // content and the memory snapshot; an excision of the newest distillate deletes its batch and
+    // content and writes the excision record and the memory snapshot; the distillation rewrites
+    // the instance and deletes its trace, and records the obligation and the distillate id.
+    expect(large.merge).toMatchObject({ rowsWritten: 5, rowsDeleted: 0 });
+    expect(large.exciseRecent).toMatchObject({ rowsWritten: 2, rowsDeleted: 2 });
+    expect(large.distil).toMatchObject({ rowsWritten: 3, rowsDeleted: 1 });
+    expect(large.taskStart).toMatchObject({ rowsWritten: 2, rowsDeleted: 0 });
+    // The replay (S-4) reads the whole chain but writes only the tick, if it moved.
+    expect(large.replay.rowsWritten).toBeLessThanOrEqual(1);
+  });
+
+  it("excises by re-deriving only the suffix from the first batch that held an excised distillate", () => {
+    const g = new Grower(openImplementation({ verifyStore: true }));
+    g.grow(60);
+    const before = g.chain();
+    expect(before).toHaveLength(61);
+
+    // d50 is in batch 50 (version 51): versions 0..50 stay, 51..60 are re-derived without it.
+    const recent = g.excise("x-50", 50);
+    expect(recent).toMatchObject({ rowsDeleted: 10 + 1, rowsWritten: 9 + 2 }); // lineage 51..60 (+ content) out, 51..59 in (+ record, memory)
+    const after = g.chain();
+    expect(after).toHaveLength(60);
+    expect(after.slice(0, 51)).toEqual(before.slice(0, 51));
+    expect(after[51]?.version_id).not.toBe(before[51]?.version_id);
+    // S-4: a replay from genesis of the recorded batches reproduces the re-derived chain exactly.
+    ok(g.impl, { op: "samskara.replay", tick: g.tick, agent: A });
+
+    // Excising two, the older in batch 5: everything after version 5 is re-derived (the chain
+    // has versions 0..59: 54 lineage rows and 2 contents out; 52 batches survive, plus record and memory).
+    const old = g.excise("x-5", 5, 40);
+    expect(old.rowsDeleted).toBe(54 + 2);
+    expect(old.rowsWritten).toBe(52 + 2);
+    expect(g.chain().slice(0, 6)).toEqual(before.slice(0, 6));
+    ok(g.impl, { op: "samskara.replay", tick: g.tick, agent: A });
+    g.impl.close();
+  });
+
+  it("recovers the exact world from the rows and refuses a damaged database", () => {
+    const dir = newDir("impl-store-recover-");
+    const g = new Grower(openImplementation({ dataDir: dir, verifyStore: true }));
+    g.grow(8);
+    g.excise("x-3", 3);
+    g.distil(100); // pending: its obligation holds the distillate
+    const world = g.impl.world();
+    g.impl.close();
+    const again = openImplementation({ dataDir: dir });
+    expect(again.world()).toEqual(world);
+    again.close();
+
+    const tamper = (sql: string): void => {
+      const db = new Database(join(dir, DB_FILE));
+      db.prepare(sql).run();
+      db.close();
+    };
+    // A retained distillate whose content no longer matches its digest.
+    tamper("UPDATE rows SET value = replace(value, 'prefer option 1', 'prefer option 9') WHERE part = 'retained' AND key = 'd1'");
+    expect(() => openImplementation({ dataDir: dir })).toThrow(/does not match its digest/);
+    tamper("UPDATE rows SET value = replace(value, 'prefer option 9', 'prefer option 1') WHERE part = 'retained' AND key = 'd1'");
+    expect(openImplementation({ dataDir: dir }).world()).toEqual(world);
+    // A lost version in the middle of the chain.
+    tamper("DELETE FROM rows WHERE part = 'lineage' AND key = '3'");
+    expect(() => openImplementation({ dataDir: dir })).toThrow(/S-4/);
+  });
+
+  it("leaves no distilled trace and no excised content in any file under the data directory, under churn", () => {
+    const dir = newDir("impl-store-forget-");
+    const impl = openImplementation({ dataDir: dir });
+    const g = new Grower(impl);
+    const marker = (kind: string, i: number): string => `zq${kind}${i}x${(i * 7919).toString(36)}`;
+    // Traces of varied length (some span several pages), distilled in an order that interleaves
+    // with other lives acting, so rows move between B-tree pages before they are deleted.
+    const traceOf = (i: number): string => `${marker("trace", i)} ${"window seat lisbon tuesday ".repeat((i * 37) % 140)}`;
+    const lives = 24;
+    const live: number[] = [];
+    for (let i = 0; i < lives; i++) {
+      const l = g.life(i);
+      const t = g.tick++;
+      ok(impl, f.conceive(t, l));
+      ok(impl, f.birth(t, l));
+      ok(impl, f.act(t, l, { trace: [traceOf(i), `second entry of ${marker("trace", i)}`] }));
+      live.push(i);
+      if (i % 3 === 2) {
+        const j = live.splice((i * 5) % live.length, 1)[0] as number;
+        const lj = g.life(j);
+        ok(impl, { op: "janma.withdraw", tick: g.tick, agent: A, instance_id: lj.instance_id, reason: "principal" });
+        expect(dirContains(dir, marker("trace", j))).toBe(true);
+        ok(impl, f.distil(g.tick, lj, `ob${j}`, f.distillate(lj, `d${j}`, 800_000, [f.disposition(marker("key", j), 500_000, `${marker("guidance", j)} prefer aisle`)])));
+        expect(dirContains(dir, marker("trace", j)), `trace ${j} after its distillation`).toBe(false);
+        g.merge(j);
+      }
+    }
+    const merged = Array.from({ length: lives }, (_, i) => i).filter((i) => !live.includes(i));
+    for (const i of merged) expect(dirContains(dir, marker("guidance", i))).toBe(true);
+    const excised = merged.filter((_, k) => k % 2 === 0);
+    g.excise("x-churn", ...excised);
+    impl.close();
+    const reopened = openImplementation({ dataDir: dir });
+    reopened.close();
+    for (const i of excised) {
+      expect(dirContains(dir, marker("guidance", i)), `guidance ${i}`).toBe(false);
+      expect(dirContains(dir, marker("key", i)), `key ${i}`).toBe(false);
+    }
+    for (const i of merged) expect(dirContains(dir, marker("trace", i)), `trace ${i}`).toBe(false);
+    // What must stay is still there (the scan can fail).
+    for (const i of merged.filter((i) => !excised.includes(i))) expect(dirContains(dir, marker("guidance", i))).toBe(true);
+    for (const i of live) expect(dirContains(dir, marker("trace", i))).toBe(true);
+  });
+
+  for (const profile of ["mixed", "store"] as const satisfies readonly GenProfile[]) {
+    it(`holds exactly the world after every command of generated sessions (${profile} profile)`, () => {
+      fc.assert(
+        fc.property(choicesArb(60, 200), (choices) => {
+          const impl = openImplementation({ verifyStore: true });
+          try {
+            const mem = newMemory(profile);
+            for (const c of choices) {
+              const out = impl.apply(materialize(impl.world(), mem, c));
+              if (!out.ok && out.error.code === "INTERNAL") throw new Error(out.error.message);
+            }
+          } finally {
+            impl.close();
+          }
+        }),
+        { numRuns: 25, seed: 8 },
+      );
+    });
+  }
+});

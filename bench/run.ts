@@ -1,0 +1,155 @@
+/**
+ * `npm run bench`: measures the kit and writes reports/bench.json and reports/bench.md, and the
+ * goals table into README.md between `<!-- bench:start -->` and `<!-- bench:end -->`.
+ *
+ * Sections (one file each): durable write (bench/durable.ts), digest (bench/digest.ts), model
+ * and differential steps/s with exhaustive merge order-independence (bench/model.ts), runner
+ * overhead (bench/runner.ts), growth with N (bench/growth.ts), test suite and the default
+ * certification (bench/suite.ts), and the same certification with `--jobs 2` (bench/sharding.ts).
+ * A section that fails is reported as not measured, with the error; the others still run.
+ *
+ * Environment:
+ *   BENCH_QUICK=1            smoke mode: small sizes, a short certification; writes to a temporary
+ *                            directory (or BENCH_OUT) and leaves the README alone
+ *   BENCH_OUT=<dir>          where to write bench.json and bench.md (default: reports/)
+ *   BENCH_GROWTH_BUDGET_S=n  seconds for the growth section (default 180; quick 20)
+ *   BENCH_SUITE=1            also run the whole vitest suite, measuring its wall time and memory
+ *
+ * `npm run bench -- --render-only` recomputes the goals and rewrites bench.md (and the README
+ * block) from bench.json's data, without measuring.
+ *
+ * The whole run stays under 10 minutes on 2 cores: the growth section adapts N to its budget and
+ * the certifications are bounded by a timeout.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { makeContext, REPO_ROOT, type BenchContext } from "./context.ts";
+import { DIGEST_GOAL_SPEC, DIGEST_WORKLOADS, digestGoal, digestGoalName, runDigest, type DigestResult } from "./digest.ts";
+import { DURABLE_GOAL, durableGoal, runDurable, type DurableResult } from "./durable.ts";
+import { notMeasured, type Goal } from "./goals.ts";
+import { GROWTH_GOALS, GROWTH_OPS, OP_LABELS, growthGoals, runGrowth, type GrowthResult } from "./growth.ts";
+import { runModel, type ModelResult } from "./model.ts";
+import { renderMarkdown, renderReadmeBlock, goalsTable, spliceReadme } from "./render.ts";
+import { isError, type BenchReport, type Section, type SectionError } from "./report.ts";
+import { RUNNER_GOAL, runRunner, runnerGoal, type RunnerResult } from "./runner.ts";
+import { runSharding, SHARDING_GOAL, SHARDING_GOAL_NAME, shardingGoal, type ShardingResult } from "./sharding.ts";
+import { runSuite, type SuiteResult } from "./suite.ts";
+
+const message = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+
+/** Runs a section; on failure the section is the error (its goals are then "not measured"). */
+const section = async <T>(ctx: BenchContext, name: string, f: () => Promise<T>): Promise<Section<T>> => {
+  const t = Date.now();
+  try {
+    const r = await f();
+    ctx.log(`bench: ${name} done in ${Math.round((Date.now() - t) / 1000)} s`);
+    return r;
+  } catch (e) {
+    ctx.log(`bench: ${name} FAILED: ${message(e)}`);
+    if (e instanceof Error && e.stack !== undefined) ctx.log(e.stack);
+    return { error: message(e) };
+  }
+};
+
+/** Every goal, from the sections' data alone (so a report can be re-rendered without measuring again). */
+export const goalsOf = (s: BenchReport["sections"]): Goal[] => {
+  const why = (name: string, x: SectionError): string => `the ${name} section failed: ${x.error}`;
+  return [
+    ...(isError(s.durable) ? [notMeasured(DURABLE_GOAL.name, "durable", DURABLE_GOAL.spec, why("durable write", s.durable))] : [durableGoal(s.durable)]),
+    ...(isError(s.growth)
+      ? GROWTH_OPS.flatMap((op) => {
+        const spec = GROWTH_GOALS[op];
+        return spec === undefined || !isError(s.growth) ? [] : [notMeasured(`Growth: ${OP_LABELS[op]}`, "growth", spec, why("growth", s.growth))];
+      })
+      : growthGoals(s.growth)),
+    ...(isError(s.runner) ? [notMeasured(RUNNER_GOAL.name, "runner", RUNNER_GOAL.spec, why("runner overhead", s.runner))] : [runnerGoal(s.runner)]),
+    ...(isError(s.digest)
+      ? DIGEST_WORKLOADS.map((w) => notMeasured(digestGoalName(w), "digest", DIGEST_GOAL_SPEC, why("digest", s.digest as SectionError)))
+      : s.digest.workloads.map(digestGoal)),
+    ...(isError(s.sharding)
+      ? [notMeasured(SHARDING_GOAL_NAME, "sharding", SHARDING_GOAL, why("sharding", s.sharding))]
+      : [shardingGoal(s.sharding.jobs1, s.sharding.jobs2)]),
+  ];
+};
+
+const write = (report: BenchReport, outDir: string, updateReadme: boolean): void => {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, "bench.json"), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(outDir, "bench.md"), renderMarkdown(report));
+  if (updateReadme) {
+    const readme = join(REPO_ROOT, "README.md");
+    writeFileSync(readme, spliceReadme(readFileSync(readme, "utf8"), renderReadmeBlock(report)));
+  }
+};
+
+const kit = (): BenchReport["kit"] => {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { name: string; version: string };
+  const git = spawnSync("git", ["rev-parse", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" });
+  return { name: pkg.name, version: pkg.version, commit: git.status === 0 ? git.stdout.trim() : null };
+};
+
+export const runBench = async (o: { quick: boolean; outDir: string; updateReadme: boolean; growthBudgetS: number }): Promise<BenchReport> => {
+  const ctx = makeContext(o.quick);
+  const loadStart = loadavg();
+  const generatedAt = new Date().toISOString();
+  try {
+    const durable = await section<DurableResult>(ctx, "durable write", async () => (await runDurable(ctx)).result);
+    const digest = await section<DigestResult>(ctx, "digest", async () => runDigest(ctx).result);
+    const model = await section<ModelResult>(ctx, "model", async () => runModel(ctx));
+    const runner = await section<RunnerResult>(ctx, "runner overhead", async () => (await runRunner(ctx)).result);
+    const growth = await section<GrowthResult>(ctx, "growth", async () => runGrowth(ctx, o.growthBudgetS).result);
+    const suite = await section<SuiteResult>(ctx, "test suite and certification", () => runSuite(ctx));
+    const sharding = await section<ShardingResult>(ctx, "sharding", async () => {
+      if (isError(suite)) throw new Error("the --jobs 1 certification it compares with did not run");
+      return (await runSharding(ctx, suite.certification)).result;
+    });
+    const sections: BenchReport["sections"] = { durable, growth, runner, model, digest, suite, sharding };
+    const report: BenchReport = {
+      bench_version: 1, generated_at: generatedAt, quick: o.quick, duration_s: ctx.elapsedS(),
+      machine: {
+        cpus: cpus().length, cpu_model: cpus()[0]?.model.trim() ?? "unknown", total_memory_bytes: totalmem(),
+        node: process.versions.node, platform: `${process.platform} ${process.arch}`, load_start: loadStart, load_end: loadavg(),
+      },
+      kit: kit(), sections, goals: goalsOf(sections), bench_peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
+    };
+    write(report, o.outDir, o.updateReadme);
+    return report;
+  } finally {
+    ctx.cleanup();
+  }
+};
+
+/** `--render-only`: the goals, bench.md and the README block again from bench.json's data (no measuring). */
+export const rerender = (outDir: string, updateReadme: boolean): BenchReport => {
+  const old = JSON.parse(readFileSync(join(outDir, "bench.json"), "utf8")) as BenchReport;
+  if (old.bench_version !== 1) throw new Error(`${join(outDir, "bench.json")}: unknown bench_version ${String(old.bench_version)}`);
+  const report: BenchReport = { ...old, goals: goalsOf(old.sections) };
+  write(report, outDir, updateReadme);
+  return report;
+};
+
+const main = async (): Promise<void> => {
+  const quick = process.env["BENCH_QUICK"] === "1";
+  const out = process.env["BENCH_OUT"];
+  const outDir = out !== undefined && out !== "" ? out : quick ? mkdtempSync(join(tmpdir(), "srk-bench-quick-")) : join(REPO_ROOT, "reports");
+  const budget = Number(process.env["BENCH_GROWTH_BUDGET_S"] ?? (quick ? 20 : 180));
+  if (!Number.isFinite(budget) || budget <= 0) throw new Error(`BENCH_GROWTH_BUDGET_S must be a positive number of seconds, got ${process.env["BENCH_GROWTH_BUDGET_S"]}`);
+  const updateReadme = !quick && (out === undefined || out === "");
+  if (process.argv.includes("--render-only")) {
+    const report = rerender(outDir, updateReadme);
+    process.stdout.write(`${goalsTable(report.goals)}\n\nre-rendered ${join(outDir, "bench.md")} from ${join(outDir, "bench.json")}\n`);
+    return;
+  }
+  const report = await runBench({ quick, outDir, updateReadme, growthBudgetS: budget });
+  process.stdout.write(`${goalsTable(report.goals)}\n\nwrote ${join(outDir, "bench.json")} and ${join(outDir, "bench.md")} in ${Math.round(report.duration_s)} s\n`);
+};
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((e: unknown) => {
+    process.stderr.write(`bench: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(70);
+  });
+}

@@ -104,7 +104,9 @@ describe("the fake's well-behaved baseline", () => {
   });
 });
 
-describe("an implementation that cannot be driven is inconclusive, with the reason", () => {
+// The cases mostly wait on the runner's timeouts, so they run side by side (each has its own
+// directories and processes).
+describe.concurrent("an implementation that cannot be driven is inconclusive, with the reason", () => {
   it("exit-at-start: the exit code and the last stderr lines", { timeout: TEST_MS }, async () => {
     const r = await run("exit-at-start");
     expectOutcome(r, "inconclusive");
@@ -204,7 +206,7 @@ describe("an implementation that cannot be driven is inconclusive, with the reas
   });
 });
 
-describe("a protocol violation fails, naming the W-rule", () => {
+describe.concurrent("a protocol violation fails, naming the W-rule", () => {
   it("garbage-stdout: a log line on stdout breaks W-1.3", { timeout: TEST_MS }, async () => {
     const r = await run("garbage-stdout", { stages: ["handshake", "differential"] });
     expectOutcome(r, "violations");

@@ -10,6 +10,7 @@
  */
 import fc from "fast-check";
 import { expect } from "vitest";
+import { ownsUnit, parseShardText, runSeed } from "./shard.ts";
 
 const envInt = (name: string): number | undefined => {
   const v = process.env[name];
@@ -128,6 +129,39 @@ export const withProgress = <T>(
 };
 
 /**
+ * `FUZZ_SHARD=i/n`: a long campaign split into deterministic shards (D-038). The campaign is
+ * `runs` runs, run k seeded `runSeed(FUZZ_SEED, k)` (FUZZ_SEED defaults to 1, so every shard
+ * agrees on it); shard i runs the runs k with k mod n = i - 1. The n shards together run exactly
+ * the campaign one machine would, and a failure replays from its own run's seed and path.
+ */
+export const fuzzShard = (): { index: number; count: number } | null => {
+  const text = process.env["FUZZ_SHARD"];
+  if (text === undefined || text === "") return null;
+  const s = parseShardText(text);
+  if (s === null) throw new Error(`FUZZ_SHARD="${text}": expected i/n with 1 ≤ i ≤ n, e.g. 2/3`);
+  return s;
+};
+
+/** The seeds of the runs shard `shard` makes of a campaign of `total` runs seeded `seed`. */
+export const shardRunSeeds = (seed: number, total: number, shard: { index: number; count: number }): number[] =>
+  Array.from({ length: total }, (_, k) => k).filter((k) => ownsUnit(shard.index, shard.count, k)).map((k) => runSeed(seed, k));
+
+const checkShard = <T>(property: fc.IRawProperty<T, false>, p: fc.Parameters<T>, total: number): fc.RunDetails<T> => {
+  const shard = fuzzShard() ?? { index: 0, count: 1 };
+  const seed = envInt("FUZZ_SEED") ?? 1;
+  let last: fc.RunDetails<T> | null = null;
+  let ran = 0;
+  for (const runSeedK of shardRunSeeds(seed, total, shard)) {
+    const { path: _path, ...rest } = p;
+    last = fc.check(property, { ...rest, seed: runSeedK, numRuns: 1 });
+    ran += last.numRuns;
+    if (last.failed) break;
+  }
+  // Report the shard's runs, not the last single-run check's.
+  return { ...(last ?? fc.check(property, { ...p, numRuns: 0 })), numRuns: ran } as fc.RunDetails<T>;
+};
+
+/**
  * Check a property; on failure throw an Error with the original error of the shrunk
  * counterexample, the one-line replay command and the counterexample (through `render` when
  * given: e.g. the commands sent rather than generator choices), at most MESSAGE_CAP characters.
@@ -136,12 +170,15 @@ export const assertReplayable = <T>(file: string, property: fc.IProperty<T>, fas
   // -t narrows the run to this test, so the seed and path are not consumed by other properties.
   const name = expect.getState().currentTestName?.split(" > ").pop() ?? "";
   const p = params<T>(fast);
-  const total = p.numRuns ?? fast;
+  const campaign = p.numRuns ?? fast;
+  const shard = fuzzShard();
+  // A shard makes its part of the campaign; it reports progress against that part.
+  const total = shard === null ? campaign : Math.ceil((campaign - shard.index) / shard.count);
   // Only campaigns larger than the fast default report progress: the default runs stay silent.
-  const checked = total > fast ? withProgress(property, name === "" ? file : name, total) : property;
+  const checked = campaign > fast ? withProgress(property, name === "" ? file : name, total) : property;
   const started = Date.now();
-  const details = fc.check(checked, p);
-  if (total > fast) process.stderr.write(`fuzz ${name === "" ? file : name}: ${details.numRuns}/${total} runs, ${details.failed ? "FAILED" : "passed"} in ${((Date.now() - started) / 1000).toFixed(0)}s\n`);
+  const details = shard === null ? fc.check(checked, p) : checkShard(checked, p, campaign);
+  if (campaign > fast) process.stderr.write(`fuzz ${name === "" ? file : name}: ${details.numRuns}/${total} runs, ${details.failed ? "FAILED" : "passed"} in ${((Date.now() - started) / 1000).toFixed(0)}s\n`);
   if (!details.failed) return;
   const filter = name === "" ? "" : ` -t ${JSON.stringify(name)}`;
   const replay = `FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ""} npx vitest run ${file}${filter}`;

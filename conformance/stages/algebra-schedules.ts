@@ -6,6 +6,7 @@
  * for a larger set a sample of orders drawn from the certification seed. Excision cases name a
  * batching and the lives to forget; at least one empties a whole batch (D-009).
  */
+import { seededRandom } from "../oracle/prng.ts";
 import { distillateId, obligationId } from "./algebra-script.ts";
 
 export interface Schedule {
@@ -47,17 +48,8 @@ export const batchingsOf4 = (): Schedule[] =>
     [[3], [3, 1], [1, 2], [2, 0, 3]],
   ].map((m) => schedule(4, m));
 
-/** mulberry32: a small, seedable PRNG, so sampled schedules depend only on the certification seed. */
-export const prng = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-};
+/** Sampled schedules and cases depend only on the certification seed. */
+export const prng = seededRandom;
 
 const below = (rnd: () => number, n: number): number => Math.min(n - 1, Math.floor(rnd() * n));
 

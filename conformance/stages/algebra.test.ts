@@ -5,22 +5,21 @@
  * (AD-3, the cross-schedule check), a miscounted replay claim (S-4), excisions that keep empty
  * batches or the forgotten content (S-5).
  */
+import { KIT_COMMAND_LINE, stageContext } from "../test/stage-context.ts";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { InvariantId } from "../../spec/catalog.ts";
 import { PortableTrace } from "../../spec/certificate.ts";
-import { silentProgress } from "../cli/progress.ts";
 import { Target } from "../driver/target.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { replayTrace } from "../replay.ts";
-import { WitnessBook } from "../verdicts/witnesses.ts";
 import { materialize } from "../mutants/harness.ts";
 import { MUTANTS, type Mutant } from "../../properties/mutants/catalog.ts";
 import { algebraStage } from "./algebra.ts";
 import { agreedFields, modelOutcome } from "./algebra-outcome.ts";
 import { batchingsOf4, excisionCases, exhaustiveOrders, sampledSchedules } from "./algebra-schedules.ts";
 import { buildPrefix } from "./algebra-script.ts";
-import type { StageContext, StageOutcome } from "./types.ts";
+import type { StageOutcome } from "./types.ts";
 
 const targets: Target[] = [];
 const target = (commandLine: string): Target => {
@@ -32,24 +31,9 @@ afterAll(async () => {
   await Promise.all(targets.map((t) => t.dispose()));
 });
 
-const KIT = `${process.execPath} --import tsx impl/main.ts`;
+const KIT = KIT_COMMAND_LINE;
 
-const context = (t: Target, over: Partial<StageContext> = {}, settings: Partial<StageContext["settings"]> = {}): StageContext => ({
-  settings: { seed: 1, runs: 10, timeBudgetMs: 120_000, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], ...settings },
-  hello: {
-    implementation: { name: "test", version: "0" },
-    protocol_version: "1",
-    protocol_versions: ["1"],
-    profile: { families: ["janma", "samskara", "advaita", "ripa"], crash_hook: true },
-  },
-  families: ["janma", "samskara", "advaita", "ripa"],
-  crashHook: true,
-  target: t,
-  witnesses: new WitnessBook(),
-  progress: silentProgress,
-  deadline: Date.now() + 120_000,
-  ...over,
-});
+const context = stageContext;
 
 const merged = (merges: readonly (readonly number[])[]): number[] => [...new Set(merges.flat())].sort((a, b) => a - b);
 

@@ -3,17 +3,15 @@
  * and against two faulty wrappers of it: one that acknowledges crash_after but never dies (W-7.3),
  * one that forgets everything on restart (W-7.1: after_commit and SIGKILL cuts fail).
  */
+import { KIT_COMMAND_LINE, stageContext } from "../test/stage-context.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { INVARIANT_IDS } from "../../spec/catalog.ts";
 import { initialWorld, view } from "../../model/index.ts";
 import { seededSession } from "../oracle/model.ts";
 import { PortableTrace } from "../../spec/certificate.ts";
-import { silentProgress } from "../cli/progress.ts";
 import { Target } from "../driver/target.ts";
 import { REPO_ROOT } from "../transport/local.ts";
-import { WitnessBook } from "../verdicts/witnesses.ts";
 import { crashStage, cutInvariants, killMoment, ordinal, runCrashStage, sampleCuts } from "./crash.ts";
-import type { StageContext } from "./types.ts";
 
 const targets: Target[] = [];
 const target = (commandLine: string): Target => {
@@ -25,25 +23,10 @@ afterAll(async () => {
   await Promise.all(targets.map((t) => t.dispose()));
 });
 
-const KIT = `${process.execPath} --import tsx impl/main.ts`;
+const KIT = KIT_COMMAND_LINE;
 const fixture = (name: string): string => `${process.execPath} conformance/test/fixtures/${name}`;
 
-const context = (t: Target, over: Partial<StageContext> = {}): StageContext => ({
-  settings: { seed: 1, runs: 10, timeBudgetMs: 120_000, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [] },
-  hello: {
-    implementation: { name: "test", version: "0" },
-    protocol_version: "1",
-    protocol_versions: ["1"],
-    profile: { families: ["janma", "samskara", "advaita", "ripa"], crash_hook: true },
-  },
-  families: ["janma", "samskara", "advaita", "ripa"],
-  crashHook: true,
-  target: t,
-  witnesses: new WitnessBook(),
-  progress: silentProgress,
-  deadline: Date.now() + 120_000,
-  ...over,
-});
+const context = stageContext;
 
 const cutsPerAt = (notes: readonly string[]): number => Number(/hook cuts: (\d+) at each/.exec(notes.join("\n"))?.[1] ?? 0);
 

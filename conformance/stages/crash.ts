@@ -19,6 +19,7 @@
  * A cut whose recovered world equals the model's is a `crash_cuts` witness for the invariants
  * guarding the cut command's operation and those whose state that command changes.
  */
+import { seededRandom } from "../oracle/prng.ts";
 import { owns } from "../shard/shard.ts";
 import type { WorldView } from "../../spec/index.ts";
 import type { InvariantId } from "../../spec/catalog.ts";
@@ -57,18 +58,6 @@ export const sampleCuts = (writes: number, max: number): number[] => {
   if (writes <= max) return Array.from({ length: writes }, (_, i) => i + 1);
   if (max === 1) return [Math.ceil(writes / 2)];
   return [...new Set(Array.from({ length: max }, (_, i) => 1 + Math.round((i * (writes - 1)) / (max - 1))))];
-};
-
-/** mulberry32: a tiny seeded generator, so every kill moment is replayable from the seed. */
-export const seededRandom = (seed: number): (() => number) => {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 };
 
 /** When a black-box kill strikes: a delay after the whole session was written, or right after one reply. */

@@ -30,7 +30,7 @@ import { attribute } from "../oracle/attribution.ts";
 import { expect1 } from "../oracle/model.ts";
 import type { Session } from "../driver/target.ts";
 import { describeOccurrences, occurrences } from "./data-dir.ts";
-import { seededRandom } from "./crash.ts";
+import { seededRandom } from "../oracle/prng.ts";
 import { notThisShard, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 
 /** Seeded words that appear nowhere else: lowercase letters and digits, one token each (D-010 tokens). */

@@ -10,14 +10,14 @@
  * any run (conformance/verdicts/decide.ts), from the summed witnesses: the vacuity guard applies to
  * the whole campaign, not to each shard.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
 import { Certificate, STAGES, type CounterexampleRef, type StageName, type StageResult, type Verdict } from "../../spec/certificate.ts";
 import { UsageError } from "../driver/command-line.ts";
 import { writeReports } from "../reporters/write.ts";
-import type { Finding } from "../stages/types.ts";
-import { writeJsonAtomic } from "../trace/trace.ts";
+import { wasNotThisShard, type Finding } from "../stages/types.ts";
+import { readJsonFile, writeJsonAtomic } from "../trace/trace.ts";
 import type { Baseline } from "../verdicts/baseline.ts";
 import { decide, type StageSummary } from "../verdicts/decide.ts";
 import { WitnessBook, type WitnessKind } from "../verdicts/witnesses.ts";
@@ -32,20 +32,7 @@ interface Loaded {
   readonly c: Certificate;
 }
 
-const load = (path: string): Loaded => {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, "utf8"));
-  } catch (e) {
-    throw new MergeRefused(`${path}: not a readable JSON file (${e instanceof Error ? e.message : String(e)})`);
-  }
-  const parsed = Certificate.safeParse(json);
-  if (!parsed.success) {
-    const i = parsed.error.issues[0];
-    throw new MergeRefused(`${path}: not a certificate: ${i?.message ?? "invalid"} at ${i?.path.join(".") ?? "?"}`);
-  }
-  return { path, c: parsed.data };
-};
+const load = (path: string): Loaded => ({ path, c: readJsonFile(path, Certificate, "a certificate", (m) => new MergeRefused(m)) });
 
 /** What must be equal in every certificate of one campaign, by name. */
 const IDENTITY: readonly [string, (c: Certificate) => unknown][] = [
@@ -127,7 +114,7 @@ export const mergeCertificates = async (paths: readonly string[], outDir: string
   for (const name of STAGES) {
     const parts = certs.flatMap(({ c }) => c.stages.filter((s) => s.stage === name).map((s) => ({ s, shard: c.shards.indices.join(",") })));
     if (parts.length === 0) continue;
-    const ran = parts.filter((p) => p.s.verdict !== "not-applicable" || !p.s.reason.startsWith("no unit of this stage belongs to shard"));
+    const ran = parts.filter((p) => !wasNotThisShard(p.s));
     const verdict = worst((ran.length > 0 ? ran : parts).map((p) => p.s.verdict));
     const findings = parts.flatMap((p) => p.s.findings.map((f) => moved.get(f) ?? f));
     const reasons = [...new Set(ran.filter((p) => p.s.verdict === verdict).map((p) => p.s.reason))];

@@ -64,9 +64,15 @@ export interface StageContext {
   readonly shard?: Shard;
 }
 
+const NOT_THIS_SHARD = "no unit of this stage belongs to shard";
+
 /** The outcome of a stage none of whose units belong to this shard. */
 export const notThisShard = (shard: Shard): StageOutcome =>
-  ({ verdict: "not-applicable", reason: `no unit of this stage belongs to shard ${shard.index + 1}/${shard.count}`, checks: 0, findings: [], notes: [] });
+  ({ verdict: "not-applicable", reason: `${NOT_THIS_SHARD} ${shard.index + 1}/${shard.count}`, checks: 0, findings: [], notes: [] });
+
+/** Was a stage result only "not this shard's" (so a merge does not count it as a verdict)? */
+export const wasNotThisShard = (r: { readonly verdict: string; readonly reason: string }): boolean =>
+  r.verdict === "not-applicable" && r.reason.startsWith(NOT_THIS_SHARD);
 
 /** Thrown inside a stage when the implementation cannot be driven (exit, hang): the stage is inconclusive. */
 export class Undrivable extends Error {

@@ -5,6 +5,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { z } from "zod";
 import { PortableTrace, type TraceStep } from "../../spec/certificate.ts";
 import type { ExpectedReply } from "../golden/session.ts";
 
@@ -24,17 +25,23 @@ export const writeJsonAtomic = (path: string, value: unknown): void => {
   renameSync(tmp, path);
 };
 
-export const readTrace = (path: string): PortableTrace => {
+/**
+ * Reads a JSON file and checks it against `schema`; any failure is an error (made by `fail`)
+ * that names the file and, for a schema mismatch, the first issue and where it is.
+ */
+export const readJsonFile = <T>(path: string, schema: z.ZodType<T>, what: string, fail: (message: string) => Error): T => {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new TraceFileError(`${path}: not a readable JSON file (${e instanceof Error ? e.message : String(e)})`);
+    throw fail(`${path}: not a readable JSON file (${e instanceof Error ? e.message : String(e)})`);
   }
-  const parsed = PortableTrace.safeParse(json);
+  const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const i = parsed.error.issues[0];
-    throw new TraceFileError(`${path}: not a portable trace: ${i?.message ?? "invalid"} at ${i?.path.join(".") ?? "?"}`);
+    throw fail(`${path}: not ${what}: ${i?.message ?? "invalid"} at ${i?.path.join(".") ?? "?"}`);
   }
   return parsed.data;
 };
+
+export const readTrace = (path: string): PortableTrace => readJsonFile(path, PortableTrace, "a portable trace", (m) => new TraceFileError(m));

@@ -28,6 +28,8 @@ export interface ExitInfo {
 
 /** A line longer than this on stdout is a protocol violation (replies carry at most a world view). */
 export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+/** How long the runner waits, after the process exits, for its pipes to drain. */
+const EXIT_DRAIN_MS = 500;
 /** How much of stderr is kept: the tail is what explains a crash. */
 export const STDERR_KEEP_BYTES = 64 * 1024;
 /** At most this much of the stderr tail goes into a diagnosis (a flood of long lines stays small). */
@@ -102,8 +104,19 @@ export class ImplementationProcess {
         LIVE.delete(this);
         // The leader is gone; make sure nothing it started survives holding our pipes.
         this.signalGroup("SIGKILL");
-        this.onExit(this.exitInfo);
-        resolve(this.exitInfo);
+        // Node may report the exit before the last stdout and stderr bytes are read: report it once
+        // the pipes have closed (so a diagnosis has the last lines), or after a short cap.
+        const info = this.exitInfo;
+        let reported = false;
+        const report = (): void => {
+          if (reported) return;
+          reported = true;
+          clearTimeout(cap);
+          this.onExit(info);
+          resolve(info);
+        };
+        const cap = setTimeout(report, EXIT_DRAIN_MS);
+        this.child.once("close", report);
       });
       this.child.on("error", (e) => {
         this.appendStderr(`spawn error: ${e.message}\n`);

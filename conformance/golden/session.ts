@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import { Result } from "effect";
 import type { Command, Event, WorldView } from "../../spec/index.ts";
-import { initialWorld, toRejectionData, transition, view } from "../../model/index.ts";
+import { initialWorld, toRejectionData, transition, view, type World } from "../../model/index.ts";
 import { choicesArb, materialize, newMemory, type GenProfile } from "../../properties/generators/commands.ts";
 
 /** The normative part of a reply. */
@@ -23,13 +23,37 @@ export interface GoldenLine {
   readonly reply: ExpectedReply;
 }
 
-export interface GoldenSpec {
+/** A session drawn from the property generator with a fixed seed. */
+export interface GeneratedGoldenSpec {
   readonly name: string;
   readonly seed: number;
   readonly steps: number;
   /** Generator profile (properties/generators/commands.ts); `mixed` when absent. */
   readonly profile?: GenProfile;
 }
+
+/**
+ * What a scripted session sees: it sends commands to the reference model one by one (each becomes
+ * a golden line) and reads the world view between them, so a script can build exactly the
+ * situation that pins one reading of the spec.
+ */
+export interface ScriptContext {
+  /**
+   * Applies `command` to the model and records it as a golden line. `pins` names the spec-review
+   * item the line pins (e.g. "G-32"); it becomes the prefix of the request id ("G-32.7"), so a
+   * failing line names the decision it checks. Lines that only set the scene carry no pin ("s.7").
+   */
+  readonly send: (command: Command, pins?: string) => ExpectedReply;
+  readonly view: () => WorldView;
+}
+
+/** A session written by hand as a script: each pinned line checks one decided point. */
+export interface ScriptedGoldenSpec {
+  readonly name: string;
+  readonly script: (ctx: ScriptContext) => void;
+}
+
+export type GoldenSpec = GeneratedGoldenSpec | ScriptedGoldenSpec;
 
 /** The committed golden sessions. */
 export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
@@ -42,8 +66,23 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;
 
+/** The model's reply to one command: the next world and the normative part of the reply. */
+const answer = (world: World, command: Command): { world: World; reply: ExpectedReply } => {
+  const r = transition(world, command);
+  if (Result.isSuccess(r)) return { world: r.success.world, reply: { ok: true, events: r.success.events } };
+  const d = toRejectionData(r.failure);
+  return { world, reply: { ok: false, error: { code: d.code, invariant: d.invariant, definite: true } } };
+};
+
+const finalQuery = (world: World): GoldenLine => ({
+  request: { type: "query", id: "q-final", query: { name: "world" } },
+  reply: { ok: true, events: [], result: view(world) },
+});
+
 /** Computes a golden session from the model. */
-export const goldenSession = (g: GoldenSpec): GoldenLine[] => {
+export const goldenSession = (g: GoldenSpec): GoldenLine[] => ("script" in g ? scriptedSession(g) : generatedSession(g));
+
+const generatedSession = (g: GeneratedGoldenSpec): GoldenLine[] => {
   const [choices] = fc.sample(choicesArb(g.steps, g.steps), { seed: g.seed, numRuns: 1 });
   if (choices === undefined) throw new Error("fast-check produced no sample");
   const mem = newMemory(g.profile ?? "mixed");
@@ -51,18 +90,27 @@ export const goldenSession = (g: GoldenSpec): GoldenLine[] => {
   const lines: GoldenLine[] = [];
   choices.forEach((choice, i) => {
     const command = materialize(view(world), mem, choice);
-    const r = transition(world, command);
-    let reply: ExpectedReply;
-    if (Result.isSuccess(r)) {
-      world = r.success.world;
-      reply = { ok: true, events: r.success.events };
-    } else {
-      const d = toRejectionData(r.failure);
-      reply = { ok: false, error: { code: d.code, invariant: d.invariant, definite: true } };
-    }
-    lines.push({ request: { type: "command", id: `c${i + 1}`, command }, reply });
+    const step = answer(world, command);
+    world = step.world;
+    lines.push({ request: { type: "command", id: `c${i + 1}`, command }, reply: step.reply });
   });
-  lines.push({ request: { type: "query", id: "q-final", query: { name: "world" } }, reply: { ok: true, events: [], result: view(world) } });
+  lines.push(finalQuery(world));
+  return lines;
+};
+
+const scriptedSession = (g: ScriptedGoldenSpec): GoldenLine[] => {
+  let world = initialWorld();
+  const lines: GoldenLine[] = [];
+  g.script({
+    send: (command, pins) => {
+      const step = answer(world, command);
+      world = step.world;
+      lines.push({ request: { type: "command", id: `${pins ?? "s"}.${lines.length + 1}`, command }, reply: step.reply });
+      return step.reply;
+    },
+    view: () => view(world),
+  });
+  lines.push(finalQuery(world));
   return lines;
 };
 

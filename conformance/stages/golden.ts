@@ -61,7 +61,7 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
           summary: `${g.name} line ${mismatch.index + 1} (${String(steps[mismatch.index]?.request.id)}): ${m.summary}`,
           trace: {
             trace_version: 1, invariant: m.invariant, stage: "golden", check: `golden/${g.name}`, summary: m.summary,
-            seed: g.seed, path: null, steps: plannedTrace(shown.steps, shown.replies, shown.index), failing_step: shown.index,
+            seed: "seed" in g ? g.seed : null, path: null, steps: plannedTrace(shown.steps, shown.replies, shown.index), failing_step: shown.index,
             difference: m.path, shrink: null,
           },
         });

@@ -18,6 +18,11 @@ export interface Mutant {
   readonly file: string;
   readonly find: string;
   readonly replace: string;
+  /**
+   * The spec-review item (e.g. "G-32", ../shared/reviews/spec-review-1.md) whose decided reading
+   * this mutant takes the other side of; absent for the per-invariant mutants.
+   */
+  readonly review?: string;
 }
 
 export const MUTANTS: readonly Mutant[] = [

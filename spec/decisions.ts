@@ -61,7 +61,7 @@ export const DECISIONS: readonly Decision[] = [
     id: "D-005",
     title: "Digests are domain-separated; identity spells out the concatenation",
     decision:
-      "H(tag, v) = SHA-256(UTF8(tag) || 0x00 || UTF8(JCS(v))), with one versioned tag per kind of object (spec/digest.ts DOMAIN). The Advaita identity is SHA-256(UTF8('advaita/identity/v1') || 0x00 || UTF8(base_digest) || 0x00 || UTF8(lineage_root)), where both digests are in their text form.",
+      "H(tag, v) = SHA-256(UTF8(tag) || 0x00 || UTF8(JCS(v))), with one versioned tag per kind of object (the domain-tag table: ENC-4, spec/TABLES.md and spec/tables.json). The Advaita identity is SHA-256(UTF8('advaita/identity/v1') || 0x00 || UTF8(base_digest) || 0x00 || UTF8(lineage_root)), where both digests are in their text form.",
     why: "Domain separation guarantees that a distillate can never collide with a batch or a version even if their JSON happened to coincide. Spelling '||' as a 0x00 separator between the two digest texts makes the identity preimage unambiguous and easy to reproduce byte for byte.",
     paper: "Samsara, 'Advaita: Substrate Identity': identity = H(base digest || lineage root).",
     alternatives: "Raw concatenation of the 32-byte digests (equally unambiguous, but harder to reproduce from the text form); hashing a JSON object {base, root} (fine, but the paper writes a concatenation).",
@@ -71,7 +71,7 @@ export const DECISIONS: readonly Decision[] = [
     id: "D-006",
     title: "Genesis, version, batch and state digests",
     decision:
-      "Genesis version = H('samskara/genesis/v1', {base_digest, root}) with a caller-supplied unique root (a UUID in practice). The lineage root is the genesis version id. A merge batch's digest is H('samskara/batch/v1', {distillates: sorted distinct distillate digests}); the state digest is H('samskara/store-state/v1', {entries}); a version id is H('samskara/version/v1', {parent, batch, state}). Genesis has parent and batch null and the digest of the empty state.",
+      "Genesis version = H('samskara/genesis/v1', {base_digest, root}) with a caller-supplied unique root (a UUID in practice). The lineage root is the genesis version id. A merge batch's digest is H('samskara/batch/v1', {distillates: sorted distinct distillate digests}); the state digest is H('samskara/store-state/v1', {entries}); a version id is H('samskara/version/v1', {parent, batch, state}). The genesis version's record has parent null, batch_digest null and state_digest the digest of the empty state {entries: []}; its id is the genesis digest above, never a version-tag hash, and the version preimage's members are named parent, batch and state although the record's fields are parent, batch_digest and state_digest (spec review G-2).",
     why: "The version id binds history (parent), what was added (batch) and the result (state), so replay can check each of them. Sorting inside the batch makes one batch's id independent of arrival order within it.",
     paper: "Samsara, 'Advaita: Substrate Identity' (lineage root must be unique, e.g. a UUID) and 'Samskara' (append-only lineage, deterministic replay).",
     alternatives: "Version id = state digest only (loses history: two different lineages reaching one state would share a version, and S-3 could not be checked); include a wall-clock timestamp (non-deterministic).",

@@ -17,6 +17,31 @@ const independentCanonical = (v: unknown): string => {
 };
 const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
+/**
+ * String escaping exactly as ENC-2's prose states it (review G-1), written from the text rather
+ * than with JSON.stringify, so that the prose and the vectors are checked against each other.
+ */
+const SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x08: "\\b", 0x09: "\\t", 0x0a: "\\n", 0x0c: "\\f", 0x0d: "\\r" };
+const enc2String = (s: string): string => {
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (ch === '"') out += '\\"';
+    else if (ch === "\\") out += "\\\\";
+    else if (SHORT_ESCAPES[cp] !== undefined) out += SHORT_ESCAPES[cp];
+    else if (cp < 0x20) out += `\\u${cp.toString(16).padStart(4, "0")}`;
+    else out += ch;
+  }
+  return `${out}"`;
+};
+const enc2Canonical = (v: unknown): string => {
+  if (typeof v === "string") return enc2String(v);
+  if (v === null || typeof v === "boolean" || typeof v === "number") return String(v);
+  if (Array.isArray(v)) return `[${v.map(enc2Canonical).join(",")}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o).sort().map((k) => `${enc2String(k)}:${enc2Canonical(o[k])}`).join(",")}}`;
+};
+
 interface VectorsFile {
   digests: { name: string; tag: string; value: unknown; canonical: string; preimage_hex: string; digest: string }[];
   identities: { name: string; base_digest: string; lineage_root: string; preimage_hex: string; identity: string }[];
@@ -35,6 +60,7 @@ describe("digest test vectors (spec/vectors/digests.json)", () => {
     it(`reproduces '${v.name}' byte for byte, independently of the implementation under test`, () => {
       expect(canonicalJson(v.value)).toBe(v.canonical);
       expect(independentCanonical(v.value)).toBe(v.canonical);
+      expect(enc2Canonical(v.value)).toBe(v.canonical);
       const preimage = Buffer.concat([Buffer.from(v.tag, "utf8"), Buffer.from([0]), Buffer.from(v.canonical, "utf8")]);
       expect(preimage.toString("hex")).toBe(v.preimage_hex);
       expect(`sha256:${sha256Hex(preimage)}`).toBe(v.digest);
@@ -52,6 +78,21 @@ describe("digest test vectors (spec/vectors/digests.json)", () => {
       expect(identityOf(v.base_digest as never, v.lineage_root as never)).toBe(v.identity);
     });
   }
+});
+
+describe("ENC-2 string escapes (review G-1)", () => {
+  it("the vectors include every short escape, another control, U+007F and a slash", () => {
+    const canon = vectors.digests.map((d) => d.canonical).join("");
+    for (const esc of ["\\b", "\\t", "\\n", "\\f", "\\r", "\\u0000", "\\u001f", "\\u0007"]) expect(canon, esc).toContain(esc);
+    expect(canon).toContain("\u007f");
+    expect(canon).toContain("slash/");
+  });
+  it("a control written as \\u00xx where ENC-2 demands a short escape gives another digest", () => {
+    const right = canonicalJson({ s: "a\tb" });
+    expect(right).toBe('{"s":"a\\tb"}');
+    expect(right).not.toBe('{"s":"a\\u0009b"}');
+    expect(enc2Canonical({ s: "\u0001\u000b" })).toBe(canonicalJson({ s: "\u0001\u000b" }));
+  });
 });
 
 describe("canonical encoding and digests", () => {

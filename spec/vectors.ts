@@ -69,6 +69,12 @@ export const computeVectors = () => {
       manifest_digest: digestOf(DOMAIN.manifest, manifest),
       action: { tool: "fare_search", capability: "fare.search", outcome: "ok", tick: 5, trace: ["called fare_search"] },
     }),
+    // ENC-2 (review G-1): the five short escapes RFC 8785 uses (\b \t \n \f \r), lowercase \u00xx for
+    // the other controls, and U+007F, '/' and non-ASCII written literally. Appended last so that the
+    // indices the consistency checks below rely on do not move.
+    vector("short escapes and other controls", DOMAIN.trace, {
+      entries: ["back\bspace", "tab\there", "new\nline", "form\ffeed", "carriage\rreturn", "nul\u0000unit\u001fdel\u007fslash/"],
+    }),
   ];
   const identities: IdentityVector[] = [
     {

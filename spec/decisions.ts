@@ -121,7 +121,7 @@ export const DECISIONS: readonly Decision[] = [
     id: "D-011",
     title: "How the consent grid authorises persisting a disposition",
     decision:
-      "Each disposition declares its data category. Persisting it is the 'training' usage dimension. The manifest's consent grant resolves the sensitivity of (category, training): the exact cell, else the category's default row, else 'low'. The disposition may persist iff that sensitivity is at or below the grant's persist_ceiling, which is 'low' or 'medium'; 'high' never persists.",
+      "Each disposition declares its data category. Persisting it is the 'training' usage dimension. The manifest's consent grant resolves the sensitivity of (category, training): the exact cell, else the category's default row (a grant has at most one per category, D-042), else 'low'. The disposition may persist iff that sensitivity is at or below the grant's persist_ceiling, which is 'low' or 'medium'; 'high' never persists.",
     why: "The consent grid gives a sensitivity, not an allow/deny; a ceiling chosen by the principal converts one into the other while keeping 'high' as an absolute refusal.",
     paper: "Samsara, 'Samskara': persistence requires consent recorded in the consent protocol's usage grid. The consent protocol: nine categories, eight dimensions, sensitivity per cell, resolution by exact cell, then default row, then low.",
     alternatives: "Only 'low' persists (no way for a principal to allow medium-sensitivity lessons); a per-disposition consent token (heavier, and duplicates the grid).",
@@ -402,6 +402,24 @@ export const DECISIONS: readonly Decision[] = [
     paper: "The papers do not describe a wire protocol; shutdown is the kit's own (W-2.2).",
     alternatives: "Execute what was already read and stop at the end of the chunk (the outcome would depend on how the operating system split the input); answer later lines with an error (a reply after the shutdown reply breaks the runner's expectation that the process exits, and the lines would still have to be read).",
     refines: ["I2", "S-3"],
+  },
+  {
+    id: "D-041",
+    title: "String lengths are counted in Unicode code points",
+    decision: "Every length bound on a string anywhere in the spec (designation 1-200, guidance 1-1000, mission 1-4000, a trace entry up to 4000, model_version, execution and surface texts, label values, the wire request id 1-128, protocol versions, settings keys, implementation name and version) counts Unicode code points (scalar values): an astral character such as U+1F680 counts 1, not 2 (spec review G-6). The exported JSON Schemas state the bounds as minLength/maxLength, which count code points, and the zod schemas count code points through one shared helper (Text in the schemas' common module), so both accept and reject the same strings; spec/json-schema/rules.json therefore lists no length rule. Identifiers, capabilities, disposition keys and label keys are ASCII by their patterns, so every unit agrees on them. A string longer than its bound fails the schema: MALFORMED for a command (OP-0.2), S-1 inside a distillate (D-028), BAD_REQUEST for a request id (W-2.1).",
+    why: "A bound must mean the same in every language: JSON Schema (draft 2020-12, section 6.3.1), Python's len, Rust's chars().count() and Go's utf8.RuneCountInString count code points, while only JavaScript and Java strings count UTF-16 code units; the JSON Schemas are what other implementations validate with, so the TypeScript schemas follow them, not the other way round. The golden session session-schema pins the boundaries (200 astral characters in a designation accepted, 201 rejected; 1000 astral characters in a guidance accepted, 1001 rejected) so that an implementation counting UTF-16 units or bytes fails a golden line.",
+    paper: "The papers bound no string; the bounds are the kit's own (D-027: no field may exhaust a reader), so their unit is the kit's choice.",
+    alternatives: "UTF-16 code units (zod's default; the review's guess): JSON Schema would then disagree with zod on every astral character, and every other language would have to re-encode to count. UTF-8 bytes (bounds the storage exactly, but a 200-character limit that admits only 50 emoji surprises a writer, and JSON Schema cannot express it). Grapheme clusters (depend on the Unicode version, like G-10's tokeniser, and no schema language counts them).",
+    refines: ["S-1", "I1"],
+  },
+  {
+    id: "D-042",
+    title: "A consent grant has at most one default row per category",
+    decision: "A ConsentGrant whose category_defaults lists two rows for one category fails the ConsentGrant schema at category_defaults.<i> (the second row), exactly as two cells for one (category, dimension) pair fail it at cells.<i> (spec review G-5, G-30): a janma.conceive whose manifest carries such a grant is MALFORMED (OP-0.2) and changes nothing. Both uniqueness rules are listed in spec/json-schema/rules.json (ConsentGrant.unique-cells, ConsentGrant.unique-category-defaults), because JSON Schema cannot express uniqueness of one member within an array. Hence D-011's 'the category's default row' is well defined: the one row of category_defaults whose category is the disposition's, if there is one; resolution never has to choose between rows, and no reading of 'first row wins' or 'last row wins' arises.",
+    why: "Two default rows for one category contradict each other when they differ and are redundant when they agree; accepting them would make the S-1 consent verdict of every later distillation depend on a tie-break rule (first or last) that the consent protocol does not state, and the review's implementer guessed 'first wins'. Refusing the grant where it is declared, at conception, keeps the decision with the principal, and matches the cells rule the schema already had.",
+    paper: "Samsara, 'Samskara', and the consent protocol it cites: resolution by exact cell, then the category's default row, then low; the protocol speaks of one default row per category and says nothing of duplicates.",
+    alternatives: "Accept duplicates and let the first row win (the review's guess; a silent tie-break the principal never chose); let the last row win (JSON's usual 'last member wins', equally silent); take the most restrictive row (safe, but a grant that says two things is still a mistake better refused at conception than interpreted at every distillation).",
+    refines: ["S-1"],
   },
 ];
 

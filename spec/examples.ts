@@ -245,6 +245,11 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
         why: "duplicate (category, dimension) cells are invalid",
       },
       { value: { ...consentGrant, persist_ceiling: "high" }, path: "persist_ceiling", why: "'high' never persists" },
+      {
+        value: { ...consentGrant, category_defaults: [...consentGrant.category_defaults, { category: "financial", sensitivity: "low" }] },
+        path: "category_defaults.1",
+        why: "one default row per category (D-042)",
+      },
     ],
   },
   Disposition: {
@@ -339,6 +344,11 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
         why: "a tool is bound once",
       },
       { value: { ...manifest, substrate: { base_digest: DA } }, path: "substrate.store_version", why: "the store version is pinned" },
+      {
+        value: { ...manifest, termination_conditions: [manifest.termination_conditions[0], manifest.termination_conditions[0]] },
+        path: "termination_conditions.1.id",
+        why: "a withdrawal names its condition by a unique id",
+      },
     ],
   },
   InstanceState: {
@@ -395,8 +405,15 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
     invalid: [{ value: { identity: DA, nonce: "n-1", manifest_digest: DB, action }, path: "signature", why: "actions are signed (AD-4)" }],
   },
   IdentityRecord: {
-    valid: [{ identity: DA, designation: "Enoch", identity_version: 1 }],
-    invalid: [{ value: { identity: DA, designation: "Enoch", identity_version: 0 }, path: "identity_version", why: "versions start at 1" }],
+    valid: [
+      { identity: DA, designation: "Enoch", identity_version: 1 },
+      // 200 code points (400 UTF-16 code units): the bound counts code points (D-041).
+      { identity: DA, designation: "\u{1F680}".repeat(200), identity_version: 1 },
+    ],
+    invalid: [
+      { value: { identity: DA, designation: "Enoch", identity_version: 0 }, path: "identity_version", why: "versions start at 1" },
+      { value: { identity: DA, designation: "\u{1F680}".repeat(201), identity_version: 1 }, path: "designation", why: "at most 200 code points (D-041)" },
+    ],
   },
   MemoryState: {
     valid: [{ ancestry: [DA, DB], store_head: DC, task_ids: ["t-1"] }],

@@ -9,6 +9,7 @@ import { DECISIONS, decisionsRefining } from "./decisions.ts";
 import { EXAMPLES } from "./examples.ts";
 import { SPEC_SCHEMAS } from "./registry.ts";
 import { renderVectors } from "./vectors.ts";
+import { renderRules } from "./rules.ts";
 import { WIRE_SCHEMAS } from "./wire/schemas.ts";
 
 export const JSON_SCHEMA_DIR = "spec/json-schema";
@@ -30,6 +31,7 @@ export const renderSpecArtefacts = (): Map<string, string> => {
   }
   const invalid = Object.fromEntries(Object.entries(EXAMPLES).map(([n, e]) => [n, e.invalid]));
   files.set(`${JSON_SCHEMA_DIR}/invalid-examples.json`, `${JSON.stringify(invalid, null, 2)}\n`);
+  files.set(`${JSON_SCHEMA_DIR}/rules.json`, renderRules());
   files.set("spec/vectors/digests.json", renderVectors());
   files.set("spec/INVARIANTS.md", renderInvariantClauses());
   files.set("spec/DECISIONS.md", renderDecisions());

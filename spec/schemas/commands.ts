@@ -24,7 +24,7 @@ export const MintCommand = cmd(
   {
     base_digest: DigestText,
     root: Id,
-    designation: Text(200).min(1),
+    designation: Text(200, 1),
     body_revision: Id,
     custodians: z.array(Id).min(1).max(16),
     execution: ExecutionBinding,
@@ -184,7 +184,7 @@ export const EvolveCommand = cmd(
 
 export const IdentityUpdateCommand = cmd(
   "ripa.identity_update",
-  { agent: DigestText, designation: Text(200).min(1), authorization: Authorization },
+  { agent: DigestText, designation: Text(200, 1), authorization: Authorization },
   "Governed identity update: same lineage, new identity version (I1).",
 );
 
@@ -202,7 +202,7 @@ export const ReplicateCommand = cmd(
 
 export const DescendCommand = cmd(
   "ripa.descend",
-  { agent: DigestText, root: Id, designation: Text(200).min(1), execution: ExecutionBinding, authority_token: Id },
+  { agent: DigestText, root: Id, designation: Text(200, 1), execution: ExecutionBinding, authority_token: Id },
   "Descend / fork: a new independently governed agent with a new identity (AD-1, J-4).",
 );
 

@@ -84,5 +84,36 @@ export const Authorization = z
   .meta({ id: "Authorization", description: "A custodian's decision authorising a governed change." });
 export type Authorization = z.infer<typeof Authorization>;
 
-/** Free text bounded so that no single field can exhaust a reader (D-027). */
-export const Text = (max: number) => z.string().max(max, { error: `must be at most ${max} characters` });
+/**
+ * The length of a string in Unicode code points (scalar values), the unit every string bound of
+ * the spec uses (D-041, review G-6): what JSON Schema's `maxLength` and Python's `len` count. zod's
+ * own `.max()` counts UTF-16 code units (an astral character such as an emoji counts 2), so no
+ * schema of the spec bounds a string with `.min()`/`.max()`; they all go through `Text`. A lone
+ * surrogate counts as one code point, as JSON Schema validators count it.
+ */
+export const codePointLength = (s: string): number => {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // A high surrogate followed by a low one is one astral code point: skip the low half.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+};
+
+/**
+ * Free text of `min`..`max` code points (D-041), bounded so that no single field can exhaust a
+ * reader (D-027). The exported JSON Schema carries the same bounds as `minLength`/`maxLength`,
+ * which count code points too, so JSON Schema and zod agree on every string (spec/json-schema/
+ * rules.json lists no length rule; spec/rules.test.ts checks the boundaries).
+ */
+export const Text = (max: number, min = 0, emptyError?: string) =>
+  z
+    .string()
+    .refine((s) => codePointLength(s) >= min, { error: emptyError ?? `must be at least ${min} characters (code points)`, abort: true })
+    .refine((s) => codePointLength(s) <= max, { error: `must be at most ${max} characters (code points)` })
+    .meta({ ...(min > 0 ? { minLength: min } : {}), maxLength: max });

@@ -72,7 +72,7 @@ export const JanmaManifest = z
   .strictObject({
     manifest_version: z.literal(1),
     substrate: Substrate,
-    mission: Text(4000).min(1, { error: "mission must not be empty" }),
+    mission: Text(4000, 1, "mission must not be empty"),
     capability_grants: z.array(CapabilityGrant).max(64),
     tool_bindings: z.array(ToolBinding).max(64),
     consent_scope: ConsentGrant,
@@ -92,7 +92,11 @@ export const JanmaManifest = z
       conds.add(c.id);
     });
   })
-  .meta({ id: "JanmaManifest", description: "Declarative instantiation manifest of one life." });
+  .meta({
+    id: "JanmaManifest",
+    description: "Declarative instantiation manifest of one life.",
+    "x-rules": ["JanmaManifest.unique-tool-bindings", "JanmaManifest.unique-termination-condition-ids"],
+  });
 export type JanmaManifest = z.infer<typeof JanmaManifest>;
 
 /**

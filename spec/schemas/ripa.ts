@@ -10,7 +10,7 @@ import { CapabilityId, Count, DigestText, Id, Text } from "./common.ts";
 export const IdentityRecord = z
   .strictObject({
     identity: DigestText,
-    designation: Text(200).min(1),
+    designation: Text(200, 1),
     identity_version: z.int().min(1),
   })
   .meta({ id: "IdentityRecord", description: "Installed identity; changed only by a governed identity update (I1)." });

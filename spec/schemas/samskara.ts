@@ -40,6 +40,8 @@ export const ConsentDefault = z.strictObject({
  * The principal's consent grant (D-011). Sensitivity resolves per (category, dimension) as:
  * the exact cell, else the category's default row, else `low`. A disposition of category C may
  * persist iff the resolved sensitivity of (C, training) is at or below `persist_ceiling`.
+ * Cells are unique per (category, dimension) and default rows per category (D-042), so each
+ * lookup finds at most one row; JSON Schema cannot say so, hence the `x-rules` of the export.
  */
 export const ConsentGrant = z
   .strictObject({
@@ -63,7 +65,12 @@ export const ConsentGrant = z
       cats.add(d.category);
     });
   })
-  .meta({ id: "ConsentGrant", description: "Consent grid authorising which categories of disposition may persist." });
+  .meta({
+    id: "ConsentGrant",
+    description: "Consent grid authorising which categories of disposition may persist.",
+    // Rules of spec/json-schema/rules.json that JSON Schema cannot express (G-5).
+    "x-rules": ["ConsentGrant.unique-cells", "ConsentGrant.unique-category-defaults"],
+  });
 export type ConsentGrant = z.infer<typeof ConsentGrant>;
 
 /** A behavioural key: lowercase ASCII so every language orders keys the same way (D-003). */
@@ -81,7 +88,7 @@ export const DispositionKey = z
 export const Disposition = z
   .strictObject({
     key: DispositionKey,
-    guidance: Text(1000).min(1, { error: "guidance must not be empty" }),
+    guidance: Text(1000, 1, "guidance must not be empty"),
     weight: SignedMicro,
     evidence_digest: DigestText,
     category: DataCategory,
@@ -130,7 +137,11 @@ export const SamskaraDistillate = z
       keys.add(disp.key);
     });
   })
-  .meta({ id: "SamskaraDistillate", description: "The single object through which a life influences the store." });
+  .meta({
+    id: "SamskaraDistillate",
+    description: "The single object through which a life influences the store.",
+    "x-rules": ["SamskaraDistillate.unique-disposition-keys"],
+  });
 export type SamskaraDistillate = z.infer<typeof SamskaraDistillate>;
 
 /** One merged disposition as the store holds it (D-002, D-007). */

@@ -12,14 +12,15 @@ import { Event } from "../schemas/events.ts";
 import { WIRE_ERROR_CODE_LIST } from "./errors.ts";
 import { PROFILE_FAMILIES } from "./limits.ts";
 import { Query } from "./queries.ts";
+import { Text } from "../schemas/common.ts";
 
-/** A request id: a non-empty string of at most 128 characters, or a non-negative safe integer. */
+/** A request id: a non-empty string of at most 128 code points (D-041), or a non-negative safe integer. */
 export const RequestId = z
-  .union([z.string().min(1).max(128), z.int().min(0).max(Number.MAX_SAFE_INTEGER)])
+  .union([Text(128, 1), z.int().min(0).max(Number.MAX_SAFE_INTEGER)])
   .meta({ id: "RequestId", description: "Chosen by the runner; unique per connection; echoed in the reply." });
 export type RequestId = z.infer<typeof RequestId>;
 
-const ProtocolVersion = z.string().min(1).max(32);
+const ProtocolVersion = Text(32, 1);
 
 // --- Requests --------------------------------------------------------------------------------
 
@@ -28,7 +29,7 @@ export const HelloRequest = z
     type: z.literal("hello"),
     id: RequestId,
     protocol_versions: z.array(ProtocolVersion).min(1).max(16).describe("versions the runner speaks, most preferred first"),
-    settings: z.record(z.string().max(64), z.json()).describe("runner settings; keys an implementation does not know are ignored"),
+    settings: z.record(Text(64), z.json()).describe("runner settings; keys an implementation does not know are ignored"),
   })
   .meta({ id: "HelloRequest", description: "First message of every connection: version negotiation." });
 export type HelloRequest = z.infer<typeof HelloRequest>;
@@ -120,7 +121,7 @@ export type CapabilityProfile = z.infer<typeof CapabilityProfile>;
 
 export const HelloResult = z
   .strictObject({
-    implementation: z.strictObject({ name: z.string().min(1).max(128), version: z.string().min(1).max(64) }),
+    implementation: z.strictObject({ name: Text(128, 1), version: Text(64, 1) }),
     protocol_version: ProtocolVersion.describe("the version chosen for this connection"),
     protocol_versions: z.array(ProtocolVersion).min(1).describe("every version the implementation speaks"),
     profile: CapabilityProfile,

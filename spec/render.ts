@@ -10,6 +10,7 @@ import { EXAMPLES } from "./examples.ts";
 import { SPEC_SCHEMAS } from "./registry.ts";
 import { renderVectors } from "./vectors.ts";
 import { renderRules } from "./rules.ts";
+import { renderTablesJson, renderTablesMd } from "./tables.ts";
 import { WIRE_SCHEMAS } from "./wire/schemas.ts";
 
 export const JSON_SCHEMA_DIR = "spec/json-schema";
@@ -35,6 +36,8 @@ export const renderSpecArtefacts = (): Map<string, string> => {
   files.set("spec/vectors/digests.json", renderVectors());
   files.set("spec/INVARIANTS.md", renderInvariantClauses());
   files.set("spec/DECISIONS.md", renderDecisions());
+  files.set("spec/TABLES.md", renderTablesMd());
+  files.set("spec/tables.json", renderTablesJson());
   return files;
 };
 
@@ -47,7 +50,8 @@ export const renderInvariantClauses = (): string => {
     "# Invariants — normative clauses",
     "",
     "The key words MUST, MUST NOT, SHOULD and MAY are to be read as in RFC 2119. Each clause is the",
-    "catalog entry of one invariant (`spec/catalog.ts`); its refinements are the decisions listed under it",
+    "catalog entry of one invariant; its error code is also in the error-code table (`spec/TABLES.md`,",
+    "TAB-3, and `spec/tables.json`); its refinements are the decisions listed under it",
     "(`spec/DECISIONS.md`) and the operation clauses of `spec/OPERATIONS.md` that name it.",
     "",
   ];

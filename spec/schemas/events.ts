@@ -3,6 +3,7 @@
  * events it emits and in what order; the model and implementations emit exactly those.
  */
 import { z } from "zod";
+import { listOrder } from "../list-orders.ts";
 import { CapabilityId, Count, DigestText, Id } from "./common.ts";
 import { CustodyAck, CustodyOutcome, ObligationKind, WithdrawalReason } from "./janma.ts";
 import { CapabilityDelta, MigrationReport, TargetMarker } from "./ripa.ts";
@@ -23,8 +24,8 @@ export const Event = z
     ev("custody.attempted", { obligation_id: Id, ack: CustodyAck, attempts: Count }),
     ev("custody.discharged", { obligation_id: Id, outcome: CustodyOutcome }),
     ev("version.quarantined", { store_version: DigestText }),
-    ev("store.merged", { version_id: DigestText, batch_digest: DigestText, added: z.array(Id) }),
-    ev("store.merge_noop", { obligation_ids: z.array(Id) }),
+    ev("store.merged", { version_id: DigestText, batch_digest: DigestText, added: z.array(Id).describe(listOrder("event store.merged", "added")) }),
+    ev("store.merge_noop", { obligation_ids: z.array(Id).describe(listOrder("event store.merge_noop", "obligation_ids")) }),
     ev("store.excised", { excision_id: Id, new_head: DigestText }),
     ev("memory.extended", { snapshot: DigestText }),
     ev("instance.dissolved", { instance_id: Id }),

@@ -4,6 +4,7 @@
  * RIPA paper, Sections 2-5.
  */
 import { z } from "zod";
+import { listOrder } from "../list-orders.ts";
 import { CapabilityId, Count, DigestText, Id, Text } from "./common.ts";
 
 /** I: the installed identity record (D-022). `identity` is the Advaita identity digest. */
@@ -19,9 +20,9 @@ export type IdentityRecord = z.infer<typeof IdentityRecord>;
 /** M: memory and continuity-relevant workflow state, with its recorded ancestry (I2, D-024). */
 export const MemoryState = z
   .strictObject({
-    ancestry: z.array(DigestText).min(1),
+    ancestry: z.array(DigestText).min(1).describe(listOrder("MemoryState", "ancestry")),
     store_head: DigestText,
-    task_ids: z.array(Id),
+    task_ids: z.array(Id).describe(listOrder("MemoryState", "task_ids")),
   })
   .meta({ id: "MemoryState", description: "Memory snapshots (append-only ancestry), samskara store head, task ids." });
 export type MemoryState = z.infer<typeof MemoryState>;
@@ -30,7 +31,7 @@ export type MemoryState = z.infer<typeof MemoryState>;
 export const BodyState = z
   .strictObject({
     revision: Id,
-    lineage: z.array(Id).min(1),
+    lineage: z.array(Id).min(1).describe(listOrder("BodyState", "lineage")),
   })
   .meta({ id: "BodyState" });
 export type BodyState = z.infer<typeof BodyState>;
@@ -74,7 +75,7 @@ export const ProviderGrant = z
     provider_id: Id,
     kind: z.enum(["chat", "runtime", "vcs", "review", "service", "other"]),
     contract_version: Id,
-    capabilities: z.array(CapabilityId).max(64),
+    capabilities: z.array(CapabilityId).max(64).describe(listOrder("ProviderGrant", "capabilities")),
   })
   .meta({ id: "ProviderGrant" });
 export type ProviderGrant = z.infer<typeof ProviderGrant>;
@@ -82,9 +83,9 @@ export type ProviderGrant = z.infer<typeof ProviderGrant>;
 /** Capability delta between source and target (I5, D-025); each list sorted. */
 export const CapabilityDelta = z
   .strictObject({
-    gained: z.array(CapabilityId),
-    lost: z.array(CapabilityId),
-    unchanged: z.array(CapabilityId),
+    gained: z.array(CapabilityId).describe(listOrder("CapabilityDelta", "gained")),
+    lost: z.array(CapabilityId).describe(listOrder("CapabilityDelta", "lost")),
+    unchanged: z.array(CapabilityId).describe(listOrder("CapabilityDelta", "unchanged")),
   })
   .meta({ id: "CapabilityDelta" });
 export type CapabilityDelta = z.infer<typeof CapabilityDelta>;
@@ -109,9 +110,9 @@ export const BundleManifest = z
     memory_head: DigestText,
     store_head: DigestText,
     body_revision: Id,
-    task_ids: z.array(Id),
+    task_ids: z.array(Id).describe(listOrder("BundleManifest", "task_ids")),
     source_generation: Count,
-    required_capabilities: z.array(CapabilityId),
+    required_capabilities: z.array(CapabilityId).describe(listOrder("BundleManifest", "required_capabilities")),
   })
   .meta({ id: "BundleManifest", description: "What a migration carries: versions and digests, never secrets." });
 export type BundleManifest = z.infer<typeof BundleManifest>;

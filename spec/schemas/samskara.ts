@@ -4,6 +4,7 @@
  * Samsara paper, "Samskara: Dispositional Continuity" and "Unlearning by Replay".
  */
 import { z } from "zod";
+import { listOrder } from "../list-orders.ts";
 import { Authorization, Count, DigestText, Id, SignedMicro, Text, Tick, UnitMicro } from "./common.ts";
 
 /** The nine data categories of the consent grid (D-011). */
@@ -152,14 +153,14 @@ export const StoreEntry = z
     weight: SignedMicro,
     category: DataCategory,
     contested: z.boolean(),
-    contributors: z.array(Id),
+    contributors: z.array(Id).describe(listOrder("StoreEntry", "contributors")),
   })
   .meta({ id: "StoreEntry", description: "A merged disposition with the distillates that contributed it (AD-4)." });
 export type StoreEntry = z.infer<typeof StoreEntry>;
 
 /** The whole store state: entries sorted by key. Its digest is the state digest (D-006). */
 export const StoreState = z
-  .strictObject({ entries: z.array(StoreEntry) })
+  .strictObject({ entries: z.array(StoreEntry).describe(listOrder("StoreState", "entries")) })
   .meta({ id: "StoreState" });
 export type StoreState = z.infer<typeof StoreState>;
 
@@ -169,7 +170,7 @@ export const BatchMember = z.strictObject({ distillate_id: Id, digest: DigestTex
 export const MergeBatch = z
   .strictObject({
     batch_digest: DigestText,
-    members: z.array(BatchMember).min(1),
+    members: z.array(BatchMember).min(1).describe(listOrder("MergeBatch", "members")),
   })
   .meta({ id: "MergeBatch", description: "One recorded merge: the distillates it added, sorted by digest." });
 export type MergeBatch = z.infer<typeof MergeBatch>;
@@ -191,7 +192,7 @@ export const ExcisionRecord = z
   .strictObject({
     excision_id: Id,
     tick: Tick,
-    excised: z.array(BatchMember).min(1),
+    excised: z.array(BatchMember).min(1).describe(listOrder("ExcisionRecord", "excised")),
     prior_head: DigestText,
     new_head: DigestText,
     authorization: Authorization,
@@ -207,7 +208,7 @@ export const LineageReplayClaim = z
     genesis: DigestText,
     head: DigestText,
     versions: Count,
-    batch_digests: z.array(DigestText),
+    batch_digests: z.array(DigestText).describe(listOrder("LineageReplayClaim", "batch_digests")),
     state_digest: DigestText,
     excisions: Count,
   })

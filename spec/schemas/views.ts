@@ -4,9 +4,11 @@
  * The model and every implementation project their internal state onto these views; two
  * systems agree on a run when every step has the same outcome (accepted with the same events,
  * or rejected with the same error code) and the same world view afterwards. Every list in a
- * view has a defined order (stated per field) so that views compare with plain equality.
+ * view has a defined order (spec/list-orders.ts, the one source of each `describe()` below and of
+ * the list-order table) so that views compare with plain equality.
  */
 import { z } from "zod";
+import { listOrder } from "../list-orders.ts";
 import { CapabilityGrant, CapabilityId, Count, DigestText, Id, Tick } from "./common.ts";
 import { DistillationObligation, InstanceState, WithdrawalReason } from "./janma.ts";
 import { AdvaitaIdentity } from "./advaita.ts";
@@ -28,10 +30,10 @@ export const InstanceView = z
     acts: Count,
     failures: Count,
     consecutive_failures: Count,
-    tools_used: z.array(Id).describe("sorted"),
+    tools_used: z.array(Id).describe(listOrder("InstanceView", "tools_used")),
     trace_entries: Count.describe("episode entries still held; 0 once distilled (S-1)"),
-    grants: z.array(CapabilityGrant).describe("capability grants held, sorted; fixed at birth (J-2)"),
-    tools: z.array(Id).describe("tools bound at birth, sorted; empty before birth"),
+    grants: z.array(CapabilityGrant).describe(listOrder("InstanceView", "grants")),
+    tools: z.array(Id).describe(listOrder("InstanceView", "tools")),
     withdrawal: z.union([WithdrawalReason, z.null()]),
     withdrawn_tick: z.union([Tick, z.null()]),
     obligation_id: z.union([Id, z.null()]),
@@ -42,13 +44,13 @@ export type InstanceView = z.infer<typeof InstanceView>;
 export const StoreView = z
   .strictObject({
     head: DigestText,
-    chain: z.array(StoreVersion).describe("genesis first"),
-    batches: z.array(MergeBatch).describe("batches[i] produced chain[i + 1]"),
+    chain: z.array(StoreVersion).describe(listOrder("StoreView", "chain")),
+    batches: z.array(MergeBatch).describe(listOrder("StoreView", "batches")),
     state: StoreState,
-    distillates: z.array(BatchMember).describe("distillates the store retains, sorted by distillate_id"),
-    excisions: z.array(ExcisionRecord).describe("in the order appended"),
-    quarantined: z.array(DigestText).describe("sorted"),
-    momentum: z.array(z.int()).describe("karmic momentum (weight-only) of each merge batch, in chain order"),
+    distillates: z.array(BatchMember).describe(listOrder("StoreView", "distillates")),
+    excisions: z.array(ExcisionRecord).describe(listOrder("StoreView", "excisions")),
+    quarantined: z.array(DigestText).describe(listOrder("StoreView", "quarantined")),
+    momentum: z.array(z.int()).describe(listOrder("StoreView", "momentum")),
   })
   .meta({ id: "StoreView" });
 export type StoreView = z.infer<typeof StoreView>;
@@ -65,32 +67,32 @@ export const MigrationView = z
     target: z.union([
       z.strictObject({
         execution: ExecutionBinding,
-        providers: z.array(ProviderGrant).describe("sorted by provider_id"),
+        providers: z.array(ProviderGrant).describe(listOrder("MigrationView", "target.providers")),
         body_revision: Id,
       }),
       z.null(),
     ]),
     delta: z.union([CapabilityDelta, z.null()]),
-    surfaces: z.array(SurfaceView).describe("sorted by surface.surface_id"),
+    surfaces: z.array(SurfaceView).describe(listOrder("MigrationView", "surfaces")),
   })
   .meta({ id: "MigrationView" });
 export type MigrationView = z.infer<typeof MigrationView>;
 
 export const RipaView = z
   .strictObject({
-    custodians: z.array(Id).describe("sorted"),
+    custodians: z.array(Id).describe(listOrder("RipaView", "custodians")),
     execution: ExecutionBinding,
-    replicas: z.array(ExecutionBinding).describe("sorted by execution_id"),
-    surfaces: z.array(SurfaceView).describe("sorted by surface.surface_id"),
-    providers: z.array(ProviderGrant).describe("sorted by provider_id"),
-    required_capabilities: z.array(CapabilityId).describe("sorted"),
+    replicas: z.array(ExecutionBinding).describe(listOrder("RipaView", "replicas")),
+    surfaces: z.array(SurfaceView).describe(listOrder("RipaView", "surfaces")),
+    providers: z.array(ProviderGrant).describe(listOrder("RipaView", "providers")),
+    required_capabilities: z.array(CapabilityId).describe(listOrder("RipaView", "required_capabilities")),
     authority: AuthorityEpoch,
-    live_attempts: z.array(z.strictObject({ task_id: Id, attempt_nonce: Id })).describe("sorted by task_id"),
-    effects: z.array(Id).describe("effect ids performed, sorted"),
-    fences: z.array(SourceFence).describe("every source fence ever raised and not cancelled, in order"),
+    live_attempts: z.array(z.strictObject({ task_id: Id, attempt_nonce: Id })).describe(listOrder("RipaView", "live_attempts")),
+    effects: z.array(Id).describe(listOrder("RipaView", "effects")),
+    fences: z.array(SourceFence).describe(listOrder("RipaView", "fences")),
     marker: z.union([TargetMarker, z.null()]),
     migration: z.union([MigrationView, z.null()]).describe("the migration in progress, if any"),
-    reports: z.array(MigrationReport).describe("completed migrations, in order"),
+    reports: z.array(MigrationReport).describe(listOrder("RipaView", "reports")),
   })
   .meta({ id: "RipaView" });
 export type RipaView = z.infer<typeof RipaView>;
@@ -100,8 +102,8 @@ export const AgentView = z
     identity: AdvaitaIdentity,
     substrate: PersistentSubstrate,
     store: StoreView,
-    instances: z.array(InstanceView).describe("sorted by instance_id"),
-    obligations: z.array(DistillationObligation).describe("sorted by obligation_id"),
+    instances: z.array(InstanceView).describe(listOrder("AgentView", "instances")),
+    obligations: z.array(DistillationObligation).describe(listOrder("AgentView", "obligations")),
     ripa: RipaView,
   })
   .meta({ id: "AgentView" });
@@ -110,8 +112,8 @@ export type AgentView = z.infer<typeof AgentView>;
 export const WorldView = z
   .strictObject({
     tick: Tick.describe("the latest tick any accepted command carried"),
-    roots_used: z.array(Id).describe("sorted"),
-    agents: z.array(AgentView).describe("sorted by identity.identity"),
+    roots_used: z.array(Id).describe(listOrder("WorldView", "roots_used")),
+    agents: z.array(AgentView).describe(listOrder("WorldView", "agents")),
   })
   .meta({ id: "WorldView", description: "Everything observable; what differential testing compares." });
 export type WorldView = z.infer<typeof WorldView>;

@@ -29,8 +29,17 @@ describe("golden transcripts", () => {
         const lines = read(goldenPath(g));
         const accepted = lines.filter((l) => l.reply.ok).length;
         const invariantCodes = new Set(lines.flatMap((l) => (l.reply.ok || l.reply.error.invariant === null ? [] : [l.reply.error.invariant])));
-        expect(accepted).toBeGreaterThan(80);
-        expect(invariantCodes.size).toBeGreaterThan(6);
+        if ("script" in g) {
+          // A scripted session is short and targeted: it must pin something (a line whose id names a
+          // review item) and both accept and reject, so a reading that always accepts or always
+          // rejects fails it.
+          expect(lines.some((l) => /^G-\d+\./.test(l.request.id))).toBe(true);
+          expect(accepted).toBeGreaterThan(1);
+          expect(lines.some((l) => !l.reply.ok)).toBe(true);
+        } else {
+          expect(accepted).toBeGreaterThan(80);
+          expect(invariantCodes.size).toBeGreaterThan(6);
+        }
         expect(lines.at(-1)?.request.type).toBe("query");
       });
 

@@ -12,6 +12,7 @@ import { Result } from "effect";
 import type { Command, Event, WorldView } from "../../spec/index.ts";
 import { initialWorld, toRejectionData, transition, view, type World } from "../../model/index.ts";
 import { choicesArb, materialize, newMemory, type GenProfile } from "../../properties/generators/commands.ts";
+import { SCHEMA_SESSION } from "./scripts/schema.ts";
 
 /** The normative part of a reply. */
 export type ExpectedReply =
@@ -62,6 +63,8 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
   { name: "session-1", seed: 154, steps: 300 },
   { name: "session-2", seed: 3, steps: 300 },
   { name: "session-3-store", seed: 33, steps: 300, profile: "store" },
+  // Scripted: the schema decisions of the first spec review (D-041 code points, D-042 default rows).
+  SCHEMA_SESSION,
 ];
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;

@@ -1,0 +1,116 @@
+/**
+ * Golden session "session-schema": pins the schema decisions of the first spec review.
+ *
+ * - G-6 / D-041: string bounds count Unicode code points. 200 astral characters (400 UTF-16 code
+ *   units) are a valid designation, 201 are not; 1000 astral characters are a valid guidance inside
+ *   a distillate, 1001 are not (S-1, D-028). An implementation counting UTF-16 units rejects the
+ *   valid lines; one counting bytes rejects even more.
+ * - G-30 / D-042: a consent grant with two default rows for one category is MALFORMED at
+ *   conception (no "first row wins"), like two cells for one (category, dimension) pair (G-5).
+ * - G-5: the other rules of spec/json-schema/rules.json (a tool bound twice, a disposition key
+ *   repeated in a distillate) reject although the JSON Schemas alone accept.
+ *
+ * Every pinned line names its item in its request id ("G-6.3"); scene-setting lines are "s.<n>".
+ */
+import {
+  DOMAIN, digestOf,
+  type Command, type Disposition, type JanmaManifest,
+} from "../../../spec/index.ts";
+import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+
+const BASE = `sha256:${"ab".repeat(32)}` as const;
+const EVIDENCE = `sha256:${"cd".repeat(32)}` as const;
+/** One code point, two UTF-16 code units. */
+const ROCKET = "\u{1F680}";
+const exec = (id: string) => ({ execution_id: id, reasoner: "r", harness: "h", host: "host" });
+const AUTH = { custodian: "custodian-1", decision_id: "decision-1" };
+
+const mint = (tick: number, root: string, designation: string): Command => ({
+  op: "advaita.mint", tick, base_digest: BASE, root, designation, body_revision: "rev-0", custodians: ["custodian-1"],
+  execution: exec(`exec-${root}`),
+  providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search", "mail.send"] }],
+  required_capabilities: ["fare.search"], authority_token: `tok-${root}`,
+});
+
+const manifestFor = (pin: string, consent: Partial<JanmaManifest["consent_scope"]> = {}, tools?: JanmaManifest["tool_bindings"]): JanmaManifest => ({
+  manifest_version: 1,
+  substrate: { base_digest: BASE, store_version: pin },
+  mission: "travel",
+  capability_grants: ["fare.*"],
+  tool_bindings: tools ?? [{ tool: "search", capabilities: ["fare.search", "fare.book"] }],
+  consent_scope: {
+    grant_id: "g", principal: "p",
+    cells: [{ category: "health", dimension: "training", sensitivity: "high" }],
+    category_defaults: [{ category: "financial", sensitivity: "medium" }],
+    persist_ceiling: "low",
+    ...consent,
+  },
+  ttl_ticks: 50,
+  termination_conditions: [],
+  distillation_policy: { deadline_ticks: 20, max_retries: 1 },
+});
+
+const disposition = (key: string, guidance: string): Disposition => ({
+  key, guidance, weight: 400_000, evidence_digest: EVIDENCE, category: "operational",
+});
+
+/** Conceive, birth, act once, withdraw: a life ready to be distilled. Returns its nonce. */
+const liveAndWithdraw = (ctx: ScriptContext, tick: number, agent: string, instance: string): { nonce: string; bornFrom: string } => {
+  const a = ctx.view().agents.find((x) => x.identity.identity === agent);
+  if (a === undefined) throw new Error("session-schema: the agent was not minted");
+  const nonce = `n-${instance}`;
+  ctx.send({ op: "janma.conceive", tick, agent, instance_id: instance, nonce, manifest: manifestFor(a.store.head) });
+  ctx.send({ op: "janma.birth", tick, agent, instance_id: instance, environment: { tools: [{ tool: "search", capabilities: ["fare.search", "fare.book"] }], grantable: ["fare.*"] } });
+  const inst = ctx.view().agents.find((x) => x.identity.identity === agent)?.instances.find((i) => i.instance_id === instance);
+  if (inst === undefined) throw new Error("session-schema: the instance was not conceived");
+  const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["searched fares for lisbon on tuesday"] };
+  const signature = digestOf(DOMAIN.action, { identity: agent, nonce, manifest_digest: inst.manifest_digest, action });
+  ctx.send({ op: "janma.act", tick, agent, instance_id: instance, signed: { identity: agent, nonce, manifest_digest: inst.manifest_digest, action, signature } });
+  ctx.send({ op: "janma.withdraw", tick, agent, instance_id: instance, reason: "principal" });
+  return { nonce, bornFrom: inst.born_from };
+};
+
+const script = (ctx: ScriptContext): void => {
+  // G-6: a designation is at most 200 code points, however many UTF-16 units they take.
+  ctx.send(mint(1, "root-201", ROCKET.repeat(201)), "G-6"); // MALFORMED: 201 code points
+  ctx.send(mint(1, "root-mixed", `${"x".repeat(199)}${ROCKET}`), "G-6"); // accepted: 200 code points, 201 units
+  ctx.send(mint(2, "root-astral", ROCKET.repeat(200)), "G-6"); // accepted: 200 code points, 400 units
+  const agent = ctx.view().agents.find((a) => a.identity.root === "root-astral")?.identity.identity;
+  if (agent === undefined) throw new Error("session-schema: a 200-code-point designation must be accepted (D-041)");
+  ctx.send({ op: "ripa.identity_update", tick: 3, agent, designation: `${ROCKET.repeat(199)}xy`, authorization: AUTH }, "G-6"); // MALFORMED: 201
+  ctx.send({ op: "ripa.identity_update", tick: 3, agent, designation: `${ROCKET.repeat(199)}x`, authorization: AUTH }, "G-6"); // accepted: 200
+
+  // G-30 (D-042): two default rows for one category are refused at conception, whichever comes first.
+  const head = ctx.view().agents.find((a) => a.identity.identity === agent)?.store.head ?? EVIDENCE;
+  const twoRows = [{ category: "financial" as const, sensitivity: "low" as const }, { category: "financial" as const, sensitivity: "high" as const }];
+  ctx.send({ op: "janma.conceive", tick: 4, agent, instance_id: "i-dup-defaults", nonce: "n-dup-defaults", manifest: manifestFor(head, { category_defaults: twoRows }) }, "G-30");
+  ctx.send({ op: "janma.conceive", tick: 4, agent, instance_id: "i-dup-defaults-2", nonce: "n-dup-defaults-2", manifest: manifestFor(head, { category_defaults: [...twoRows].reverse() }) }, "G-30");
+  // Distinct categories are fine, and so is the one row per category of D-011.
+  ctx.send({ op: "janma.conceive", tick: 4, agent, instance_id: "i-defaults", nonce: "n-defaults", manifest: manifestFor(head, { category_defaults: [twoRows[0], { category: "health", sensitivity: "low" }] }) }, "G-30");
+
+  // G-5: the other rules JSON Schema cannot express still reject (spec/json-schema/rules.json).
+  const cell = { category: "health" as const, dimension: "training" as const, sensitivity: "high" as const };
+  ctx.send({ op: "janma.conceive", tick: 5, agent, instance_id: "i-dup-cells", nonce: "n-dup-cells", manifest: manifestFor(head, { cells: [cell, { ...cell, sensitivity: "low" }] }) }, "G-5");
+  const search = { tool: "search", capabilities: ["fare.search"] };
+  ctx.send({ op: "janma.conceive", tick: 5, agent, instance_id: "i-dup-tools", nonce: "n-dup-tools", manifest: manifestFor(head, {}, [search, { ...search, capabilities: ["fare.book"] }]) }, "G-5");
+
+  // A life to distil, then distillates at the guidance bound and with a repeated key.
+  const life = liveAndWithdraw(ctx, 6, agent, "i-life");
+  const distillate = (id: string, dispositions: readonly Disposition[]) => ({
+    distillate_id: id,
+    source: { identity: agent, nonce: life.nonce, instance_id: "i-life" },
+    born_from: life.bornFrom,
+    signal: { valence: 900_000, confidence: 800_000, model_version: null, explicit: true },
+    dispositions,
+  });
+  const distil = (obligation: string, d: unknown): Command => ({ op: "janma.distil", tick: 7, agent, instance_id: "i-life", obligation_id: obligation, distillate: d });
+  // G-5: one disposition per key inside a distillate (S-1 inside janma.distil, D-028).
+  ctx.send(distil("ob-dup-keys", distillate("d-dup-keys", [disposition("k.a", "ask before booking"), disposition("k.a", "check refund terms")])), "G-5");
+  // G-6: a guidance is at most 1000 code points.
+  ctx.send(distil("ob-1001", distillate("d-1001", [disposition("k.a", ROCKET.repeat(1001))])), "G-6"); // S-1
+  ctx.send(distil("ob-1000", distillate("d-1000", [disposition("k.a", ROCKET.repeat(1000))])), "G-6"); // accepted
+  // The 1000-code-point guidance reaches the store unchanged.
+  ctx.send({ op: "samskara.merge", tick: 8, agent, obligation_ids: ["ob-1000"] }, "G-6");
+};
+
+export const SCHEMA_SESSION: ScriptedGoldenSpec = { name: "session-schema", script };

@@ -82,11 +82,12 @@ const script = (ctx: ScriptContext): void => {
 
   // G-30 (D-042): two default rows for one category are refused at conception, whichever comes first.
   const head = ctx.view().agents.find((a) => a.identity.identity === agent)?.store.head ?? EVIDENCE;
-  const twoRows = [{ category: "financial" as const, sensitivity: "low" as const }, { category: "financial" as const, sensitivity: "high" as const }];
+  const lowRow = { category: "financial" as const, sensitivity: "low" as const };
+  const twoRows = [lowRow, { category: "financial" as const, sensitivity: "high" as const }];
   ctx.send({ op: "janma.conceive", tick: 4, agent, instance_id: "i-dup-defaults", nonce: "n-dup-defaults", manifest: manifestFor(head, { category_defaults: twoRows }) }, "G-30");
   ctx.send({ op: "janma.conceive", tick: 4, agent, instance_id: "i-dup-defaults-2", nonce: "n-dup-defaults-2", manifest: manifestFor(head, { category_defaults: [...twoRows].reverse() }) }, "G-30");
   // Distinct categories are fine, and so is the one row per category of D-011.
-  ctx.send({ op: "janma.conceive", tick: 4, agent, instance_id: "i-defaults", nonce: "n-defaults", manifest: manifestFor(head, { category_defaults: [twoRows[0], { category: "health", sensitivity: "low" }] }) }, "G-30");
+  ctx.send({ op: "janma.conceive", tick: 4, agent, instance_id: "i-defaults", nonce: "n-defaults", manifest: manifestFor(head, { category_defaults: [lowRow, { category: "health", sensitivity: "low" }] }) }, "G-30");
 
   // G-5: the other rules JSON Schema cannot express still reject (spec/json-schema/rules.json).
   const cell = { category: "health" as const, dimension: "training" as const, sensitivity: "high" as const };

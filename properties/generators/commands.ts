@@ -57,6 +57,8 @@ export const newMemory = (profile: GenProfile = "mixed", disabled: ReadonlySet<s
 const WORDS = ["fare", "lisbon", "tuesday", "cheapest", "window", "seat", "refund", "late", "train", "hotel"];
 const KEYS = ["k.a", "k.b", "k.c", "k.d", "tool.search"];
 const GUIDANCE = ["prefer early departures", "avoid overnight layovers", "ask before booking", "check refund terms"];
+/** One code point, two UTF-16 code units: strings of it sit on a length bound in one unit only (D-041). */
+const ASTRAL = "\u{1F680}";
 
 /** Ops and their relative frequency: Janma and the store dominate so that lineages grow deep. */
 const OPS = [
@@ -90,7 +92,9 @@ const manifestFor = (pin: string, c: Choice): JanmaManifest => ({
   consent_scope: {
     grant_id: "g", principal: "p",
     cells: [{ category: "health", dimension: "training", sensitivity: "high" }],
-    category_defaults: [], persist_ceiling: "low",
+    // Now and then two default rows for one category: MALFORMED at conception (D-042, review G-30).
+    category_defaults: c.x % 16 === 3 ? [{ category: "financial", sensitivity: "medium" }, { category: "financial", sensitivity: "low" }] : [],
+    persist_ceiling: "low",
   },
   ttl_ticks: 3 + (c.x % 20),
   termination_conditions: c.y % 3 === 0 ? [{ id: "fails", when: { op: "consecutive_failures_at_least", n: 2 } }, { id: "many", when: { op: "acts_at_least", n: 4 } }] : [],
@@ -189,7 +193,12 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
       const n = 1 + (c.x % 3);
       const dispositions: Disposition[] = [...new Set([0, 1, 2].slice(0, n).map((k) => KEYS[(c.y + k * 2) % KEYS.length] ?? "k"))].map((k, j) => ({
         key: k,
-        guidance: j === 1 && nearLeak.length > 0 && c.x % 2 === 0 ? `${nearLeak} then confirm` : (GUIDANCE[(c.x + j) % GUIDANCE.length] ?? "g"),
+        // Now and then a guidance of astral characters exactly at the 1000-code-point bound, or one
+        // past it (S-1): an implementation counting UTF-16 units disagrees on both (D-041, review G-6).
+        guidance:
+          j === 0 && c.x % 16 === 5 ? ASTRAL.repeat(c.x % 32 === 5 ? 1000 : 1001)
+          : j === 1 && nearLeak.length > 0 && c.x % 2 === 0 ? `${nearLeak} then confirm`
+          : (GUIDANCE[(c.x + j) % GUIDANCE.length] ?? "g"),
         weight: Math.trunc((valence * (j + 1)) / 3) - nudge,
         evidence_digest: EVIDENCE,
         category: "operational",

@@ -234,6 +234,37 @@ export const MUTANTS: readonly Mutant[] = [
     find: 'if ((RESERVED_LABEL_KEYS as readonly string[]).includes(key)) violates("I6"',
     replace: 'if ((RESERVED_LABEL_KEYS as readonly string[]).includes(key) && (false as boolean)) violates("I6"',
   },
+  {
+    // The spec's schemas (shared with the model) count code points; this implementation-only patch
+    // takes the review's other reading by validating a copy in which every astral character is
+    // two characters, i.e. it measures lengths in UTF-16 code units, as zod's .max() does.
+    id: "S-1.guidance-length-in-utf16-units",
+    invariant: "S-1",
+    review: "G-6",
+    description: "a distillate's string bounds count UTF-16 code units: a guidance of 1000 astral characters is refused (D-041)",
+    file: "impl/core/ops/distil.ts",
+    find: "const parsed = SamskaraDistillate.safeParse(cmd.distillate);",
+    replace:
+      "const utf16 = SamskaraDistillate.safeParse(JSON.parse(JSON.stringify(cmd.distillate ?? null).replace(/[\\u{10000}-\\u{10FFFF}]/gu, \"xx\")));\n  const parsed = utf16.success ? SamskaraDistillate.safeParse(cmd.distillate) : utf16;",
+  },
+  {
+    // Also implementation-only: the shared ConsentGrant schema refuses the grant, so the patch
+    // removes the repeated rows (keeping the first) before the command reaches it, which is what
+    // "the first row wins" amounts to.
+    id: "S-1.duplicate-default-rows-first-wins",
+    invariant: "S-1",
+    review: "G-30",
+    description: "a consent grant with two default rows for one category is accepted, the first row winning (D-042)",
+    file: "impl/core/dispatch.ts",
+    find: "const parsed = CommandSchema.safeParse(raw);",
+    replace: [
+      "const m = (raw as { manifest?: { consent_scope?: { category_defaults?: unknown } } } | null)?.manifest;",
+      "  const rows = m?.consent_scope?.category_defaults;",
+      "  const seen = new Set<unknown>();",
+      "  const kept = Array.isArray(rows) ? rows.filter((d: { category?: unknown } | null) => (seen.has(d?.category) ? false : (seen.add(d?.category), true))) : rows;",
+      "  const parsed = CommandSchema.safeParse(Array.isArray(rows) ? { ...(raw as object), manifest: { ...m, consent_scope: { ...m?.consent_scope, category_defaults: kept } } } : raw);",
+    ].join("\n"),
+  },
 ];
 
 /** Mutants by invariant, for the generated docs. */

@@ -211,7 +211,8 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
         source: { identity: A, nonce: life.nonce, instance_id: i.instance_id },
         born_from: i.born_from,
         signal: { valence, confidence: defect === 1 ? 0 : confidence, model_version: null, explicit: true },
-        dispositions: defect === 2 ? dispositions.map((x) => ({ ...x, weight: -x.weight || 1 })) : dispositions,
+        // Now and then one key twice: S-1 by a rule JSON Schema cannot express (rules.json, review G-5).
+        dispositions: defect === 2 ? dispositions.map((x) => ({ ...x, weight: -x.weight || 1 })) : c.x % 16 === 9 ? [...dispositions, ...dispositions.slice(0, 1)] : dispositions,
       };
       if (defect === 3) d["episode"] = life.trace.join("\n");
       // A leak: a guidance that quotes four or more consecutive words of the trace (S-1, D-010).

@@ -248,6 +248,33 @@ export const MUTANTS: readonly Mutant[] = [
       "const utf16 = SamskaraDistillate.safeParse(JSON.parse(JSON.stringify(cmd.distillate ?? null).replace(/[\\u{10000}-\\u{10FFFF}]/gu, \"xx\")));\n  const parsed = utf16.success ? SamskaraDistillate.safeParse(cmd.distillate) : utf16;",
   },
   {
+    // What "a validator generated from the JSON Schemas" does without spec/json-schema/rules.json:
+    // the one-disposition-per-key rule is not applied, so a key may contribute twice to a merge.
+    id: "S-1.duplicate-disposition-keys-json-schema-only",
+    invariant: "S-1",
+    review: "G-5",
+    description: "a distillate carrying two dispositions for one key is accepted (the rule JSON Schema cannot express is skipped)",
+    file: "impl/core/ops/distil.ts",
+    find: "const parsed = SamskaraDistillate.safeParse(cmd.distillate);",
+    replace: [
+      "const strict = SamskaraDistillate.safeParse(cmd.distillate);",
+      "  const onlyRule = !strict.success && strict.error.issues.every((i) => i.code === \"custom\" && i.path[0] === \"dispositions\" && i.path[2] === \"key\");",
+      "  const parsed = onlyRule ? { success: true as const, data: cmd.distillate as never, error: undefined } : strict;",
+    ].join("\n"),
+  },
+  {
+    // The bundle manifest's task ids in memory order (OP-7.2, TAB-5, review G-47); sorting them, as
+    // most id lists of the views are, changes the bundle digest of every migration whose tasks were
+    // not started in sorted order.
+    id: "I2.bundle-task-ids-sorted",
+    invariant: "I2",
+    review: "G-47",
+    description: "the checkpoint bundle lists the task ids sorted instead of in memory order",
+    file: "impl/core/ops/migration.ts",
+    find: "task_ids: [...agent.taskIds],",
+    replace: "task_ids: [...agent.taskIds].sort(),",
+  },
+  {
     // Also implementation-only: the shared ConsentGrant schema refuses the grant, so the patch
     // removes the repeated rows (keeping the first) before the command reaches it, which is what
     // "the first row wins" amounts to.

@@ -9,6 +9,9 @@
  *   conception (no "first row wins"), like two cells for one (category, dimension) pair (G-5).
  * - G-5: the other rules of spec/json-schema/rules.json (a tool bound twice, a disposition key
  *   repeated in a distillate) reject although the JSON Schemas alone accept.
+ * - G-47: list orders first written in the list-order table (TAB-5): tasks and body revisions in
+ *   the order added, not sorted; the checkpoint bundle's task ids in memory order and its required
+ *   capabilities sorted, each once. The bundle digest of the checkpoint line depends on both.
  *
  * Every pinned line names its item in its request id ("G-6.3"); scene-setting lines are "s.<n>".
  */
@@ -29,7 +32,8 @@ const mint = (tick: number, root: string, designation: string): Command => ({
   op: "advaita.mint", tick, base_digest: BASE, root, designation, body_revision: "rev-0", custodians: ["custodian-1"],
   execution: exec(`exec-${root}`),
   providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search", "mail.send"] }],
-  required_capabilities: ["fare.search"], authority_token: `tok-${root}`,
+  // Unsorted and repeated on purpose: the agent's list is sorted, each once (OP-5.1, TAB-5).
+  required_capabilities: ["mail.send", "fare.search", "mail.send"], authority_token: `tok-${root}`,
 });
 
 const manifestFor = (pin: string, consent: Partial<JanmaManifest["consent_scope"]> = {}, tools?: JanmaManifest["tool_bindings"]): JanmaManifest => ({
@@ -112,6 +116,19 @@ const script = (ctx: ScriptContext): void => {
   ctx.send(distil("ob-1000", distillate("d-1000", [disposition("k.a", ROCKET.repeat(1000))])), "G-6"); // accepted
   // The 1000-code-point guidance reaches the store unchanged.
   ctx.send({ op: "samskara.merge", tick: 8, agent, obligation_ids: ["ob-1000"] }, "G-6");
+
+  // G-47: tasks and revisions in the order added ("task-9" sorts after "task-10"; "rev-z" after "rev-a").
+  ctx.send({ op: "ripa.task_start", tick: 9, agent, task_id: "task-9" }, "G-47");
+  ctx.send({ op: "ripa.task_start", tick: 9, agent, task_id: "task-10" }, "G-47");
+  ctx.send({ op: "ripa.evolve", tick: 9, agent, revision: "rev-z", authorization: AUTH }, "G-47");
+  ctx.send({ op: "ripa.evolve", tick: 9, agent, revision: "rev-a", authorization: AUTH }, "G-47");
+  const substrate = ctx.view().agents.find((a) => a.identity.identity === agent)?.substrate;
+  if (substrate?.memory.task_ids.join() !== "task-9,task-10" || substrate.body.lineage.join() !== "rev-0,rev-z,rev-a")
+    throw new Error("session-schema: tasks and body revisions are listed in the order added (TAB-5)");
+  // The bundle manifest carries task_ids in memory order and the sorted required capabilities; its
+  // digest, in the migration.checkpointed event, pins both.
+  ctx.send({ op: "ripa.migration_fence", tick: 10, agent, migration_id: "m-1", token: "tok-fence" }, "s");
+  ctx.send({ op: "ripa.migration_checkpoint", tick: 10, agent, migration_id: "m-1" }, "G-47");
 };
 
 export const SCHEMA_SESSION: ScriptedGoldenSpec = { name: "session-schema", script };

@@ -265,9 +265,10 @@ export const MUTANTS: readonly Mutant[] = [
   {
     // The bundle manifest's task ids in memory order (OP-7.2, TAB-5, review G-47); sorting them, as
     // most id lists of the views are, changes the bundle digest of every migration whose tasks were
-    // not started in sorted order.
-    id: "I2.bundle-task-ids-sorted",
-    invariant: "I2",
+    // not started in sorted order. The runner blames the first world field that differs, the source
+    // fence's bundle digest, on I4 (D-035), so that is the invariant the kill matrix expects.
+    id: "I4.bundle-task-ids-sorted",
+    invariant: "I4",
     review: "G-47",
     description: "the checkpoint bundle lists the task ids sorted instead of in memory order",
     file: "impl/core/ops/migration.ts",
@@ -277,9 +278,11 @@ export const MUTANTS: readonly Mutant[] = [
   {
     // Also implementation-only: the shared ConsentGrant schema refuses the grant, so the patch
     // removes the repeated rows (keeping the first) before the command reaches it, which is what
-    // "the first row wins" amounts to.
-    id: "S-1.duplicate-default-rows-first-wins",
-    invariant: "S-1",
+    // "the first row wins" amounts to. MALFORMED protects no invariant, so the runner blames the
+    // disagreement on janma.conceive's first guard in the catalog (D-035 rule 3): J-4 today. If the
+    // catalog's guards of janma.conceive change, this invariant must follow (npm run mutants says so).
+    id: "J-4.duplicate-default-rows-first-wins",
+    invariant: "J-4",
     review: "G-30",
     description: "a consent grant with two default rows for one category is accepted, the first row winning (D-042)",
     file: "impl/core/dispatch.ts",

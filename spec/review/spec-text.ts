@@ -65,7 +65,7 @@ export const ROWS: readonly ReviewRow[] = [
     summary:
       "Only the consent part is closed here: a consent grant with two default rows for one category is MALFORMED at conception (D-042), so D-011's 'the category's default row' is the one row for that category; the review let the first row win. A repeated disposition key in a distillate is S-1, as the review read it (rules.json, pinned with G-5).",
     golden: ["session-schema"],
-    mutants: ["S-1.duplicate-default-rows-first-wins"],
+    mutants: ["J-4.duplicate-default-rows-first-wins"],
   },
   {
     item: "G-47",
@@ -74,7 +74,7 @@ export const ROWS: readonly ReviewRow[] = [
     summary:
       "TAB-5 gives the order of every list of every view and event, and is the source of each list's JSON Schema description: memory task_ids and body lineage in the order added, the memory ancestry in the order appended, the bundle's task_ids in memory order and its required_capabilities sorted, each once, providers sorted by provider_id, all as the review guessed and as model and implementation did; ProviderGrant.capabilities in views is newly decided sorted, each once (the review guessed 'as given'; model and implementation follow in the operations work).",
     golden: ["session-schema"],
-    mutants: ["I2.bundle-task-ids-sorted"],
+    mutants: ["I4.bundle-task-ids-sorted"],
   },
   {
     item: "G-48",

@@ -12,6 +12,7 @@ import { Result } from "effect";
 import type { Command, Event, WorldView } from "../../spec/index.ts";
 import { initialWorld, toRejectionData, transition, view, type World } from "../../model/index.ts";
 import { choicesArb, materialize, newMemory, type GenProfile } from "../../properties/generators/commands.ts";
+import { LIVENESS_SESSION } from "./scripts/liveness.ts";
 
 /** The normative part of a reply. */
 export type ExpectedReply =
@@ -62,6 +63,7 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
   { name: "session-1", seed: 154, steps: 300 },
   { name: "session-2", seed: 3, steps: 300 },
   { name: "session-3-store", seed: 33, steps: 300, profile: "store" },
+  LIVENESS_SESSION,
 ];
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;

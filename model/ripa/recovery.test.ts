@@ -7,6 +7,7 @@ import type { Command } from "../../spec/index.ts";
 import { AGENT, accept, acceptAll, minted, rejection } from "../fixture.ts";
 import { view } from "../view.ts";
 import { QUIESCED_OPS } from "../world.ts";
+import { continuationAuthority } from "../predicates.ts";
 import type { World } from "../state.ts";
 
 const liveOf = (w: World) => view(w).agents.find((a) => a.identity.identity === AGENT)?.ripa.live_attempts;
@@ -88,5 +89,17 @@ describe("OP-6.12 ripa.task_pause (G-53)", () => {
     const w = workerDied();
     expect(rejection(w, pause("t1", "b", 9)).invariant).toBe("I4");
     expect(view(w).tick).toBe(3);
+  });
+
+  it("predicate I4: no attempt is live while fenced; it holds after pause then fence and breaks if the attempt were carried in", () => {
+    const fenced = acceptAll(workerDied(), [pause("t1", "a"), fence("m1")]);
+    expect(continuationAuthority(fenced)).toBe(true);
+    const carried: World = {
+      ...fenced,
+      agents: new Map([...fenced.agents].map(([k, a]) => [k, { ...a, ripa: { ...a.ripa, live_attempts: new Map([["t1", "a"]]) } }])),
+    };
+    expect(continuationAuthority(carried)).toEqual({ violation: expect.stringMatching(/live while fenced/) });
+    // Boundary: the same live attempt without a migration in progress is no violation.
+    expect(continuationAuthority(workerDied())).toBe(true);
   });
 });

@@ -115,13 +115,19 @@ const instancesIn = (a: AgentView, states: readonly string[]) => a.instances.fil
  * revoked by naming it; the generator remembers it to send the dead worker's late reply later.
  * Invalid on purpose: a nonce that is not live (an older attempt, as a stale recovery would name).
  */
-const taskPause = (agent: AgentView, mem: GenMemory, c: Choice, bad: boolean, tick: number): Command => {
+const taskPause = (v: WorldView, chosen: AgentView, mem: GenMemory, c: Choice, bad: boolean, tick: number): Command => {
+  // Recovery goes to an agent whose worker left an attempt live, when the chosen one has none.
+  const agent = chosen.ripa.live_attempts.length > 0 ? chosen : (v.agents.find((a) => a.ripa.live_attempts.length > 0) ?? chosen);
   const A = agent.identity.identity;
   const live = pick(agent.ripa.live_attempts, c.y);
   const task_id = live?.task_id ?? pick(agent.substrate.memory.task_ids, c.y) ?? "ghost";
-  // Nothing live to recover: the dead worker's late reply arrives instead, when one is owed.
+  // Nothing live to recover: the dead worker's late reply arrives instead, when one is owed, or
+  // else a worker publishes an attempt (that may die) for a recorded task.
   const late = bad || live !== undefined ? undefined : lateReply(mem, c, tick);
   if (late !== undefined) return late;
+  const recorded = pick(agent.substrate.memory.task_ids, c.y);
+  if (!bad && live === undefined && recorded !== undefined && agent.ripa.migration === null)
+    return { op: "ripa.request", tick, agent: A, task_id: recorded, attempt_nonce: `a${mem.seq++}` };
   if (bad || live === undefined) return { op: "ripa.task_pause", tick, agent: A, task_id, attempt_nonce: pick(mem.revoked, c.x)?.attempt_nonce ?? "stale" };
   mem.revoked.push({ agent: A, task_id, attempt_nonce: live.attempt_nonce });
   return { op: "ripa.task_pause", tick, agent: A, task_id, attempt_nonce: live.attempt_nonce };
@@ -285,7 +291,7 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
     case "request":
       return { op: "ripa.request", tick, agent: A, task_id: pick(agent.substrate.memory.task_ids, c.y) ?? "ghost", attempt_nonce: id("a") };
     case "task_pause":
-      return taskPause(agent, mem, c, bad, tick);
+      return taskPause(v, agent, mem, c, bad, tick);
     case "reply": {
       const late = lateReply(mem, c, tick);
       if (late !== undefined) return late;
@@ -321,7 +327,7 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
       const m = agent.ripa.migration;
       // An operator about to export a task whose worker died first pauses it (review G-53): half
       // the time; the other half the fence meets the live attempt and is refused (OP-7.1).
-      if (m === null && agent.ripa.live_attempts.length > 0 && c.y % 2 === 0) return taskPause(agent, mem, c, false, tick);
+      if (m === null && agent.ripa.live_attempts.length > 0 && c.y % 2 === 0) return taskPause(v, agent, mem, c, false, tick);
       if (m === null) return { op: "ripa.migration_fence", tick, agent: A, migration_id: id("m"), token: bad ? agent.ripa.authority.token : id("tok-") };
       const mid = m.migration_id;
       switch (m.phase) {

@@ -47,8 +47,9 @@ export interface GenMemory {
   readonly disabled: ReadonlySet<string>;
   /**
    * Attempts this generator revoked with `ripa.task_pause` (OP-6.12, review G-53) and has not yet
-   * answered late: the next reply it draws for that agent may carry one, as the killed worker's
-   * late reply would, which a conforming system rejects as stale (I4).
+   * answered late, oldest first: a later reply (or a pause with nothing to recover) may carry one to
+   * the agent that revoked it, as the killed worker's late reply would; a conforming system rejects
+   * it as stale (I4).
    */
   readonly revoked: Array<{ readonly agent: string; readonly task_id: string; readonly attempt_nonce: string }>;
 }
@@ -327,7 +328,7 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
       const m = agent.ripa.migration;
       // An operator about to export a task whose worker died first pauses it (review G-53): half
       // the time; the other half the fence meets the live attempt and is refused (OP-7.1).
-      if (m === null && agent.ripa.live_attempts.length > 0 && c.y % 2 === 0) return taskPause(v, agent, mem, c, false, tick);
+      if (m === null && agent.ripa.live_attempts.length > 0 && c.y % 2 === 0 && !mem.disabled.has("task_pause")) return taskPause(v, agent, mem, c, false, tick);
       if (m === null) return { op: "ripa.migration_fence", tick, agent: A, migration_id: id("m"), token: bad ? agent.ripa.authority.token : id("tok-") };
       const mid = m.migration_id;
       switch (m.phase) {

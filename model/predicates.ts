@@ -397,6 +397,9 @@ export const continuationAuthority = (w: World): Verdict =>
     if (r.migration !== null && !r.fences.some((f) => f.migration_id === r.migration?.migration_id)) return "migration without a fence";
     if (!r.tokens_used.has(r.authority.token)) return "current token not accounted as used";
     for (const n of r.live_attempts.values()) if (!r.attempt_nonces_used.has(n)) return `live attempt ${n} not accounted`;
+    // Quiescence (OP-7.1): nothing is in flight while fenced; a dead worker's attempt is revoked by
+    // ripa.task_pause before the fence (review G-53), never carried into a migration.
+    if (r.migration !== null && r.live_attempts.size > 0) return "an attempt is live while fenced";
     if (new Set(r.fences.map((f) => f.migration_id)).size !== r.fences.length) return "two fences for one migration";
     return null;
   });

@@ -19,6 +19,7 @@ import {
   bindSurface, descend, effect, evolve, identityUpdate, replicate, reply, request, restart, taskResume, taskStart,
 } from "./ripa/substrate.ts";
 import { bind, cancel, checkpoint, fence, quiesced, rehydrate, resume, validate } from "./ripa/migration.ts";
+import { taskPause } from "./ripa/recovery.ts";
 
 export const initialWorld = (): World => ({ tick: 0, roots_used: [], agents: new Map() });
 
@@ -49,6 +50,7 @@ const HANDLERS: { readonly [Op in AgentOp]: Handler<Op> } = {
   "ripa.restart": restart,
   "ripa.task_start": taskStart,
   "ripa.task_resume": taskResume,
+  "ripa.task_pause": taskPause,
   "ripa.request": request,
   "ripa.reply": reply,
   "ripa.effect": effect,

@@ -239,10 +239,10 @@ export const INVARIANTS: readonly Invariant[] = [
     protocol: "ripa",
     name: "Continuation authority",
     statement:
-      "At most one execution MAY hold continuation authority. The authority epoch MUST advance at fence and at activation; effects under a stale epoch token, replies carrying a stale attempt nonce, work while quiesced, and any start of a fenced source MUST be rejected. A source MAY be rolled back only by an explicit decision that no target is active, and never after activation.",
+      "At most one execution MAY hold continuation authority. The authority epoch MUST advance at fence and at activation; effects under a stale epoch token, replies carrying a stale or revoked attempt nonce, work while quiesced, and any start of a fenced source MUST be rejected. A source MAY be rolled back only by an explicit decision that no target is active, and never after activation.",
     source: ripa("Section 4 (I4, authority and failure assumptions); Section 5.2, Authority realization"),
     guards: [
-      "ripa.restart", "ripa.effect", "ripa.reply", "ripa.migration_fence", "ripa.migration_resume",
+      "ripa.restart", "ripa.effect", "ripa.reply", "ripa.task_pause", "ripa.migration_fence", "ripa.migration_resume",
       "ripa.migration_cancel", "ripa.replicate",
     ],
     errorCode: "RIPA_AUTHORITY_CONFLICT",

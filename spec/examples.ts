@@ -458,15 +458,24 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
     valid: [
       {
         migration_id: "m-1", source_execution_id: "exec-1", target_execution_id: "exec-2", bundle_digest: DA,
-        capability_delta: delta, identity_preserved: true, memory_extended: true, body_preserved: true,
+        capability_delta: delta, identity_preserved: true, memory_ancestry_preserved: true, body_preserved: true,
         source_generation: 2, target_generation: 3,
       },
     ],
     invalid: [
       {
-        value: { migration_id: "m-1", source_execution_id: "exec-1", target_execution_id: "exec-2", bundle_digest: DA, identity_preserved: true, memory_extended: true, body_preserved: true, source_generation: 2, target_generation: 3 },
+        value: { migration_id: "m-1", source_execution_id: "exec-1", target_execution_id: "exec-2", bundle_digest: DA, identity_preserved: true, memory_ancestry_preserved: true, body_preserved: true, source_generation: 2, target_generation: 3 },
         path: "capability_delta",
         why: "the capability delta is always reported (I5)",
+      },
+      {
+        value: {
+          migration_id: "m-1", source_execution_id: "exec-1", target_execution_id: "exec-2", bundle_digest: DA,
+          capability_delta: delta, identity_preserved: true, memory_extended: true, body_preserved: true,
+          source_generation: 2, target_generation: 3,
+        },
+        path: "",
+        why: "the migration appends nothing to memory, so the flag is memory_ancestry_preserved, not memory_extended (review G-54, D-051)",
       },
     ],
   },
@@ -475,11 +484,13 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
       { op: "janma.withdraw", tick: 3, agent: DA, instance_id: "i-1", reason: "principal" },
       { op: "samskara.merge", tick: 4, agent: DA, obligation_ids: ["o-1", "o-2"] },
       { op: "janma.distil", tick: 4, agent: DA, instance_id: "i-1", obligation_id: "o-1", distillate: { anything: "parsed by the operation (D-028)" } },
+      { op: "ripa.task_pause", tick: 5, agent: DA, task_id: "t-1", attempt_nonce: "a-1" },
     ],
     invalid: [
       { value: { op: "janma.teleport", tick: 1 }, path: "op", why: "unknown operation" },
       { value: { op: "janma.withdraw", tick: -1, agent: DA, instance_id: "i-1", reason: "principal" }, path: "tick", why: "ticks are non-negative" },
       { value: { op: "samskara.merge", tick: 4, agent: DA, obligation_ids: [] }, path: "obligation_ids", why: "a merge names at least one obligation" },
+      { value: { op: "ripa.task_pause", tick: 5, agent: DA, task_id: "t-1" }, path: "attempt_nonce", why: "a pause names the attempt it revokes, so a stale recovery cannot revoke a newer attempt (review G-53, D-050)" },
     ],
   },
   Event: {

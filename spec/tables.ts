@@ -62,6 +62,7 @@ export const OPERATION_CLAUSES: { readonly [Op in CommandOp]: string } = {
   "ripa.bind_surface": "OP-6.9",
   "ripa.replicate": "OP-6.10",
   "ripa.descend": "OP-6.11",
+  "ripa.task_pause": "OP-6.12",
   "ripa.migration_fence": "OP-7.1",
   "ripa.migration_checkpoint": "OP-7.2",
   "ripa.migration_validate": "OP-7.3",

@@ -13,6 +13,7 @@ import type { Command, Event, WorldView } from "../../spec/index.ts";
 import { initialWorld, toRejectionData, transition, view, type World } from "../../model/index.ts";
 import { choicesArb, materialize, newMemory, type GenProfile } from "../../properties/generators/commands.ts";
 import { SCHEMA_SESSION } from "./scripts/schema.ts";
+import { LIVENESS_SESSION } from "./scripts/liveness.ts";
 
 /** The normative part of a reply. */
 export type ExpectedReply =
@@ -65,6 +66,7 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
   { name: "session-3-store", seed: 33, steps: 300, profile: "store" },
   // Scripted: the schema decisions of the first spec review (D-041 code points, D-042 default rows).
   SCHEMA_SESSION,
+  LIVENESS_SESSION,
 ];
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;

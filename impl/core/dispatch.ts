@@ -16,6 +16,7 @@ import * as custody from "./ops/custody.ts";
 import * as samskara from "./ops/samskara.ts";
 import * as ripa from "./ops/ripa.ts";
 import * as migration from "./ops/migration.ts";
+import { taskPause } from "./ops/recovery.ts";
 
 type AgentOp = Exclude<CommandOp, "advaita.mint">;
 
@@ -37,6 +38,7 @@ const HANDLERS: { readonly [Op in AgentOp]: Handler<Op> } = {
   "ripa.restart": ripa.restart,
   "ripa.task_start": ripa.taskStart,
   "ripa.task_resume": ripa.taskResume,
+  "ripa.task_pause": taskPause,
   "ripa.request": ripa.request,
   "ripa.reply": ripa.reply,
   "ripa.effect": ripa.effect,

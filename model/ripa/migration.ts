@@ -181,7 +181,7 @@ export const resume: Handler<"ripa.migration_resume"> = (world, agent, cmd) => {
     bundle_digest: m.bundle_digest,
     capability_delta: m.delta,
     identity_preserved: true,
-    memory_extended: true,
+    memory_ancestry_preserved: true,
     body_preserved: true,
     source_generation: bundle.source_generation,
     target_generation: generation,

@@ -45,6 +45,13 @@ export interface GenMemory {
    * random subset per run makes rare interleavings of the remaining kinds common.
    */
   readonly disabled: ReadonlySet<string>;
+  /**
+   * Attempts this generator revoked with `ripa.task_pause` (OP-6.12, review G-53) and has not yet
+   * answered late, oldest first: a later reply (or a pause with nothing to recover) may carry one to
+   * the agent that revoked it, as the killed worker's late reply would; a conforming system rejects
+   * it as stale (I4).
+   */
+  readonly revoked: Array<{ readonly agent: string; readonly task_id: string; readonly attempt_nonce: string }>;
 }
 /**
  * Which mix of operations to generate: `mixed` exercises every family; `store` concentrates on one
@@ -52,7 +59,7 @@ export interface GenMemory {
  * contested keys and rounding ties (D-002, D-007) occur often (AD-3, S-4, S-5).
  */
 export type GenProfile = "mixed" | "store";
-export const newMemory = (profile: GenProfile = "mixed", disabled: ReadonlySet<string> = new Set()): GenMemory => ({ seq: 0, tick: 1, lives: new Map(), profile, disabled });
+export const newMemory = (profile: GenProfile = "mixed", disabled: ReadonlySet<string> = new Set()): GenMemory => ({ seq: 0, tick: 1, lives: new Map(), profile, disabled, revoked: [] });
 
 const WORDS = ["fare", "lisbon", "tuesday", "cheapest", "window", "seat", "refund", "late", "train", "hotel"];
 const KEYS = ["k.a", "k.b", "k.c", "k.d", "tool.search"];
@@ -66,7 +73,7 @@ const OPS = [
   ...Array<string>(10).fill("act"), ...Array<string>(5).fill("withdraw"), ...Array<string>(2).fill("expire"),
   ...Array<string>(8).fill("distil"), ...Array<string>(3).fill("attempt"), "custody_expire", ...Array<string>(7).fill("merge"),
   ...Array<string>(2).fill("excise"), "replay", "dissolve", "acquire", "project_write",
-  ...Array<string>(2).fill("task_start"), "task_resume", ...Array<string>(2).fill("request"), ...Array<string>(2).fill("reply"),
+  ...Array<string>(2).fill("task_start"), "task_resume", ...Array<string>(2).fill("task_pause"), ...Array<string>(2).fill("request"), ...Array<string>(2).fill("reply"),
   ...Array<string>(2).fill("effect"), "evolve", "identity_update", "bind_surface", "replicate", "descend", "restart",
   ...Array<string>(2).fill("migrate"), "cancel",
 ] as const;
@@ -107,6 +114,39 @@ const ENV = (bad: boolean) => ({
 });
 
 const instancesIn = (a: AgentView, states: readonly string[]) => a.instances.filter((i) => states.includes(i.state));
+
+/**
+ * Native recovery (OP-6.12, review G-53): the worker of a live attempt has died, so the attempt is
+ * revoked by naming it; the generator remembers it to send the dead worker's late reply later.
+ * Invalid on purpose: a nonce that is not live (an older attempt, as a stale recovery would name).
+ */
+const taskPause = (v: WorldView, chosen: AgentView, mem: GenMemory, c: Choice, bad: boolean, tick: number): Command => {
+  // Recovery goes to an agent whose worker left an attempt live, when the chosen one has none.
+  const agent = chosen.ripa.live_attempts.length > 0 ? chosen : (v.agents.find((a) => a.ripa.live_attempts.length > 0) ?? chosen);
+  const A = agent.identity.identity;
+  const live = pick(agent.ripa.live_attempts, c.y);
+  const task_id = live?.task_id ?? pick(agent.substrate.memory.task_ids, c.y) ?? "ghost";
+  // Nothing live to recover: the dead worker's late reply arrives instead, when one is owed, or
+  // else a worker publishes an attempt (that may die) for a recorded task.
+  const late = bad || live !== undefined ? undefined : lateReply(mem, c, tick);
+  if (late !== undefined) return late;
+  const recorded = pick(agent.substrate.memory.task_ids, c.y);
+  if (!bad && live === undefined && recorded !== undefined && agent.ripa.migration === null)
+    return { op: "ripa.request", tick, agent: A, task_id: recorded, attempt_nonce: `a${mem.seq++}` };
+  if (bad || live === undefined) return { op: "ripa.task_pause", tick, agent: A, task_id, attempt_nonce: pick(mem.revoked, c.x)?.attempt_nonce ?? "stale" };
+  mem.revoked.push({ agent: A, task_id, attempt_nonce: live.attempt_nonce });
+  return { op: "ripa.task_pause", tick, agent: A, task_id, attempt_nonce: live.attempt_nonce };
+};
+
+/**
+ * The late reply of a worker whose attempt was revoked (OP-6.5 must reject it, I4), oldest first,
+ * to the agent that revoked it; each is sent once. Two replies in three are late while any is owed.
+ */
+const lateReply = (mem: GenMemory, c: Choice, tick: number): Command | undefined => {
+  if (c.y % 3 === 0) return undefined;
+  const r = mem.revoked.shift();
+  return r === undefined ? undefined : { op: "ripa.reply", tick, agent: r.agent, task_id: r.task_id, attempt_nonce: r.attempt_nonce };
+};
 
 /** Interpret one choice against the current view. Always returns a command (valid or not). */
 export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command => {
@@ -261,7 +301,11 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
       return { op: "ripa.task_resume", tick, agent: A, task_id: bad ? "ghost" : (pick(agent.substrate.memory.task_ids, c.y) ?? "ghost") };
     case "request":
       return { op: "ripa.request", tick, agent: A, task_id: pick(agent.substrate.memory.task_ids, c.y) ?? "ghost", attempt_nonce: id("a") };
+    case "task_pause":
+      return taskPause(v, agent, mem, c, bad, tick);
     case "reply": {
+      const late = lateReply(mem, c, tick);
+      if (late !== undefined) return late;
       const live = pick(agent.ripa.live_attempts, c.y);
       return { op: "ripa.reply", tick, agent: A, task_id: live?.task_id ?? pick(agent.substrate.memory.task_ids, c.y) ?? "ghost", attempt_nonce: bad || live === undefined ? "stale" : live.attempt_nonce };
     }
@@ -292,6 +336,9 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
     default: {
       // "migrate": the next phase of the migration in progress, or a new fence.
       const m = agent.ripa.migration;
+      // An operator about to export a task whose worker died first pauses it (review G-53): half
+      // the time; the other half the fence meets the live attempt and is refused (OP-7.1).
+      if (m === null && agent.ripa.live_attempts.length > 0 && c.y % 2 === 0 && !mem.disabled.has("task_pause")) return taskPause(v, agent, mem, c, false, tick);
       if (m === null) return { op: "ripa.migration_fence", tick, agent: A, migration_id: id("m"), token: bad ? agent.ripa.authority.token : id("tok-") };
       const mid = m.migration_id;
       switch (m.phase) {

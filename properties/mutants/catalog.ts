@@ -295,6 +295,33 @@ export const MUTANTS: readonly Mutant[] = [
       "  const parsed = CommandSchema.safeParse(Array.isArray(rows) ? { ...(raw as object), manifest: { ...m, consent_scope: { ...m?.consent_scope, category_defaults: kept } } } : raw);",
     ].join("\n"),
   },
+  {
+    id: "G-53.pause-keeps-attempt",
+    invariant: "I4",
+    review: "G-53",
+    description: "a pause reports task.paused but the dead worker's attempt stays live, so its late reply is accepted and the fence stays refused",
+    file: "impl/core/ops/recovery.ts",
+    find: "  agent.liveAttempts.delete(cmd.task_id);\n",
+    replace: "",
+  },
+  {
+    id: "G-53.late-reply-accepted",
+    invariant: "I4",
+    review: "G-53",
+    description: "a reply for an already used nonce is accepted while the task has no live attempt (a revoked attempt's late reply gets in before the next attempt)",
+    file: "impl/core/ops/ripa.ts",
+    find: "if (agent.liveAttempts.get(cmd.task_id) !== cmd.attempt_nonce) {",
+    replace: "if (agent.liveAttempts.get(cmd.task_id) !== cmd.attempt_nonce && (agent.liveAttempts.has(cmd.task_id) || !agent.usedAttemptNonces.has(cmd.attempt_nonce))) {",
+  },
+  {
+    id: "G-54.report-says-memory-extended",
+    invariant: "I2",
+    review: "G-54",
+    description: "the migration report names its memory flag memory_extended, claiming an extension the migration never performs",
+    file: "impl/core/ops/migration.ts",
+    find: "    memory_ancestry_preserved: true,",
+    replace: "    memory_extended: true,",
+  },
 ];
 
 /** Mutants by invariant, for the generated docs. */

@@ -158,6 +158,12 @@ export const TaskResumeCommand = cmd(
   "Reopen a recorded task; unknown task ids are rejected (I2).",
 );
 
+export const TaskPauseCommand = cmd(
+  "ripa.task_pause",
+  { agent: DigestText, task_id: Id, attempt_nonce: Id },
+  "Native recovery: pause a task by revoking its live attempt (the one named), so a late reply to it is rejected and a fence can follow (I4; review G-53, D-050).",
+);
+
 export const RequestCommand = cmd(
   "ripa.request",
   { agent: DigestText, task_id: Id, attempt_nonce: Id },
@@ -266,7 +272,7 @@ export const Command = z
     DistilCommand, DissolveCommand,
     CustodyAttemptCommand, CustodyExpireCommand,
     MergeCommand, ExciseCommand, ReplayCommand,
-    RestartCommand, TaskStartCommand, TaskResumeCommand, RequestCommand, ReplyCommand, EffectCommand,
+    RestartCommand, TaskStartCommand, TaskResumeCommand, TaskPauseCommand, RequestCommand, ReplyCommand, EffectCommand,
     EvolveCommand, IdentityUpdateCommand, BindSurfaceCommand, ReplicateCommand, DescendCommand,
     MigrationFenceCommand, MigrationCheckpointCommand, MigrationValidateCommand, MigrationBindCommand,
     MigrationRehydrateCommand, MigrationResumeCommand, MigrationCancelCommand,

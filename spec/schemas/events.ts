@@ -33,6 +33,7 @@ export const Event = z
     ev("epoch.advanced", { generation: Count, holder: z.union([Id, z.null()]) }),
     ev("task.started", { task_id: Id }),
     ev("task.resumed", { task_id: Id }),
+    ev("task.paused", { task_id: Id, attempt_nonce: Id }),
     ev("attempt.published", { task_id: Id, attempt_nonce: Id }),
     ev("reply.accepted", { task_id: Id, attempt_nonce: Id }),
     ev("effect.performed", { effect_id: Id, provider_id: Id, capability: CapabilityId }),

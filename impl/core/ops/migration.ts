@@ -168,7 +168,7 @@ export const resume: Handler<"ripa.migration_resume"> = (_world, cmd, agent) => 
     bundle_digest: m.bundleDigest,
     capability_delta: delta,
     identity_preserved: true,
-    memory_extended: true,
+    memory_ancestry_preserved: true,
     body_preserved: true,
     source_generation: bundle.source_generation,
     target_generation: generation,

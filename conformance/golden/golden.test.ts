@@ -86,6 +86,9 @@ describe("wire golden session (W-9.1)", () => {
     expect(firstWireMismatch(steps, changed)).toMatch(/^step G-8\.1 .*W-1\.8.*expected .*BAD_JSON.*got .*BAD_REQUEST/);
     expect(firstWireMismatch(steps, [...replies, replies[0] as string])).toMatch(/1 reply line\(s\) too many/);
     expect(firstWireMismatch(steps, replies.slice(0, -1))).toMatch(/got no reply/);
+    // A reply missing in the middle: the next one is named by its id as belonging to a later step.
+    const j = steps.filter((s) => s.reply !== null).findIndex((s) => s.step === "G-14.1");
+    expect(firstWireMismatch(steps, [...replies.slice(0, j), ...replies.slice(j + 1)])).toMatch(/^step G-14\.1 .*that is the id of step G-14\.2: a reply before this one is missing or extra/);
     expect(firstWireMismatch(steps, ["not json", ...replies.slice(1)])).toMatch(/is not JSON/);
   });
 

@@ -53,7 +53,13 @@ export const firstWireMismatch = (steps: readonly WireStep[], stdout: readonly s
       return `${where}: stdout line ${i + 1} is not JSON: ${short(raw)}`;
     }
     const actual = wireNormative(parsed, isHello(step));
-    if (!isDeepStrictEqual(actual, step.reply)) return `${where}: expected ${short(step.reply)}, got ${short(actual)}`;
+    if (!isDeepStrictEqual(actual, step.reply)) {
+      // Replies are matched in order: one missing or extra earlier shifts all that follow. An id names the line a reply really answers.
+      const id = (actual as { id?: unknown } | null)?.id;
+      const owner = id === null || id === undefined || isDeepStrictEqual(id, step.reply.id) ? undefined : expecting.find((s) => isDeepStrictEqual(s.reply.id, id));
+      const shifted = owner === undefined ? "" : ` (that is the id of step ${owner.step}: a reply before this one is missing or extra)`;
+      return `${where}: expected ${short(step.reply)}, got ${short(actual)}${shifted}`;
+    }
   }
   if (stdout.length > expecting.length) return `${stdout.length - expecting.length} reply line(s) too many after the last expected one; the first: ${short(stdout[expecting.length])}`;
   return null;

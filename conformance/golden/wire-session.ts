@@ -26,7 +26,7 @@ export type WireExpected =
   | { readonly id: Id; readonly ok: true; readonly events: readonly Event[]; readonly result?: unknown };
 
 export interface WireStep {
-  /** "G-15.2": the review item it pins and a serial; "s.N" sets the scene; "W-4.N" pins a check order no review item asked about. */
+  /** "G-15.2": the review item it pins and a serial; "o.N" pins a W-4 check order no review item asked about; "s.N" ends the session. */
   readonly step: string;
   /** The review item pinned ("G-15"), or null. */
   readonly pins: string | null;
@@ -224,12 +224,12 @@ export const wireSession = (): WireStep[] => {
   line("G-13", "W-4.1 (e), W-6", "a well-formed store query naming no agent", (s) => text(`{"type":"query","id":"${s}","query":{"name":"store","agent":"${NO_AGENT}"}}`), (s) => notFound(s));
 
   // --- W-4: orders between rows that no review item asked about ------------------------------------
-  line("W-4", "W-4 rows 1-2", `${MAX_LINE_BYTES + 1} bytes that are also invalid UTF-8`, () => [{ hex: "ff" }, { repeat: "x", times: MAX_LINE_BYTES }], () => wireErr(null, "LINE_TOO_LONG"));
-  line("W-4", "W-4 rows 2-3", `invalid UTF-8 that also nests ${over} deep`, () => [{ hex: "ff" }, { text: "[".repeat(over) }], () => wireErr(null, "BAD_ENCODING"));
-  line("W-4", "W-4 rows 5-7", "an invalid id (-1) with an unknown type", () => text('{"type":"teleport","id":-1}'), () => wireErr(null, "BAD_REQUEST"));
-  line("W-4", "W-4 rows 6-7", "a reused id with an unknown type", () => text('{"type":"teleport","id":"G-20.2"}'), () => wireErr("G-20.2", "DUPLICATE_REQUEST_ID"));
-  line("W-4", "W-4 rows 6-9", "a reused id with an extra envelope field", () => text(`{"type":"query","id":"G-13.1","query":{"name":"world"},"extra":1}`), () => wireErr("G-13.1", "DUPLICATE_REQUEST_ID"));
-  line("W-4", "W-4 rows 9-10", "crash_after with writes 0 (row 9, whatever the profile)", (s) => text(`{"type":"crash_after","id":"${s}","writes":0,"at":"after_commit"}`), (s) => wireErr(s, "BAD_REQUEST"));
+  line("o", "W-4 rows 1-2", `${MAX_LINE_BYTES + 1} bytes that are also invalid UTF-8`, () => [{ hex: "ff" }, { repeat: "x", times: MAX_LINE_BYTES }], () => wireErr(null, "LINE_TOO_LONG"));
+  line("o", "W-4 rows 2-3", `invalid UTF-8 that also nests ${over} deep`, () => [{ hex: "ff" }, { text: "[".repeat(over) }], () => wireErr(null, "BAD_ENCODING"));
+  line("o", "W-4 rows 5-7", "an invalid id (-1) with an unknown type", () => text('{"type":"teleport","id":-1}'), () => wireErr(null, "BAD_REQUEST"));
+  line("o", "W-4 rows 6-7", "a reused id with an unknown type", () => text('{"type":"teleport","id":"G-20.2"}'), () => wireErr("G-20.2", "DUPLICATE_REQUEST_ID"));
+  line("o", "W-4 rows 6-9", "a reused id with an extra envelope field", () => text(`{"type":"query","id":"G-13.1","query":{"name":"world"},"extra":1}`), () => wireErr("G-13.1", "DUPLICATE_REQUEST_ID"));
+  line("o", "W-4 rows 9-10", "crash_after with writes 0 (row 9, whatever the profile)", (s) => text(`{"type":"crash_after","id":"${s}","writes":0,"at":"after_commit"}`), (s) => wireErr(s, "BAD_REQUEST"));
 
   // --- The end: the world the accepted commands made, then shutdown (nothing may follow it) --------
   line("s", "W-9", "the whole world: only G-7.1 and G-7.2 minted", (s) => text(`{"type":"query","id":"${s}","query":{"name":"world"}}`), (s) => ({ id: s, ok: true, events: [], result: view(world) }));

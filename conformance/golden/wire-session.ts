@@ -74,16 +74,19 @@ export const wireSession = (): WireStep[] => {
     steps.push({ step, pins: pins.startsWith("G-") ? pins : null, clause, what, send: send(step), reply: reply(step) });
   };
   /** A command line whose accepted or rejected reply is the model's (the raw text may spell the command differently, e.g. 1.0 for 1). */
-  const modelCommand = (pins: string, clause: string, what: string, command: Command, spell: (json: string) => string): void => {
+  const modelCommand = (pins: string, clause: string, what: string, command: Command, spell: (json: string) => string): readonly Event[] => {
+    let events: readonly Event[] = [];
     line(pins, clause, what, (step) => text(spell(JSON.stringify({ type: "command", id: step, command }))), (step) => {
       const r = transition(world, command);
       if (Result.isSuccess(r)) {
         world = r.success.world;
-        return { id: step, ok: true, events: r.success.events };
+        events = r.success.events;
+        return { id: step, ok: true, events };
       }
       const d = toRejectionData(r.failure);
       return { id: step, ok: false, error: { code: d.code, invariant: d.invariant, definite: true } };
     });
+    return events;
   };
   const once = (json: string, from: string, to: string): string => {
     if (json.split(from).length !== 2) throw new Error(`wire session: ${from} must occur exactly once in ${json.slice(0, 120)}`);
@@ -117,8 +120,12 @@ export const wireSession = (): WireStep[] => {
     (s) => wireErr(s, "BAD_REQUEST"));
 
   // --- G-7: integral numbers --------------------------------------------------------------------
-  modelCommand("G-7", "W-1.8, D-043", "advaita.mint with tick spelled 1.0: tick 1", setupMint(1, "wire-golden-root-1"), (j) => once(j, '"tick":1,', '"tick":1.0,'));
+  const [minted] = modelCommand("G-7", "W-1.8, D-043", "advaita.mint with tick spelled 1.0: tick 1", setupMint(1, "wire-golden-root-1"), (j) => once(j, '"tick":1,', '"tick":1.0,'));
   modelCommand("G-7", "W-1.8, D-043", "advaita.mint with tick spelled 20E-1: tick 2", setupMint(2, "wire-golden-root-2"), (j) => once(j, '"tick":2,', '"tick":20E-1,'));
+  if (minted?.type !== "agent.minted") throw new Error("wire session: the model did not mint the G-7.1 agent");
+  // A second operation family reads the integer too; the closing world query shows the world at tick 3.
+  modelCommand("G-7", "W-1.8, D-043", "ripa.task_start on the G-7.1 agent with tick spelled 3.0: tick 3",
+    { op: "ripa.task_start", tick: 3, agent: minted.identity, task_id: "task-g7" }, (j) => once(j, '"tick":3,', '"tick":3.0,'));
   line("G-7", "W-2.3, D-043", "advaita.mint with tick 2.5: not an integer, MALFORMED", (s) => text(once(JSON.stringify({ type: "command", id: s, command: setupMint(3, "wire-golden-root-3") }), '"tick":3,', '"tick":2.5,')),
     (s) => wireErr(s, "MALFORMED"));
   probe("G-7", "W-2.1", "request id 100", () => "100", () => notFound(100));
@@ -232,7 +239,7 @@ export const wireSession = (): WireStep[] => {
   line("o", "W-4 rows 9-10", "crash_after with writes 0 (row 9, whatever the profile)", (s) => text(`{"type":"crash_after","id":"${s}","writes":0,"at":"after_commit"}`), (s) => wireErr(s, "BAD_REQUEST"));
 
   // --- The end: the world the accepted commands made, then shutdown (nothing may follow it) --------
-  line("s", "W-9", "the whole world: only G-7.1 and G-7.2 minted", (s) => text(`{"type":"query","id":"${s}","query":{"name":"world"}}`), (s) => ({ id: s, ok: true, events: [], result: view(world) }));
+  line("s", "W-9", "the whole world: the agents of G-7.1 and G-7.2 at tick 3, task-g7 started (G-7.3); nothing else changed it", (s) => text(`{"type":"query","id":"${s}","query":{"name":"world"}}`), (s) => ({ id: s, ok: true, events: [], result: view(world) }));
   line("s", "W-2.2", "shutdown", (s) => text(`{"type":"shutdown","id":"${s}"}`), (s) => ({ id: s, ok: true, events: [] }));
   return steps;
 };

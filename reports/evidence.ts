@@ -26,7 +26,8 @@ export const readBundledCertificate = (path = BUNDLED_CERTIFICATE): Certificate 
 /** One row of reports/mutants.json (conformance/mutants/matrix.ts `matrixJson`). */
 export interface MatrixMutant {
   readonly id: string;
-  readonly invariant: InvariantId;
+  /** null: a mutant of the wire layer, killed by a wire-protocol finding. */
+  readonly invariant: InvariantId | null;
   readonly description: string;
   readonly reported: readonly InvariantId[];
   readonly killed: boolean;

@@ -439,6 +439,36 @@ export const DECISIONS: readonly Decision[] = [
     alternatives: "Model it: resume appends a memory snapshot with a new cause naming the migration target (closer to the study's wording, but the paper puts the write in the workflow driver, and it would change OP-1.10's causes, the snapshot schema and every migrated agent's memory head); keep the name and document that it means 'not reset' (a flag whose name says the opposite of what happened invites exactly the reviewer's misreading).",
     refines: ["I2"],
   },
+  {
+    id: "D-043",
+    title: "Wire: a JSON number that is integral is that integer, whatever its spelling",
+    decision:
+      "A JSON number denotes the IEEE 754 binary64 value nearest to the decimal it spells (round half to even). It is an integer iff that value is integral, and it is then that integer wherever the spec asks for one: request ids, envelope fields and every integer of a command. 1.0, 1e0 and 10E-1 are 1; -0 is 0. So `\"tick\": 1.0` is tick 1, the request id 1e2 is the id 100 (and collides with an earlier 100 as DUPLICATE_REQUEST_ID), and canonical JSON and digests see only the integer, written in shortest form (W-1.8; spec review G-7).",
+    why: "This is JSON Schema's `integer` (a number with a zero fractional part) and what JavaScript's JSON.parse, and Python's json with float(), compute, so the two most likely implementation languages agree with no extra code beyond normalising integral floats. Deciding by value, not spelling, also means no digest can depend on how a runner formatted a number: canonical JSON writes the integer, never the spelling. Reading through binary64 rather than the exact decimal keeps the rule implementable with every standard JSON parser; it differs from the exact decimal only beyond 2^53, where W-2.1 and OP-0.2 already refuse integers.",
+    paper: "Neither paper has a wire format. RFC 8259 §6 leaves number precision to implementations and recommends binary64 for interoperability; RFC 8785 (used by ENC-1) formats numbers as ECMAScript does.",
+    alternatives: "Integers must be spelled without fraction or exponent, 1.0 being MALFORMED or BAD_REQUEST (what a parser that keeps floats apart from ints does by default; it rejects JSON that JSON Schema calls an integer, and would need a lexical check in JavaScript, whose parser cannot tell 1.0 from 1); the exact decimal value decides (1.00000000000000001 is not an integer; needs an arbitrary-precision parser in every language); -0 is refused as negative (it is the same value as 0 in binary64 comparison and in JSON Schema).",
+    refines: ["AD-3", "S-5"],
+  },
+  {
+    id: "D-044",
+    title: "Wire: a line must be I-JSON in two respects, no duplicate member names and no lone surrogates",
+    decision:
+      "A line whose JSON value holds an object with two members of the same name (compared after unescaping), or a string with a lone surrogate escape (\\ud800 without a following low surrogate escape, or a low one alone), is BAD_JSON with id null (W-1.8, W-4 row 4). Escaped surrogate pairs are the character they encode. Noncharacters are accepted. The kit's implementation checks both with a one-pass lexical scan of the text JSON.parse has accepted (spec review G-8, G-9).",
+    why: "RFC 7493 (I-JSON) says member names MUST NOT be duplicated (§2.3) and strings MUST NOT contain surrogate code points (§2.1). With last-wins, a request's meaning depends on the parser (RFC 8259 §4 calls the behaviour unpredictable): a runner and an implementation in different languages could act on different commands from the same bytes, and a value the runner wrote is silently lost. A lone surrogate is not Unicode text: it has no UTF-8 encoding, so the canonical encoding (ENC-2, UTF-8 of RFC 8785) cannot write it and the store cannot hold it portably; refusing the line at the wire keeps it out of every schema, state and digest. No maintained npm JSON parser that reports duplicate names was worth a dependency for a 100-line scan over text that is already known to be valid JSON.",
+    paper: "Neither paper has a wire format. RFC 8259 §4: names SHOULD be unique; §8.2: strings with lone surrogates are allowed by the grammar but their behaviour is unpredictable. RFC 7493 §2.1 and §2.3 make both MUST NOTs.",
+    alternatives: "Last-wins for duplicates (JavaScript's and Python's default, which the spec reviewer guessed; it loses information and differs between parsers, some of which keep the first); first-wins; accepting lone surrogates and escaping them as \\udxxx in canonical JSON (what JSON.stringify does; Python's json.dumps with ensure_ascii=False and UTF-8 encoding fails on them instead, so digests would not be portable); replacing them by U+FFFD (silently changes the value); refusing noncharacters too (they are valid scalar values with a UTF-8 encoding, so nothing breaks).",
+    refines: ["AD-3", "S-5"],
+  },
+  {
+    id: "D-045",
+    title: "The D-010 tokeniser uses Unicode 17.0 character data",
+    decision:
+      "NFKC, the default lower-casing and the letter/mark/number classes (\\p{L}\\p{M}\\p{N}) of D-010 are those of Unicode 17.0.0. A code point unassigned in Unicode 17.0 has General_Category Cn there: it separates tokens, and NFKC and lower-casing leave it unchanged. A conforming implementation MUST compute the leakage verdict with Unicode 17.0 data; one whose runtime has other data (Python 3.11's unicodedata is 14.0) must bring 17.0 tables (for example the unicodedata2 package at 17.0) or it disagrees on guidance and traces holding characters assigned after its version. The kit's runtime, Node 20.20.2 with ICU 78.2, implements exactly 17.0, and a test fails on a runtime that does not (spec review G-10).",
+    why: "The verdict is a rejection (S-1) or an acceptance, so two conforming implementations must compute the same one for every input, including text in scripts assigned recently: U+1E4D0 (Nag Mundari, assigned in Unicode 15.0) is a letter in 17.0 and unassigned in 14.0, so 'alpha \\u{1E4D0} beta gamma delta' leaks 'alpha beta gamma delta' under 14.0 and not under 17.0. Pinning the version the kit actually runs on makes the reference model and implementation authoritative without shipping tables; Unicode's stability policies keep NFKC of already assigned characters fixed, so most text is unaffected by the choice.",
+    paper: "Samsara, 'Samskara' and 'Limitations': the validator is n-gram level over tokens; no normalisation or Unicode version is named.",
+    alternatives: "The runtime's Unicode version, whatever it is (the reviewer's reading: verdicts then differ between Python 3.11 and Node, and between Node builds); an older version such as 15.1 with tables carried by the kit (every runtime would need them, including the kit's); treating every non-ASCII character as a separator (language-independent, but turns most non-English guidance into separators and makes the validator blind to it); refusing guidance with code points unassigned in the pinned version (a new rejection nothing in the papers supports).",
+    refines: ["S-1"],
+  },
 ];
 
 const byId = new Map(DECISIONS.map((d) => [d.id, d]));

@@ -12,6 +12,8 @@ import { WireClient } from "../transport/client.ts";
 import { kitImplementation } from "../transport/local.ts";
 import { firstGoldenMismatch, readGolden } from "./replay.ts";
 import { GOLDEN_SESSIONS, goldenPath, normativePart, renderGolden } from "./session.ts";
+import { firstWireMismatch, replayWireSession } from "./wire-replay.ts";
+import { readWireSession, renderWireSession, WIRE_SESSION_PATH } from "./wire-session.ts";
 
 const read = readGolden;
 
@@ -74,4 +76,43 @@ describe("golden transcripts", () => {
       });
     });
   }
+});
+
+describe("wire golden session (W-9.1)", () => {
+  const steps = readWireSession(readFileSync(WIRE_SESSION_PATH, "utf8"));
+
+  it("is current: the script still states exactly these lines and replies (run `npm run golden`)", () => {
+    expect(readFileSync(WIRE_SESSION_PATH, "utf8") === renderWireSession(), `${WIRE_SESSION_PATH} is stale`).toBe(true);
+  });
+
+  it("pins every wire item of spec review 1 it claims, with unique step names, and ends with shutdown", () => {
+    expect(new Set(steps.map((s) => s.step)).size).toBe(steps.length);
+    const pinned = new Set(steps.flatMap((s) => (s.pins === null ? [] : [s.pins])));
+    for (const item of ["G-7", "G-8", "G-9", "G-11", "G-12", "G-13", "G-14", "G-15", "G-16", "G-17", "G-20"]) expect(pinned.has(item), item).toBe(true);
+    for (const s of steps) if (s.pins !== null) expect(s.step.startsWith(`${s.pins}.`), s.step).toBe(true);
+    expect(steps.at(-1)?.send).toEqual([{ text: `{"type":"shutdown","id":"${steps.at(-1)?.step ?? ""}"}` }]);
+  });
+
+  it("the comparison fails on a reply that differs, one too many, or one missing (so a replay can fail)", () => {
+    const replies = steps.filter((s) => s.reply !== null).map((s) => JSON.stringify(s.reply));
+    expect(firstWireMismatch(steps, replies)).toBeNull();
+    const i = steps.filter((s) => s.reply !== null).findIndex((s) => s.step === "G-8.1");
+    const changed = [...replies];
+    changed[i] = JSON.stringify({ id: null, ok: false, error: { code: "BAD_REQUEST", invariant: null, definite: true } });
+    expect(firstWireMismatch(steps, changed)).toMatch(/^step G-8\.1 .*W-1\.8.*expected .*BAD_JSON.*got .*BAD_REQUEST/);
+    expect(firstWireMismatch(steps, [...replies, replies[0] as string])).toMatch(/1 reply line\(s\) too many/);
+    expect(firstWireMismatch(steps, replies.slice(0, -1))).toMatch(/got no reply/);
+    // A reply missing in the middle: the next one is named by its id as belonging to a later step.
+    const j = steps.filter((s) => s.reply !== null).findIndex((s) => s.step === "G-14.1");
+    expect(firstWireMismatch(steps, [...replies.slice(0, j), ...replies.slice(j + 1)])).toMatch(/^step G-14\.1 .*that is the id of step G-14\.2: a reply before this one is missing or extra/);
+    expect(firstWireMismatch(steps, ["not json", ...replies.slice(1)])).toMatch(/is not JSON/);
+  });
+
+  it("the implementation's process gives exactly these replies", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "golden-wire-"));
+    dirs.push(dir);
+    const r = await replayWireSession(kitImplementation(dir), steps);
+    expect(r.mismatch, r.mismatch ?? "").toBeNull();
+    expect(r.replies).toBe(steps.filter((s) => s.reply !== null).length);
+  });
 });

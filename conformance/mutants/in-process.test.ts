@@ -25,7 +25,13 @@ describe("mutants of the implementation are killed (J-1 .. I6)", () => {
     expect(verdict.killed, verdict.by).toBe(false);
   });
 
-  for (const m of MUTANTS.filter((x) => x.review !== undefined)) {
+  // Wire mutants (invariant null) change only impl/wire, which neither the in-process golden replay
+  // nor the differential goes through; conformance/mutants/wire.test.ts kills them over the wire.
+  for (const m of MUTANTS.filter((x) => x.invariant === null)) {
+    it.skip(`${m.review ?? "wire"} mutant ${m.id}: a wire mutant, checked by conformance/mutants/wire.test.ts (the wire golden session against its process), not in process`, () => {});
+  }
+
+  for (const m of MUTANTS.filter((x) => x.review !== undefined && x.invariant !== null)) {
     it(`${m.review} mutant ${m.id} (${m.description}) is killed by the golden sessions and, separately, by the differential`, async () => {
       const open = await load(materialize(m.id, m));
       const golden = huntGolden(open);

@@ -3,7 +3,9 @@
  * runs as its own process (a patched copy of impl/, started like any third-party implementation)
  * and is certified by the runner. A mutant is killed only when its certificate says `fail` under
  * the invariant the mutant breaks — a failure blamed on another invariant is a finding against
- * the runner's attribution, not a kill.
+ * the runner's attribution, not a kill. A mutant of the wire layer (`invariant: null`) breaks no
+ * invariant: it is killed when the certificate holds a wire-protocol finding (`invariant: null`),
+ * from the golden stage's wire session or the wire stage, which are the stages it is certified with.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +22,8 @@ import { materialize } from "./harness.ts";
 
 export interface KillRow {
   readonly id: string;
-  readonly invariant: InvariantId;
+  /** null: a wire mutant (properties/mutants/catalog.ts). */
+  readonly invariant: InvariantId | null;
   readonly description: string;
   /** Every invariant the certificate failed. */
   readonly reported: readonly InvariantId[];
@@ -88,6 +91,8 @@ export interface MatrixOptions {
 }
 
 export const MATRIX_STAGES: readonly StageName[] = ["golden", "differential", "algebra", "forgetting"];
+/** The stages a wire mutant is certified with: the golden stage replays the wire session (W-9.1), the wire stage sends the hostile catalog. */
+export const WIRE_MATRIX_STAGES: readonly StageName[] = ["golden", "wire"];
 
 /** A fast data root: tmpfs when the machine has one (mutants are not durability bugs). */
 const dataRoot = (): string => mkdtempSync(join(process.platform === "linux" ? "/dev/shm" : tmpdir(), "srk-mutant-"));
@@ -104,10 +109,11 @@ export const certifyMutant = async (m: Mutant, o: MatrixOptions): Promise<KillRo
   try {
     const { certificate } = await certify({
       commandLine, cwd: REPO_ROOT, outDir: out, dataRoot: root, seed: o.seed, runs: o.runs, timeBudgetMs: o.timeBudgetMs,
-      requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], stages: o.stages ?? MATRIX_STAGES, failFast: true, graceMs: 10_000,
+      requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], stages: o.stages ?? (m.invariant === null ? WIRE_MATRIX_STAGES : MATRIX_STAGES), failFast: true, graceMs: 10_000,
     });
     const reported = certificate.invariants.filter((i) => i.verdict === "fail").map((i) => i.invariant);
-    const own = certificate.invariants.find((i) => i.invariant === m.invariant)?.counterexamples[0];
+    const wireFinding = certificate.stages.flatMap((s) => s.findings).find((f) => f.invariant === null);
+    const own = m.invariant === null ? wireFinding : certificate.invariants.find((i) => i.invariant === m.invariant)?.counterexamples[0];
     const first = own ?? certificate.invariants.flatMap((i) => i.counterexamples)[0] ?? null;
     let elapsed = 0;
     let msToFailure: number | null = null;
@@ -121,7 +127,7 @@ export const certifyMutant = async (m: Mutant, o: MatrixOptions): Promise<KillRo
     const traceFile = first?.trace_file ?? null;
     const counterexample = traceFile === null ? null : sketchTrace(readTrace(join(out, traceFile)));
     return {
-      id: m.id, invariant: m.invariant, description: m.description, reported, killed: reported.includes(m.invariant),
+      id: m.id, invariant: m.invariant, description: m.description, reported, killed: m.invariant === null ? wireFinding !== undefined : reported.includes(m.invariant),
       stage: first?.stage ?? null, check: first?.check ?? null, summary: first?.summary ?? null, msToFailure,
       shrunkSteps: first?.steps ?? null, exitCode: certificate.exit_code, counterexample,
     };
@@ -160,7 +166,7 @@ export const renderMatrix = (rows: readonly KillRow[], o: MatrixOptions): string
     "| mutant | breaks | reported | killed | stage / check | time to failure | shrunk requests | what disagreed |",
     "|---|---|---|---|---|---|---|---|",
     ...rows.map((r) =>
-      `| \`${r.id}\` | ${r.invariant} | ${r.reported.join(", ") || "—"} | ${r.killed ? "yes" : "**no**"} | ${r.stage ?? "—"} / ${r.check ?? "—"} | ${r.msToFailure === null ? "—" : `${(r.msToFailure / 1000).toFixed(1)} s`} | ${r.shrunkSteps ?? "—"} | ${cell((r.summary ?? "").slice(0, 240))} |`),
+      `| \`${r.id}\` | ${r.invariant ?? "wire"} | ${r.reported.join(", ") || "—"} | ${r.killed ? "yes" : "**no**"} | ${r.stage ?? "—"} / ${r.check ?? "—"} | ${r.msToFailure === null ? "—" : `${(r.msToFailure / 1000).toFixed(1)} s`} | ${r.shrunkSteps ?? "—"} | ${cell((r.summary ?? "").slice(0, 240))} |`),
     "",
   ];
   return lines.join("\n");

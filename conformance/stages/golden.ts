@@ -3,7 +3,12 @@
  * replayed on a fresh data directory, every reply's normative part compared with the file. A
  * session that uses an operation outside the declared families is not applicable (W-5.2: those
  * operations are never sent); it is reported in the notes, never as passed.
+ *
+ * Then the wire session (W-9.1, `conformance/golden/wire-session.jsonl`): its raw lines, sent at
+ * once to a fresh process before any handshake, must get exactly the replies in the file, in order.
+ * A difference is a wire-protocol finding (`invariant: null`, check `golden/wire-session`).
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../transport/local.ts";
 import { readGolden } from "../golden/replay.ts";
@@ -14,6 +19,13 @@ import { opAt, plannedTrace, runPlanned, type PlannedStep } from "../oracle/plan
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { owns } from "../shard/shard.ts";
 import { notThisShard, outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { replayWireSession } from "../golden/wire-replay.ts";
+import { readWireSession, WIRE_SESSION_PATH } from "../golden/wire-session.ts";
+
+/** The wire session as one more unit of the golden stage (sharding), after the command sessions. */
+const WIRE_UNIT = (): number => GOLDEN_SESSIONS.length;
+/** The only operation the wire session sends (its accepted mints), so it needs the advaita family. */
+const WIRE_SESSION_OP = "advaita.mint";
 
 export const goldenSteps = (name: string): PlannedStep[] => {
   const g = GOLDEN_SESSIONS.find((x) => x.name === name);
@@ -30,7 +42,8 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
   let checks = 0;
   let ran = 0;
   const mine = GOLDEN_SESSIONS.filter((_, k) => owns(ctx.shard, "golden", k));
-  if (mine.length === 0 && ctx.shard !== undefined) return notThisShard(ctx.shard);
+  const wireMine = owns(ctx.shard, "golden", WIRE_UNIT());
+  if (mine.length === 0 && !wireMine && ctx.shard !== undefined) return notThisShard(ctx.shard);
   for (const g of mine) {
     const steps = goldenSteps(g.name);
     const outside = [...new Set(opsOf(steps).filter((op) => !opAllowed(op, ctx.families)))];
@@ -68,6 +81,18 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
       }
     } finally {
       await session.close();
+    }
+  }
+  if (wireMine) {
+    if (!opAllowed(WIRE_SESSION_OP, ctx.families)) {
+      notes.push(`wire-session: not applicable, it sends ${WIRE_SESSION_OP}, outside the profile`);
+    } else {
+      const steps = readWireSession(readFileSync(join(REPO_ROOT, WIRE_SESSION_PATH), "utf8"));
+      ctx.progress.line(`srk: golden wire-session (${steps.length} raw lines)`);
+      const r = await replayWireSession(ctx.target.spawnSpec(ctx.target.freshDir()), steps, ctx.settings.startupTimeoutMs + 4 * ctx.settings.requestTimeoutMs);
+      ran++;
+      checks += r.replies;
+      if (r.mismatch !== null) findings.push({ invariant: null, stage: "golden", check: "golden/wire-session", summary: `wire-session ${r.mismatch}`, trace: null });
     }
   }
   if (ran === 0) return outcome("not-applicable", "no golden session uses only the declared families", 0, [], notes);

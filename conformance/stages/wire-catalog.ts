@@ -7,8 +7,9 @@
  * earlier line made used), so the catalog is only meaningful sent whole, in order, to a process
  * whose only earlier requests are its hello and the setup requests named below.
  *
- * Where the protocol leaves a choice (a lone surrogate escaped in a JSON string: valid UTF-8 and
- * valid RFC 8259 grammar, but not Unicode text), the entry accepts every reading the spec allows.
+ * Every expectation is exact: the points spec review 1 found open (G-7 … G-17) are decided in
+ * spec/wire/PROTOCOL.md W-1.4 … W-4.1, and the entries for them name the review item. The
+ * `either` kind stays for a future point the spec deliberately leaves open.
  */
 import type { Command } from "../../spec/index.ts";
 import { DOMAIN, digestOf } from "../../spec/index.ts";
@@ -65,10 +66,10 @@ const bytes = (...parts: (string | number[])[]): Buffer =>
 const json = (v: unknown): Buffer => bytes(JSON.stringify(v));
 const worldQuery = (id: unknown): Record<string, unknown> => ({ type: "query", id, query: { name: "world" } });
 
-/** A valid world query padded with trailing spaces (insignificant JSON whitespace) to exactly `n` bytes before the `\n`. */
-const paddedTo = (n: number, id: string): Buffer => {
+/** A valid world query padded with trailing spaces (insignificant JSON whitespace), then `tail`, to exactly `n` bytes before the `\n`. */
+const paddedTo = (n: number, id: string, tail = ""): Buffer => {
   const text = JSON.stringify(worldQuery(id));
-  return bytes(text + " ".repeat(n - Buffer.byteLength(text)));
+  return bytes(text + " ".repeat(n - Buffer.byteLength(text) - tail.length) + tail);
 };
 /** `depth` levels of arrays, opened and closed. */
 const nest = (depth: number): string => "[".repeat(depth) + "]".repeat(depth);
@@ -97,14 +98,14 @@ export const buildCatalog = (): readonly CatalogEntry[] => [
   { rule: "W-1.2", label: "valid multi-byte UTF-8 in the id (é, ☕, 🚀 as raw bytes)", line: json(worldQuery("w-utf8-é☕🚀")), expect: ok("w-utf8-é☕🚀") },
   { rule: "W-1.2", label: "an escaped surrogate pair in the id (\\ud83d\\ude80)", line: bytes('{"type":"query","id":"w-pair-\\ud83d\\ude80","query":{"name":"world"}}'), expect: ok("w-pair-🚀") },
   { rule: "W-1.2", label: "escaped newline, NUL, quote and backslash in the id (the reply must escape them again)", line: json(worldQuery('w-esc-\n\u0000"\\')), expect: ok('w-esc-\n\u0000"\\') },
-  {
-    // Valid UTF-8 and valid JSON grammar, but not Unicode text: the spec does not say whether a
-    // parser must refuse it, so a refusal (BAD_JSON) and a normal reading (the agent parameter is
-    // then not a digest) are both conforming; a crash, a success or any other code is not.
-    rule: "W-1.2", label: "a lone surrogate escaped in a string (\\ud800 as the query's agent)",
-    line: bytes('{"type":"query","id":"w-lone-surrogate","query":{"name":"agent","agent":"\\ud800"}}'),
-    expect: { kind: "either", options: [err("BAD_REQUEST", "w-lone-surrogate"), err("BAD_JSON", null)] },
-  },
+  // Valid UTF-8 and valid JSON grammar, but not Unicode text: BAD_JSON (W-1.8, D-044, review G-9).
+  { rule: "W-1.8", label: "G-9: a lone surrogate escaped in a string (\\ud800 as the query's agent)", line: bytes('{"type":"query","id":"w-lone-surrogate","query":{"name":"agent","agent":"\\ud800"}}'), expect: err("BAD_JSON", null) },
+  { rule: "W-1.8", label: "G-9: a lone low surrogate escaped in the id (\\udc00)", line: bytes('{"type":"query","id":"w-lone-low-\\udc00","query":{"name":"world"}}'), expect: err("BAD_JSON", null) },
+  { rule: "W-2.1", label: "G-9: the id of the lone-surrogate line (never read, so unused)", line: json(worldQuery("w-lone-surrogate")), expect: ok("w-lone-surrogate") },
+  // Duplicate member names: BAD_JSON, never last-wins (W-1.8, D-044, review G-8).
+  { rule: "W-1.8", label: "G-8: a request with two id members", line: bytes('{"type":"query","id":"w-dup-a","query":{"name":"world"},"id":"w-dup-b"}'), expect: err("BAD_JSON", null) },
+  { rule: "W-1.8", label: "G-8: a request whose second query member is spelled with an escape", line: bytes('{"type":"query","id":"w-dup-q","query":{"name":"world"},"\\u0071uery":{"name":"secrets"}}'), expect: err("BAD_JSON", null) },
+  { rule: "W-2.1", label: "G-8: the last id of the duplicate-name line (never read, so unused)", line: json(worldQuery("w-dup-b")), expect: ok("w-dup-b") },
 
   // --- W-1.2 framing ---
   { rule: "W-1.2", label: "a valid request terminated by \\r\\n", line: Buffer.from(`${JSON.stringify(worldQuery("w-crlf"))}\r\n`), expect: ok("w-crlf") },
@@ -112,6 +113,16 @@ export const buildCatalog = (): readonly CatalogEntry[] => [
   { rule: "W-1.2", label: "an all-whitespace line (spaces and a tab)", line: bytes("   \t  "), expect: none },
   { rule: "W-1.2", label: "a line holding only \\r", line: bytes("\r"), expect: none },
   { rule: "W-1.2", label: "a valid request with whitespace around it", line: bytes(`  \t${JSON.stringify(worldQuery("w-spaces"))}  `), expect: ok("w-spaces") },
+  // "All-whitespace" is JSON whitespace only (W-1.9, review G-16).
+  { rule: "W-1.2", label: "G-16: spaces, a tab and two \\r (JSON whitespace only, W-1.9)", line: bytes(" \t\r \r"), expect: none },
+  { rule: "W-1.9", label: "G-16: a line holding only U+00A0 NO-BREAK SPACE", line: bytes("\u00a0"), expect: err("BAD_JSON", null) },
+  { rule: "W-1.9", label: "G-16: a line holding only U+2028 LINE SEPARATOR", line: bytes(" \u2028 "), expect: err("BAD_JSON", null) },
+  { rule: "W-1.9", label: "G-16: a line holding only a byte-order mark", line: bytes("\ufeff"), expect: err("BAD_JSON", null) },
+  { rule: "W-1.9", label: "G-16: a byte-order mark before a valid request", line: bytes(`\ufeff${JSON.stringify(worldQuery("w-bom"))}`), expect: err("BAD_JSON", null) },
+  // The bound counts a trailing \r, and comes before the whitespace rule (W-1.4, review G-15).
+  { rule: "W-1.4", label: `G-15: a valid request padded to exactly ${MAX_LINE_BYTES} bytes, the last being \\r`, line: paddedTo(MAX_LINE_BYTES, "w-limit-cr", "\r"), expect: ok("w-limit-cr") },
+  { rule: "W-1.4", label: `G-15: a valid request of ${MAX_LINE_BYTES} bytes, then \\r\\n (the \\r counts)`, line: paddedTo(MAX_LINE_BYTES + 1, "w-over-cr", "\r"), expect: err("LINE_TOO_LONG", null) },
+  { rule: "W-1.4", label: `G-15: ${MAX_LINE_BYTES + 1} spaces (over the bound although all whitespace)`, line: bytes(" ".repeat(MAX_LINE_BYTES + 1)), expect: err("LINE_TOO_LONG", null) },
 
   // --- W-1.5 nesting (order 3) ---
   { rule: "W-1.5", label: `nesting ${MAX_NESTING_DEPTH + 1} deep (one level over the limit, in an extra field)`, line: deepQuery("w-depth-65", MAX_NESTING_DEPTH + 1), expect: err("NESTING_TOO_DEEP", null) },
@@ -124,6 +135,10 @@ export const buildCatalog = (): readonly CatalogEntry[] => [
     line: bytes(`{"type":"query","id":"w-backslash\\\\","query":{"name":"world"},"deep":${nest(MAX_NESTING_DEPTH)}}`), expect: err("NESTING_TOO_DEEP", null),
   },
   { rule: "W-4", label: `an unclosed line nesting ${MAX_NESTING_DEPTH + 1} deep (too deep and bad JSON: row 3 before row 4)`, line: bytes(`{"type":"query","id":"w-open","deep":${"[".repeat(MAX_NESTING_DEPTH)}`), expect: err("NESTING_TOO_DEEP", null) },
+  // Depth is a lexical running count over any text (W-1.5, review G-17).
+  { rule: "W-1.5", label: `G-17: an unterminated string holding ${MAX_NESTING_DEPTH + 5} [ (they do not count)`, line: bytes(`"${"[".repeat(MAX_NESTING_DEPTH + 5)}`), expect: err("BAD_JSON", null) },
+  { rule: "W-1.5", label: `G-17: ] then ${MAX_NESTING_DEPTH + 1} [ (the count starts at -1, reaches ${MAX_NESTING_DEPTH})`, line: bytes(`]${"[".repeat(MAX_NESTING_DEPTH + 1)}`), expect: err("BAD_JSON", null) },
+  { rule: "W-1.5", label: `G-17: ] then ${MAX_NESTING_DEPTH + 2} [ (the count reaches ${MAX_NESTING_DEPTH + 1})`, line: bytes(`]${"[".repeat(MAX_NESTING_DEPTH + 2)}`), expect: err("NESTING_TOO_DEEP", null) },
 
   // --- BAD_JSON (order 4) ---
   { rule: "W-4", label: "a truncated JSON object carrying an id", line: bytes('{"type":"query","id":"w-unread","query":'), expect: err("BAD_JSON", null) },
@@ -149,6 +164,13 @@ export const buildCatalog = (): readonly CatalogEntry[] => [
   { rule: "W-2.1", label: "an id of 2^53 (one over the largest safe integer)", line: bytes('{"type":"query","id":9007199254740992,"query":{"name":"world"}}'), expect: err("BAD_REQUEST", null) },
   { rule: "W-2.1", label: "an id of 2^53-1 (the largest safe integer)", line: json(worldQuery(MAX_ID)), expect: ok(MAX_ID) },
   { rule: "W-2.1", label: "an id of 0 (the smallest integer id)", line: json(worldQuery(0)), expect: ok(0) },
+  // Integral numbers are integers whatever their spelling (W-1.8, D-043, review G-7); "1" and 1 are different ids (review G-14).
+  { rule: "W-2.1", label: "G-7: an id of 100", line: json(worldQuery(100)), expect: ok(100) },
+  { rule: "W-1.8", label: "G-7: an id of 1e2 (the id 100 again)", line: bytes('{"type":"query","id":1e2,"query":{"name":"world"}}'), expect: err("DUPLICATE_REQUEST_ID", 100) },
+  { rule: "W-1.8", label: "G-7: an id of -0 (the id 0 again, echoed as 0)", line: bytes('{"type":"query","id":-0,"query":{"name":"world"}}'), expect: err("DUPLICATE_REQUEST_ID", 0) },
+  { rule: "W-1.8", label: "G-7: an id of 5.0E0 (the id 5)", line: bytes('{"type":"query","id":5.0E0,"query":{"name":"world"}}'), expect: ok(5) },
+  { rule: "W-2.1", label: "G-14: an id of 1", line: json(worldQuery(1)), expect: ok(1) },
+  { rule: "W-2.1", label: 'G-14: an id of "1" (not the integer 1)', line: json(worldQuery("1")), expect: ok("1") },
   { rule: "W-2.1", label: "a fractional id (1.5)", line: json(worldQuery(1.5)), expect: err("BAD_REQUEST", null) },
   { rule: "W-2.1", label: "a boolean id", line: json(worldQuery(true)), expect: err("BAD_REQUEST", null) },
   { rule: "W-2.1", label: "an object id", line: json(worldQuery({ id: "w-object" })), expect: err("BAD_REQUEST", null) },
@@ -157,6 +179,8 @@ export const buildCatalog = (): readonly CatalogEntry[] => [
 
   // --- W-4 row 7 and row 9 with the id ---
   { rule: "W-4", label: "a request without a type", line: json({ id: "w-no-type", query: { name: "world" } }), expect: err("BAD_REQUEST", "w-no-type") },
+  { rule: "W-4.1", label: "G-11: a type that is a number", line: json({ type: 5, id: "w-type-5" }), expect: err("BAD_REQUEST", "w-type-5") },
+  { rule: "W-4.1", label: "G-11: a type that is null", line: json({ type: null, id: "w-type-null", query: { name: "world" } }), expect: err("BAD_REQUEST", "w-type-null") },
   { rule: "W-4", label: "an unknown type (teleport)", line: json({ type: "teleport", id: "w-teleport" }), expect: err("UNKNOWN_OP", "w-teleport") },
   { rule: "W-4", label: "the type __proto__", line: json({ type: "__proto__", id: "w-proto" }), expect: err("UNKNOWN_OP", "w-proto") },
   { rule: "W-4", label: "the type reply (a reply is not a request)", line: json({ type: "reply", id: "w-reply", ok: true, events: [] }), expect: err("UNKNOWN_OP", "w-reply") },
@@ -171,11 +195,18 @@ export const buildCatalog = (): readonly CatalogEntry[] => [
   { rule: "W-4", label: "crash_after with writes 0 (row 9 before row 10, whatever the profile)", line: json({ type: "crash_after", id: "w-crash-0", writes: 0, at: "after_commit" }), expect: err("BAD_REQUEST", "w-crash-0") },
   { rule: "W-4", label: "crash_after with an unknown at", line: json({ type: "crash_after", id: "w-crash-at", writes: 1, at: "whenever" }), expect: err("BAD_REQUEST", "w-crash-at") },
   { rule: "W-4", label: "a command request without its command", line: json({ type: "command", id: "w-c-missing" }), expect: err("BAD_REQUEST", "w-c-missing") },
+  { rule: "W-4.1", label: "G-12: a command request whose command is null (present: MALFORMED)", line: json({ type: "command", id: "w-c-null", command: null }), expect: err("MALFORMED", "w-c-null") },
+  { rule: "W-4.1", label: "G-13: an unknown query name with invalid and extra parameters (the name first)", line: json({ type: "query", id: "w-q-unknown-bad", query: { name: "secrets", agent: "not-a-digest", x: 1 } }), expect: err("UNKNOWN_OP", "w-q-unknown-bad") },
+  { rule: "W-4.1", label: "G-13: a query that is null", line: json({ type: "query", id: "w-q-null", query: null }), expect: err("BAD_REQUEST", "w-q-null") },
+  { rule: "W-4.1", label: "G-13: a query whose name is a number", line: json({ type: "query", id: "w-q-name-5", query: { name: 5 } }), expect: err("BAD_REQUEST", "w-q-name-5") },
+  { rule: "W-4.1", label: "G-13: a store query with an extra parameter", line: json({ type: "query", id: "w-q-extra-param", query: { name: "store", agent: NO_AGENT, x: 1 } }), expect: err("BAD_REQUEST", "w-q-extra-param") },
 
   // --- W-2.1 duplicates (order 6) ---
   { rule: "W-2.1", label: "the id of the setup mint again", line: json(worldQuery(SETUP_MINT_ID)), expect: err("DUPLICATE_REQUEST_ID", SETUP_MINT_ID) },
   { rule: "W-2.1", label: "the id of an earlier answered query again", line: json(worldQuery("w-crlf")), expect: err("DUPLICATE_REQUEST_ID", "w-crlf") },
   { rule: "W-2.1", label: "the integer id 0 again", line: json(worldQuery(0)), expect: err("DUPLICATE_REQUEST_ID", 0) },
+  { rule: "W-2.1", label: 'G-14: the string id "1" again', line: json(worldQuery("1")), expect: err("DUPLICATE_REQUEST_ID", "1") },
+  { rule: "W-1.8", label: "G-7: the integer id 5 again (first spelled 5.0E0)", line: json(worldQuery(5)), expect: err("DUPLICATE_REQUEST_ID", 5) },
   { rule: "W-2.1", label: "the id of an earlier rejected request again (every id read counts as used)", line: json(worldQuery("w-no-type")), expect: err("DUPLICATE_REQUEST_ID", "w-no-type") },
   { rule: "W-4", label: "a duplicate id with an unknown type (row 6 before row 7)", line: json({ type: "teleport", id: "w-teleport" }), expect: err("DUPLICATE_REQUEST_ID", "w-teleport") },
   { rule: "W-4", label: "a duplicate id with an extra envelope field (row 6 before row 9)", line: json({ ...worldQuery("w-extra"), extra: true }), expect: err("DUPLICATE_REQUEST_ID", "w-extra") },

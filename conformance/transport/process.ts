@@ -12,6 +12,7 @@
  * - bytes on stdout that are not valid UTF-8 are reported with the line, not decoded silently.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { MAX_REPLY_BYTES as SPEC_MAX_REPLY_BYTES } from "../../spec/wire/limits.ts";
 
 export interface SpawnSpec {
   /** Executable, e.g. process.execPath or "python3". */
@@ -26,8 +27,8 @@ export interface ExitInfo {
   readonly signal: NodeJS.Signals | null;
 }
 
-/** A line longer than this on stdout is a protocol violation (replies carry at most a world view). */
-export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+/** A line longer than this on stdout is a protocol violation (W-1.4; replies carry at most a world view). */
+export const MAX_REPLY_BYTES = SPEC_MAX_REPLY_BYTES;
 /** How long the runner waits, after the process exits, for its pipes to drain. */
 const EXIT_DRAIN_MS = 500;
 /** How much of stderr is kept: the tail is what explains a crash. */

@@ -36,11 +36,10 @@ def valid(s, v, root):  # the JSON Schema keywords that the kit's published sche
     return True
 
 def too_deep(text):  # W-1.5: {} has depth 1; strings are skipped (an unterminated one runs to the end of the line)
-    levels = accumulate((c in "[{") - (c in "]}") for c in re.sub(r'"(?:[^"\\]|\\.)*"?', "", text))
-    return max(levels, default=0) > MAX_DEPTH
+    return max(accumulate((c in "[{") - (c in "]}") for c in re.sub(r'"(?:[^"\\]|\\.)*"?', "", text)), default=0) > MAX_DEPTH
 
-def not_json(constant):
-    raise ValueError(f"{constant} is not JSON")
+def not_json(constant): raise ValueError(f"{constant} is not JSON")
+def members(pairs): return dict(pairs) if len({k for k, _ in pairs}) == len(pairs) else not_json("a duplicate member name")  # W-1.8
 
 def fail(id, code, message, definite=True):  # W-3.2; no code this program sends protects an invariant
     return {"type": "reply", "id": id, "ok": False, "error": {"code": code, "invariant": None, "message": message, "definite": definite}}
@@ -48,10 +47,11 @@ def fail(id, code, message, definite=True):  # W-3.2; no code this program sends
 def answer(raw, state):  # the reply to one line (None for an empty line): the W-4 checks in their order, then the request
     try: text = raw.decode("utf-8").removesuffix("\r")  # W-1.2: a trailing \r before \n is ignored
     except UnicodeDecodeError: return fail(None, "BAD_ENCODING", "the line is not UTF-8")
-    if not text.strip(): return None
+    if not text.strip(" \t\r"): return None  # W-1.9: JSON whitespace only (not U+00A0, U+2028, a BOM...)
     if too_deep(text): return fail(None, "NESTING_TOO_DEEP", f"nested deeper than {MAX_DEPTH}")
-    try: msg = json.loads(text, parse_constant=not_json)
+    try: msg = json.loads(text, parse_constant=not_json, object_pairs_hook=members)
     except ValueError as e: return fail(None, "BAD_JSON", str(e))
+    if re.search("[\ud800-\udfff]", json.dumps(msg, ensure_ascii=False)): return fail(None, "BAD_JSON", "a lone surrogate")  # W-1.8
     if type(msg) is not dict or not valid({"$ref": "#/$defs/RequestId"}, msg.get("id"), ENVELOPE["hello"]):
         return fail(None, "BAD_REQUEST", "a request is an object with a valid id")
     id = int(msg["id"]) if type(msg["id"]) is float else msg["id"]

@@ -16,6 +16,7 @@ import {
 import { IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION } from "../api.ts";
 import type { Engine, OutcomeError } from "../engine.ts";
 import { nestsDeeperThan } from "./depth.ts";
+import { ijsonDefect } from "./strict-json.ts";
 import { RequestIdSet } from "./ids.ts";
 import type { Frame } from "./framing.ts";
 
@@ -25,7 +26,17 @@ export const SPOKEN_VERSIONS = [PROTOCOL_VERSION] as const;
 const CommandEnvelope = z.strictObject({ type: z.literal("command"), id: RequestIdSchema, command: z.unknown() });
 const QueryEnvelope = z.strictObject({ type: z.literal("query"), id: RequestIdSchema, query: z.unknown() });
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM: a leading U+FEFF is kept in the text (the default strips it silently), so that a
+// line starting with a byte-order mark is BAD_JSON as W-1.9 says, not read as if it were absent.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * W-1.9 (review G-16): a line is ignored iff it holds only JSON whitespace (space, tab, CR; LF
+ * cannot occur inside a line). Unicode White_Space beyond those (U+00A0, a BOM, U+2028, U+3000...)
+ * is not JSON whitespace: `String.prototype.trim` would ignore such a line, but JSON.parse
+ * refuses it, and the spec answers it BAD_JSON.
+ */
+const JSON_WHITESPACE_ONLY = /^[ \t\r]*$/;
 
 type Id = RequestId | null;
 
@@ -80,7 +91,7 @@ export class WireServer {
       return wireError(null, "BAD_ENCODING", "line is not valid UTF-8");
     }
     if (text.endsWith("\r")) text = text.slice(0, -1);
-    if (text.trim() === "") return null;
+    if (JSON_WHITESPACE_ONLY.test(text)) return null;
     if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) return wireError(null, "NESTING_TOO_DEEP", `JSON nests deeper than ${MAX_NESTING_DEPTH}`);
     let msg: unknown;
     try {
@@ -88,6 +99,10 @@ export class WireServer {
     } catch (e) {
       return wireError(null, "BAD_JSON", e instanceof Error ? e.message : "not JSON");
     }
+    // W-1.8 (D-044): valid RFC 8259 grammar is not enough; a duplicate member name or a lone
+    // surrogate makes the line BAD_JSON, as in I-JSON.
+    const defect = ijsonDefect(text);
+    if (defect !== null) return wireError(null, "BAD_JSON", defect.message);
     if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return wireError(null, "BAD_REQUEST", "a request must be a JSON object");
     const obj = msg as Record<string, unknown>;
     const idParse = RequestIdSchema.safeParse(obj["id"]);
@@ -97,7 +112,8 @@ export class WireServer {
     const id = idParse.data;
     if (!this.seenIds.add(id)) return wireError(id, "DUPLICATE_REQUEST_ID", `request id ${JSON.stringify(id)} was already used`, ["id"]);
     const type = obj["type"];
-    if (typeof type !== "string") return wireError(id, "BAD_REQUEST", "missing message type", ["type"]);
+    // W-4.1 (review G-11): a `type` that is absent or not a string is a malformed envelope; only a string naming no type is UNKNOWN_OP.
+    if (typeof type !== "string") return wireError(id, "BAD_REQUEST", type === undefined ? "missing message type" : `the message type must be a string, got ${JSON.stringify(type).slice(0, 40)}`, ["type"]);
     if (!(REQUEST_TYPES as readonly string[]).includes(type)) return wireError(id, "UNKNOWN_OP", `unknown message type ${JSON.stringify(type).slice(0, 80)}`, ["type"]);
     if (type === "hello") return this.hello(id, obj);
     if (!this.handshaken) return wireError(id, "NOT_HANDSHAKEN", "send hello first");

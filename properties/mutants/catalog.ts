@@ -13,7 +13,13 @@ import type { InvariantId } from "../../spec/catalog.ts";
 
 export interface Mutant {
   readonly id: string;
-  readonly invariant: InvariantId;
+  /**
+   * The invariant the mutant breaks; null for a mutant of the wire layer (impl/wire), which breaks
+   * a rule of spec/wire/PROTOCOL.md and no invariant, as a wire finding has `invariant: null`. The
+   * in-process golden sessions and the differential never see the wire: such a mutant is killed by
+   * the wire golden session replayed against its process (conformance/mutants/wire.test.ts).
+   */
+  readonly invariant: InvariantId | null;
   readonly description: string;
   readonly file: string;
   readonly find: string;
@@ -321,6 +327,124 @@ export const MUTANTS: readonly Mutant[] = [
     file: "impl/core/ops/migration.ts",
     find: "    memory_ancestry_preserved: true,",
     replace: "    memory_extended: true,",
+  },
+  // --- The wire layer: each takes the reading spec review 1 did not choose (W-1 … W-5, D-043, D-044) ---
+  {
+    id: "G-7.integral-float-not-an-integer",
+    invariant: null,
+    review: "G-7",
+    description: "a number spelled with a fraction or an exponent (1.0, 1e2) or as -0 is kept as its spelling, not read as the integer it denotes",
+    file: "impl/wire/server.ts",
+    find: "msg = JSON.parse(text);",
+    replace: String.raw`msg = JSON.parse(text.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g, (t) => (t.startsWith('"') || !/[.eE]|^-0$/.test(t) ? t : JSON.stringify(t))));`,
+  },
+  {
+    id: "G-8.duplicate-names-last-wins",
+    invariant: null,
+    review: "G-8",
+    description: "an object with a duplicate member name is accepted, the last value winning (JSON.parse's reading)",
+    file: "impl/wire/strict-json.ts",
+    find: "if (top.names.has(name)) {",
+    replace: "if (top.names.has(name) && (false as boolean)) {",
+  },
+  {
+    id: "G-9.lone-surrogates-accepted",
+    invariant: null,
+    review: "G-9",
+    description: "a string holding a lone surrogate escape is accepted (JSON.parse's reading) instead of BAD_JSON",
+    file: "impl/wire/server.ts",
+    find: 'if (defect !== null) return wireError(null, "BAD_JSON", defect.message);',
+    replace: 'if (defect !== null && defect.rule !== "lone-surrogate") return wireError(null, "BAD_JSON", defect.message);',
+  },
+  {
+    id: "G-11.non-string-type-unknown-op",
+    invariant: null,
+    review: "G-11",
+    description: "a type that is present but not a string (5, null) is UNKNOWN_OP instead of BAD_REQUEST",
+    file: "impl/wire/server.ts",
+    find: 'if (typeof type !== "string") return wireError(id, "BAD_REQUEST",',
+    replace: 'if (type === undefined) return wireError(id, "BAD_REQUEST",',
+  },
+  {
+    id: "G-12.missing-command-malformed",
+    invariant: null,
+    review: "G-12",
+    description: "a command request without its command field is MALFORMED (the operation's reading) instead of BAD_REQUEST",
+    file: "impl/wire/server.ts",
+    find: "command: z.unknown() });",
+    replace: "command: z.unknown().optional() });",
+  },
+  {
+    id: "G-13.unknown-name-after-parameters",
+    invariant: null,
+    review: "G-13",
+    description: "an unknown query name is noticed only after the parameters fail the Query schema, so it is BAD_REQUEST instead of UNKNOWN_OP",
+    file: "impl/wire/server.ts",
+    find: 'if (typeof name === "string" && !(QUERY_NAMES as readonly string[]).includes(name)) {',
+    replace: 'if ((false as boolean) && typeof name === "string" && !(QUERY_NAMES as readonly string[]).includes(name)) {',
+  },
+  {
+    id: "G-13.query-parameters-malformed",
+    invariant: null,
+    review: "G-13",
+    description: "query parameters failing the Query schema are MALFORMED (by analogy with commands) instead of BAD_REQUEST",
+    file: "impl/wire/server.ts",
+    find: 'return wireError(id, "BAD_REQUEST", message, ["query", ...path]);',
+    replace: 'return wireError(id, "MALFORMED" as WireErrorCode, message, ["query", ...path]);',
+  },
+  {
+    id: "G-14.ids-compared-as-text",
+    invariant: null,
+    review: "G-14",
+    description: 'request ids are compared by their text, so the string "1" and the integer 1 collide',
+    file: "impl/wire/server.ts",
+    find: "if (!this.seenIds.add(id))",
+    replace: "if (!this.seenIds.add(String(id)))",
+  },
+  {
+    id: "G-15.cr-not-counted",
+    invariant: null,
+    review: "G-15",
+    description: "the line bound leaves a byte for a trailing \\r, so 1 MiB followed by \\r\\n is accepted instead of LINE_TOO_LONG",
+    file: "impl/wire/framing.ts",
+    find: "if (this.size + piece.length > this.maxLineBytes) {",
+    replace: "if (this.size + piece.length > this.maxLineBytes + 1) {",
+  },
+  {
+    id: "G-16.unicode-whitespace-ignored",
+    invariant: null,
+    review: "G-16",
+    description: "a line of Unicode White_Space (U+00A0, U+2028, U+3000...) is ignored like an empty line (String.prototype.trim) instead of BAD_JSON",
+    file: "impl/wire/server.ts",
+    find: "if (JSON_WHITESPACE_ONLY.test(text)) return null;",
+    replace: 'if (text.trim() === "") return null;',
+  },
+  {
+    id: "G-17.depth-only-on-valid-json",
+    invariant: null,
+    review: "G-17",
+    description: "nesting depth is judged only for text that parses, so an unclosed line 65 brackets deep is BAD_JSON instead of NESTING_TOO_DEEP",
+    file: "impl/wire/server.ts",
+    find: "if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) return",
+    replace: "if (nestsDeeperThan(text, MAX_NESTING_DEPTH) && (() => { try { JSON.parse(text); return true; } catch { return false; } })()) return",
+  },
+  {
+    id: "G-20.unknown-settings-refused",
+    invariant: null,
+    review: "G-20",
+    description: "a hello whose settings hold keys version 1 does not define is refused with BAD_REQUEST instead of the keys being ignored",
+    file: "impl/wire/server.ts",
+    find: "const chosen = p.data.protocol_versions.find(",
+    replace: 'if (Object.keys(p.data.settings).length > 0) return wireError(id, "BAD_REQUEST", "unknown settings", ["settings"]);\n    const chosen = p.data.protocol_versions.find(',
+  },
+  {
+    id: "G-20.refused-hello-handshakes",
+    invariant: null,
+    review: "G-20",
+    description: "a hello refused with UNSUPPORTED_VERSION still completes the handshake",
+    file: "impl/wire/server.ts",
+    find: "if (chosen === undefined) {",
+    replace: "if (chosen === undefined) {\n      this.handshaken = true;",
   },
 ];
 

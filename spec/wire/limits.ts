@@ -5,8 +5,15 @@
 /** The protocol version this document defines. Versions are opaque strings compared for equality. */
 export const PROTOCOL_VERSION = "1";
 
-/** Maximum length of one line in bytes, excluding the terminating `\n` (1 MiB). */
+/** Maximum length of one line in bytes, excluding the terminating `\n` (1 MiB); a trailing `\r` counts (W-1.4). */
 export const MAX_LINE_BYTES = 1_048_576;
+
+/**
+ * The longest reply line a runner must accept, excluding the `\n` (64 MiB, W-1.4): replies are not
+ * bound by MAX_LINE_BYTES (a world view can be large), but a runner may treat a longer line as a
+ * protocol break and kill the process rather than buffer without bound.
+ */
+export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Maximum nesting depth of a JSON value on the wire: a scalar has depth 0, `[]` and `{}` depth 1,

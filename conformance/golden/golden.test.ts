@@ -29,8 +29,15 @@ describe("golden transcripts", () => {
         const lines = read(goldenPath(g));
         const accepted = lines.filter((l) => l.reply.ok).length;
         const invariantCodes = new Set(lines.flatMap((l) => (l.reply.ok || l.reply.error.invariant === null ? [] : [l.reply.error.invariant])));
-        expect(accepted).toBeGreaterThan(80);
-        expect(invariantCodes.size).toBeGreaterThan(6);
+        if ("script" in g) {
+          // A scripted session is short on purpose: each of its pinned lines checks one decided point
+          // of a spec review, so breadth is asked of the generated sessions only.
+          expect(accepted).toBeGreaterThan(0);
+          expect(lines.some((l) => /^G-\d+\.\d+$/.test(l.request.id))).toBe(true);
+        } else {
+          expect(accepted).toBeGreaterThan(80);
+          expect(invariantCodes.size).toBeGreaterThan(6);
+        }
         expect(lines.at(-1)?.request.type).toBe("query");
       });
 

@@ -65,7 +65,7 @@ const OPS = [
   ...Array<string>(8).fill("distil"), ...Array<string>(3).fill("attempt"), "custody_expire", ...Array<string>(7).fill("merge"),
   ...Array<string>(2).fill("excise"), "replay", "dissolve", "acquire", "project_write",
   ...Array<string>(2).fill("task_start"), "task_resume", ...Array<string>(2).fill("request"), ...Array<string>(2).fill("reply"),
-  ...Array<string>(2).fill("effect"), "evolve", "identity_update", "bind_surface", "replicate", "descend", "restart",
+  ...Array<string>(2).fill("effect"), "evolve", "identity_update", ...Array<string>(2).fill("bind_surface"), ...Array<string>(2).fill("replicate"), "descend", "restart",
   ...Array<string>(2).fill("migrate"), "cancel",
 ] as const;
 
@@ -131,9 +131,10 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   const all: readonly string[] = mem.profile === "store" ? STORE_OPS : OPS;
   const enabled = mem.disabled.size === 0 ? all : all.filter((k) => !mem.disabled.has(k));
   const ops = enabled.length === 0 ? all : enabled;
-  // Cancelling a migration that is still fenced while an earlier migration's marker stands shows
+  // Cancelling a migration before its validate while an earlier migration's marker stands shows
   // whether cancel drops only its own marker (spec review G-42), so it is made common.
-  const cancelOverMarker = agent?.ripa.migration?.phase === "fenced" && agent.ripa.marker !== null && c.x % 4 === 0;
+  const early = agent?.ripa.migration?.phase === "fenced" || agent?.ripa.migration?.phase === "checkpointed";
+  const cancelOverMarker = early && agent?.ripa.marker !== null && c.x % 2 === 0;
   const kind = quiesced ? (c.bad === 4 || cancelOverMarker ? "cancel" : "migrate") : (ops[c.op % ops.length] ?? "mint");
   if (kind === "mint" || agent === undefined) {
     const duplicateProviders = bad && c.y % 2 === 1;

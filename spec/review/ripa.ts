@@ -1,0 +1,114 @@
+/**
+ * Spec review 1 (../shared/reviews/spec-review-1.md), the RIPA items G-33 … G-43 that concern
+ * providers, descent and migration (OP-5, OP-6, OP-7). Golden lines "G-xx.n" are in
+ * conformance/golden/session-decisions-ripa.jsonl (script: conformance/golden/scripts/ripa.ts);
+ * mutants are in properties/mutants/catalog.ts; the generator's coverage of each situation is
+ * counted in properties/generators/ripa-situations.test.ts.
+ */
+import type { ReviewRow } from "./types.ts";
+
+const SCRIPTED = "session-decisions-ripa";
+
+export const ROWS: readonly ReviewRow[] = [
+  {
+    item: "G-33",
+    status: "decided",
+    where: ["OP-5.1", "OP-5.2", "OP-7.3", "OP-7.6"],
+    summary:
+      "A provider grant's capabilities are a set wherever an agent holds or shows it (mint, descend, validate's target, the providers resume installs): sorted ascending, duplicates removed; providers are sorted by provider_id. " +
+      "A provider id listed twice in one command is DUPLICATE_ID (OP-5.1, OP-7.3), checked after AD-1 at mint; never merged, never last-wins, and not a schema (MALFORMED) rule. " +
+      "Finding: the review kept capability lists as given; the kit differs (before this change the kit also kept them as given, unpinned).",
+    golden: [SCRIPTED, "session-1"],
+    mutants: ["G-33.capabilities-as-given", "G-33.providers-in-given-order", "G-33.duplicate-provider-last-wins"],
+  },
+  {
+    item: "G-34",
+    status: "decided",
+    where: ["OP-5.1", "OP-6", "OP-6.11", "D-026"],
+    summary:
+      "The authority_token a mint or descend installs counts as used by the new agent: a later restart, migration_fence or migration_resume with it is I4. Same reading as the review's. " +
+      "Already pinned by the generated sessions (session-1 c164 and session-2 c293, a fence with the install token rejected I4, and the lines after them); now also lines G-34.4, G-34.5, G-34.39.",
+    golden: [SCRIPTED, "session-1", "session-2"],
+    mutants: ["G-34.install-token-not-used"],
+  },
+  {
+    item: "G-35",
+    status: "decided",
+    where: ["OP-6.11", "D-026", "D-030"],
+    summary:
+      "A descendant's body lineage is [the parent's current revision] (it may later evolve to a revision its parent held before); it has no surfaces and no replicas; token freshness is per agent, so its authority_token is not checked against the parent's tokens and the parent's used tokens are not inherited. " +
+      "Same three readings as the review's; they were unpinned and are now pinned.",
+    golden: [SCRIPTED],
+    mutants: [
+      "G-35.child-inherits-body-lineage", "G-35.child-inherits-surfaces", "G-35.child-inherits-replicas",
+      "G-35.child-token-checked-against-parent",
+    ],
+  },
+  {
+    item: "G-36",
+    status: "decided",
+    where: ["OP-7.3", "OP-7.6", "OP-6.10"],
+    summary:
+      "Validate compares the target execution id with the migration's source_execution_id only: one of the agent's replicas may be the target (the migration promotes it), and at resume the promoted replica leaves the replica list, since it now holds the authority and a replica holds none. " +
+      "Finding: the review allowed the replica target (as the kit does) but kept the replicas unchanged, which leaves the authority holder listed as a replica; the kit's model and implementation did the same before this change.",
+    golden: [SCRIPTED, "session-1"],
+    mutants: ["G-36.replica-target-refused", "G-36.promoted-replica-stays-replica"],
+  },
+  {
+    item: "G-37",
+    status: "decided",
+    where: ["OP-7.4", "OP-7.6"],
+    summary:
+      "At resume the agent's surfaces are replaced wholesale by the migration's bound surfaces (a surface the bind did not name is unbound; none is merged by surface_id), and the replicas survive the migration, except a promoted target (G-36). " +
+      "Same reading as the review's for surfaces and for the other replicas; it differs for a replica that is the target (G-36).",
+    golden: [SCRIPTED],
+    mutants: ["G-37.surfaces-merged-by-id", "G-37.replicas-dropped-at-resume"],
+  },
+  {
+    item: "G-38",
+    status: "decided",
+    where: ["OP-7"],
+    summary:
+      "A phase command after the fence, or a cancel, naming a migration that is not the one in progress is NOT_FOUND also when no migration is in progress at all, and when it names a completed or cancelled migration; I4 is only for a phase out of order of the migration in progress. Same reading as the review's.",
+    golden: [SCRIPTED, "session-1", "session-2"],
+    mutants: ["G-38.no-migration-is-I4"],
+  },
+  {
+    item: "G-40",
+    status: "decided",
+    where: ["OP-6.9"],
+    summary:
+      "Rebinding a surface replaces it with its labels: the old labels are not merged in, a label key the new binding does not give is gone. Same reading as the review's; now pinned.",
+    golden: [SCRIPTED, "session-1"],
+    mutants: ["G-40.labels-merged"],
+  },
+  {
+    item: "G-41",
+    status: "no-gap",
+    where: ["OP-7.6", "OP-0.4"],
+    summary:
+      "Unobservable, as the review says: quiescence (OP-0.4) refuses every command that could advance the epoch between fence and resume, so at resume the current generation always equals the bundle's source generation (the fence's), and max(current, source) + 1 equals either + 1. " +
+      "OP-7.6 now says so; properties/generators/ripa-situations.test.ts checks the equality at every generated resume, so a change that let the two differ would fail there first.",
+    golden: [],
+    mutants: [],
+    unpinned: "No command sequence can make the current generation differ from the bundle's source generation at resume, so no golden line or mutant can tell the readings apart.",
+  },
+  {
+    item: "G-42",
+    status: "no-gap",
+    where: ["OP-7", "OP-7.7"],
+    summary:
+      "Clear as written (a cancel drops the marker only when it belongs to the cancelled migration; OP-7.7 now adds that an earlier, completed migration's marker is kept when the cancel comes before this migration's validate). It was unpinned; it is now pinned by line G-42.28 and by the generator cancelling early while a marker stands.",
+    golden: [SCRIPTED],
+    mutants: ["G-42.cancel-always-drops-marker"],
+  },
+  {
+    item: "G-43",
+    status: "no-gap",
+    where: ["OP-2.6"],
+    summary:
+      "Clear as written (withdrawing a conceived, never-born instance is J-1), and pinned by the generated golden data: session-2 line c220 (janma.withdraw of a conceived instance, rejected J-1).",
+    golden: [],
+    mutants: [],
+  },
+];

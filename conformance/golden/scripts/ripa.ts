@@ -6,13 +6,14 @@
  * What the final world query shows, per agent (the mutants of properties/mutants/catalog.ts that
  * take the other readings change it):
  * - agent "rg-a": providers listed out of order with unsorted, repeated capabilities (G-33); a
- *   surface rebound with other labels (G-40);
+ *   surface rebound with other labels (G-40); a conceived life that could not be withdrawn (G-43);
  * - agent "rg-b": a completed migration whose target is a promoted replica (G-36), whose bind named
  *   one old surface and one new (G-37), with a second replica that survives (G-37) and unsorted
  *   target capabilities (G-33); then a cancelled migration that keeps the first one's marker (G-42);
  * - agent "rg-p" and its child "rg-c": the child's body lineage, surfaces, replicas and tokens (G-35).
  */
 import type { Command, ProviderGrant, WorldView } from "../../../spec/index.ts";
+import { manifest } from "../../../model/testkit.ts";
 import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
 
 const BASE = `sha256:${"ab".repeat(32)}`;
@@ -55,6 +56,12 @@ const script = (ctx: ScriptContext): void => {
   send({ op: "ripa.restart", tick: t(), agent: A, execution_id: "exec-rg-a", token: "tok-a1" }, "G-34");
   send({ op: "ripa.migration_fence", tick: t(), agent: A, migration_id: "m-a1", token: "tok-a1" }, "G-34");
   send({ op: "ripa.restart", tick: t(), agent: A, execution_id: "exec-rg-a", token: "tok-a2" });
+
+  // G-43: withdrawing a conceived, never-born life is J-1 (OP-2.6); clear, and pinned here too
+  // because the generated sessions' line numbers move whenever the generator changes.
+  const genesis = ctx.view().agents.find((x) => x.identity.identity === A)?.store.head ?? BASE;
+  send({ op: "janma.conceive", tick: t(), agent: A, instance_id: "i-a1", nonce: "n-a1", manifest: manifest(genesis) });
+  send({ op: "janma.withdraw", tick: t(), agent: A, instance_id: "i-a1", reason: "principal" }, "G-43");
 
   // G-40: rebinding a surface replaces its labels; the old "team" label is gone (OP-6.9).
   send({ op: "ripa.bind_surface", tick: t(), agent: A, surface: surface("s-1", "one"), labels: { team: "t1", zone: "z1" } });

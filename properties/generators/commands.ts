@@ -113,7 +113,8 @@ const mintProviders = (y: number, duplicate: boolean): ProviderGrant[] => {
     capabilities: y % 3 === 1 ? ["mail.send", "fare.search", "mail.send"] : ["fare.search", "mail.send"],
   };
   if (duplicate) return [a, { ...a, capabilities: ["mail.send"] }];
-  return y % 3 === 2 ? [a, { provider_id: "prov-0", kind: "vcs", contract_version: "v1", capabilities: ["vcs.read", "vcs.push"] }] : [a];
+  // prov-0 never grants vcs.push, which the generator's invalid effects ask for (I5).
+  return y % 3 === 2 ? [a, { provider_id: "prov-0", kind: "vcs", contract_version: "v1", capabilities: ["vcs.tag", "vcs.read"] }] : [a];
 };
 
 const instancesIn = (a: AgentView, states: readonly string[]) => a.instances.filter((i) => states.includes(i.state));

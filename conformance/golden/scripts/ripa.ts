@@ -45,12 +45,17 @@ const script = (ctx: ScriptContext): void => {
     { provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["mail.send", "fare.search"] },
   ], "tok-a1"), "G-33");
   const A = agentOf(ctx.view(), "rg-a");
-  send(mint(t(), "rg-dup", [
+  const twice: ProviderGrant[] = [
     { provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search"] },
     { provider_id: "prov-a", kind: "service", contract_version: "v2", capabilities: ["mail.send"] },
-  ], "tok-dup"), "G-33");
-  // The repeated capability is still granted: an effect through it goes ahead.
+  ];
+  send(mint(t(), "rg-dup", twice, "tok-dup"), "G-33");
+  // The duplicate check comes after AD-1: a used root with a provider twice is AD-1.
+  send(mint(t(), "rg-a", twice, "tok-dup2"), "G-33");
+  // The repeated capability is still granted: an effect through it goes ahead; the set grants
+  // nothing the list did not (I5, fail closed).
   send({ op: "ripa.effect", tick: t(), agent: A, execution_id: "exec-rg-a", token: "tok-a1", provider_id: "prov-z", capability: "vcs.push", effect_id: "e-a1" });
+  send({ op: "ripa.effect", tick: t(), agent: A, execution_id: "exec-rg-a", token: "tok-a1", provider_id: "prov-a", capability: "vcs.push", effect_id: "e-a2" });
 
   // G-34: the token installed by the mint is a used token: no later epoch may take it (OP-5.1, OP-6).
   send({ op: "ripa.restart", tick: t(), agent: A, execution_id: "exec-rg-a", token: "tok-a1" }, "G-34");
@@ -121,6 +126,8 @@ const script = (ctx: ScriptContext): void => {
   const C = agentOf(ctx.view(), "rg-c");
   // The child's lineage is [rev-1] alone, so it may evolve to rev-0, which its parent held before.
   send({ op: "ripa.evolve", tick: t(), agent: C, revision: "rev-0", authorization: AUTH }, "G-35");
+  // The child is governed by the custodians it took from its parent, and no one else (I3).
+  send({ op: "ripa.evolve", tick: t(), agent: C, revision: "rev-9", authorization: { custodian: "mallory", decision_id: "d-x" } });
   // The parent's current token is fresh for the child; the child's own install token is not (G-34).
   send({ op: "ripa.restart", tick: t(), agent: C, execution_id: "exec-rg-c", token: "tok-p2" }, "G-35");
   send({ op: "ripa.restart", tick: t(), agent: C, execution_id: "exec-rg-c", token: "tok-p1" }, "G-34");

@@ -262,7 +262,9 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-33.duplicate-provider-last-wins",
-    invariant: "I5",
+    // OP-5.1's clause: an installation is refused or made whole; over the wire a generic-code
+    // disagreement on a mint is attributed to the mint's guard, AD-1 (D-035 rule 3).
+    invariant: "AD-1",
     review: "G-33",
     description: "a mint listing one provider id twice is accepted and the last grant wins, instead of DUPLICATE_ID",
     file: "impl/core/ops/advaita.ts",
@@ -321,7 +323,9 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-36.replica-target-refused",
-    invariant: "I4",
+    // OP-7.3's clause, whose first guard is I1: a generic-code disagreement on validate is
+    // attributed to it over the wire (D-035 rule 3).
+    invariant: "I1",
     review: "G-36",
     profile: "mixed",
     description: "validate refuses (DUPLICATE_ID) a target execution that is one of the agent's replicas",

@@ -65,7 +65,7 @@ export const MigrationView = z
     target: z.union([
       z.strictObject({
         execution: ExecutionBinding,
-        providers: z.array(ProviderGrant).describe("sorted by provider_id"),
+        providers: z.array(ProviderGrant).describe("sorted by provider_id; each capabilities list sorted, duplicates removed (OP-5.2)"),
         body_revision: Id,
       }),
       z.null(),
@@ -82,7 +82,7 @@ export const RipaView = z
     execution: ExecutionBinding,
     replicas: z.array(ExecutionBinding).describe("sorted by execution_id"),
     surfaces: z.array(SurfaceView).describe("sorted by surface.surface_id"),
-    providers: z.array(ProviderGrant).describe("sorted by provider_id"),
+    providers: z.array(ProviderGrant).describe("sorted by provider_id; each capabilities list sorted, duplicates removed (OP-5.2)"),
     required_capabilities: z.array(CapabilityId).describe("sorted"),
     authority: AuthorityEpoch,
     live_attempts: z.array(z.strictObject({ task_id: Id, attempt_nonce: Id })).describe("sorted by task_id"),

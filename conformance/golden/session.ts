@@ -14,6 +14,7 @@ import { initialWorld, toRejectionData, transition, view, type World } from "../
 import { choicesArb, materialize, newMemory, type GenProfile } from "../../properties/generators/commands.ts";
 import { SCHEMA_SESSION } from "./scripts/schema.ts";
 import { LIVENESS_SESSION } from "./scripts/liveness.ts";
+import { RIPA_DECISIONS_SESSION } from "./scripts/ripa.ts";
 
 /** The normative part of a reply. */
 export type ExpectedReply =
@@ -67,6 +68,8 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
   // Scripted: the schema decisions of the first spec review (D-041 code points, D-042 default rows).
   SCHEMA_SESSION,
   LIVENESS_SESSION,
+  // Spec review 1, RIPA items (G-33 … G-42): conformance/golden/scripts/ripa.ts.
+  RIPA_DECISIONS_SESSION,
 ];
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;

@@ -13,7 +13,7 @@ import type { Implementation, OpenOptions } from "../../impl/api.ts";
 import { firstGoldenMismatch, readGolden } from "../golden/replay.ts";
 import { GOLDEN_SESSIONS, goldenPath } from "../golden/session.ts";
 import { compareRun } from "../../properties/differential.ts";
-import { choicesArb } from "../../properties/generators/commands.ts";
+import { choicesArb, type GenProfile } from "../../properties/generators/commands.ts";
 import type { Mutant } from "../../properties/mutants/catalog.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -70,10 +70,11 @@ export const huntGolden = (openImpl: Opener): Verdict => {
 
 /**
  * The differential alone: `runs` random sequences per generator profile (store-focused, then
- * mixed) from a fixed seed, stopping at the first disagreement (no shrinking).
+ * mixed, or `first` first) from a fixed seed, stopping at the first disagreement (no shrinking).
  */
-export const huntDifferential = (openImpl: Opener, runs: number, seed: number): Verdict => {
-  for (const profile of ["store", "mixed"] as const) {
+export const huntDifferential = (openImpl: Opener, runs: number, seed: number, first: GenProfile = "store"): Verdict => {
+  const profiles: readonly GenProfile[] = first === "mixed" ? ["mixed", "store"] : ["store", "mixed"];
+  for (const profile of profiles) {
     const result = fc.check(fc.property(choicesArb(60, 200), (cs) => compareRun(() => openImpl({}), cs, { profile })), {
       numRuns: runs,
       seed,

@@ -36,7 +36,7 @@ describe("mutants of the implementation are killed (J-1 .. I6)", () => {
       const open = await load(materialize(m.id, m));
       const golden = huntGolden(open);
       expect(golden.killed, `${m.id}: ${golden.by}`).toBe(true);
-      const differential = huntDifferential(open, RUNS, SEED);
+      const differential = huntDifferential(open, RUNS, SEED, m.profile);
       expect(differential.killed, `${m.id}: ${differential.by}`).toBe(true);
     });
   }

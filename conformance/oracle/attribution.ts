@@ -9,7 +9,7 @@
  *    invariant (the store's lineage links: S-3; its state and retained distillates: AD-3 after a
  *    merge, S-5 after an excision, S-4 after a replay; momentum: S-4; held trace entries: S-1;
  *    obligations and quarantine: J-4; when several fields differ, the most specific wins; substrate identity, memory, body: I1, I2, I3; authority, effects,
- *    attempts: I4; providers and capability deltas: I5; surfaces and labels: I6); otherwise
+ *    attempts, replicas (executions that must hold no authority, OP-6.10): I4; providers and capability deltas: I5; surfaces and labels: I6); otherwise
  * 3. the first invariant (catalog order) guarding the operation; an operation no invariant guards
  *    falls back to its family's first invariant.
  */
@@ -46,7 +46,7 @@ const FIELD_RULES: readonly { readonly test: RegExp; readonly by: (op: string) =
   { test: /\.substrate\.identity|\.identity\.designation/, by: () => "I1" },
   { test: /\.substrate\.memory/, by: () => "I2" },
   { test: /\.substrate\.body/, by: () => "I3" },
-  { test: /\.ripa\.(authority|effects|live_attempts|fences|marker)/, by: () => "I4" },
+  { test: /\.ripa\.(authority|effects|live_attempts|fences|marker|replicas)/, by: () => "I4" },
   { test: /\.ripa\.(providers|required_capabilities)|\.delta/, by: () => "I5" },
   { test: /\.(surfaces|labels)/, by: () => "I6" },
 ];

@@ -31,6 +31,13 @@ export interface Migration {
   surfaces: BoundSurface[];
 }
 
+/**
+ * OP-5.1 / OP-7.3 (spec review G-33): a provider grant as the agent holds it. Its capabilities are
+ * a set: sorted ascending, duplicates removed (like instance grants), so the view does not depend
+ * on the order in which a command listed them.
+ */
+export const providerGrantOf = (p: ProviderGrant): ProviderGrant => ({ ...p, capabilities: [...new Set(p.capabilities)].sort() });
+
 export type MemoryCause = "install" | "merge" | "excise" | "task_start";
 
 /** What a new agent is installed with (OP-5.1): the substrate's starting point and its first epoch. */
@@ -88,7 +95,7 @@ export class Agent {
     this.bodyRevision = init.bodyRevision;
     this.bodyLineage = [init.bodyRevision];
     this.execution = init.execution;
-    this.providers = new Map(init.providers.map((p) => [p.provider_id, p]));
+    this.providers = new Map(init.providers.map((p) => [p.provider_id, providerGrantOf(p)]));
     this.authority = init.authority;
   }
 

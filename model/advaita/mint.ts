@@ -22,6 +22,14 @@ export interface AgentSeed {
   readonly authority_token: string;
 }
 
+/**
+ * OP-5.1 / OP-7.3 (spec review G-33): a provider grant as stored and shown. Its capabilities are a
+ * set (sorted, duplicates removed, like instance grants), and providers are kept sorted by
+ * provider_id, so two systems given the same grants in another order show the same view.
+ */
+export const normalizedProviders = (providers: readonly ProviderGrant[]): ProviderGrant[] =>
+  providers.map((p) => ({ ...p, capabilities: sortedUnique(p.capabilities) })).sort(byKey((p) => p.provider_id));
+
 /** A freshly installed agent: genesis store, first memory snapshot, generation-1 authority. */
 export const newAgent = (seed: AgentSeed): Agent => {
   const identity = advaitaIdentityOf(seed.base_digest, seed.root);
@@ -44,7 +52,7 @@ export const newAgent = (seed: AgentSeed): Agent => {
       execution: seed.execution,
       replicas: [],
       surfaces: new Map(),
-      providers: [...seed.providers].sort(byKey((p) => p.provider_id)),
+      providers: normalizedProviders(seed.providers),
       required_capabilities: sortedUnique(seed.required_capabilities),
       authority: { token: seed.authority_token, generation: 1, holder: seed.execution.execution_id },
       tokens_used: new Set([seed.authority_token]),

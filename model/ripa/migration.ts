@@ -8,6 +8,7 @@ import { generic, no, ok, violates, type Outcome } from "../rejection.ts";
 import { byKey, setAdd, sortedUnique, type Agent, type Migration, type MigrationPhase, type SurfaceBinding } from "../state.ts";
 import { withAgent, authorised, type Handler } from "../step.ts";
 import { identityRecordDigest } from "../advaita/identity.ts";
+import { normalizedProviders } from "../advaita/mint.ts";
 import { head } from "../samskara/store.ts";
 import { reservedLabel, tokenFresh } from "./substrate.ts";
 
@@ -122,7 +123,7 @@ export const validate: Handler<"ripa.migration_validate"> = (world, agent, cmd) 
     return no(violates("I5", "capability gain needs a custodian's authorisation", ["gain_authorization"]));
   const target = {
     execution: cmd.target.execution,
-    providers: [...cmd.target.providers].sort(byKey((p) => p.provider_id)),
+    providers: normalizedProviders(cmd.target.providers),
     body_revision: cmd.target.body_revision,
   };
   const marker = { migration_id: m.migration_id, status: "importing" as const, target_execution_id: target.execution.execution_id };
@@ -190,6 +191,8 @@ export const resume: Handler<"ripa.migration_resume"> = (world, agent, cmd) => {
     authority: { token: cmd.token, generation, holder: targetId },
     tokens_used: setAdd(agent.ripa.tokens_used, cmd.token),
     execution: target.execution,
+    // G-36: a replica promoted to be the target holds the authority now, so it is no longer a replica.
+    replicas: agent.ripa.replicas.filter((x) => x.execution_id !== targetId),
     providers: target.providers,
     surfaces: new Map(m.surfaces.map((s) => [s.surface.surface_id, s])),
     marker: { migration_id: m.migration_id, status: "verified", target_execution_id: targetId },

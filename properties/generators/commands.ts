@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import {
   DOMAIN, digestOf,
-  type Command, type Disposition, type JanmaManifest, type WorldView, type AgentView,
+  type Command, type Disposition, type JanmaManifest, type ProviderGrant, type WorldView, type AgentView,
 } from "../../spec/index.ts";
 
 const BASE = `sha256:${"ab".repeat(32)}` as const;
@@ -74,7 +74,7 @@ const OPS = [
   ...Array<string>(8).fill("distil"), ...Array<string>(3).fill("attempt"), "custody_expire", ...Array<string>(7).fill("merge"),
   ...Array<string>(2).fill("excise"), "replay", "dissolve", "acquire", "project_write",
   ...Array<string>(2).fill("task_start"), "task_resume", ...Array<string>(2).fill("task_pause"), ...Array<string>(2).fill("request"), ...Array<string>(2).fill("reply"),
-  ...Array<string>(2).fill("effect"), "evolve", "identity_update", "bind_surface", "replicate", "descend", "restart",
+  ...Array<string>(2).fill("effect"), "evolve", "identity_update", ...Array<string>(2).fill("bind_surface"), ...Array<string>(2).fill("replicate"), "descend", "restart",
   ...Array<string>(2).fill("migrate"), "cancel",
 ] as const;
 
@@ -112,6 +112,21 @@ const ENV = (bad: boolean) => ({
   tools: bad ? [] : [{ tool: "search", capabilities: ["fare.search", "fare.book"] }, { tool: "mail", capabilities: ["mail.send"] }],
   grantable: ["fare.*"],
 });
+
+/**
+ * Providers for a mint (spec review G-33): capability lists sometimes unsorted and with a duplicate,
+ * providers sometimes listed out of provider_id order, and, when `duplicate`, one provider id twice
+ * (DUPLICATE_ID, OP-5.1), so that set semantics, provider order and the duplicate check all matter.
+ */
+const mintProviders = (y: number, duplicate: boolean): ProviderGrant[] => {
+  const a: ProviderGrant = {
+    provider_id: "prov-a", kind: "service", contract_version: "v1",
+    capabilities: y % 3 === 1 ? ["mail.send", "fare.search", "mail.send"] : ["fare.search", "mail.send"],
+  };
+  if (duplicate) return [a, { ...a, capabilities: ["mail.send"] }];
+  // prov-0 never grants vcs.push, which the generator's invalid effects ask for (I5).
+  return y % 3 === 2 ? [a, { provider_id: "prov-0", kind: "vcs", contract_version: "v1", capabilities: ["vcs.tag", "vcs.read"] }] : [a];
+};
 
 const instancesIn = (a: AgentView, states: readonly string[]) => a.instances.filter((i) => states.includes(i.state));
 
@@ -161,13 +176,18 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   const all: readonly string[] = mem.profile === "store" ? STORE_OPS : OPS;
   const enabled = mem.disabled.size === 0 ? all : all.filter((k) => !mem.disabled.has(k));
   const ops = enabled.length === 0 ? all : enabled;
-  const kind = quiesced ? (c.bad === 4 ? "cancel" : "migrate") : (ops[c.op % ops.length] ?? "mint");
+  // Cancelling a migration before its validate while an earlier migration's marker stands shows
+  // whether cancel drops only its own marker (spec review G-42), so it is made common.
+  const early = agent?.ripa.migration?.phase === "fenced" || agent?.ripa.migration?.phase === "checkpointed";
+  const cancelOverMarker = early && agent?.ripa.marker !== null && c.x % 2 === 0;
+  const kind = quiesced ? (c.bad === 4 || cancelOverMarker ? "cancel" : "migrate") : (ops[c.op % ops.length] ?? "mint");
   if (kind === "mint" || agent === undefined) {
-    const root = bad && v.roots_used.length > 0 ? (pick(v.roots_used, c.x) ?? "r") : id("root-");
+    const duplicateProviders = bad && c.y % 2 === 1;
+    const root = bad && !duplicateProviders && v.roots_used.length > 0 ? (pick(v.roots_used, c.x) ?? "r") : id("root-");
     return {
       op: "advaita.mint", tick, base_digest: BASE, root, designation: "agent", body_revision: "rev-0", custodians: ["custodian-1"],
       execution: exec(id("exec-")),
-      providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search", "mail.send"] }],
+      providers: mintProviders(c.y, duplicateProviders),
       required_capabilities: ["fare.search"], authority_token: id("tok-"),
     };
   }
@@ -322,15 +342,20 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
     case "identity_update":
       return { op: "ripa.identity_update", tick, agent: A, designation: `name-${c.x % 5}`, authorization: bad ? ROGUE : AUTH };
     case "bind_surface":
-      return { op: "ripa.bind_surface", tick, agent: A, surface: { surface_id: `s${c.x % 3}`, kind: "chat", account: "a", session: `${c.y}` }, labels: bad ? { identity: "me" } : { team: `t${c.y % 3}` } };
+      return { op: "ripa.bind_surface", tick, agent: A, surface: { surface_id: `s${c.x % 3}`, kind: "chat", account: "a", session: `${c.y}` }, labels: bad ? { identity: "me" } : c.y % 2 === 0 ? { team: `t${c.y % 3}` } : { zone: `z${c.x % 2}` } };
     case "replicate":
       return { op: "ripa.replicate", tick, agent: A, execution: exec(bad ? agent.ripa.execution.execution_id : id("rep-")) };
     case "descend":
-      return { op: "ripa.descend", tick, agent: A, root: bad ? (pick(v.roots_used, c.y) ?? "r") : id("root-"), designation: "child", execution: exec(id("exec-")), authority_token: id("tok-") };
+      return { op: "ripa.descend", tick, agent: A, root: bad ? (pick(v.roots_used, c.y) ?? "r") : id("root-"), designation: "child", execution: exec(id("exec-")),
+        // The parent's current token is fresh for the child: tokens are per agent (spec review G-35).
+        authority_token: c.y % 3 === 1 ? agent.ripa.authority.token : id("tok-") };
     case "restart":
       return { op: "ripa.restart", tick, agent: A, execution_id: agent.ripa.execution.execution_id, token: bad ? agent.ripa.authority.token : id("tok-") };
     case "cancel": {
       const m = agent.ripa.migration;
+      // A phase command naming a migration that is no longer in progress: NOT_FOUND (spec review G-38).
+      const done = agent.ripa.reports.at(-1);
+      if (m === null && done !== undefined && c.y % 2 === 0) return { op: "ripa.migration_checkpoint", tick, agent: A, migration_id: done.migration_id };
       return { op: "ripa.migration_cancel", tick, agent: A, migration_id: m?.migration_id ?? "ghost", no_target_active: !bad, authorization: AUTH };
     }
     default: {
@@ -346,11 +371,15 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
           return { op: "ripa.migration_checkpoint", tick, agent: A, migration_id: mid };
         case "checkpointed": {
           const gain = c.y % 4 === 0;
-          const providers = [{ provider_id: "prov-t", kind: "runtime" as const, contract_version: "v2", capabilities: [...agent.ripa.required_capabilities, ...(gain ? ["vcs.push"] : [])] }];
+          const caps = [...agent.ripa.required_capabilities, ...(gain ? ["vcs.push"] : [])];
+          // Unsorted, with a duplicate, on odd choices (spec review G-33: capabilities are a set).
+          const providers = [{ provider_id: "prov-t", kind: "runtime" as const, contract_version: "v2", capabilities: c.x % 2 === 1 ? [...caps].reverse().concat(caps.slice(0, 1)) : caps }];
+          // A replica may be promoted to be the target (spec review G-36).
+          const replica = c.x % 3 === 1 ? pick(agent.ripa.replicas, c.y) : undefined;
           return {
             op: "ripa.migration_validate", tick, agent: A, migration_id: mid,
             bundle_digest: bad && c.y % 2 === 0 ? EVIDENCE : (m.bundle_digest ?? EVIDENCE),
-            target: { execution: exec(id("exec-")), providers, body_revision: bad && c.y % 2 === 1 ? "rev-other" : agent.substrate.body.revision },
+            target: { execution: replica ?? exec(id("exec-")), providers, body_revision: bad && c.y % 2 === 1 ? "rev-other" : agent.substrate.body.revision },
             gain_authorization: gain && c.x % 3 !== 0 ? AUTH : null,
           };
         }

@@ -10,6 +10,7 @@
  * must be updated.
  */
 import type { InvariantId } from "../../spec/catalog.ts";
+import type { GenProfile } from "../generators/commands.ts";
 
 export interface Mutant {
   readonly id: string;
@@ -29,6 +30,12 @@ export interface Mutant {
    * this mutant takes the other side of; absent for the per-invariant mutants.
    */
   readonly review?: string;
+  /**
+   * The generator profile whose runs reach the situation this mutant breaks; the differential hunts
+   * that profile first (default: store, then mixed). A RIPA mutant can only be reached by the mixed
+   * profile, and hunting it through the whole store-profile budget first costs half a minute.
+   */
+  readonly profile?: GenProfile;
 }
 
 export const MUTANTS: readonly Mutant[] = [
@@ -305,6 +312,7 @@ export const MUTANTS: readonly Mutant[] = [
     id: "G-53.pause-keeps-attempt",
     invariant: "I4",
     review: "G-53",
+    profile: "mixed",
     description: "a pause reports task.paused but the dead worker's attempt stays live, so its late reply is accepted and the fence stays refused",
     file: "impl/core/ops/recovery.ts",
     find: "  agent.liveAttempts.delete(cmd.task_id);\n",
@@ -314,6 +322,7 @@ export const MUTANTS: readonly Mutant[] = [
     id: "G-53.late-reply-accepted",
     invariant: "I4",
     review: "G-53",
+    profile: "mixed",
     description: "a reply for an already used nonce is accepted while the task has no live attempt (a revoked attempt's late reply gets in before the next attempt)",
     file: "impl/core/ops/ripa.ts",
     find: "if (agent.liveAttempts.get(cmd.task_id) !== cmd.attempt_nonce) {",
@@ -323,6 +332,7 @@ export const MUTANTS: readonly Mutant[] = [
     id: "G-54.report-says-memory-extended",
     invariant: "I2",
     review: "G-54",
+    profile: "mixed",
     description: "the migration report names its memory flag memory_extended, claiming an extension the migration never performs",
     file: "impl/core/ops/migration.ts",
     find: "    memory_ancestry_preserved: true,",
@@ -445,6 +455,158 @@ export const MUTANTS: readonly Mutant[] = [
     file: "impl/wire/server.ts",
     find: "if (chosen === undefined) {",
     replace: "if (chosen === undefined) {\n      this.handshaken = true;",
+  },
+  // Spec review 1, RIPA items (spec/review/ripa.ts): each takes the reading the kit rejected.
+  {
+    id: "G-33.capabilities-as-given",
+    invariant: "I5",
+    review: "G-33",
+    description: "a provider's capabilities are kept in the order given, duplicates included, instead of as a sorted set",
+    file: "impl/core/agent.ts",
+    find: "capabilities: [...new Set(p.capabilities)].sort() })",
+    replace: "capabilities: [...p.capabilities] })",
+  },
+  {
+    id: "G-33.providers-in-given-order",
+    invariant: "I5",
+    review: "G-33",
+    description: "the agent's providers are shown in the order the mint listed them, not sorted by provider_id",
+    file: "impl/core/views.ts",
+    find: "providers: [...a.providers.values()].sort(byKey((p) => p.provider_id)),",
+    replace: "providers: [...a.providers.values()],",
+  },
+  {
+    id: "G-33.duplicate-provider-last-wins",
+    // OP-5.1's clause: an installation is refused or made whole; over the wire a generic-code
+    // disagreement on a mint is attributed to the mint's guard, AD-1 (D-035 rule 3).
+    invariant: "AD-1",
+    review: "G-33",
+    description: "a mint listing one provider id twice is accepted and the last grant wins, instead of DUPLICATE_ID",
+    file: "impl/core/ops/advaita.ts",
+    find: 'if (ids.has(p.provider_id)) refuse("DUPLICATE_ID"',
+    replace: 'if ((false as boolean) && ids.has(p.provider_id)) refuse("DUPLICATE_ID"',
+  },
+  {
+    id: "G-34.install-token-not-used",
+    invariant: "I4",
+    review: "G-34",
+    profile: "mixed",
+    description: "the authority token a mint or descend installs is not counted as used, so a later epoch may take it again",
+    file: "impl/core/ops/advaita.ts",
+    find: "agent.usedTokens.add(x.authorityToken);",
+    replace: "void x.authorityToken;",
+  },
+  {
+    id: "G-35.child-inherits-body-lineage",
+    invariant: "I3",
+    review: "G-35",
+    profile: "mixed",
+    description: "a descendant's body lineage is the parent's whole lineage instead of its current revision alone",
+    file: "impl/core/ops/ripa.ts",
+    find: 'events.push({ type: "agent.descended"',
+    replace: 'child.bodyLineage.splice(0, child.bodyLineage.length, ...agent.bodyLineage);\n  events.push({ type: "agent.descended"',
+  },
+  {
+    id: "G-35.child-inherits-surfaces",
+    invariant: "I6",
+    review: "G-35",
+    profile: "mixed",
+    description: "a descendant starts with the parent's interaction surfaces",
+    file: "impl/core/ops/ripa.ts",
+    find: 'events.push({ type: "agent.descended"',
+    replace: 'for (const [k, s] of agent.surfaces) child.surfaces.set(k, s);\n  events.push({ type: "agent.descended"',
+  },
+  {
+    id: "G-35.child-inherits-replicas",
+    invariant: "I4",
+    review: "G-35",
+    profile: "mixed",
+    description: "a descendant starts with the parent's replicas",
+    file: "impl/core/ops/ripa.ts",
+    find: 'events.push({ type: "agent.descended"',
+    replace: 'for (const [k, r] of agent.replicas) child.replicas.set(k, r);\n  events.push({ type: "agent.descended"',
+  },
+  {
+    id: "G-35.child-token-checked-against-parent",
+    invariant: "I4",
+    review: "G-35",
+    profile: "mixed",
+    description: "descend refuses (I4) a child token that the parent has used, as if tokens were shared by the family",
+    file: "impl/core/ops/ripa.ts",
+    find: "const { agent: child, events } = install(world, {",
+    replace: 'if (agent.usedTokens.has(cmd.authority_token)) violates("I4", "token used by the parent");\n  const { agent: child, events } = install(world, {',
+  },
+  {
+    id: "G-36.replica-target-refused",
+    // OP-7.3's clause, whose first guard is I1: a generic-code disagreement on validate is
+    // attributed to it over the wire (D-035 rule 3).
+    invariant: "I1",
+    review: "G-36",
+    profile: "mixed",
+    description: "validate refuses (DUPLICATE_ID) a target execution that is one of the agent's replicas",
+    file: "impl/core/ops/migration.ts",
+    find: "if (t.execution.execution_id === m.sourceExecutionId) {",
+    replace: "if (t.execution.execution_id === m.sourceExecutionId || agent.replicas.has(t.execution.execution_id)) {",
+  },
+  {
+    id: "G-36.promoted-replica-stays-replica",
+    invariant: "I4",
+    review: "G-36",
+    profile: "mixed",
+    description: "a replica promoted to be the migration target stays in the replica list while it holds the authority",
+    file: "impl/core/ops/migration.ts",
+    find: "agent.replicas.delete(holder);",
+    replace: "void holder;",
+  },
+  {
+    id: "G-37.surfaces-merged-by-id",
+    invariant: "I6",
+    review: "G-37",
+    profile: "mixed",
+    description: "resume adds or replaces the migration's surfaces by surface_id and keeps the source's other surfaces",
+    file: "impl/core/ops/migration.ts",
+    find: "agent.surfaces.clear();",
+    replace: "void agent.surfaces;",
+  },
+  {
+    id: "G-37.replicas-dropped-at-resume",
+    invariant: "I4",
+    review: "G-37",
+    profile: "mixed",
+    description: "resume drops every replica of the agent",
+    file: "impl/core/ops/migration.ts",
+    find: "agent.replicas.delete(holder);",
+    replace: "agent.replicas.clear();",
+  },
+  {
+    id: "G-38.no-migration-is-I4",
+    invariant: "I4",
+    review: "G-38",
+    profile: "mixed",
+    description: "a phase command or cancel when no migration is in progress is rejected as out of order (I4), not NOT_FOUND",
+    file: "impl/core/ops/migration.ts",
+    find: 'if (m === null || m.migrationId !== migrationId) return refuse("NOT_FOUND"',
+    replace: 'if (m === null) return violates("I4", "no migration in progress");\n  if (m.migrationId !== migrationId) return refuse("NOT_FOUND"',
+  },
+  {
+    id: "G-40.labels-merged",
+    invariant: "I6",
+    review: "G-40",
+    profile: "mixed",
+    description: "rebinding a surface merges the new labels into the old ones instead of replacing them",
+    file: "impl/core/ops/ripa.ts",
+    find: "agent.surfaces.set(cmd.surface.surface_id, { surface: cmd.surface, labels: cmd.labels });",
+    replace: "agent.surfaces.set(cmd.surface.surface_id, { surface: cmd.surface, labels: { ...agent.surfaces.get(cmd.surface.surface_id)?.labels, ...cmd.labels } });",
+  },
+  {
+    id: "G-42.cancel-always-drops-marker",
+    invariant: "I4",
+    review: "G-42",
+    profile: "mixed",
+    description: "cancel drops the target marker even when it belongs to an earlier, completed migration",
+    file: "impl/core/ops/migration.ts",
+    find: "if (agent.marker?.migration_id === m.migrationId) agent.marker = null;",
+    replace: "agent.marker = null;",
   },
 ];
 

@@ -1,7 +1,7 @@
 /** OP-7: the six-phase authorised migration and its rollback (I1..I6, D-026). */
 import type { BundleManifest, CapabilityDelta, Event, ProviderGrant } from "../../../spec/index.ts";
 import { DOMAIN, digestOf } from "../../../spec/index.ts";
-import type { Agent, Migration } from "../agent.ts";
+import { providerGrantOf, type Agent, type Migration } from "../agent.ts";
 import { refuse, violates } from "../rejection.ts";
 import { requireFreshToken, requireNoReservedLabels } from "./ripa.ts";
 import type { Handler } from "./context.ts";
@@ -108,7 +108,7 @@ export const validate: Handler<"ripa.migration_validate"> = (_world, cmd, agent)
   if (delta.gained.length > 0 && (cmd.gain_authorization === null || !agent.isCustodian(cmd.gain_authorization.custodian))) {
     violates("I5", `capability gain ${delta.gained.join(", ")} needs a custodian's authorisation`, ["gain_authorization"]);
   }
-  m.target = { execution: t.execution, providers: t.providers, body_revision: t.body_revision };
+  m.target = { execution: t.execution, providers: t.providers.map(providerGrantOf), body_revision: t.body_revision };
   m.delta = delta;
   m.phase = "validated";
   agent.marker = { migration_id: m.migrationId, status: "importing", target_execution_id: t.execution.execution_id };
@@ -157,6 +157,8 @@ export const resume: Handler<"ripa.migration_resume"> = (_world, cmd, agent) => 
   agent.authority = { token: cmd.token, generation, holder };
   agent.usedTokens.add(cmd.token);
   agent.execution = target.execution;
+  // G-36: a promoted replica now holds the authority, so it leaves the replicas (which hold none).
+  agent.replicas.delete(holder);
   agent.providers = new Map(target.providers.map((p) => [p.provider_id, p]));
   agent.surfaces.clear();
   for (const s of m.surfaces) agent.surfaces.set(s.surface.surface_id, s);

@@ -1,0 +1,138 @@
+/**
+ * The scripted golden session for the RIPA items of spec review 1 (spec/review/ripa.ts): each
+ * pinned line (request id "G-xx.n") is a step whose reply, or the final world view it leads to,
+ * differs under the reading the kit rejected. Lines that only set the scene have ids "s.n".
+ *
+ * What the final world query shows, per agent (the mutants of properties/mutants/catalog.ts that
+ * take the other readings change it):
+ * - agent "rg-a": providers listed out of order with unsorted, repeated capabilities (G-33); a
+ *   surface rebound with other labels (G-40); a conceived life that could not be withdrawn (G-43);
+ * - agent "rg-b": a completed migration whose target is a promoted replica (G-36), whose bind named
+ *   one old surface and one new (G-37), with a second replica that survives (G-37) and unsorted
+ *   target capabilities (G-33); then a cancelled migration that keeps the first one's marker (G-42);
+ * - agent "rg-p" and its child "rg-c": the child's body lineage, surfaces, replicas and tokens (G-35).
+ */
+import type { Command, ProviderGrant, WorldView } from "../../../spec/index.ts";
+import { manifest } from "../../../model/testkit.ts";
+import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+
+const BASE = `sha256:${"ab".repeat(32)}`;
+const AUTH = { custodian: "custodian-1", decision_id: "decision-1" };
+const exec = (id: string) => ({ execution_id: id, reasoner: "r", harness: "h", host: "host" });
+const surface = (id: string, session: string) => ({ surface_id: id, kind: "chat", account: "a", session });
+
+/** The identity digest of the agent minted from `root`. */
+const agentOf = (v: WorldView, root: string): string => {
+  const a = v.agents.find((x) => x.identity.root === root);
+  if (a === undefined) throw new Error(`script: no agent minted from ${root}`);
+  return a.identity.identity;
+};
+
+const mint = (tick: number, root: string, providers: ProviderGrant[], token: string): Command => ({
+  op: "advaita.mint", tick, base_digest: BASE, root, designation: root, body_revision: "rev-0", custodians: ["custodian-1"],
+  execution: exec(`exec-${root}`), providers, required_capabilities: ["fare.search"], authority_token: token,
+});
+
+const script = (ctx: ScriptContext): void => {
+  let tick = 0;
+  const t = () => ++tick;
+  const send = (c: Command, pin?: string) => ctx.send(c, pin);
+
+  // G-33: capabilities are a set and providers are sorted by provider_id (OP-5.2), whatever order
+  // and repetition the mint used; a provider listed twice is DUPLICATE_ID (OP-5.1), never last-wins.
+  send(mint(t(), "rg-a", [
+    { provider_id: "prov-z", kind: "vcs", contract_version: "v1", capabilities: ["vcs.push", "vcs.read", "vcs.push"] },
+    { provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["mail.send", "fare.search"] },
+  ], "tok-a1"), "G-33");
+  const A = agentOf(ctx.view(), "rg-a");
+  const twice: ProviderGrant[] = [
+    { provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search"] },
+    { provider_id: "prov-a", kind: "service", contract_version: "v2", capabilities: ["mail.send"] },
+  ];
+  send(mint(t(), "rg-dup", twice, "tok-dup"), "G-33");
+  // The duplicate check comes after AD-1: a used root with a provider twice is AD-1.
+  send(mint(t(), "rg-a", twice, "tok-dup2"), "G-33");
+  // The repeated capability is still granted: an effect through it goes ahead; the set grants
+  // nothing the list did not (I5, fail closed).
+  send({ op: "ripa.effect", tick: t(), agent: A, execution_id: "exec-rg-a", token: "tok-a1", provider_id: "prov-z", capability: "vcs.push", effect_id: "e-a1" });
+  send({ op: "ripa.effect", tick: t(), agent: A, execution_id: "exec-rg-a", token: "tok-a1", provider_id: "prov-a", capability: "vcs.push", effect_id: "e-a2" });
+
+  // G-34: the token installed by the mint is a used token: no later epoch may take it (OP-5.1, OP-6).
+  send({ op: "ripa.restart", tick: t(), agent: A, execution_id: "exec-rg-a", token: "tok-a1" }, "G-34");
+  send({ op: "ripa.migration_fence", tick: t(), agent: A, migration_id: "m-a1", token: "tok-a1" }, "G-34");
+  send({ op: "ripa.restart", tick: t(), agent: A, execution_id: "exec-rg-a", token: "tok-a2" });
+
+  // G-43: withdrawing a conceived, never-born life is J-1 (OP-2.6); clear, and pinned here too
+  // because the generated sessions' line numbers move whenever the generator changes.
+  const genesis = ctx.view().agents.find((x) => x.identity.identity === A)?.store.head ?? BASE;
+  send({ op: "janma.conceive", tick: t(), agent: A, instance_id: "i-a1", nonce: "n-a1", manifest: manifest(genesis) });
+  send({ op: "janma.withdraw", tick: t(), agent: A, instance_id: "i-a1", reason: "principal" }, "G-43");
+
+  // G-40: rebinding a surface replaces its labels; the old "team" label is gone (OP-6.9).
+  send({ op: "ripa.bind_surface", tick: t(), agent: A, surface: surface("s-1", "one"), labels: { team: "t1", zone: "z1" } });
+  send({ op: "ripa.bind_surface", tick: t(), agent: A, surface: surface("s-1", "two"), labels: { region: "eu" } }, "G-40");
+
+  // G-36, G-37, G-33 (target providers): a migration whose target is one of the agent's replicas.
+  send(mint(t(), "rg-b", [{ provider_id: "prov-b", kind: "service", contract_version: "v1", capabilities: ["fare.search"] }], "tok-b1"));
+  const B = agentOf(ctx.view(), "rg-b");
+  send({ op: "ripa.bind_surface", tick: t(), agent: B, surface: surface("s-old", "1"), labels: { team: "t1" } });
+  send({ op: "ripa.bind_surface", tick: t(), agent: B, surface: surface("s-keep", "1"), labels: { team: "t2" } });
+  send({ op: "ripa.replicate", tick: t(), agent: B, execution: exec("rep-b1") });
+  send({ op: "ripa.replicate", tick: t(), agent: B, execution: exec("rep-b2") });
+  send({ op: "ripa.task_start", tick: t(), agent: B, task_id: "task-b" });
+  send({ op: "ripa.migration_fence", tick: t(), agent: B, migration_id: "m-b1", token: "tok-b2" });
+  const cp = send({ op: "ripa.migration_checkpoint", tick: t(), agent: B, migration_id: "m-b1" });
+  const bundle_digest = cp.ok && cp.events[0]?.type === "migration.checkpointed" ? cp.events[0].bundle_digest : BASE;
+  send({
+    op: "ripa.migration_validate", tick: t(), agent: B, migration_id: "m-b1", bundle_digest,
+    target: {
+      execution: exec("rep-b1"), body_revision: "rev-0",
+      providers: [
+        { provider_id: "prov-t", kind: "runtime", contract_version: "v2", capabilities: ["vcs.push", "fare.search", "fare.search"] },
+        { provider_id: "prov-c", kind: "chat", contract_version: "v1", capabilities: ["mail.send"] },
+      ],
+    },
+    gain_authorization: AUTH,
+  }, "G-36");
+  send({ op: "ripa.migration_bind", tick: t(), agent: B, migration_id: "m-b1", surfaces: [surface("s-new", "2"), surface("s-keep", "2")], labels: { region: "eu" } });
+  send({ op: "ripa.migration_rehydrate", tick: t(), agent: B, migration_id: "m-b1" });
+  send({ op: "ripa.migration_resume", tick: t(), agent: B, migration_id: "m-b1", token: "tok-b3" }, "G-37");
+  // The promoted replica is the bound execution now, so replicating it again is a duplicate, while
+  // the source execution (fenced, not a replica) may be added as a replica.
+  send({ op: "ripa.replicate", tick: t(), agent: B, execution: exec("rep-b1") });
+  send({ op: "ripa.replicate", tick: t(), agent: B, execution: exec("exec-rg-b") });
+  send({ op: "ripa.effect", tick: t(), agent: B, execution_id: "rep-b1", token: "tok-b3", provider_id: "prov-t", capability: "vcs.push", effect_id: "e-b1" });
+
+  // G-38: no migration is in progress; naming the completed one is NOT_FOUND, not an I4 phase error.
+  send({ op: "ripa.migration_checkpoint", tick: t(), agent: B, migration_id: "m-b1" }, "G-38");
+  send({ op: "ripa.migration_cancel", tick: t(), agent: B, migration_id: "m-b1", no_target_active: true, authorization: AUTH }, "G-38");
+  // G-42: a migration cancelled before its validate keeps the completed migration's marker.
+  send({ op: "ripa.migration_fence", tick: t(), agent: B, migration_id: "m-b2", token: "tok-b4" });
+  send({ op: "ripa.migration_checkpoint", tick: t(), agent: B, migration_id: "m-b2" });
+  send({ op: "ripa.migration_cancel", tick: t(), agent: B, migration_id: "m-b2", no_target_active: true, authorization: AUTH }, "G-42");
+  // ...and the cancelled one is no longer in progress either (G-38).
+  send({ op: "ripa.migration_checkpoint", tick: t(), agent: B, migration_id: "m-b2" }, "G-38");
+  send({ op: "ripa.restart", tick: t(), agent: B, execution_id: "rep-b1", token: "tok-b5" });
+
+  // G-35: what a descendant takes from its parent.
+  send(mint(t(), "rg-p", [{ provider_id: "prov-p", kind: "service", contract_version: "v1", capabilities: ["mail.send", "fare.search"] }], "tok-p1"));
+  const P = agentOf(ctx.view(), "rg-p");
+  send({ op: "ripa.evolve", tick: t(), agent: P, revision: "rev-1", authorization: AUTH });
+  send({ op: "ripa.bind_surface", tick: t(), agent: P, surface: surface("s-p", "1"), labels: { team: "tp" } });
+  send({ op: "ripa.replicate", tick: t(), agent: P, execution: exec("rep-p") });
+  send({ op: "ripa.restart", tick: t(), agent: P, execution_id: "exec-rg-p", token: "tok-p2" });
+  // The child's token is one its parent used (its mint token): tokens are per agent, so accepted.
+  send({ op: "ripa.descend", tick: t(), agent: P, root: "rg-c", designation: "child", execution: exec("exec-rg-c"), authority_token: "tok-p1" }, "G-35");
+  const C = agentOf(ctx.view(), "rg-c");
+  // The child's lineage is [rev-1] alone, so it may evolve to rev-0, which its parent held before.
+  send({ op: "ripa.evolve", tick: t(), agent: C, revision: "rev-0", authorization: AUTH }, "G-35");
+  // The child is governed by the custodians it took from its parent, and no one else (I3).
+  send({ op: "ripa.evolve", tick: t(), agent: C, revision: "rev-9", authorization: { custodian: "mallory", decision_id: "d-x" } });
+  // The parent's current token is fresh for the child; the child's own install token is not (G-34).
+  send({ op: "ripa.restart", tick: t(), agent: C, execution_id: "exec-rg-c", token: "tok-p2" }, "G-35");
+  send({ op: "ripa.restart", tick: t(), agent: C, execution_id: "exec-rg-c", token: "tok-p1" }, "G-34");
+  // The child has no replicas: the parent's replica id is free for it.
+  send({ op: "ripa.replicate", tick: t(), agent: C, execution: exec("rep-p") }, "G-35");
+};
+
+export const RIPA_DECISIONS_SESSION: ScriptedGoldenSpec = { name: "session-decisions-ripa", script };

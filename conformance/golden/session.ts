@@ -12,6 +12,7 @@ import { Result } from "effect";
 import type { Command, Event, WorldView } from "../../spec/index.ts";
 import { initialWorld, toRejectionData, transition, view, type World } from "../../model/index.ts";
 import { choicesArb, materialize, newMemory, type GenProfile } from "../../properties/generators/commands.ts";
+import { JANMA_SAMSKARA_SESSIONS } from "./scripts/janma-samskara.ts";
 
 /** The normative part of a reply. */
 export type ExpectedReply =
@@ -62,6 +63,8 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
   { name: "session-1", seed: 154, steps: 300 },
   { name: "session-2", seed: 3, steps: 300 },
   { name: "session-3-store", seed: 33, steps: 300, profile: "store" },
+  // Spec review 1: the Janma / Samskara / Advaita readings the generated sessions do not pin.
+  ...JANMA_SAMSKARA_SESSIONS,
 ];
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;

@@ -26,12 +26,21 @@ describe("units", () => {
     expect(isGrantable("mail.send", ["fare.*"])).toBe(false);
   });
 
-  it("flags 4-token runs after NFKC and case folding, never across entries (D-010)", () => {
+  it("flags 4-token runs after NFKC and case folding, across entries too (D-010, spec review G-51)", () => {
     const runs = new TraceRuns(["The Customer prefers WINDOW seats", "on long flights"]);
     expect(runs.leaks("customer, prefers window; seats!")).toBe(true);
     expect(runs.leaks("ｃｕｓｔｏｍｅｒ prefers window seats")).toBe(true);
-    expect(runs.leaks("window seats on long")).toBe(false);
+    expect(runs.leaks("window seats on long")).toBe(true); // the run spans the two entries
+    expect(runs.leaks("seats on long")).toBe(false); // three tokens across the boundary
+    expect(runs.leaks("flights the customer prefers")).toBe(false); // entries are read in order, not cyclically
     expect(runs.leaks("prefers window seats")).toBe(false);
+  });
+
+  it("splits identifiers at `_` (D-010, spec review G-50)", () => {
+    const runs = new TraceRuns(["traveler_profile: PII_x7k2m9q4 PII_n8p1v6r3"]);
+    expect(runs.leaks("remember traveler_profile PII_x7k2m9q4")).toBe(true);
+    expect(runs.leaks("check PII_x7k2m9q4 PII_n8p1v6r3")).toBe(true);
+    expect(runs.leaks("greet PII_x7k2m9q4 politely")).toBe(false);
   });
 
   it("frames lines, discarding overlong ones without buffering them", () => {

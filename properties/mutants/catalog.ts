@@ -302,6 +302,15 @@ export const MUTANTS: readonly Mutant[] = [
     replace: "tools_used: [...i.toolsUsed],",
   },
   {
+    id: "G-29.act-ttl-before-signature",
+    invariant: "J-3",
+    review: "G-29",
+    description: "an act past its TTL is refused for the TTL (J-3) before its signature is checked (AD-4)",
+    file: "impl/core/ops/janma.ts",
+    find: "  const s = cmd.signed;\n",
+    replace: '  const s = cmd.signed;\n  if (cmd.tick >= (inst.bornTick ?? 0) + inst.manifest.ttl_ticks) violates("J-3", "TTL deadline reached");\n',
+  },
+  {
     id: "G-30.distil-signal-before-attribution",
     invariant: "S-2",
     review: "G-30",

@@ -68,11 +68,12 @@ const driver = (ctx: ScriptContext) => {
     send((t) => ({ op: "janma.birth", tick: t, agent, instance_id: life.instance_id, environment: ENV }));
     return life;
   };
-  const act = (life: Life, trace: readonly string[], pins?: string, tool = "search", capability = "fare.search") =>
+  /** A signed act; `forged` replaces the signature with one that does not recompute (AD-4). */
+  const act = (life: Life, trace: readonly string[], pins?: string, tool = "search", capability = "fare.search", forged = false) =>
     send((t) => {
       const action = { tool, capability, outcome: "ok" as const, tick: t, trace: [...trace] };
       const manifest_digest = digestOf(DOMAIN.manifest, life.manifest);
-      const signature = digestOf(DOMAIN.action, { identity: life.agent, nonce: life.nonce, manifest_digest, action });
+      const signature = forged ? EVIDENCE : digestOf(DOMAIN.action, { identity: life.agent, nonce: life.nonce, manifest_digest, action });
       return { op: "janma.act", tick: t, agent: life.agent, instance_id: life.instance_id, signed: { identity: life.agent, nonce: life.nonce, manifest_digest, action, signature } };
     }, pins);
   const withdraw = (life: Life) => send((t) => ({ op: "janma.withdraw", tick: t, agent: life.agent, instance_id: life.instance_id, reason: "principal" }));
@@ -134,6 +135,13 @@ export const janmaSamskaraScript = (ctx: ScriptContext): void => {
   w.act(counted, ["one"], "G-28");
   w.act(counted, ["refused"], "G-28", "search", "mail.send");
   w.act(counted, ["two"], "G-28");
+
+  // G-29 (OP-2.3): the signature (AD-4) is checked before the TTL (J-3): a forged act after the
+  // deadline is AD-4; a well-signed one is J-3.
+  const brief = w.born(A, { ttl_ticks: 2 });
+  w.act(brief, ["quick look"]);
+  w.act(brief, ["too late"], "G-29", "search", "fare.search", true); // born at t, now t+2 = the deadline
+  w.act(brief, ["too late"], "G-29");
 
   // G-32 (OP-2.7): trace.destroyed counts trace entries (strings), not acts: 3 + 2 entries in 2 acts.
   const talker = w.born(A);

@@ -122,18 +122,34 @@ const count = (profile: GenProfile, runs: number, seed: number, c: Counts): void
 describe("the generator produces the situations of the Janma / Samskara review decisions", () => {
   it("each situation occurs at the differential's budget (counted on the model)", () => {
     const c: Counts = {};
-    count("mixed", 40, 11, c);
-    count("store", 40, 12, c);
+    count("mixed", 30, 11, c);
+    count("store", 30, 12, c);
     const at = (k: string) => c[k] ?? 0;
+    const all = JSON.stringify(c);
     // Multi-entry traces are a large share of acts, not a corner case (G-32, G-51).
     expect(at("G-32 multi-entry acts") / at("acts"), "multi-entry share").toBeGreaterThan(0.5);
-    for (const k of [
-      "G-23 missing listed after a dropped obligation", "G-24 no-op given unsorted or repeated", "G-25 mixed applied and pending",
-      "G-27 births with a partial first offer", "G-28 ticks boundary fires", "G-28 tool_used fires on its first use", "G-28 tools_used differs from use order",
-      "G-30 AD-4 with zero confidence", "G-30 duplicate keys", "G-31 id of a dropped distillate reused", "G-32 entries differ from acts",
-      "G-39 id used by another agent", "G-39 reused id with a rogue custodian", "G-50 leaks only because _ splits", "G-51 leaks only across entries",
-      "G-52 leader decided by distillate id",
-    ]) expect(at(k), `${k} (counts: ${JSON.stringify(c)})`).toBeGreaterThanOrEqual(5);
+    // Floors a little under what the fixed seeds give today (in brackets), so a generator edit that
+    // starves a situation fails here by name.
+    const floors: Record<string, number> = {
+      "G-23 missing listed after a dropped obligation": 2, // [3]
+      "G-24 no-op given unsorted or repeated": 8, // [13]
+      "G-25 mixed applied and pending": 10, // [16]
+      "G-27 births with a partial first offer": 60, // [108]
+      "G-28 ticks boundary fires": 8, // [14]
+      "G-28 tool_used fires on its first use": 3, // [6]
+      "G-28 tools_used differs from use order": 2, // [4]
+      "G-30 AD-4 with zero confidence": 2, // [4]
+      "G-30 duplicate keys": 4, // [7]
+      "G-31 id of a dropped distillate reused": 2, // [4]
+      "G-32 entries differ from acts": 25, // [42]
+      "G-39 id used by another agent": 2, // [4]
+      "G-39 reused id with a rogue custodian": 1, // [2]
+      "G-50 leaks only because _ splits": 3, // [5]
+      "G-51 leaks only across entries": 10, // [17]
+      "G-52 leader decided by distillate id": 5, // [9]
+    };
+    console.error(`review situations: ${all}`);
+    for (const [k, n] of Object.entries(floors)) expect(at(k), `${k} (counts: ${all})`).toBeGreaterThanOrEqual(n);
   });
 
   it("the alternative tokenisations differ from D-010 where the counts say they do", () => {

@@ -45,6 +45,12 @@ export interface GenMemory {
    * random subset per run makes rare interleavings of the remaining kinds common.
    */
   readonly disabled: ReadonlySet<string>;
+  /**
+   * The store profile's own agent (the first minted). A neighbour agent may be minted later (G-39:
+   * excision ids are unique per agent, which a one-agent world cannot show); views list agents by
+   * identity, so the profile keeps to its own agent by remembering it.
+   */
+  home?: string;
 }
 /**
  * Which mix of operations to generate: `mixed` exercises every family; `store` concentrates on one
@@ -115,8 +121,9 @@ const ENV = (bad: boolean) => ({
  * - G-24: a redelivery names applied obligations out of order and repeated.
  */
 export const traceEntriesOf = (words: readonly string[], c: Choice): string[] => {
-  const ws = c.op % 5 === 0 ? [words[0] ?? "x", `${words[1] ?? "x"}_${words[2] ?? "x"}`, ...words.slice(3)] : [...words];
-  const cut = c.op % 3;
+  // fast-check favours small and edge values of each field, so the shape mixes two fields.
+  const ws = (c.x + c.op) % 4 === 1 ? [words[0] ?? "x", `${words[1] ?? "x"}_${words[2] ?? "x"}`, ...words.slice(3)] : [...words];
+  const cut = (c.y + c.op) % 3;
   if (cut === 0) return [ws.join(" ")];
   if (cut === 1) return [ws.slice(0, 2).join(" "), ws.slice(2).join(" ")];
   return [ws.slice(0, 1).join(" "), ws.slice(1, 3).join(" "), ws.slice(3).join(" ")];
@@ -136,14 +143,18 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   const tick = c.bad === 2 && c.op % 7 === 0 && v.tick > 0 ? v.tick - 1 : mem.tick; // a few TICK_REGRESSED
   const id = (p: string) => `${p}${mem.seq++}`;
   // Concentrate on the first agent most of the time so that its lineage grows deep.
-  const agent = c.x % 4 === 0 && mem.profile === "mixed" ? pick(v.agents, c.x) : v.agents[0];
+  if (mem.home === undefined && v.agents[0] !== undefined) mem.home = v.agents[0].identity.identity;
+  const agent = c.x % 4 === 0 && mem.profile === "mixed" ? pick(v.agents, c.x)
+    : mem.profile === "store" ? (v.agents.find((a) => a.identity.identity === mem.home) ?? v.agents[0]) : v.agents[0];
   // A quiesced agent mostly moves its migration on (or cancels it), as an operator would.
   const quiesced = agent !== undefined && agent.ripa.migration !== null && c.bad % 4 !== 3;
   const all: readonly string[] = mem.profile === "store" ? STORE_OPS : OPS;
   const enabled = mem.disabled.size === 0 ? all : all.filter((k) => !mem.disabled.has(k));
   const ops = enabled.length === 0 ? all : enabled;
   const kind = quiesced ? (c.bad === 4 ? "cancel" : "migrate") : (ops[c.op % ops.length] ?? "mint");
-  if (kind === "mint" || agent === undefined) {
+  // G-39: the store profile mints one neighbour once its own agent has excised.
+  const neighbour = mem.profile === "store" && kind === "excise" && v.agents.length === 1 && (agent?.store.excisions.length ?? 0) > 0;
+  if (kind === "mint" || agent === undefined || neighbour) {
     const root = bad && v.roots_used.length > 0 ? (pick(v.roots_used, c.x) ?? "r") : id("root-");
     return {
       op: "advaita.mint", tick, base_digest: BASE, root, designation: "agent", body_revision: "rev-0", custodians: ["custodian-1"],
@@ -277,7 +288,7 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
       // G-39: excision ids are numbered per agent (so two agents' ids collide), the target is now and
       // then another agent, and a reused id is sent with a non-custodian's authorisation.
       const target = c.y % 3 === 0 ? (pick(v.agents, c.x) ?? agent) : agent;
-      const rogue = bad || (c.op % 4 === 0 && target.store.excisions.length > 0);
+      const rogue = bad || (c.bad >= 8 && target.store.excisions.length > 0);
       const reuse = rogue ? pick(target.store.excisions, c.y)?.excision_id : undefined;
       const ds = target.store.distillates.filter((_, k) => (c.x >> k) % 3 === 0).slice(0, 3).map((x) => x.distillate_id);
       const first = target.store.distillates[c.y % Math.max(1, target.store.distillates.length)]?.distillate_id;

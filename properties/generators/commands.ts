@@ -225,7 +225,9 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
       // A guidance may quote three consecutive trace words: the largest overlap that is not a leak (D-010).
       // Words are taken across entries (G-51); a snake_case word makes three words four tokens (G-50).
       const words = traceWords(life.trace);
-      const nearLeak = words.slice(0, 3).join(" ");
+      const snake = words.findIndex((w) => w.includes("_"));
+      const from = snake > 0 && c.y % 2 === 0 ? snake - 1 : 0;
+      const nearLeak = words.slice(from, from + 3).join(" ");
       const n = 1 + (c.x % 3);
       const dispositions: Disposition[] = [...new Set([0, 1, 2].slice(0, n).map((k) => KEYS[(c.y + k * 2) % KEYS.length] ?? "k"))].map((k, j) => ({
         key: k,
@@ -236,7 +238,7 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
       }));
       // G-52 / D-007: a shared key every such distillate contributes to with the same |w| and c, so
       // the leader among them is decided by the distillate id alone.
-      const tie = c.op % 2 === 0;
+      const tie = (c.x + c.op) % 4 !== 3;
       if (tie) dispositions.push({ key: "k.tie", guidance: GUIDANCE[c.x % GUIDANCE.length] ?? "g", weight: Math.sign(valence) * 300_000, evidence_digest: EVIDENCE, category: "operational" });
       // One kind of defect at a time, so each reaches the check it targets.
       const defect = bad ? c.y % 5 : -1;

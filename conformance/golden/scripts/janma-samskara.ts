@@ -230,6 +230,31 @@ export const janmaSamskaraScript = (ctx: ScriptContext): void => {
   w.merge(A, ["ob-m2"], "G-26");
   w.excise(A, "x-3", ["d-talker"], AUTH, "G-26");
   w.send((t) => ({ op: "samskara.replay", tick: t, agent: A }), "G-26");
+
+  // Not review items: two per-invariant situations that the generated sessions hold only for some
+  // generator versions (their seeds drift whenever the generator changes), kept here so the golden
+  // sessions always check them: no dissolution while the obligation is pending (J-4), no effect
+  // under a stale epoch token (I4).
+  const pending = w.distilled(A, "ob-last", "d-last", [w.disposition("k.last", "confirm the fare", 200_000)]);
+  w.send((t) => ({ op: "janma.dissolve", tick: t, agent: A, instance_id: pending.instance_id }));
+  w.send((t) => ({ op: "ripa.restart", tick: t, agent: A, execution_id: "exec-root-a", token: "tok-root-a-2" }));
+  w.send((t) => ({ op: "ripa.effect", tick: t, agent: A, execution_id: "exec-root-a", token: "tok-root-a", provider_id: "prov-a", capability: "fare.search", effect_id: "e-stale" }));
+  w.send((t) => ({ op: "ripa.effect", tick: t, agent: A, execution_id: "exec-root-a", token: "tok-root-a-2", provider_id: "prov-a", capability: "fare.search", effect_id: "e-fresh" }));
+  // J-2: a capability the binding declares but no held grant covers.
+  const narrow = w.born(A, { capability_grants: ["fare.search"] });
+  w.act(narrow, ["booked a fare"], undefined, "search", "fare.book");
+  // J-4 custody fail-safes: a declined corrective obligation quarantines its pin; one whose attempts
+  // are exhausted is escalated. Both lives are distilled before the pin is quarantined.
+  const lessons = [w.disposition("k.c", "avoid night trains", -300_000)];
+  const sorry = [w.born(A), w.born(A)];
+  for (const [k, life] of sorry.entries()) {
+    w.act(life, ["took the night train"]);
+    w.withdraw(life);
+    w.distil(life, `ob-corr-${k}`, w.distillate(life, `d-corr-${k}`, lessons, { valence: -300_000, confidence: 1_000_000 }));
+  }
+  w.attempt(A, "ob-corr-0", "declined");
+  w.attempt(A, "ob-corr-1", "deferred");
+  w.attempt(A, "ob-corr-1", "lost");
 };
 
 export const JANMA_SAMSKARA_SESSIONS: readonly ScriptedGoldenSpec[] = [

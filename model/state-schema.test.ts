@@ -103,9 +103,8 @@ describe("World schema round trip on generated worlds", () => {
 
 /** A deep world from a fixed seed, with agents, lives, retained distillates and RIPA state. */
 const deepWorld = (): World => {
-  // Seed re-chosen when the generator changes (spec review G-33..G-42 work): the checks below need
-  // the first agent to hold lives, retained distillates, obligations, surfaces and several tokens.
-  const [choices] = fc.sample(choicesArb(120, 120), { seed: 46, numRuns: 1 });
+  // The seed is re-chosen whenever the generator changes so that the first agent is deep (checked below).
+  const [choices] = fc.sample(choicesArb(120, 120), { seed: 52, numRuns: 1 });
   return run(choices ?? []).world;
 };
 

@@ -144,3 +144,29 @@ describe("S-5 excision equals a fresh lineage of the remaining distillates; S-4 
     );
   });
 });
+
+/** The head's version id (not only its state digest) after merging `batches` in order. */
+const headVersion = (batches: readonly (readonly SamskaraDistillate[])[]): string => {
+  const l = replay(GENESIS, batches);
+  return l.chain[l.chain.length - 1]?.version_id ?? "";
+};
+
+describe("AD-3 what is promised about versions (OP-1.2a, D-031, spec review G-52)", () => {
+  it("AD-3 the same batches, each in any internal order, give the identical head (the paper's twins)", () => {
+    const batches = partition(SIX, [3, 2, 1]);
+    const expected = headVersion(batches);
+    for (const p of permutations(batches[0] ?? [])) expect(headVersion([p, ...batches.slice(1)])).toBe(expected);
+    expect(headVersion([[...SIX].reverse()])).toBe(headVersion([SIX]));
+  });
+  it("AD-3 different batchings of one set reach the same state digest through different heads (the weaker promise)", () => {
+    const heads = new Set<string>();
+    const states = new Set<string>();
+    for (const sizes of [[6], [1], [2], [3, 1, 2]]) {
+      const l = replay(GENESIS, partition(SIX, sizes));
+      heads.add(l.chain[l.chain.length - 1]?.version_id ?? "");
+      states.add(l.chain[l.chain.length - 1]?.state_digest ?? "");
+    }
+    expect(states.size).toBe(1);
+    expect(heads.size).toBe(4);
+  });
+});

@@ -184,7 +184,7 @@ export const INVARIANTS: readonly Invariant[] = [
     protocol: "advaita",
     name: "Convergent reconciliation",
     statement:
-      "Merging the same set of distillates MUST produce the identical store state whatever the arrival order, batching or duplication; re-merging a distillate already merged MUST be a no-op, and a different distillate under an already-merged id MUST be rejected. Contested keys MUST be resolved by the decided deterministic rule.",
+      "Merging the same set of distillates MUST produce the identical store state (and state digest) whatever the arrival order, batching or duplication; re-merging a distillate already merged MUST be a no-op, and a different distillate under an already-merged id MUST be rejected. Contested keys MUST be resolved by the decided deterministic rule. The store version (the head's version id) is identical only for the same batches in the same order, each batch in any internal order: different batchings of one set reach the same state through different chains (OP-1.2a, D-031). This is weaker than the paper's 'identical store version' for any two nodes, and equal to it for the paper's twins, which reconcile one batch under two input orders.",
     source: samsara("Advaita: Substrate Identity"),
     guards: ["samskara.merge"],
     errorCode: "ADVAITA_RECONCILIATION_DIVERGED",

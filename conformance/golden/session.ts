@@ -15,6 +15,7 @@ import { choicesArb, materialize, newMemory, type GenProfile } from "../../prope
 import { SCHEMA_SESSION } from "./scripts/schema.ts";
 import { LIVENESS_SESSION } from "./scripts/liveness.ts";
 import { RIPA_DECISIONS_SESSION } from "./scripts/ripa.ts";
+import { JANMA_SAMSKARA_SESSIONS } from "./scripts/janma-samskara.ts";
 
 /** The normative part of a reply. */
 export type ExpectedReply =
@@ -70,6 +71,8 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
   LIVENESS_SESSION,
   // Spec review 1, RIPA items (G-33 … G-42): conformance/golden/scripts/ripa.ts.
   RIPA_DECISIONS_SESSION,
+  // Spec review 1: the Janma / Samskara / Advaita readings the generated sessions do not pin.
+  ...JANMA_SAMSKARA_SESSIONS,
 ];
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;

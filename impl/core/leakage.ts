@@ -1,7 +1,8 @@
 /**
  * S-1 leakage validator (D-010): a guidance leaks iff 4 consecutive tokens of it occur as 4
- * consecutive tokens inside one trace entry. Text is NFKC-normalised then lower-cased; tokens are
- * maximal runs of Unicode letters, marks and numbers.
+ * consecutive tokens of the trace, read as one token sequence across its entries (a run may span
+ * two entries, spec review G-51). Text is NFKC-normalised then lower-cased; tokens are maximal
+ * runs of Unicode letters, marks and numbers, so `_` separates tokens (spec review G-50).
  */
 const TOKEN = /[\p{L}\p{M}\p{N}]+/gu;
 const RUN = 4;
@@ -16,11 +17,11 @@ const runsOf = (tokens: readonly string[]): string[] => {
   return out;
 };
 
-/** Index of a trace: every 4-token run of every entry (runs never span two entries). */
+/** Index of a trace: every 4-token run of its token sequence, entries concatenated in order. */
 export class TraceRuns {
   private readonly runs = new Set<string>();
   constructor(entries: readonly string[]) {
-    for (const e of entries) for (const r of runsOf(tokensOf(e))) this.runs.add(r);
+    for (const r of runsOf(entries.flatMap(tokensOf))) this.runs.add(r);
   }
   /** S-1: does this guidance contain a 4-token run of the trace? */
   leaks(guidance: string): boolean {

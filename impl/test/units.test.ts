@@ -1,5 +1,6 @@
 /** Unit checks of the pieces that carry exact arithmetic or hostile input, and of query/world agreement. */
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { QUERY_RESULTS } from "../../spec/wire/index.ts";
 import { openImplementation } from "../api.ts";
 import { divRoundHalfEven } from "../core/rounding.ts";
@@ -26,12 +27,21 @@ describe("units", () => {
     expect(isGrantable("mail.send", ["fare.*"])).toBe(false);
   });
 
-  it("flags 4-token runs after NFKC and case folding, never across entries (D-010)", () => {
+  it("flags 4-token runs after NFKC and case folding, across entries too (D-010, spec review G-51)", () => {
     const runs = new TraceRuns(["The Customer prefers WINDOW seats", "on long flights"]);
     expect(runs.leaks("customer, prefers window; seats!")).toBe(true);
     expect(runs.leaks("ｃｕｓｔｏｍｅｒ prefers window seats")).toBe(true);
-    expect(runs.leaks("window seats on long")).toBe(false);
+    expect(runs.leaks("window seats on long")).toBe(true); // the run spans the two entries
+    expect(runs.leaks("seats on long")).toBe(false); // three tokens across the boundary
+    expect(runs.leaks("flights the customer prefers")).toBe(false); // entries are read in order, not cyclically
     expect(runs.leaks("prefers window seats")).toBe(false);
+  });
+
+  it("splits identifiers at `_` (D-010, spec review G-50)", () => {
+    const runs = new TraceRuns(["traveler_profile: PII_x7k2m9q4 PII_n8p1v6r3"]);
+    expect(runs.leaks("remember traveler_profile PII_x7k2m9q4")).toBe(true);
+    expect(runs.leaks("check PII_x7k2m9q4 PII_n8p1v6r3")).toBe(true);
+    expect(runs.leaks("greet PII_x7k2m9q4 politely")).toBe(false);
   });
 
   it("frames lines, discarding overlong ones without buffering them", () => {
@@ -84,5 +94,44 @@ describe("units", () => {
     expect(r("migration")).toEqual({ fences: a.ripa.fences, marker: a.ripa.marker, migration: a.ripa.migration, reports: a.ripa.reports });
     const missing = impl.query({ name: "store", agent: `sha256:${"0".repeat(64)}` });
     expect(missing.ok ? "ok" : missing.error.code).toBe("NOT_FOUND");
+  });
+});
+
+describe("a distillate in the paper's formats (spec review G-49)", () => {
+  // The scripted golden session sends the paper's example disposition verbatim; the rejection must
+  // name the field (path) and say which format it wants (message), beyond the normative code.
+  const lines = readFileSync(new URL("../../conformance/golden/session-decisions-samsara.jsonl", import.meta.url), "utf8")
+    .trim().split("\n").map((l) => JSON.parse(l) as { request: { id: string; command?: unknown } });
+  const replayUntil = (id: string) => {
+    const impl = openImplementation({});
+    let last: ReturnType<typeof impl.apply> | undefined;
+    for (const l of lines) {
+      if (l.request.command === undefined) continue;
+      last = impl.apply(l.request.command);
+      if (l.request.id === id) break;
+    }
+    impl.close();
+    return last;
+  };
+  it("a decimal weight is S-1 at the weight, asking for integer millionths", () => {
+    const r = replayUntil("G-49.50");
+    expect(r?.ok).toBe(false);
+    if (r?.ok === false) {
+      expect(r.error).toMatchObject({ invariant: "S-1", path: ["distillate", "dispositions", 0, "weight"] });
+      expect(r.error.message).toContain("900000");
+    }
+  });
+  it("an abbreviated digest is S-1 at the evidence digest, asking for a full digest", () => {
+    const r = replayUntil("G-49.51");
+    expect(r?.ok).toBe(false);
+    if (r?.ok === false) {
+      expect(r.error).toMatchObject({ invariant: "S-1", path: ["distillate", "dispositions", 0, "evidence_digest"] });
+      expect(r.error.message).toContain("64 lowercase hex");
+    }
+  });
+  it("a duplicate key is S-1 without a format hint", () => {
+    const r = replayUntil("G-30.49");
+    expect(r?.ok === false && r.error.invariant).toBe("S-1");
+    expect(r?.ok === false && r.error.message.includes("D-00")).toBe(false);
   });
 });

@@ -20,8 +20,19 @@ export const parseDistillate = (raw: unknown): Outcome<Distillate> => {
   if (r.success) return ok(r.data);
   const issue = r.error.issues[0];
   const path = ["distillate", ...(issue?.path ?? []).map((p) => (typeof p === "number" ? p : String(p)))];
-  return no(violates("S-1", `distillate is not dispositional: ${issue?.message ?? "schema failure"}`, path));
+  return no(violates("S-1", `distillate is not dispositional: ${issue?.message ?? "schema failure"}${formatHint(path.at(-1))}`, path));
 };
+
+/**
+ * The paper writes weights as decimals and digests abbreviated (spec review G-49); a reader who
+ * copies them meets S-1 here, so the message says which format the field wants.
+ */
+const formatHint = (field: string | number | undefined): string =>
+  field === "weight" || field === "valence" || field === "confidence"
+    ? " (write it as integer millionths, 0.9 = 900000: D-001)"
+    : field === "evidence_digest" || field === "born_from" || field === "identity"
+      ? ' (write a full digest, "sha256:" and 64 lowercase hex digits: D-004)'
+      : "";
 
 /** S-2 (D-012): sign follows valence (0 when valence is 0) and |weight| <= |valence|. */
 export const weightsPrincipalSigned = (d: Distillate): boolean =>

@@ -1,5 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { errorCodeOf } from "../../spec/index.ts";
+import type { Command } from "../../spec/index.ts";
 import { AGENT, PIN, K, accept, acceptAll, born, distilCmd, distilled, life, minted, rejection } from "../fixture.ts";
 import { view } from "../view.ts";
 
@@ -174,5 +175,35 @@ describe("AD-4 attribution preservation (signed actions)", () => {
     const tampered = { ...c, signed: { ...c.signed, action: { ...c.signed.action, outcome: "failed" as const } } };
     expect(rejection(w, tampered).invariant).toBe("AD-4");
     expect(rejection(w, { ...c, tick: 4 }).invariant).toBe("AD-4");
+  });
+});
+
+describe("S-1 the paper's example disposition, copied verbatim (spec review G-49)", () => {
+  const l = life("i1");
+  const w = acceptAll(born(minted(), l, 2), [
+    K.actCmd(3, AGENT, l.id, l.nonce, l.manifest, { trace: ["searched fares"] }),
+    { op: "janma.withdraw", tick: 3, agent: AGENT, instance_id: l.id, reason: "principal" },
+  ]);
+  const withDisposition = (over: Record<string, unknown>) => {
+    const c = distilCmd(l, 4, "d1", 900_000, 1_000_000, [K.disposition("k.a", 900_000, { guidance: "check refund terms" })]) as Extract<Command, { op: "janma.distil" }>;
+    const d = c.distillate as { dispositions: Record<string, unknown>[] };
+    return { ...c, distillate: { ...d, dispositions: [{ ...d.dispositions[0], ...over }] } };
+  };
+  it("S-1 reject: a decimal weight names the weight and asks for integer millionths (D-001)", () => {
+    const r = rejection(w, withDisposition({ weight: 0.9 }));
+    expect(r).toMatchObject({ invariant: "S-1", path: ["distillate", "dispositions", 0, "weight"] });
+    expect(r.message).toContain("900000");
+  });
+  it("S-1 reject: an abbreviated evidence digest names the field and asks for a full digest (D-004)", () => {
+    const r = rejection(w, withDisposition({ evidence_digest: "dfde43976886" }));
+    expect(r).toMatchObject({ invariant: "S-1", path: ["distillate", "dispositions", 0, "evidence_digest"] });
+    expect(r.message).toContain("64 lowercase hex");
+  });
+  it("S-1 accept: the same disposition in the kit's formats, and no hint on a failure elsewhere", () => {
+    expect(accept(w, withDisposition({ weight: 900_000 })).events.map((e) => e.type)).toEqual(["trace.destroyed", "obligation.emitted"]);
+    const r = rejection(w, withDisposition({ key: 5 }));
+    expect(r.invariant).toBe("S-1");
+    expect(r.message).not.toContain("D-001");
+    expect(r.message).not.toContain("D-004");
   });
 });

@@ -62,10 +62,19 @@ describe("S-1 D-010 leakage tokenisation", () => {
     expect(leaks("BOOK... the cheapest   fare please", trace)).toBe(true);
     expect(leaks("ｂｏｏｋ the cheapest fare", trace)).toBe(true);
   });
-  it("S-1 three tokens never leak; runs never span two entries", () => {
+  it("S-1 three tokens never leak; a run may span two entries (spec review G-51)", () => {
     expect(leaks("book the cheapest", trace)).toBe(false);
-    expect(leaks("alpha beta gamma delta", ["alpha beta", "gamma delta"])).toBe(false);
+    expect(leaks("alpha beta gamma delta", ["alpha beta", "gamma delta"])).toBe(true);
+    expect(leaks("alpha beta gamma delta", ["alpha", "beta", "", "gamma delta"])).toBe(true); // an empty entry adds no token
+    expect(leaks("beta gamma delta", ["alpha beta", "gamma delta"])).toBe(false); // three tokens across the boundary
+    expect(leaks("alpha beta gamma delta", ["gamma delta", "alpha beta"])).toBe(false); // the entries' order counts
     expect(leaks("prefer earlier departures when possible", trace)).toBe(false);
+  });
+  it("S-1 `_` separates tokens, so a snake_case identifier cannot carry trace text as one token (spec review G-50)", () => {
+    expect(tokens("traveler_profile: PII_x7k2m9q4")).toEqual(["traveler", "profile", "pii", "x7k2m9q4"]);
+    expect(leaks("remember traveler_profile PII_x7k2m9q4", ["traveler_profile: PII_x7k2m9q4"])).toBe(true);
+    expect(leaks("prefer_early_departures_from_lisbon", ["prefer early departures from lisbon"])).toBe(true);
+    expect(leaks("greet PII_x7k2m9q4 politely", ["traveler_profile: PII_x7k2m9q4"])).toBe(false); // one short identifier passes
   });
 });
 

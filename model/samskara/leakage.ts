@@ -1,7 +1,10 @@
 /**
- * D-010 leakage validator (S-1): guidance must not reproduce 4 consecutive tokens of one trace
- * entry. Normalisation is NFKC then default lower-casing; tokens are maximal runs of letters,
- * marks and numbers, so punctuation, spacing and case cannot be used to evade the check.
+ * D-010 leakage validator (S-1): guidance must not reproduce 4 consecutive tokens of the trace.
+ * The trace is one token sequence, the tokens of its entries in order, so a run may span two
+ * entries (spec review G-51): how a harness splits one episode into entries cannot decide the
+ * verdict. Normalisation is NFKC then default lower-casing; tokens are maximal runs of letters,
+ * marks and numbers, so punctuation (including `_`, spec review G-50), spacing and case cannot be
+ * used to evade the check.
  */
 const TOKEN = /[\p{L}\p{M}\p{N}]+/gu;
 export const LEAK_RUN = 4;
@@ -14,10 +17,10 @@ const grams = (ts: readonly string[]): string[] => {
   return out;
 };
 
-/** True iff `guidance` leaks a run of 4 tokens of some single trace entry (runs never span entries). */
+/** True iff `guidance` repeats a run of 4 consecutive tokens of the trace (runs may span entries). */
 export const leaks = (guidance: string, traceEntries: readonly string[]): boolean => {
   const g = grams(tokens(guidance));
   if (g.length === 0) return false;
   const wanted = new Set(g);
-  return traceEntries.some((entry) => grams(tokens(entry)).some((x) => wanted.has(x)));
+  return grams(traceEntries.flatMap(tokens)).some((x) => wanted.has(x));
 };

@@ -52,6 +52,12 @@ export interface GenMemory {
    * it as stale (I4).
    */
   readonly revoked: Array<{ readonly agent: string; readonly task_id: string; readonly attempt_nonce: string }>;
+  /**
+   * The store profile's own agent (the first minted). A neighbour agent may be minted later (G-39:
+   * excision ids are unique per agent, which a one-agent world cannot show); views list agents by
+   * identity, so the profile keeps to its own agent by remembering it.
+   */
+  home?: string;
 }
 /**
  * Which mix of operations to generate: `mixed` exercises every family; `store` concentrates on one
@@ -94,7 +100,7 @@ const manifestFor = (pin: string, c: Choice): JanmaManifest => ({
   manifest_version: 1,
   substrate: { base_digest: BASE, store_version: pin },
   mission: "travel",
-  capability_grants: c.y % 2 === 0 ? ["fare.*"] : ["fare.search", "fare.book"],
+  capability_grants: [...(c.y % 2 === 0 ? ["fare.*"] : ["fare.search", "fare.book"]), ...(c.x % 2 === 1 ? ["mail.send"] : [])],
   tool_bindings: [{ tool: "search", capabilities: ["fare.search", "fare.book"] }, { tool: "mail", capabilities: ["mail.send"] }],
   consent_scope: {
     grant_id: "g", principal: "p",
@@ -104,13 +110,16 @@ const manifestFor = (pin: string, c: Choice): JanmaManifest => ({
     persist_ceiling: "low",
   },
   ttl_ticks: 3 + (c.x % 20),
-  termination_conditions: c.y % 3 === 0 ? [{ id: "fails", when: { op: "consecutive_failures_at_least", n: 2 } }, { id: "many", when: { op: "acts_at_least", n: 4 } }] : [],
+  termination_conditions: c.y % 3 === 0 ? [{ id: "fails", when: { op: "consecutive_failures_at_least", n: 2 } }, { id: "many", when: { op: "acts_at_least", n: 4 } }]
+    // G-28: the ticks_since_birth boundary and a tool_used that sees the current act's tool.
+    : c.y % 3 === 1 ? [{ id: "aged", when: { op: "ticks_since_birth_at_least", n: 1 + (c.x % 3 === 0 ? 1 : 0) } }, { id: "mailed", when: { op: "tool_used", tool: "mail" } }]
+    : [],
   distillation_policy: { deadline_ticks: 5 + (c.x % 15), max_retries: c.y % 3 },
 });
 
 const ENV = (bad: boolean) => ({
   tools: bad ? [] : [{ tool: "search", capabilities: ["fare.search", "fare.book"] }, { tool: "mail", capabilities: ["mail.send"] }],
-  grantable: ["fare.*"],
+  grantable: ["fare.*", "mail.send"],
 });
 
 /**
@@ -127,6 +136,29 @@ const mintProviders = (y: number, duplicate: boolean): ProviderGrant[] => {
   // prov-0 never grants vcs.push, which the generator's invalid effects ask for (I5).
   return y % 3 === 2 ? [a, { provider_id: "prov-0", kind: "vcs", contract_version: "v1", capabilities: ["vcs.tag", "vcs.read"] }] : [a];
 };
+
+/**
+ * Spec review situations (Janma / Samskara, spec/review/janma-samskara.ts). Each helper makes one
+ * reading observable, so a mutant taking the other reading diverges from the model:
+ * - G-32, G-51: an act carries one to three trace entries, so trace.destroyed counts entries, not
+ *   acts, and a 4-word run may cross an entry boundary;
+ * - G-50: a snake_case word (two tokens) appears in some traces;
+ * - G-27: a tool may be offered twice, a partial entry first;
+ * - G-24: a redelivery names applied obligations out of order and repeated.
+ */
+export const traceEntriesOf = (words: readonly string[], c: Choice): string[] => {
+  // fast-check favours small and edge values of each field, so the shape mixes two fields.
+  const ws = (c.x + c.op) % 4 === 1 ? [words[0] ?? "x", `${words[1] ?? "x"}_${words[2] ?? "x"}`, ...words.slice(3)] : [...words];
+  const cut = (c.y + c.op) % 3;
+  if (cut === 0) return [ws.join(" ")];
+  if (cut === 1) return [ws.slice(0, 2).join(" "), ws.slice(2).join(" ")];
+  return [ws.slice(0, 1).join(" "), ws.slice(1, 3).join(" "), ws.slice(3).join(" ")];
+};
+/** The words of a life's whole trace, across its entries, in order. */
+const traceWords = (trace: readonly string[]): string[] => trace.join(" ").split(" ").filter((w) => w.length > 0);
+const offeredTools = (c: Choice) =>
+  c.x % 3 === 0 ? [{ tool: "search", capabilities: ["fare.search"] }, ...ENV(false).tools] : ENV(false).tools;
+const redelivery = (ids: readonly string[], c: Choice): string[] => (c.x % 4 === 0 && ids.length > 1 ? [...ids].reverse().concat(ids[1] ?? []) : [...ids]);
 
 const instancesIn = (a: AgentView, states: readonly string[]) => a.instances.filter((i) => states.includes(i.state));
 
@@ -170,7 +202,9 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   const tick = c.bad === 2 && c.op % 7 === 0 && v.tick > 0 ? v.tick - 1 : mem.tick; // a few TICK_REGRESSED
   const id = (p: string) => `${p}${mem.seq++}`;
   // Concentrate on the first agent most of the time so that its lineage grows deep.
-  const agent = c.x % 4 === 0 && mem.profile === "mixed" ? pick(v.agents, c.x) : v.agents[0];
+  if (mem.home === undefined && v.agents[0] !== undefined) mem.home = v.agents[0].identity.identity;
+  const agent = c.x % 4 === 0 && mem.profile === "mixed" ? pick(v.agents, c.x)
+    : mem.profile === "store" ? (v.agents.find((a) => a.identity.identity === mem.home) ?? v.agents[0]) : v.agents[0];
   // A quiesced agent mostly moves its migration on (or cancels it), as an operator would.
   const quiesced = agent !== undefined && agent.ripa.migration !== null && c.bad % 4 !== 3;
   const all: readonly string[] = mem.profile === "store" ? STORE_OPS : OPS;
@@ -181,7 +215,9 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   const early = agent?.ripa.migration?.phase === "fenced" || agent?.ripa.migration?.phase === "checkpointed";
   const cancelOverMarker = early && agent?.ripa.marker !== null && c.x % 2 === 0;
   const kind = quiesced ? (c.bad === 4 || cancelOverMarker ? "cancel" : "migrate") : (ops[c.op % ops.length] ?? "mint");
-  if (kind === "mint" || agent === undefined) {
+  // G-39: the store profile mints one neighbour once its own agent has excised.
+  const neighbour = mem.profile === "store" && kind === "excise" && v.agents.length === 1 && (agent?.store.excisions.length ?? 0) > 0;
+  if (kind === "mint" || agent === undefined || neighbour) {
     const duplicateProviders = bad && c.y % 2 === 1;
     const root = bad && !duplicateProviders && v.roots_used.length > 0 ? (pick(v.roots_used, c.x) ?? "r") : id("root-");
     return {
@@ -205,7 +241,8 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
     }
     case "birth": {
       const i = pick(instancesIn(agent, bad ? ["ready", "conceived"] : ["conceived"]), c.y);
-      return { op: "janma.birth", tick, agent: A, instance_id: i?.instance_id ?? "ghost", environment: ENV(bad && c.y % 2 === 0) };
+      const env = ENV(bad && c.y % 2 === 0);
+      return { op: "janma.birth", tick, agent: A, instance_id: i?.instance_id ?? "ghost", environment: env.tools.length === 0 ? env : { ...env, tools: offeredTools(c) } };
     }
     case "act": {
       const i = pick(instancesIn(agent, bad ? ["ready", "active", "withdrawn", "conceived"] : ["ready", "active"]), c.y);
@@ -215,10 +252,11 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
         return { op: "janma.birth", tick, agent: A, instance_id: conceived?.instance_id ?? "ghost", environment: ENV(false) };
       }
       const words = [0, 1, 2, 3, 4].map((k) => WORDS[(c.x + k * c.y) % WORDS.length] ?? "x");
-      const tool = bad && c.y % 3 === 0 ? "mail" : "search";
+      const mails = life.manifest.capability_grants.includes("mail.send") && c.op % 4 === 1; // two tools used (G-28 tools_used order)
+      const tool = (bad && c.y % 3 === 0) || mails ? "mail" : "search";
       const action = {
         tool, capability: tool === "mail" ? "mail.send" : c.x % 5 === 0 ? "fare.book" : "fare.search",
-        outcome: c.x % 3 === 0 ? ("failed" as const) : ("ok" as const), tick, trace: [words.join(" ")],
+        outcome: c.x % 3 === 0 ? ("failed" as const) : ("ok" as const), tick, trace: traceEntriesOf(words, c),
       };
       const signature = digestOf(DOMAIN.action, { identity: A, nonce: life.nonce, manifest_digest: i.manifest_digest, action });
       const signed = { identity: A, nonce: life.nonce, manifest_digest: i.manifest_digest, action, signature: bad && c.y % 3 === 1 ? EVIDENCE : signature };
@@ -249,7 +287,11 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
       const confidence = [1, 250_000, 1_000_000, 600_000, 250_000, 1_000_000][c.y % 6] ?? 1;
       const nudge = Math.sign(valence) * (c.y % 2);
       // A guidance may quote three consecutive trace words: the largest overlap that is not a leak (D-010).
-      const nearLeak = (life.trace[0] ?? "").split(" ").slice(0, 3).join(" ");
+      // Words are taken across entries (G-51); a snake_case word makes three words four tokens (G-50).
+      const words = traceWords(life.trace);
+      const snake = words.findIndex((w) => w.includes("_"));
+      const from = snake > 0 && c.y % 2 === 0 ? snake - 1 : 0;
+      const nearLeak = words.slice(from, from + 3).join(" ");
       const n = 1 + (c.x % 3);
       const dispositions: Disposition[] = [...new Set([0, 1, 2].slice(0, n).map((k) => KEYS[(c.y + k * 2) % KEYS.length] ?? "k"))].map((k, j) => ({
         key: k,
@@ -263,20 +305,33 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
         evidence_digest: EVIDENCE,
         category: "operational",
       }));
+      // G-52 / D-007: a shared key every such distillate contributes to with the same |w| and c, so
+      // the leader among them is decided by the distillate id alone.
+      const tie = (c.x + c.op) % 4 !== 3;
+      if (tie) dispositions.push({ key: "k.tie", guidance: GUIDANCE[c.x % GUIDANCE.length] ?? "g", weight: Math.sign(valence) * 300_000, evidence_digest: EVIDENCE, category: "operational" });
       // One kind of defect at a time, so each reaches the check it targets.
       const defect = bad ? c.y % 5 : -1;
-      const distillate_id = defect === 0 ? (pick(agent.obligations, c.x)?.distillate_id ?? id("d")) : id("d");
+      // G-31: a reused id is often one whose obligation was discharged without being applied.
+      const dropped = pick(agent.obligations.filter((o) => o.status === "discharged" && o.outcome !== "applied"), c.x);
+      const distillate_id = defect === 0
+        ? (((c.x % 2 === 0 ? dropped : undefined) ?? pick(agent.obligations, c.x))?.distillate_id ?? id("d"))
+        : ((!bad && c.x % 6 === 5 ? dropped?.distillate_id : undefined) ?? id("d"));
       const d: Record<string, unknown> = {
         distillate_id,
-        source: { identity: A, nonce: life.nonce, instance_id: i.instance_id },
+        // G-30: a zero confidence from a foreign nonce is AD-4 (attribution is checked first).
+        source: { identity: A, nonce: defect === 1 && c.x % 2 === 0 ? `${life.nonce}-other` : life.nonce, instance_id: i.instance_id },
         born_from: i.born_from,
-        signal: { valence, confidence: defect === 1 ? 0 : confidence, model_version: null, explicit: true },
+        signal: { valence, confidence: defect === 1 ? 0 : tie ? 600_000 : confidence, model_version: null, explicit: true },
         // Now and then one key twice: S-1 by a rule JSON Schema cannot express (rules.json, review G-5).
         dispositions: defect === 2 ? dispositions.map((x) => ({ ...x, weight: -x.weight || 1 })) : c.x % 16 === 9 ? [...dispositions, ...dispositions.slice(0, 1)] : dispositions,
       };
-      if (defect === 3) d["episode"] = life.trace.join("\n");
+      if (defect === 3 && c.x % 2 === 0) d["episode"] = life.trace.join("\n");
+      // G-30: two dispositions for one key (a schema refinement, so S-1), the second otherwise valid.
+      if (defect === 3 && c.x % 2 === 1) d["dispositions"] = [...dispositions, { ...dispositions[0], guidance: "a second lesson" }];
       // A leak: a guidance that quotes four or more consecutive words of the trace (S-1, D-010).
-      if (defect === 4) d["dispositions"] = [{ ...dispositions[0], guidance: `prefer ${life.trace[0] ?? "leak leak leak leak"}` }];
+      if (defect === 4) d["dispositions"] = [{ ...dispositions[0], guidance: `prefer ${words.length > 0 ? words.slice(0, 5).join(" ") : "leak leak leak leak"}` }];
+      // G-51: an otherwise valid distillate whose guidance quotes four words across an entry boundary.
+      if (!bad && c.x % 7 === 3 && life.trace.length > 1) d["dispositions"] = [{ ...dispositions[0], guidance: `then ${words.slice(1, 5).join(" ")}` }];
       return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: id("ob"), distillate: d };
     }
     case "attempt":
@@ -294,16 +349,26 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
       const redeliver = c.y % 3 === 0 && applied.length > 0; // duplicate delivery of merged lives (D-008)
       const ids = [
         ...(redeliver && c.x % 2 === 0 ? [] : pending.filter((_, k) => (c.x >> k) % 2 === 0 || k === 0).slice(0, 4).map((x) => x.obligation_id)),
-        ...(redeliver ? applied.slice(0, 2).map((x) => x.obligation_id) : []),
-        ...(bad ? ["ghost"] : []),
+        ...(redeliver ? redelivery(applied.slice(0, 2).map((x) => x.obligation_id), c) : []),
+        // G-23: a missing id listed with an obligation discharged unapplied, sorting before or after it.
+        ...(bad && c.x % 2 === 1 ? agent.obligations.filter((x) => x.status === "discharged" && x.outcome !== "applied").slice(0, 1).map((x) => x.obligation_id) : []),
+        ...(bad ? [c.x % 2 === 1 ? "zz-ghost" : "ghost"] : []),
       ];
       return { op: "samskara.merge", tick, agent: A, obligation_ids: ids.length > 0 ? ids : [pick(agent.obligations, c.x)?.obligation_id ?? "ghost"] };
     }
     case "excise": {
-      const ds = agent.store.distillates.filter((_, k) => (c.x >> k) % 3 === 0).slice(0, 3).map((x) => x.distillate_id);
-      const first = agent.store.distillates[c.y % Math.max(1, agent.store.distillates.length)]?.distillate_id;
+      // G-39: excision ids are numbered per agent (so two agents' ids collide), the target is now and
+      // then another agent, and a reused id is sent with a non-custodian's authorisation.
+      const target = c.y % 3 === 0 ? (pick(v.agents, c.x) ?? agent) : agent;
+      const rogue = bad || (c.bad >= 8 && target.store.excisions.length > 0);
+      const reuse = rogue ? pick(target.store.excisions, c.y)?.excision_id : undefined;
+      const ds = target.store.distillates.filter((_, k) => (c.x >> k) % 3 === 0).slice(0, 3).map((x) => x.distillate_id);
+      const first = target.store.distillates[c.y % Math.max(1, target.store.distillates.length)]?.distillate_id;
       const list = ds.length > 0 ? ds : first !== undefined ? [first] : ["ghost"];
-      return { op: "samskara.excise", tick, agent: A, excision_id: id("x"), distillate_ids: list, authorization: bad ? ROGUE : AUTH };
+      return {
+        op: "samskara.excise", tick, agent: target.identity.identity, excision_id: reuse ?? `xn${target.store.excisions.length + 1}`,
+        distillate_ids: list, authorization: rogue ? ROGUE : AUTH,
+      };
     }
     case "replay":
       return { op: "samskara.replay", tick, agent: A };

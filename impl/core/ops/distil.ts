@@ -8,6 +8,13 @@ import { refuse, violates } from "../rejection.ts";
 import { distillateDigest } from "../store.ts";
 import { instanceOf, type Handler } from "./context.ts";
 
+/** Spec review G-49: the papers' decimal weights and short digests fail here; say what the field wants. */
+const MILLIONTHS = " (numbers are integer millionths, 0.9 is 900000: D-001)";
+const DIGEST = ' (digests are "sha256:" and 64 lowercase hex digits: D-004)';
+const FORMAT_HINT: Readonly<Record<string, string>> = {
+  weight: MILLIONTHS, valence: MILLIONTHS, confidence: MILLIONTHS, evidence_digest: DIGEST, born_from: DIGEST, identity: DIGEST,
+};
+
 export const distil: Handler<"janma.distil"> = (_world, cmd, agent) => {
   const inst = instanceOf(agent, cmd.instance_id);
   // J-4: exactly one distillation, and only after withdrawal.
@@ -20,7 +27,7 @@ export const distil: Handler<"janma.distil"> = (_world, cmd, agent) => {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = ["distillate", ...(issue?.path ?? []).map((p) => (typeof p === "number" ? p : String(p)))];
-    return violates("S-1", `distillate is not a strict SamskaraDistillate: ${issue?.message ?? "invalid"}`, path);
+    return violates("S-1", `distillate is not a strict SamskaraDistillate: ${issue?.message ?? "invalid"}${FORMAT_HINT[String(path.at(-1))] ?? ""}`, path);
   }
   const d = parsed.data;
   // AD-4: the distillate must be attributed to this projection.

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { INVARIANTS } from "./catalog.ts";
+import { renderChecksJson, renderChecksMarkdown } from "./checks-render.ts";
 import { DECISIONS, decisionsRefining } from "./decisions.ts";
 import { EXAMPLES } from "./examples.ts";
 import { SPEC_SCHEMAS } from "./registry.ts";
@@ -33,6 +34,8 @@ export const renderSpecArtefacts = (): Map<string, string> => {
   files.set("spec/vectors/digests.json", renderVectors());
   files.set("spec/INVARIANTS.md", renderInvariantClauses());
   files.set("spec/DECISIONS.md", renderDecisions());
+  files.set("spec/CHECKS.md", renderChecksMarkdown());
+  files.set("spec/checks.json", renderChecksJson());
   return files;
 };
 

@@ -7,6 +7,7 @@
  */
 import { Result } from "effect";
 import { Command, type CommandOp, type Event } from "../spec/index.ts";
+import { QUIESCED_OPS as SPEC_QUIESCED_OPS } from "../spec/checks.ts";
 import { generic, no, ok, violates, type Outcome } from "./rejection.ts";
 import type { World } from "./state.ts";
 import type { Handler, Stepped } from "./step.ts";
@@ -22,12 +23,8 @@ import { bind, cancel, checkpoint, fence, quiesced, rehydrate, resume, validate 
 
 export const initialWorld = (): World => ({ tick: 0, roots_used: [], agents: new Map() });
 
-/** OP-0.4: the operations a quiesced (fenced) agent refuses (I4). */
-export const QUIESCED_OPS: ReadonlySet<CommandOp> = new Set<CommandOp>([
-  "janma.conceive", "janma.birth", "janma.act", "samskara.merge", "samskara.excise",
-  "ripa.task_start", "ripa.task_resume", "ripa.request", "ripa.evolve", "ripa.identity_update",
-  "ripa.replicate", "ripa.descend", "ripa.restart",
-]);
+/** OP-0.4: the operations a quiesced (fenced) agent refuses (I4); the list is the spec's. */
+export const QUIESCED_OPS: ReadonlySet<CommandOp> = new Set<CommandOp>(SPEC_QUIESCED_OPS);
 
 type AgentOp = Exclude<CommandOp, "advaita.mint">;
 

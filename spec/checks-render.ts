@@ -27,6 +27,7 @@ export const renderChecksJson = (): string =>
         text: c.text,
         outcomes: c.targets.map((t) => ({ code: codeOf(t), invariant: isInvariantId(t) ? t : null })),
         ...(c.unreachable === undefined ? {} : { unreachable: c.unreachable }),
+        ...(c.alwaysRejects === true ? { always_rejects: true } : {}),
       })),
     },
     null,

@@ -41,12 +41,18 @@ export interface CheckClause {
    * check has no first-fail witness (the property suite requires one from every other check).
    */
   readonly unreachable?: string;
+  /** Set on the checks that reject every command reaching them (nothing is acquired, D-017). */
+  readonly alwaysRejects?: true;
 }
 
-type Item = readonly [text: string, target: CheckTarget | readonly CheckTarget[] | null, unreachable?: string];
+interface ItemOptions {
+  readonly unreachable?: string;
+  readonly alwaysRejects?: true;
+}
+type Item = readonly [text: string, target: CheckTarget | readonly CheckTarget[] | null, options?: ItemOptions];
 
 const clause = (name: string, op: CommandOp, items: readonly Item[]): CheckClause[] =>
-  items.map(([text, t, unreachable], k) => ({
+  items.map(([text, t, options], k) => ({
     id: `${name}.c${k + 1}`,
     clause: name,
     index: k + 1,
@@ -54,7 +60,8 @@ const clause = (name: string, op: CommandOp, items: readonly Item[]): CheckClaus
     ops: [op],
     text,
     targets: t === null ? [] : typeof t === "string" ? [t as CheckTarget] : [...(t as readonly CheckTarget[])],
-    ...(unreachable === undefined ? {} : { unreachable }),
+    ...(options?.unreachable === undefined ? {} : { unreachable: options.unreachable }),
+    ...(options?.alwaysRejects === true ? { alwaysRejects: true as const } : {}),
   }));
 
 /**
@@ -103,7 +110,7 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
   ]),
   ...clause("OP-2.4", "janma.acquire", [
     ["instance exists", "NOT_FOUND"],
-    ["always rejected: a tool acquisition → J-1, a capability acquisition → J-2", ["J-1", "J-2"]],
+    ["always rejected: a tool acquisition → J-1, a capability acquisition → J-2", ["J-1", "J-2"], { alwaysRejects: true }],
   ]),
   ...clause("OP-2.5", "janma.expire", [
     ["instance exists", "NOT_FOUND"],
@@ -134,7 +141,10 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
     ["obligation exists", "NOT_FOUND"],
     ["status `pending`", "J-4"],
     ["`tick ≤ deadline_tick`", "J-4"],
-    ["`attempts < max_retries + 1`", "J-4"],
+    [
+      "`attempts < max_retries + 1`", "J-4",
+      { unreachable: "the attempt that reaches max_retries + 1 discharges the obligation (a reinforcing one at its first attempt, a corrective one at attempts = max_retries + 1), so a pending obligation always has an attempt left and the status check OP-3.1.c2 fails first; the check states the bound, it never decides" },
+    ],
   ]),
   ...clause("OP-3.2", "custody.expire", [
     ["obligation exists", "NOT_FOUND"],
@@ -156,12 +166,12 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
   ...clause("OP-4.3", "samskara.replay", [
     [
       "replay (OP-1.7) reproduces the chain", "S-4",
-      "merge and excision build the chain by OP-1.6 and OP-1.8, the same steps replay repeats, so a conforming store always reproduces it (S-4 holds by construction); only a faulty implementation fails this check",
+      { unreachable: "merge and excision build the chain by OP-1.6 and OP-1.8, the same steps replay repeats, so a conforming store always reproduces it (S-4 holds by construction); only a faulty implementation fails this check" },
     ],
   ]),
   ...clause("OP-4.4", "advaita.project_write", [
     ["instance exists", "NOT_FOUND"],
-    ["always rejected with AD-2", "AD-2"],
+    ["always rejected with AD-2", "AD-2", { alwaysRejects: true }],
   ]),
   ...clause("OP-5.1", "advaita.mint", [
     ["`root` never used", "AD-1"],

@@ -13,13 +13,14 @@ import { initialWorld, transition, view } from "../model/index.ts";
 import { errorCodeOf, isInvariantId } from "../spec/catalog.ts";
 import type { CheckClause } from "../spec/checks.ts";
 import { choicesArb, materialize, newMemory, type GenProfile } from "./generators/commands.ts";
-import { newWitnessBook, recordWitness, renderWitnessTable, witnessZeros, type WitnessBook } from "./witness.ts";
+import { beginRun, newWitnessBook, recordWitness, renderWitnessTable, witnessZeros, type WitnessBook } from "./witness.ts";
 
 const codes = (c: CheckClause): string[] => c.targets.map((t) => (isInvariantId(t) ? errorCodeOf(t) : t));
 
 const run = (book: WitnessBook, profile: GenProfile, runs: number, seed: number): void => {
   for (const choices of fc.sample(choicesArb(60, 200), { numRuns: runs, seed })) {
     const mem = newMemory(profile);
+    beginRun(book);
     let world = initialWorld();
     for (const choice of choices) {
       const pre = view(world);

@@ -190,6 +190,15 @@ export const newWitnessBook = (): WitnessBook => ({
   passed: new Map(), firstFail: new Map(), boundaries: new Map(), misnamed: [], manifests: new Map(), traces: new Map(), steps: 0,
 });
 
+/**
+ * Start a new run: ids repeat between runs (the generator's counters start again), so what the
+ * book remembers of manifests and traces must not leak from one run into the next.
+ */
+export const beginRun = (book: WitnessBook): void => {
+  book.manifests.clear();
+  book.traces.clear();
+};
+
 const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
 
 /**

@@ -238,7 +238,10 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
   ...clause("OP-7.3", "ripa.migration_validate", [
     ["phase `checkpointed`", "I4"],
     ["`bundle_digest` equals the recorded one", "I2"],
-    ["bundle identity and identity version equal the installed ones", "I1"],
+    [
+      "bundle identity and identity version equal the installed ones", "I1",
+      { unreachable: "the state it compares is changed only by operations that quiescence refuses while a migration is in progress (OP-0.4): the identity never changes and its version only by `ripa.identity_update`, and the bundle is taken after the fence; so no command sequence can fail it, and it guards a corrupted or tampered state" },
+    ],
     ["`target.body_revision` equals the bundle's", "I3"],
     ["target execution id differs from the source's", "DUPLICATE_ID"],
     ["target provider ids unique", "DUPLICATE_ID"],
@@ -256,9 +259,18 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
   ...clause("OP-7.6", "ripa.migration_resume", [
     ["phase `rehydrated`", "I4"],
     ["token fresh", "I4"],
-    ["installed identity record digest equals the bundle's", "I1"],
-    ["memory head and store head equal the bundle's", "I2"],
-    ["body revision equals the bundle's", "I3"],
+    [
+      "installed identity record digest equals the bundle's", "I1",
+      { unreachable: "the state it compares is changed only by operations that quiescence refuses while a migration is in progress (OP-0.4): the identity record changes only by `ripa.identity_update`; so no command sequence can fail it, and it guards a corrupted or tampered state" },
+    ],
+    [
+      "memory head and store head equal the bundle's", "I2",
+      { unreachable: "the state it compares is changed only by operations that quiescence refuses while a migration is in progress (OP-0.4): memory extends only by install, merge, excision and task start, and the store head moves only by merge and excision; so no command sequence can fail it, and it guards a corrupted or tampered state" },
+    ],
+    [
+      "body revision equals the bundle's", "I3",
+      { unreachable: "the state it compares is changed only by operations that quiescence refuses while a migration is in progress (OP-0.4): the body revision changes only by `ripa.evolve`; so no command sequence can fail it, and it guards a corrupted or tampered state" },
+    ],
   ]),
   ...clause("OP-7.7", "ripa.migration_cancel", [
     ["the named migration is in progress", "NOT_FOUND"],

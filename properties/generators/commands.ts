@@ -112,8 +112,8 @@ const instancesIn = (a: AgentView, states: readonly string[]) => a.instances.fil
  * boundary of spec/CHECKS.md that would otherwise have no witness (properties/witness.ts): a
  * command failing exactly that check (everything before it valid), or an accepted command at a
  * boundary (a deadline exactly, lists unsorted or with duplicates, wildcard grants without their
- * separator, guidance quoting 4 trace tokens in other case or width). Chosen for about one step
- * in sixteen (`bad === 15`); a situation that does not apply to the current view yields nothing
+ * separator, guidance quoting 4 trace tokens in other case or width). Chosen for half the steps
+ * meant to be invalid (so the share of accepted commands stays as it was); a situation that does not apply to the current view yields nothing
  * and the ordinary choice is made instead.
  */
 type Situation = (s: {
@@ -146,6 +146,28 @@ const distillateFor = (A: string, inst: { instance_id: string; born_from: string
 
 /** Full-width letters: the same token after NFKC (D-010). */
 const fullWidth = (t: string) => [...t].map((ch) => (/[a-z]/.test(ch) ? String.fromCodePoint((ch.codePointAt(0) ?? 0) + 0xfee0) : ch)).join("");
+
+/** OP-2.7.c9: guidance quoting exactly 4 trace tokens, verbatim, in upper case, or in full width (D-010). */
+const leakingGuidance: Situation = ({ A, tick, agent, c, id, mem }) => {
+    const i = pick(withdrawnUndistilled(agent), c.y);
+    const life = i === undefined ? undefined : mem.lives.get(`${A}/${i.instance_id}`);
+    const words = (life?.trace[0] ?? "").split(" ").slice(0, 4);
+    if (i === undefined || life === undefined || words.length < 4) return undefined;
+    const quoted = [words.join(" "), words.join(" ").toUpperCase(), fullWidth(words.join(" "))][c.x % 3] ?? "";
+    return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: id("ob"), distillate: distillateFor(A, i, life.nonce, id, `so ${quoted}`) };
+  };
+
+/** OP-3.1.c3 / OP-3.2.c3 at their deadline: attempt exactly at it, expire one tick before it. */
+const atCustodyDeadline: Situation = ({ A, agent, c, mem }) => {
+    const o = pick(agent.obligations.filter((x) => x.status === "pending" && x.deadline_tick - 1 >= mem.tick), c.y);
+    if (o === undefined) return undefined;
+    if (c.x % 2 === 0) {
+      mem.tick = o.deadline_tick;
+      return { op: "custody.attempt", tick: mem.tick, agent: A, obligation_id: o.obligation_id, ack: "deferred" };
+    }
+    mem.tick = o.deadline_tick - 1;
+    return { op: "custody.expire", tick: mem.tick, agent: A, obligation_id: o.obligation_id };
+  };
 
 const SITUATIONS: readonly Situation[] = [
   // OP-0.2.c1: a command failing its schema (a negative tick).
@@ -196,31 +218,13 @@ const SITUATIONS: readonly Situation[] = [
     const d = distillateFor(A, i, which === 1 ? `${i.nonce}-other` : i.nonce, id, "ask before booking", which === 2 ? "health" : "operational");
     return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: which === 0 ? (used ?? "ob") : id("ob"), distillate: d };
   },
-  // OP-2.7.c9: guidance quoting exactly 4 trace tokens, verbatim, in upper case, or in full width.
-  ({ A, tick, agent, c, id, mem }) => {
-    const i = pick(withdrawnUndistilled(agent), c.y);
-    const life = i === undefined ? undefined : mem.lives.get(`${A}/${i.instance_id}`);
-    const words = (life?.trace[0] ?? "").split(" ").slice(0, 4);
-    if (i === undefined || life === undefined || words.length < 4) return undefined;
-    const quoted = [words.join(" "), words.join(" ").toUpperCase(), fullWidth(words.join(" "))][c.x % 3] ?? "";
-    return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: id("ob"), distillate: distillateFor(A, i, life.nonce, id, `so ${quoted}`) };
-  },
+  leakingGuidance, leakingGuidance, leakingGuidance,
   // OP-2.8.c2: dissolve an instance that is not withdrawn.
   ({ A, tick, agent, c }) => {
     const i = pick(instancesIn(agent, ["conceived", "ready", "active"]), c.y);
     return i === undefined ? undefined : { op: "janma.dissolve", tick, agent: A, instance_id: i.instance_id };
   },
-  // OP-3.1.c3 / OP-3.2.c3 at their deadline: attempt exactly at it, expire one tick before it.
-  ({ A, agent, c, mem }) => {
-    const o = pick(agent.obligations.filter((x) => x.status === "pending" && x.deadline_tick - 1 >= mem.tick), c.y);
-    if (o === undefined) return undefined;
-    if (c.x % 2 === 0) {
-      mem.tick = o.deadline_tick;
-      return { op: "custody.attempt", tick: mem.tick, agent: A, obligation_id: o.obligation_id, ack: "deferred" };
-    }
-    mem.tick = o.deadline_tick - 1;
-    return { op: "custody.expire", tick: mem.tick, agent: A, obligation_id: o.obligation_id };
-  },
+  atCustodyDeadline, atCustodyDeadline,
   // OP-4.1: pending obligations listed unsorted and twice (OP-0.6).
   ({ A, tick, agent }) => {
     const ids = agent.obligations.filter((x) => x.status === "pending" && x.deadline_tick >= tick).map((x) => x.obligation_id).slice(0, 2);
@@ -257,9 +261,43 @@ const SITUATIONS: readonly Situation[] = [
     op: "ripa.effect", tick, agent: A, execution_id: agent.ripa.authority.holder ?? agent.ripa.execution.execution_id,
     token: agent.ripa.authority.token, provider_id: "prov-ghost", capability: "fare.search", effect_id: `e${c.x % 6}`,
   }),
+  // OP-7.1.c2: a new fence reusing the id of a migration fenced before.
+  ({ A, tick, agent, c, id }) => {
+    const old = pick(agent.ripa.fences, c.y)?.migration_id;
+    return agent.ripa.migration !== null || old === undefined ? undefined : { op: "ripa.migration_fence", tick, agent: A, migration_id: old, token: id("tok-") };
+  },
 ];
 
-/** The situations of OP-7, which mostly need a migration in progress. */
+/** OP-7.2 … OP-7.6 c1: a phase command out of order. */
+const outOfOrder: Situation = ({ A, tick, agent, c, id }) => {
+    const m = agent.ripa.migration;
+    if (m === null) return undefined;
+    const mid = m.migration_id;
+    const phases = ["fenced", "checkpointed", "validated", "bound", "rehydrated"] as const;
+    // One of the four phases the migration is not in.
+    const want = phases[(phases.indexOf(m.phase) + 1 + (c.y % 4)) % phases.length] ?? "fenced";
+    switch (want) {
+      case "fenced": return { op: "ripa.migration_checkpoint", tick, agent: A, migration_id: mid };
+      case "checkpointed": return { op: "ripa.migration_validate", tick, agent: A, migration_id: mid, bundle_digest: m.bundle_digest ?? EVIDENCE, target: { execution: exec(id("exec-")), providers: [], body_revision: agent.substrate.body.revision }, gain_authorization: null };
+      case "validated": return { op: "ripa.migration_bind", tick, agent: A, migration_id: mid, surfaces: [], labels: {} };
+      case "bound": return { op: "ripa.migration_rehydrate", tick, agent: A, migration_id: mid };
+      default: return { op: "ripa.migration_resume", tick, agent: A, migration_id: mid, token: id("tok-") };
+    }
+  };
+
+/** OP-7.3.c5 / c6 / c7: a target that is the source, with duplicate provider ids, or lacking a required capability. */
+const badTarget: Situation = ({ A, tick, agent, c, id }) => {
+    const m = agent.ripa.migration;
+    if (m === null || m.phase !== "checkpointed") return undefined;
+    const which = c.x % 3;
+    const prov = (pid: string, caps: readonly string[]) => ({ provider_id: pid, kind: "runtime" as const, contract_version: "v2", capabilities: [...caps] });
+    const req = agent.ripa.required_capabilities;
+    const providers = which === 1 ? [prov("prov-t", req), prov("prov-t", req)] : which === 2 ? [prov("prov-t", [])] : [prov("prov-t", req)];
+    const execution = exec(which === 0 ? m.source_execution_id : id("exec-"));
+    return { op: "ripa.migration_validate", tick, agent: A, migration_id: m.migration_id, bundle_digest: m.bundle_digest ?? EVIDENCE, target: { execution, providers, body_revision: agent.substrate.body.revision }, gain_authorization: null };
+  };
+
+/** The situations of OP-7, which mostly need a migration in progress (the phase-dependent ones thrice: each needs one phase of five). */
 const MIGRATION_SITUATIONS: readonly Situation[] = [
   // OP-7.c1: a phase command naming a migration that is not the one in progress.
   ({ A, tick, agent }) => (agent.ripa.migration === null ? undefined : { op: "ripa.migration_checkpoint", tick, agent: A, migration_id: "ghost-m" }),
@@ -270,33 +308,8 @@ const MIGRATION_SITUATIONS: readonly Situation[] = [
     if (m === null && old === undefined) return undefined;
     return { op: "ripa.migration_fence", tick, agent: A, migration_id: m === null ? (old ?? "m") : id("m"), token: id("tok-") };
   },
-  // OP-7.2 … OP-7.6 c1: a phase command out of order.
-  ({ A, tick, agent, c, id }) => {
-    const m = agent.ripa.migration;
-    if (m === null) return undefined;
-    const mid = m.migration_id;
-    const phases = ["fenced", "checkpointed", "validated", "bound", "rehydrated"] as const;
-    const want = phases[c.x % phases.length] ?? "fenced";
-    if (want === m.phase) return undefined;
-    switch (want) {
-      case "fenced": return { op: "ripa.migration_checkpoint", tick, agent: A, migration_id: mid };
-      case "checkpointed": return { op: "ripa.migration_validate", tick, agent: A, migration_id: mid, bundle_digest: m.bundle_digest ?? EVIDENCE, target: { execution: exec(id("exec-")), providers: [], body_revision: agent.substrate.body.revision }, gain_authorization: null };
-      case "validated": return { op: "ripa.migration_bind", tick, agent: A, migration_id: mid, surfaces: [], labels: {} };
-      case "bound": return { op: "ripa.migration_rehydrate", tick, agent: A, migration_id: mid };
-      default: return { op: "ripa.migration_resume", tick, agent: A, migration_id: mid, token: id("tok-") };
-    }
-  },
-  // OP-7.3.c5 / c6 / c7: a target that is the source, with duplicate provider ids, or lacking a required capability.
-  ({ A, tick, agent, c, id }) => {
-    const m = agent.ripa.migration;
-    if (m === null || m.phase !== "checkpointed") return undefined;
-    const which = c.x % 3;
-    const prov = (pid: string, caps: readonly string[]) => ({ provider_id: pid, kind: "runtime" as const, contract_version: "v2", capabilities: [...caps] });
-    const req = agent.ripa.required_capabilities;
-    const providers = which === 1 ? [prov("prov-t", req), prov("prov-t", req)] : which === 2 ? [prov("prov-t", [])] : [prov("prov-t", req)];
-    const execution = exec(which === 0 ? m.source_execution_id : id("exec-"));
-    return { op: "ripa.migration_validate", tick, agent: A, migration_id: m.migration_id, bundle_digest: m.bundle_digest ?? EVIDENCE, target: { execution, providers, body_revision: agent.substrate.body.revision }, gain_authorization: null };
-  },
+  outOfOrder, outOfOrder, outOfOrder,
+  badTarget, badTarget, badTarget,
   // OP-7.4.c3: surfaces with one id twice.
   ({ A, tick, agent }) => {
     const m = agent.ripa.migration;
@@ -313,9 +326,20 @@ const MIGRATION_SITUATIONS: readonly Situation[] = [
 ];
 
 const ALL_SITUATIONS: readonly Situation[] = [...SITUATIONS, ...MIGRATION_SITUATIONS];
-const situation: Situation = (s) => ALL_SITUATIONS[s.c.op % ALL_SITUATIONS.length]?.(s);
-/** While a migration is in progress the ordinary mix only moves it on; one step in sixteen tries a wrong move. */
-const migrationSituation: Situation = (s) => MIGRATION_SITUATIONS[s.c.op % MIGRATION_SITUATIONS.length]?.(s);
+/**
+ * The situation `c.op` names or, when it does not apply to the view, one of the next three: most
+ * need a state that is there only some of the time (a live attempt, a withdrawn life, a phase).
+ */
+const firstApplicable = (list: readonly Situation[]): Situation => (s) => {
+  for (let k = 0; k < 4; k++) {
+    const made = list[(s.c.op + k) % list.length]?.(s);
+    if (made !== undefined) return made;
+  }
+  return undefined;
+};
+const situation: Situation = firstApplicable(ALL_SITUATIONS);
+/** While a migration is in progress, half the invalid moves are these. */
+const migrationSituation: Situation = firstApplicable(MIGRATION_SITUATIONS);
 
 /** Interpret one choice against the current view. Always returns a command (valid or not). */
 export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command => {
@@ -342,9 +366,9 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   }
   const A = agent.identity.identity;
   const key = (inst: string) => `${A}/${inst}`;
-  const special =
-    c.bad === 15 ? situation({ v, mem, c, agent, A, tick, id })
-    : c.bad === 14 && agent.ripa.migration !== null ? migrationSituation({ v, mem, c, agent, A, tick, id })
+  // Migrations are few and each phase lasts one step, so they get one more step in sixteen.
+  const special = agent.ripa.migration !== null && ((bad && c.op < 500) || c.bad === 14) ? migrationSituation({ v, mem, c, agent, A, tick, id })
+    : bad && c.op < 500 ? situation({ v, mem, c, agent, A, tick, id })
     : undefined;
   if (special !== undefined) return special;
   switch (kind) {

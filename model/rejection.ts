@@ -14,19 +14,25 @@ export class Rejection extends Data.TaggedError("Rejection")<{
   readonly invariant: InvariantId | null;
   readonly message: string;
   readonly path?: Path;
+  /**
+   * The check clause of spec/checks.ts that failed (`OP-2.3.c5`). Informative: it is not part of
+   * the wire reply (implementations are compared by code and invariant, D-032), but it lets the
+   * property suite count which checks each run reached and failed.
+   */
+  readonly check: string;
 }> {}
 
-/** A rejection protecting an invariant: its code is the catalog's error code for that id. */
-export const violates = (invariant: InvariantId, message: string, path?: Path): Rejection =>
+/** A rejection protecting an invariant: its code is the catalog's error code for that id; `check` the failing clause. */
+export const violates = (invariant: InvariantId, check: string, message: string, path?: Path): Rejection =>
   new Rejection(
     path === undefined
-      ? { code: errorCodeOf(invariant), invariant, message }
-      : { code: errorCodeOf(invariant), invariant, message, path },
+      ? { code: errorCodeOf(invariant), invariant, message, check }
+      : { code: errorCodeOf(invariant), invariant, message, path, check },
   );
 
 /** A rejection protecting no invariant (NOT_FOUND, DUPLICATE_ID, MALFORMED, TICK_REGRESSED). */
-export const generic = (code: GenericErrorCode, message: string, path?: Path): Rejection =>
-  new Rejection(path === undefined ? { code, invariant: null, message } : { code, invariant: null, message, path });
+export const generic = (code: GenericErrorCode, check: string, message: string, path?: Path): Rejection =>
+  new Rejection(path === undefined ? { code, invariant: null, message, check } : { code, invariant: null, message, path, check });
 
 /** Project onto the spec's wire shape. */
 export const toRejectionData = (r: Rejection): RejectionData =>

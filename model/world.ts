@@ -7,6 +7,7 @@
  */
 import { Result } from "effect";
 import { Command, type CommandOp, type Event } from "../spec/index.ts";
+import { QUIESCED_OPS as SPEC_QUIESCED_OPS, quiescenceCheckOf } from "../spec/checks.ts";
 import { generic, no, ok, violates, type Outcome } from "./rejection.ts";
 import type { World } from "./state.ts";
 import type { Handler, Stepped } from "./step.ts";
@@ -23,12 +24,8 @@ import { taskPause } from "./ripa/recovery.ts";
 
 export const initialWorld = (): World => ({ tick: 0, roots_used: [], agents: new Map() });
 
-/** OP-0.4: the operations a quiesced (fenced) agent refuses (I4). */
-export const QUIESCED_OPS: ReadonlySet<CommandOp> = new Set<CommandOp>([
-  "janma.conceive", "janma.birth", "janma.act", "samskara.merge", "samskara.excise",
-  "ripa.task_start", "ripa.task_resume", "ripa.request", "ripa.evolve", "ripa.identity_update",
-  "ripa.replicate", "ripa.descend", "ripa.restart",
-]);
+/** OP-0.4: the operations a quiesced (fenced) agent refuses (I4); the list is the spec's. */
+export const QUIESCED_OPS: ReadonlySet<CommandOp> = new Set<CommandOp>(SPEC_QUIESCED_OPS);
 
 type AgentOp = Exclude<CommandOp, "advaita.mint">;
 
@@ -74,15 +71,15 @@ export const parseCommand = (input: unknown): Outcome<Command> => {
   if (r.success) return ok(r.data);
   const issue = r.error.issues[0];
   const path = (issue?.path ?? []).map((p) => (typeof p === "number" ? p : String(p)));
-  return no(generic("MALFORMED", issue?.message ?? "command does not match its schema", path));
+  return no(generic("MALFORMED", "OP-0.2.c1", issue?.message ?? "command does not match its schema", path));
 };
 
 const dispatch = (world: World, cmd: Command): Outcome<Stepped> => {
   if (cmd.op === "advaita.mint") return mint(world, cmd);
   const agent = world.agents.get(cmd.agent);
-  if (agent === undefined) return no(generic("NOT_FOUND", `no agent ${cmd.agent}`, ["agent"]));
+  if (agent === undefined) return no(generic("NOT_FOUND", "OP-0.2.c3", `no agent ${cmd.agent}`, ["agent"]));
   if (QUIESCED_OPS.has(cmd.op) && quiesced(agent))
-    return no(violates("I4", `agent is quiesced by migration ${agent.ripa.migration?.migration_id ?? ""}; ${cmd.op} is refused`));
+    return no(violates("I4", quiescenceCheckOf(cmd.op).id, `agent is quiesced by migration ${agent.ripa.migration?.migration_id ?? ""}; ${cmd.op} is refused`));
   const handler = HANDLERS[cmd.op] as Handler<typeof cmd.op>;
   return handler(world, agent, cmd as never);
 };
@@ -98,7 +95,7 @@ export const transition = (
   const parsed = parseCommand(input);
   if (Result.isFailure(parsed)) return no(parsed.failure);
   const cmd = parsed.success;
-  if (cmd.tick < world.tick) return no(generic("TICK_REGRESSED", `tick ${cmd.tick} is before ${world.tick}`, ["tick"]));
+  if (cmd.tick < world.tick) return no(generic("TICK_REGRESSED", "OP-0.2.c2", `tick ${cmd.tick} is before ${world.tick}`, ["tick"]));
   const stepped = dispatch(world, cmd);
   if (Result.isFailure(stepped)) return no(stepped.failure);
   return ok({ world: { ...stepped.success.world, tick: cmd.tick }, events: [...stepped.success.events] });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { INVARIANTS, INVARIANT_IDS, errorCodeOf, invariant, isInvariantId } from "./catalog.ts";
+import { CHECKS, QUIESCED_OPS } from "./checks.ts";
 import { COMMAND_OPS } from "./schemas/commands.ts";
 import { ERROR_CODES, invariantOfCode } from "./errors.ts";
 
@@ -52,5 +53,32 @@ describe("invariant catalog", () => {
     expect(isInvariantId("I4")).toBe(true);
     expect(() => invariant("X" as never)).toThrow(/missing invariant/);
     expect(invariantOfCode("NOT_FOUND")).toBeNull();
+  });
+
+  // G-3: the guarded operations are derived from the check clauses, so they say what
+  // OPERATIONS.md says; these are the disagreements the first spec review found.
+  it("derives the guarded operations from spec/checks.ts (G-3)", () => {
+    expect(invariant("AD-3").rejectedBy).toEqual(["janma.distil"]);
+    expect(invariant("AD-3").checks).toEqual(["OP-2.7.c10"]);
+    expect(invariant("AD-4").rejectedBy).toEqual(["janma.act", "janma.distil"]);
+    expect(invariant("AD-4").rejectedBy).not.toContain("samskara.merge");
+    expect(invariant("S-3").rejectedBy).toEqual([]);
+    expect(invariant("S-5").rejectedBy).toEqual([]);
+    expect(invariant("S-4").rejectedBy).toEqual(["samskara.replay"]);
+    for (const op of QUIESCED_OPS) expect(invariant("I4").rejectedBy, op).toContain(op);
+    expect(invariant("I2").rejectedBy).toEqual(expect.arrayContaining(["ripa.request", "ripa.reply"]));
+  });
+
+  it("every invariant is rejected by its checks or guaranteed by construction, and says which", () => {
+    for (const inv of INVARIANTS) {
+      const own = CHECKS.filter((c) => c.op !== null && c.targets.includes(inv.id));
+      expect(inv.checks, inv.id).toEqual(own.map((c) => c.id));
+      expect(inv.rejectedBy, inv.id).toEqual([...new Set(own.map((c) => c.op))]);
+      expect(inv.guards.slice(0, inv.rejectedBy.length), inv.id).toEqual(inv.rejectedBy);
+      if (inv.rejectedBy.length === 0) {
+        expect(inv.byConstruction?.note, `${inv.id} has no rejecting check, so it must say how it holds`).toMatch(/no command is rejected with this code/);
+      }
+      for (const op of inv.byConstruction?.ops ?? []) expect(inv.guards, inv.id).toContain(op);
+    }
   });
 });

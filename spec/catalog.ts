@@ -7,6 +7,9 @@
  */
 
 /** The four protocol families. Samsara contributes three, RIPA one. */
+import { CHECKS, opsRejectingWith } from "./checks.ts";
+import type { CommandOp } from "./schemas/commands.ts";
+
 export const PROTOCOLS = ["janma", "samskara", "advaita", "ripa"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
@@ -35,6 +38,27 @@ export interface PaperSource {
   readonly section: string;
 }
 
+/**
+ * Operations that maintain an invariant by how they are defined rather than by a check that can
+ * reject a command, and why (D-032: a rejection names the check that failed; these never fail).
+ */
+export interface ByConstruction {
+  readonly ops: readonly string[];
+  readonly note: string;
+}
+
+/** An invariant as written by hand; its guarded operations are derived (`Invariant`). */
+interface InvariantEntry {
+  readonly id: InvariantId;
+  readonly protocol: Protocol;
+  readonly name: string;
+  readonly statement: string;
+  readonly source: PaperSource;
+  readonly errorCode: string;
+  readonly kind: InvariantKind;
+  readonly byConstruction?: ByConstruction;
+}
+
 export interface Invariant {
   readonly id: InvariantId;
   readonly protocol: Protocol;
@@ -43,8 +67,17 @@ export interface Invariant {
   /** Normative statement, RFC 2119 keywords, our words. */
   readonly statement: string;
   readonly source: PaperSource;
-  /** Names of the operations (wire `op` values) this invariant guards. */
+  /**
+   * The operations (wire `op` values) this invariant guards: those with a check clause that
+   * rejects with its code (`rejectedBy`), then those that maintain it by construction. Derived
+   * from spec/checks.ts, never written by hand, so it cannot drift from OPERATIONS.md (G-3).
+   */
   readonly guards: readonly string[];
+  /** The operations with a check that rejects with this invariant, in OPERATIONS.md order. */
+  readonly rejectedBy: readonly string[];
+  /** The ids of those checks (`OP-2.7.c10`), in order. */
+  readonly checks: readonly string[];
+  readonly byConstruction?: ByConstruction;
   /** Stable error code an implementation MUST return when it rejects because of this invariant. */
   readonly errorCode: string;
   readonly kind: InvariantKind;
@@ -57,7 +90,7 @@ const RIPA_TITLE = "Runtime-Independent Persistent Agents";
 const samsara = (section: string): PaperSource => ({ paper: "Samsara", title: SAMSARA_TITLE, section });
 const ripa = (section: string): PaperSource => ({ paper: "RIPA", title: RIPA_TITLE, section });
 
-export const INVARIANTS: readonly Invariant[] = [
+const ENTRIES: readonly InvariantEntry[] = [
   {
     id: "J-1",
     protocol: "janma",
@@ -65,7 +98,6 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "An instance MUST NOT become READY until every dependency its manifest declares is resolved: the pinned store version exists and is not quarantined, every tool binding resolves to an offered tool, and every capability grant is grantable. An instance MUST NOT perform work before READY, and MUST NOT acquire any tool, capability or store content after birth.",
     source: samsara("Janma: Turnkey Instantiation; The Samsara Layer (lifecycle figure)"),
-    guards: ["janma.birth", "janma.act", "janma.acquire"],
     errorCode: "JANMA_INCOMPLETE_AT_BIRTH",
     kind: "transition",
   },
@@ -76,7 +108,6 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "An act MUST use a tool that was bound at birth and a capability that the tool declares and the manifest grants; any other act MUST be rejected. The set of capabilities an instance holds MUST NOT grow after birth.",
     source: samsara("Janma: Turnkey Instantiation"),
-    guards: ["janma.act", "janma.acquire"],
     errorCode: "JANMA_CAPABILITY_OUT_OF_SCOPE",
     kind: "state",
   },
@@ -87,8 +118,11 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "Every instance MUST be withdrawn no later than its TTL, measured in logical ticks from birth, or as soon as one of its declared termination predicates holds, whichever comes first; predicates MUST be evaluated after every act. An act at or after the TTL deadline, or after withdrawal, MUST be rejected.",
     source: samsara("Janma: Turnkey Instantiation; Bounded Lifetimes"),
-    guards: ["janma.act", "janma.expire"],
     errorCode: "JANMA_LIFETIME_EXCEEDED",
+    byConstruction: {
+      ops: ["janma.expire", "janma.act"],
+      note: "`janma.expire` withdraws a ready or active instance once its TTL is reached (OP-2.5) and every accepted act evaluates the termination conditions (OP-2.3); the withdrawal is an effect, not a rejection",
+    },
     kind: "history",
   },
   {
@@ -98,7 +132,6 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "Withdrawal, voluntary or forced, MUST lead to exactly one distillation obligation: never zero and never two. A corrective obligation MUST travel under custody and end applied, declined or escalated, with bounded retries before its deadline; a reinforcing obligation travels best-effort. Declined or escalated corrective obligations MUST apply the quarantine fail-safe to the store version the life was born from. Conceiving from a quarantined pin MUST be refused, and an instance MUST NOT dissolve before its obligation is discharged.",
     source: samsara("Janma: Turnkey Instantiation; Reference Implementation"),
-    guards: ["janma.conceive", "janma.distil", "janma.dissolve", "custody.attempt", "custody.expire", "samskara.merge"],
     errorCode: "JANMA_DISTILLATION_OBLIGATION",
     kind: "history",
   },
@@ -109,7 +142,6 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "A distillate MUST consist only of typed dispositions and the principal's satisfaction signal; any other field, such as an episode or trace, MUST be rejected by schema. Every persisted disposition MUST be authorised by the life's consent grant, and its guidance MUST NOT contain a run of four or more consecutive tokens of the life's trace. The episode trace MUST be destroyed when the distillate is accepted.",
     source: samsara("Samskara: Dispositional Continuity"),
-    guards: ["janma.distil"],
     errorCode: "SAMSKARA_NON_DISPOSITIONAL",
     kind: "state",
   },
@@ -120,7 +152,6 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "Each disposition's weight MUST take the sign of the principal's signal valence (zero when the valence is zero) and MUST NOT exceed the valence in magnitude. A signal with zero confidence is inadmissible. The distiller MUST NOT choose the sign itself.",
     source: samsara("Samskara: Dispositional Continuity; Limitations (S-2 is conformance here)"),
-    guards: ["janma.distil"],
     errorCode: "SAMSKARA_WEIGHT_NOT_PRINCIPAL_SIGNED",
     kind: "state",
   },
@@ -131,8 +162,11 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "Every new store head MUST extend the previous chain by exactly the versions its merge created; no recorded version may be rewritten or removed, except through excision, and every excision MUST itself be appended to the lineage as an excision record.",
     source: samsara("Samskara: Dispositional Continuity; Unlearning by Replay"),
-    guards: ["samskara.merge", "samskara.excise"],
     errorCode: "SAMSKARA_LINEAGE_NOT_APPEND_ONLY",
+    byConstruction: {
+      ops: ["samskara.merge", "samskara.excise"],
+      note: "a merge appends exactly the one version OP-1.6 computes, and an excision replaces the chain only by the OP-1.8 replay and appends its excision record (OP-4.2); no command is rejected with this code, and predicates and the differential check it on every step",
+    },
     kind: "transition",
   },
   {
@@ -142,8 +176,11 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "Replaying the recorded merge batches from the genesis version MUST reproduce every recorded version id and the head exactly, and the store MUST be able to attest this as a typed lineage-replay claim.",
     source: samsara("Samskara: Dispositional Continuity"),
-    guards: ["samskara.replay", "samskara.merge"],
     errorCode: "SAMSKARA_REPLAY_DIVERGED",
+    byConstruction: {
+      ops: ["samskara.merge", "samskara.excise"],
+      note: "merge and excision build the chain by OP-1.6 and OP-1.8, the steps replay repeats, so a conforming store always replays; only `samskara.replay` (OP-4.3) checks it, and it fails only against a faulty implementation",
+    },
     kind: "state",
   },
   {
@@ -153,8 +190,11 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "Excising distillates MUST re-derive the chain by replaying the recorded batches without them; the result MUST be bit-identical to the chain the remaining distillates would have produced. The excised content MUST be gone from the store, and an excision record carrying identifiers and digests only MUST be appended.",
     source: samsara("Unlearning by Replay"),
-    guards: ["samskara.excise"],
     errorCode: "SAMSKARA_EXCISION_INEXACT",
+    byConstruction: {
+      ops: ["samskara.excise"],
+      note: "an excision is defined as the replay of the recorded batches without the excised distillates (OP-1.8), so its result is exact by definition; no command is rejected with this code, and predicates and the differential check it on every step",
+    },
     kind: "transition",
   },
   {
@@ -164,7 +204,6 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "An agent MUST have exactly one identity, computed as H(base digest || lineage root) from a lineage root that is unique; minting with a root already used MUST be rejected. The identity MUST remain unchanged across merges and excisions.",
     source: samsara("Advaita: Substrate Identity"),
-    guards: ["advaita.mint", "ripa.descend"],
     errorCode: "ADVAITA_IDENTITY_NOT_SINGLE",
     kind: "state",
   },
@@ -175,7 +214,6 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "A projection (a running instance) MUST carry only its identity, nonce and manifest and hold no persistent state of its own; it MUST change the store only through its distillate at withdrawal. Every projection nonce MUST be unique within its identity.",
     source: samsara("Advaita: Substrate Identity"),
-    guards: ["janma.conceive", "advaita.project_write"],
     errorCode: "ADVAITA_PROJECTION_STATEFUL",
     kind: "state",
   },
@@ -186,8 +224,11 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "Merging the same set of distillates MUST produce the identical store state (and state digest) whatever the arrival order, batching or duplication; re-merging a distillate already merged MUST be a no-op, and a different distillate under an already-merged id MUST be rejected. Contested keys MUST be resolved by the decided deterministic rule. The store version (the head's version id) is identical only for the same batches in the same order, each batch in any internal order: different batchings of one set reach the same state through different chains (OP-1.2a, D-031). This is weaker than the paper's 'identical store version' for any two nodes, and equal to it for the paper's twins, which reconcile one batch under two input orders.",
     source: samsara("Advaita: Substrate Identity"),
-    guards: ["samskara.merge"],
     errorCode: "ADVAITA_RECONCILIATION_DIVERGED",
+    byConstruction: {
+      ops: ["samskara.merge"],
+      note: "the store state depends only on the set of retained distillates (OP-1.2) and re-merging an applied obligation is a no-op (OP-4.1, D-008), so merges converge by definition; a reused distillate id is rejected when it is distilled (OP-2.7), never at merge",
+    },
     kind: "history",
   },
   {
@@ -197,8 +238,11 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "Every action MUST be signed with (identity, nonce, manifest digest) and be traceable to the projection that took it; an action whose signature does not match its projection MUST be rejected. Every disposition in the store MUST be traceable to the distillates that contributed it.",
     source: samsara("Advaita: Substrate Identity"),
-    guards: ["janma.act", "samskara.merge"],
     errorCode: "ADVAITA_ATTRIBUTION_LOST",
+    byConstruction: {
+      ops: ["samskara.merge"],
+      note: "every store entry lists its contributing distillate ids (OP-1.2), so merged dispositions stay attributed by definition; signatures are checked at act (OP-2.3) and distillate sources at distil (OP-2.7)",
+    },
     kind: "state",
   },
   {
@@ -208,7 +252,6 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "A migration MUST preserve the installed identity version and its attributable lineage; the identity MAY change only through a governed identity update carrying a valid authorisation.",
     source: ripa("Section 4, Authorized Migration Protocol (I1); Section 2.2, equation (5)"),
-    guards: ["ripa.identity_update", "ripa.migration_validate", "ripa.migration_resume"],
     errorCode: "RIPA_IDENTITY_DISCONTINUOUS",
     kind: "transition",
   },
@@ -219,7 +262,6 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "Memory and continuity-relevant workflow state (the samskara store chain and task ids included) MUST extend their recorded ancestry; they MUST NOT be silently reset or forked. Changes that do not extend it (an excision) are separately authorised memory repairs and MUST carry a valid authorisation.",
     source: ripa("Section 4 (I2); Section 2.2"),
-    guards: ["samskara.excise", "ripa.migration_validate", "ripa.migration_resume", "ripa.task_resume"],
     errorCode: "RIPA_MEMORY_ANCESTRY_BROKEN",
     kind: "transition",
   },
@@ -230,7 +272,6 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "The target MUST execute the same body revision as the source unless a separately governed evolution is declared; an import whose body revision does not match MUST be rejected, and an evolution MUST carry a valid authorisation.",
     source: ripa("Section 4 (I3); Section 2.2"),
-    guards: ["ripa.evolve", "ripa.migration_validate", "ripa.migration_resume"],
     errorCode: "RIPA_BODY_MISMATCH",
     kind: "transition",
   },
@@ -241,10 +282,6 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "At most one execution MAY hold continuation authority. The authority epoch MUST advance at fence and at activation; effects under a stale epoch token, replies carrying a stale or revoked attempt nonce, work while quiesced, and any start of a fenced source MUST be rejected. A source MAY be rolled back only by an explicit decision that no target is active, and never after activation.",
     source: ripa("Section 4 (I4, authority and failure assumptions); Section 5.2, Authority realization"),
-    guards: [
-      "ripa.restart", "ripa.effect", "ripa.reply", "ripa.task_pause", "ripa.migration_fence", "ripa.migration_resume",
-      "ripa.migration_cancel", "ripa.replicate",
-    ],
     errorCode: "RIPA_AUTHORITY_CONFLICT",
     kind: "state",
   },
@@ -255,7 +292,6 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "Capability differences between source and target MUST be reported; a required capability the target does not grant MUST fail closed, an effect MUST NOT silently use a different provider, and a capability gained by the target MUST be authorised before it is used.",
     source: ripa("Section 4 (I5); Section 3.1; Section 7.3"),
-    guards: ["ripa.migration_validate", "ripa.effect"],
     errorCode: "RIPA_CAPABILITY_UNDECLARED",
     kind: "state",
   },
@@ -266,11 +302,20 @@ export const INVARIANTS: readonly Invariant[] = [
     statement:
       "Execution, process, interaction-surface and deployment labels MUST remain environment metadata; no label MAY overwrite or stand in for the installed identity.",
     source: ripa("Section 4 (I6)"),
-    guards: ["ripa.migration_bind", "ripa.bind_surface"],
     errorCode: "RIPA_LABEL_OVERWRITES_IDENTITY",
     kind: "state",
   },
 ];
+
+/** An entry with its guarded operations derived from the check clauses of spec/checks.ts. */
+const derive = (e: InvariantEntry): Invariant => {
+  const own = CHECKS.filter((c) => c.op !== null && c.targets.includes(e.id));
+  const rejectedBy = opsRejectingWith(e.id);
+  const extra = (e.byConstruction?.ops ?? []).filter((op) => !rejectedBy.includes(op as CommandOp));
+  return { ...e, guards: [...rejectedBy, ...extra], rejectedBy, checks: own.map((c) => c.id) };
+};
+
+export const INVARIANTS: readonly Invariant[] = ENTRIES.map(derive);
 
 const byId: ReadonlyMap<InvariantId, Invariant> = new Map(INVARIANTS.map((i) => [i.id, i]));
 

@@ -475,7 +475,7 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
           source_generation: 2, target_generation: 3,
         },
         path: "",
-        why: "the migration appends nothing to memory, so the flag is memory_ancestry_preserved, not memory_extended (review G-54, D-051)",
+        why: "the migration appends nothing to memory, so the flag is memory_ancestry_preserved, not memory_extended (review G-54, D-047)",
       },
     ],
   },
@@ -490,7 +490,7 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
       { value: { op: "janma.teleport", tick: 1 }, path: "op", why: "unknown operation" },
       { value: { op: "janma.withdraw", tick: -1, agent: DA, instance_id: "i-1", reason: "principal" }, path: "tick", why: "ticks are non-negative" },
       { value: { op: "samskara.merge", tick: 4, agent: DA, obligation_ids: [] }, path: "obligation_ids", why: "a merge names at least one obligation" },
-      { value: { op: "ripa.task_pause", tick: 5, agent: DA, task_id: "t-1" }, path: "attempt_nonce", why: "a pause names the attempt it revokes, so a stale recovery cannot revoke a newer attempt (review G-53, D-050)" },
+      { value: { op: "ripa.task_pause", tick: 5, agent: DA, task_id: "t-1" }, path: "attempt_nonce", why: "a pause names the attempt it revokes, so a stale recovery cannot revoke a newer attempt (review G-53, D-046)" },
     ],
   },
   Event: {

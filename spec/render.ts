@@ -4,7 +4,9 @@
  * writes them; `spec/generated.test.ts` fails when a committed copy is stale.
  */
 import { z } from "zod";
-import { INVARIANTS } from "./catalog.ts";
+import { INVARIANTS, type Invariant } from "./catalog.ts";
+import { CHECKS } from "./checks.ts";
+import { renderChecksJson, renderChecksMarkdown } from "./checks-render.ts";
 import { DECISIONS, decisionsRefining } from "./decisions.ts";
 import { EXAMPLES } from "./examples.ts";
 import { SPEC_SCHEMAS } from "./registry.ts";
@@ -12,6 +14,7 @@ import { renderVectors } from "./vectors.ts";
 import { renderRules } from "./rules.ts";
 import { renderTablesJson, renderTablesMd } from "./tables.ts";
 import { WIRE_SCHEMAS } from "./wire/schemas.ts";
+import { REVIEW_ROWS, renderReview } from "./review/index.ts";
 
 export const JSON_SCHEMA_DIR = "spec/json-schema";
 
@@ -38,10 +41,34 @@ export const renderSpecArtefacts = (): Map<string, string> => {
   files.set("spec/DECISIONS.md", renderDecisions());
   files.set("spec/TABLES.md", renderTablesMd());
   files.set("spec/tables.json", renderTablesJson());
+  files.set("spec/CHECKS.md", renderChecksMarkdown());
+  files.set("spec/checks.json", renderChecksJson());
+  files.set("spec/REVIEW-1.md", renderReview(REVIEW_ROWS));
   return files;
 };
 
 const GENERATED = "<!-- Generated from spec/catalog.ts and spec/decisions.ts by `npm run spec:generate`. Do not edit. -->";
+
+/**
+ * An invariant's guarded operations, derived from spec/checks.ts (G-3): the checks that reject
+ * with its code, then the operations that maintain it by construction and why.
+ */
+const guardLines = (inv: Invariant): string[] => {
+  const rejecting = inv.rejectedBy.map((op) => {
+    const ids = CHECKS.filter((c) => c.op === op && c.targets.includes(inv.id)).map((c) => c.id);
+    return `\`${op}\` (${ids.join(", ")})`;
+  });
+  const lines = [
+    rejecting.length > 0
+      ? `- Guards (checks that reject with it, \`spec/CHECKS.md\`): ${rejecting.join(", ")}.`
+      : "- Guards: no check rejects with this code; no command is ever rejected with it.",
+  ];
+  const bc = inv.byConstruction;
+  if (bc !== undefined) {
+    lines.push(`- Guaranteed by construction in ${bc.ops.map((o) => `\`${o}\``).join(", ")}: ${bc.note}.`);
+  }
+  return lines;
+};
 
 /** The normative invariant clauses, numbered INV-<id>, straight from the catalog. */
 export const renderInvariantClauses = (): string => {
@@ -63,7 +90,7 @@ export const renderInvariantClauses = (): string => {
       "",
       `- Protocol: ${inv.protocol}; kind: ${inv.kind} property.`,
       `- Source: ${inv.source.paper} paper, "${inv.source.title}", ${inv.source.section}.`,
-      `- Guards: ${inv.guards.map((g) => `\`${g}\``).join(", ")}.`,
+      ...guardLines(inv),
       `- Error code: \`${inv.errorCode}\`.`,
       `- Refined by: ${decisionsRefining(inv.id).map((d) => d.id).join(", ") || "none"}.`,
       "",

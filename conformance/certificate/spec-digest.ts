@@ -8,8 +8,11 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { REPO_ROOT } from "../transport/local.ts";
 
-/** The normative files: the spec's Markdown, its JSON Schemas, digest vectors and wire protocol. */
-export const NORMATIVE_ROOTS = ["spec/INVARIANTS.md", "spec/OPERATIONS.md", "spec/ENCODING.md", "spec/DECISIONS.md", "spec/wire/PROTOCOL.md", "spec/json-schema", "spec/vectors"];
+/** The normative files: the spec's Markdown and its tables (also as JSON), its JSON Schemas and rules, digest vectors and wire protocol. */
+export const NORMATIVE_ROOTS = [
+  "spec/INVARIANTS.md", "spec/OPERATIONS.md", "spec/ENCODING.md", "spec/DECISIONS.md", "spec/TABLES.md", "spec/tables.json", "spec/CHECKS.md",
+  "spec/checks.json", "spec/wire/PROTOCOL.md", "spec/json-schema", "spec/vectors",
+];
 
 const walk = (p: string): string[] => (statSync(p).isDirectory() ? readdirSync(p).sort().flatMap((n) => walk(join(p, n))) : [p]);
 

@@ -1,5 +1,5 @@
 /**
- * OP-6.12 `ripa.task_pause` in the implementation (review G-53, D-050): native recovery revokes the
+ * OP-6.12 `ripa.task_pause` in the implementation (review G-53, D-046): native recovery revokes the
  * live attempt a dead worker left behind; its late reply is stale (I4), the fence is accepted, and
  * the revocation is durable (a reopened data directory keeps it).
  */

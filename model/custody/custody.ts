@@ -8,9 +8,10 @@ import { generic, no, ok, violates, type Outcome } from "../rejection.ts";
 import { mapSet, sortStrings, type Agent, type Obligation } from "../state.ts";
 import { withAgent, type Handler } from "../step.ts";
 
-export const findObligation = (agent: Agent, id: string): Outcome<Obligation> => {
+/** `check`: the lookup clause of the calling operation (OP-3.1.c1 or OP-3.2.c1). */
+export const findObligation = (agent: Agent, id: string, check: string): Outcome<Obligation> => {
   const ob = agent.obligations.get(id);
-  return ob === undefined ? no(generic("NOT_FOUND", `no obligation ${id}`, ["obligation_id"])) : ok(ob);
+  return ob === undefined ? no(generic("NOT_FOUND", check, `no obligation ${id}`, ["obligation_id"])) : ok(ob);
 };
 
 /**
@@ -34,12 +35,12 @@ export const discharge = (agent: Agent, ob: Obligation, outcome: CustodyOutcome,
 
 /** OP-3.1: one scripted delivery attempt. */
 export const attempt: Handler<"custody.attempt"> = (world, agent, cmd) => {
-  const found = findObligation(agent, cmd.obligation_id);
+  const found = findObligation(agent, cmd.obligation_id, "OP-3.1.c1");
   if (found._tag === "Failure") return no(found.failure);
   const ob = found.success;
-  if (ob.view.status !== "pending") return no(violates("J-4", "the obligation is already discharged"));
-  if (cmd.tick > ob.view.deadline_tick) return no(violates("J-4", "the obligation's deadline has passed"));
-  if (ob.view.attempts >= ob.view.max_retries + 1) return no(violates("J-4", "no delivery attempts are left"));
+  if (ob.view.status !== "pending") return no(violates("J-4", "OP-3.1.c2", "the obligation is already discharged"));
+  if (cmd.tick > ob.view.deadline_tick) return no(violates("J-4", "OP-3.1.c3", "the obligation's deadline has passed"));
+  if (ob.view.attempts >= ob.view.max_retries + 1) return no(violates("J-4", "OP-3.1.c4", "no delivery attempts are left"));
   const attempts = ob.view.attempts + 1;
   const tried: Obligation = { ...ob, view: { ...ob.view, attempts } };
   const events: Event[] = [{ type: "custody.attempted", obligation_id: ob.view.obligation_id, ack: cmd.ack, attempts }];
@@ -57,11 +58,11 @@ export const attempt: Handler<"custody.attempt"> = (world, agent, cmd) => {
 
 /** OP-3.2: at or after the deadline, a pending obligation is settled. */
 export const expireObligation: Handler<"custody.expire"> = (world, agent, cmd) => {
-  const found = findObligation(agent, cmd.obligation_id);
+  const found = findObligation(agent, cmd.obligation_id, "OP-3.2.c1");
   if (found._tag === "Failure") return no(found.failure);
   const ob = found.success;
-  if (ob.view.status !== "pending") return no(violates("J-4", "the obligation is already discharged"));
-  if (cmd.tick < ob.view.deadline_tick) return no(violates("J-4", "the obligation's deadline has not been reached"));
+  if (ob.view.status !== "pending") return no(violates("J-4", "OP-3.2.c2", "the obligation is already discharged"));
+  if (cmd.tick < ob.view.deadline_tick) return no(violates("J-4", "OP-3.2.c3", "the obligation's deadline has not been reached"));
   const settled =
     ob.view.kind === "corrective" ? discharge(agent, ob, "escalated", true) : discharge(agent, ob, "best_effort", false);
   return withAgent(world, settled.agent, settled.events);

@@ -20,7 +20,7 @@ export const parseDistillate = (raw: unknown): Outcome<Distillate> => {
   if (r.success) return ok(r.data);
   const issue = r.error.issues[0];
   const path = ["distillate", ...(issue?.path ?? []).map((p) => (typeof p === "number" ? p : String(p)))];
-  return no(violates("S-1", `distillate is not dispositional: ${issue?.message ?? "schema failure"}${formatHint(path.at(-1))}`, path));
+  return no(violates("S-1", "OP-2.7.c4", `distillate is not dispositional: ${issue?.message ?? "schema failure"}${formatHint(path.at(-1))}`, path));
 };
 
 /**
@@ -43,19 +43,19 @@ export const weightsPrincipalSigned = (d: Distillate): boolean =>
 /** S-1 content checks after the schema: consent (D-011) then leakage (D-010). */
 export const dispositionalContent = (d: Distillate, consent: ConsentGrant, trace: readonly string[]): Rejection | null => {
   const i = d.dispositions.findIndex((x) => !consentAllows(consent, x.category));
-  if (i >= 0) return violates("S-1", "a disposition's category is not authorised by the consent grant", ["distillate", "dispositions", i, "category"]);
+  if (i >= 0) return violates("S-1", "OP-2.7.c8", "a disposition's category is not authorised by the consent grant", ["distillate", "dispositions", i, "category"]);
   const j = d.dispositions.findIndex((x) => leaks(x.guidance, trace));
-  if (j >= 0) return violates("S-1", "a disposition's guidance reproduces 4 consecutive trace tokens", ["distillate", "dispositions", j, "guidance"]);
+  if (j >= 0) return violates("S-1", "OP-2.7.c9", "a disposition's guidance reproduces 4 consecutive trace tokens", ["distillate", "dispositions", j, "guidance"]);
   return null;
 };
 
 export const distil: Handler<"janma.distil"> = (world, agent, cmd) => {
-  const found = findInstance(agent, cmd.instance_id);
+  const found = findInstance(agent, cmd.instance_id, "OP-2.7.c1");
   if (Result.isFailure(found)) return no(found.failure);
   const inst = found.success;
   if (inst.view.state !== "withdrawn" || inst.view.obligation_id !== null)
-    return no(violates("J-4", "only a withdrawn life without an obligation can be distilled, exactly once"));
-  if (agent.obligations.has(cmd.obligation_id)) return no(generic("DUPLICATE_ID", `obligation ${cmd.obligation_id} exists`, ["obligation_id"]));
+    return no(violates("J-4", "OP-2.7.c2", "only a withdrawn life without an obligation can be distilled, exactly once"));
+  if (agent.obligations.has(cmd.obligation_id)) return no(generic("DUPLICATE_ID", "OP-2.7.c3", `obligation ${cmd.obligation_id} exists`, ["obligation_id"]));
   const parsed = parseDistillate(cmd.distillate);
   if (Result.isFailure(parsed)) return no(parsed.failure);
   const d = parsed.success;
@@ -65,13 +65,13 @@ export const distil: Handler<"janma.distil"> = (world, agent, cmd) => {
     d.source.instance_id !== inst.view.instance_id ||
     d.born_from !== inst.view.born_from
   )
-    return no(violates("AD-4", "the distillate is not attributed to this projection", ["distillate", "source"]));
-  if (d.signal.confidence === 0) return no(violates("S-2", "a zero-confidence signal is inadmissible", ["distillate", "signal", "confidence"]));
-  if (!weightsPrincipalSigned(d)) return no(violates("S-2", "a weight does not carry the principal's valence", ["distillate", "dispositions"]));
+    return no(violates("AD-4", "OP-2.7.c5", "the distillate is not attributed to this projection", ["distillate", "source"]));
+  if (d.signal.confidence === 0) return no(violates("S-2", "OP-2.7.c6", "a zero-confidence signal is inadmissible", ["distillate", "signal", "confidence"]));
+  if (!weightsPrincipalSigned(d)) return no(violates("S-2", "OP-2.7.c7", "a weight does not carry the principal's valence", ["distillate", "dispositions"]));
   const content = dispositionalContent(d, inst.manifest.consent_scope, inst.trace);
   if (content !== null) return no(content);
   if (agent.distillate_ids_used.has(d.distillate_id))
-    return no(violates("AD-3", `distillate id ${d.distillate_id} was already used`, ["distillate", "distillate_id"]));
+    return no(violates("AD-3", "OP-2.7.c10", `distillate id ${d.distillate_id} was already used`, ["distillate", "distillate_id"]));
   const kind = d.signal.valence < 0 ? "corrective" : "reinforcing";
   const obligation: DistillationObligation = {
     obligation_id: cmd.obligation_id,

@@ -3,9 +3,10 @@ import type { InstanceView, WithdrawalReason } from "../../spec/index.ts";
 import { generic, no, ok, type Outcome } from "../rejection.ts";
 import { mapSet, type Agent, type Instance } from "../state.ts";
 
-export const findInstance = (agent: Agent, instanceId: string): Outcome<Instance> => {
+/** `check`: the calling operation's "instance exists" clause (OP-2.2.c2, OP-2.3.c2, …). */
+export const findInstance = (agent: Agent, instanceId: string, check: string): Outcome<Instance> => {
   const inst = agent.instances.get(instanceId);
-  return inst === undefined ? no(generic("NOT_FOUND", `no instance ${instanceId}`, ["instance_id"])) : ok(inst);
+  return inst === undefined ? no(generic("NOT_FOUND", check, `no instance ${instanceId}`, ["instance_id"])) : ok(inst);
 };
 
 export const putInstance = (agent: Agent, inst: Instance): Agent => ({

@@ -1,5 +1,5 @@
 /**
- * OP-6.12 `ripa.task_pause` (review G-53, D-050): native recovery revokes a dead worker's live
+ * OP-6.12 `ripa.task_pause` (review G-53, D-046): native recovery revokes a dead worker's live
  * attempt; its late reply is then stale (I4) and the fence (OP-7.1) is no longer refused.
  */
 import { describe, it, expect } from "vitest";

@@ -195,6 +195,249 @@ const lateReply = (mem: GenMemory, c: Choice, tick: number): Command | undefined
   return r === undefined ? undefined : { op: "ripa.reply", tick, agent: r.agent, task_id: r.task_id, attempt_nonce: r.attempt_nonce };
 };
 
+/**
+ * Rare situations that the ordinary mix never or hardly ever produces, one per check clause or
+ * boundary of spec/CHECKS.md that would otherwise have no witness (properties/witness.ts): a
+ * command failing exactly that check (everything before it valid), or an accepted command at a
+ * boundary (a deadline exactly, lists unsorted or with duplicates, wildcard grants without their
+ * separator, guidance quoting 4 trace tokens in other case or width). Chosen for half the steps
+ * meant to be invalid (so the share of accepted commands stays as it was); a situation that does not apply to the current view yields nothing
+ * and the ordinary choice is made instead.
+ */
+type Situation = (s: {
+  readonly v: WorldView; readonly mem: GenMemory; readonly c: Choice; readonly agent: AgentView;
+  readonly A: string; readonly tick: number; readonly id: (p: string) => string;
+}) => Command | undefined;
+
+/**
+ * A manifest whose grants are unsorted and duplicated (OP-0.6), and either include a narrower
+ * wildcard that does not cover `fare.search` itself (D-016), or carry a ticks-since-birth
+ * termination condition (D-015) with grants every act can use.
+ */
+const edgeManifest = (pin: string, c: Choice): JanmaManifest => ({
+  ...manifestFor(pin, c),
+  capability_grants: c.y % 2 === 0 ? ["fare.search.*", "fare.book", "fare.book"] : ["fare.search", "fare.book", "fare.search"],
+  termination_conditions: c.y % 2 === 0 ? [] : [{ id: "old", when: { op: "ticks_since_birth_at_least", n: 1 + (c.x % 3) } }],
+  ttl_ticks: 6 + (c.x % 6),
+});
+
+const withdrawnUndistilled = (agent: AgentView) => agent.instances.filter((x) => x.state === "withdrawn" && x.obligation_id === null);
+
+/** A distillate that passes every check of OP-2.7 for this life, with `guidance` for its one disposition. */
+const distillateFor = (A: string, inst: { instance_id: string; born_from: string }, nonce: string, id: (p: string) => string, guidance: string, category = "operational") => ({
+  distillate_id: id("d"),
+  source: { identity: A, nonce, instance_id: inst.instance_id },
+  born_from: inst.born_from,
+  signal: { valence: 400_000, confidence: 1_000_000, model_version: null, explicit: true },
+  dispositions: [{ key: "k.a", guidance, weight: 200_000, evidence_digest: EVIDENCE, category }],
+});
+
+/** Full-width letters: the same token after NFKC (D-010). */
+const fullWidth = (t: string) => [...t].map((ch) => (/[a-z]/.test(ch) ? String.fromCodePoint((ch.codePointAt(0) ?? 0) + 0xfee0) : ch)).join("");
+
+/** OP-2.7.c9: guidance quoting exactly 4 trace tokens, verbatim, in upper case, or in full width (D-010). */
+const leakingGuidance: Situation = ({ A, tick, agent, c, id, mem }) => {
+    const i = pick(withdrawnUndistilled(agent), c.y);
+    const life = i === undefined ? undefined : mem.lives.get(`${A}/${i.instance_id}`);
+    const words = (life?.trace[0] ?? "").split(" ").slice(0, 4);
+    if (i === undefined || life === undefined || words.length < 4) return undefined;
+    const quoted = [words.join(" "), words.join(" ").toUpperCase(), fullWidth(words.join(" "))][c.x % 3] ?? "";
+    return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: id("ob"), distillate: distillateFor(A, i, life.nonce, id, `so ${quoted}`) };
+  };
+
+/**
+ * OP-3.1.c3 / OP-3.2.c3 at their deadline: attempt exactly at it, expire one tick before it. With no
+ * pending obligation ahead of its deadline, expire one already discharged (OP-3.2.c2, J-4 by its
+ * status): the ordinary mix names a discharged obligation only in a rare invalid expire.
+ */
+const atCustodyDeadline: Situation = ({ A, agent, c, mem, tick }) => {
+    const o = pick(agent.obligations.filter((x) => x.status === "pending" && x.deadline_tick - 1 >= mem.tick), c.y);
+    if (o === undefined) {
+      const done = pick(agent.obligations.filter((x) => x.status !== "pending"), c.y);
+      return done === undefined ? undefined : { op: "custody.expire", tick, agent: A, obligation_id: done.obligation_id };
+    }
+    if (c.x % 2 === 0) {
+      mem.tick = o.deadline_tick;
+      return { op: "custody.attempt", tick: mem.tick, agent: A, obligation_id: o.obligation_id, ack: "deferred" };
+    }
+    mem.tick = o.deadline_tick - 1;
+    return { op: "custody.expire", tick: mem.tick, agent: A, obligation_id: o.obligation_id };
+  };
+
+const SITUATIONS: readonly Situation[] = [
+  // OP-0.2.c1: a command failing its schema (a negative tick).
+  ({ A }) => ({ op: "samskara.replay", tick: -1, agent: A }) as unknown as Command,
+  // OP-0.2.c3: an agent that does not exist.
+  ({ tick }) => ({ op: "samskara.replay", tick, agent: EVIDENCE }),
+  // OP-2.1.c2: an instance id already used.
+  ({ A, tick, agent, c, id }) => {
+    const i = pick(agent.instances, c.y);
+    return i === undefined ? undefined : { op: "janma.conceive", tick, agent: A, instance_id: i.instance_id, nonce: id("n"), manifest: manifestFor(agent.store.head, c) };
+  },
+  // OP-2.1.c4: a manifest for another base digest.
+  ({ A, tick, agent, c, id }) => {
+    const m = manifestFor(agent.store.head, c);
+    return { op: "janma.conceive", tick, agent: A, instance_id: id("i"), nonce: id("n"), manifest: { ...m, substrate: { ...m.substrate, base_digest: EVIDENCE } } };
+  },
+  // A life with edge-case grants and a ticks-since-birth condition (D-015, D-016, OP-0.6).
+  ({ A, tick, agent, c, id, mem }) => {
+    const instance_id = id("i");
+    const nonce = id("n");
+    const manifest = edgeManifest(agent.store.head, c);
+    mem.lives.set(`${A}/${instance_id}`, { manifest, nonce, trace: [] });
+    return { op: "janma.conceive", tick, agent: A, instance_id, nonce, manifest };
+  },
+  // OP-2.2.c7: a grant offered only as a wildcard prefix without its separator ("far.*").
+  ({ A, tick, agent, c }) => {
+    const i = pick(instancesIn(agent, ["conceived"]), c.y);
+    return i === undefined ? undefined : { op: "janma.birth", tick, agent: A, instance_id: i.instance_id, environment: { ...ENV(false), grantable: c.x % 2 === 0 ? ["far.*"] : ["fare.search"] } };
+  },
+  // OP-2.3.c2: an act by an instance that does not exist.
+  ({ A, tick, agent }) => {
+    const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["x"] };
+    return { op: "janma.act", tick, agent: A, instance_id: "ghost", signed: { identity: A, nonce: "n", manifest_digest: agent.store.head, action, signature: EVIDENCE } };
+  },
+  // OP-2.7.c1 / c2: distil an unknown instance, or one that is not withdrawn.
+  ({ A, tick, agent, c, id }) => {
+    const i = c.x % 2 === 0 ? undefined : pick(instancesIn(agent, ["ready", "active", "conceived"]), c.y);
+    const iid = i?.instance_id ?? "ghost";
+    return { op: "janma.distil", tick, agent: A, instance_id: iid, obligation_id: id("ob"), distillate: distillateFor(A, i ?? { instance_id: iid, born_from: agent.store.head }, i?.nonce ?? "n", id, "ask before booking") };
+  },
+  // OP-2.7.c3 / c5 / c8: a reused obligation id, a distillate from another nonce, an unconsented category.
+  ({ A, tick, agent, c, id }) => {
+    const i = pick(withdrawnUndistilled(agent), c.y);
+    if (i === undefined) return undefined;
+    const used = pick(agent.obligations, c.x)?.obligation_id;
+    const which = c.x % 3;
+    if (which === 0 && used === undefined) return undefined;
+    const d = distillateFor(A, i, which === 1 ? `${i.nonce}-other` : i.nonce, id, "ask before booking", which === 2 ? "health" : "operational");
+    return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: which === 0 ? (used ?? "ob") : id("ob"), distillate: d };
+  },
+  leakingGuidance, leakingGuidance, leakingGuidance,
+  // OP-2.8.c2: dissolve an instance that is not withdrawn.
+  ({ A, tick, agent, c }) => {
+    const i = pick(instancesIn(agent, ["conceived", "ready", "active"]), c.y);
+    return i === undefined ? undefined : { op: "janma.dissolve", tick, agent: A, instance_id: i.instance_id };
+  },
+  atCustodyDeadline, atCustodyDeadline,
+  // OP-4.1: pending obligations listed unsorted and twice (OP-0.6).
+  ({ A, tick, agent }) => {
+    const ids = agent.obligations.filter((x) => x.status === "pending" && x.deadline_tick >= tick).map((x) => x.obligation_id).slice(0, 2);
+    return ids.length === 0 ? undefined : { op: "samskara.merge", tick, agent: A, obligation_ids: [...ids].reverse().concat(ids) };
+  },
+  // OP-4.2: a reused excision id (c2), or retained distillates listed unsorted and twice.
+  ({ A, tick, agent, c }) => {
+    const ds = agent.store.distillates.map((x) => x.distillate_id).slice(0, 2);
+    const used = pick(agent.store.excisions, c.y)?.excision_id;
+    const reuse = c.x % 2 === 0 && used !== undefined;
+    if (ds.length === 0 && !reuse) return undefined;
+    const list = ds.length === 0 ? ["ghost"] : [...ds].reverse().concat(ds);
+    // A fresh id is numbered per agent as in the ordinary excise (G-39), so that a neighbour's
+    // first excision (xn1) still collides with this agent's ids.
+    return { op: "samskara.excise", tick, agent: A, excision_id: reuse ? (used ?? "x") : `xn${agent.store.excisions.length + 1}`, distillate_ids: list, authorization: AUTH };
+  },
+  // OP-5.1: custodians and required capabilities unsorted and duplicated; or provider ids duplicated (c2).
+  ({ tick, c, id }) => ({
+    op: "advaita.mint", tick, base_digest: BASE, root: id("root-"), designation: "agent", body_revision: "rev-0",
+    custodians: ["custodian-2", "custodian-1", "custodian-1"], execution: exec(id("exec-")),
+    providers: [
+      { provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search", "mail.send"] },
+      ...(c.x % 2 === 0 ? [{ provider_id: "prov-a", kind: "service" as const, contract_version: "v2", capabilities: ["fare.book"] }] : []),
+    ],
+    required_capabilities: ["mail.send", "fare.search", "fare.search"], authority_token: id("tok-"),
+  }),
+  // OP-6.1.c2: a restart by an execution that is not the bound one.
+  ({ A, tick, id }) => ({ op: "ripa.restart", tick, agent: A, execution_id: id("exec-other-"), token: id("tok-") }),
+  // OP-6.4.c3: a request reusing the live attempt's nonce.
+  ({ A, tick, agent, c }) => {
+    const live = pick(agent.ripa.live_attempts, c.y);
+    return live === undefined ? undefined : { op: "ripa.request", tick, agent: A, task_id: live.task_id, attempt_nonce: live.attempt_nonce };
+  },
+  // OP-6.6.c2: an effect through a provider that is not bound.
+  ({ A, tick, agent, c }) => ({
+    op: "ripa.effect", tick, agent: A, execution_id: agent.ripa.authority.holder ?? agent.ripa.execution.execution_id,
+    token: agent.ripa.authority.token, provider_id: "prov-ghost", capability: "fare.search", effect_id: `e${c.x % 6}`,
+  }),
+  // OP-7.1.c2: a new fence reusing the id of a migration fenced before.
+  ({ A, tick, agent, c, id }) => {
+    const old = pick(agent.ripa.fences, c.y)?.migration_id;
+    return agent.ripa.migration !== null || old === undefined ? undefined : { op: "ripa.migration_fence", tick, agent: A, migration_id: old, token: id("tok-") };
+  },
+];
+
+/** OP-7.2 … OP-7.6 c1: a phase command out of order. */
+const outOfOrder: Situation = ({ A, tick, agent, c, id }) => {
+    const m = agent.ripa.migration;
+    if (m === null) return undefined;
+    const mid = m.migration_id;
+    const phases = ["fenced", "checkpointed", "validated", "bound", "rehydrated"] as const;
+    // One of the four phases the migration is not in.
+    const want = phases[(phases.indexOf(m.phase) + 1 + (c.y % 4)) % phases.length] ?? "fenced";
+    switch (want) {
+      case "fenced": return { op: "ripa.migration_checkpoint", tick, agent: A, migration_id: mid };
+      case "checkpointed": return { op: "ripa.migration_validate", tick, agent: A, migration_id: mid, bundle_digest: m.bundle_digest ?? EVIDENCE, target: { execution: exec(id("exec-")), providers: [], body_revision: agent.substrate.body.revision }, gain_authorization: null };
+      case "validated": return { op: "ripa.migration_bind", tick, agent: A, migration_id: mid, surfaces: [], labels: {} };
+      case "bound": return { op: "ripa.migration_rehydrate", tick, agent: A, migration_id: mid };
+      default: return { op: "ripa.migration_resume", tick, agent: A, migration_id: mid, token: id("tok-") };
+    }
+  };
+
+/** OP-7.3.c5 / c6 / c7: a target that is the source, with duplicate provider ids, or lacking a required capability. */
+const badTarget: Situation = ({ A, tick, agent, c, id }) => {
+    const m = agent.ripa.migration;
+    if (m === null || m.phase !== "checkpointed") return undefined;
+    const which = c.x % 3;
+    const prov = (pid: string, caps: readonly string[]) => ({ provider_id: pid, kind: "runtime" as const, contract_version: "v2", capabilities: [...caps] });
+    const req = agent.ripa.required_capabilities;
+    const providers = which === 1 ? [prov("prov-t", req), prov("prov-t", req)] : which === 2 ? [prov("prov-t", [])] : [prov("prov-t", req)];
+    const execution = exec(which === 0 ? m.source_execution_id : id("exec-"));
+    return { op: "ripa.migration_validate", tick, agent: A, migration_id: m.migration_id, bundle_digest: m.bundle_digest ?? EVIDENCE, target: { execution, providers, body_revision: agent.substrate.body.revision }, gain_authorization: null };
+  };
+
+/** The situations of OP-7, which mostly need a migration in progress (the phase-dependent ones thrice: each needs one phase of five). */
+const MIGRATION_SITUATIONS: readonly Situation[] = [
+  // OP-7.c1: a phase command naming a migration that is not the one in progress.
+  ({ A, tick, agent }) => (agent.ripa.migration === null ? undefined : { op: "ripa.migration_checkpoint", tick, agent: A, migration_id: "ghost-m" }),
+  // OP-7.1.c1 / c2: a fence while a migration is in progress, or reusing a fenced migration's id.
+  ({ A, tick, agent, c, id }) => {
+    const m = agent.ripa.migration;
+    const old = pick(agent.ripa.fences, c.y)?.migration_id;
+    if (m === null && old === undefined) return undefined;
+    return { op: "ripa.migration_fence", tick, agent: A, migration_id: m === null ? (old ?? "m") : id("m"), token: id("tok-") };
+  },
+  outOfOrder, outOfOrder, outOfOrder,
+  badTarget, badTarget, badTarget,
+  // OP-7.4.c3: surfaces with one id twice.
+  ({ A, tick, agent }) => {
+    const m = agent.ripa.migration;
+    if (m === null || m.phase !== "validated") return undefined;
+    const s = { surface_id: "s0", kind: "chat" as const, account: "b", session: "new" };
+    return { op: "ripa.migration_bind", tick, agent: A, migration_id: m.migration_id, surfaces: [s, { ...s, session: "other" }], labels: { region: "eu" } };
+  },
+  // OP-7.7.c2 / c3: a rollback without the no-target decision, or without a custodian's authorisation.
+  ({ A, tick, agent, c }) => {
+    const m = agent.ripa.migration;
+    if (m === null) return undefined;
+    return { op: "ripa.migration_cancel", tick, agent: A, migration_id: m.migration_id, no_target_active: c.x % 2 === 1, authorization: c.x % 2 === 1 ? ROGUE : AUTH };
+  },
+];
+
+const ALL_SITUATIONS: readonly Situation[] = [...SITUATIONS, ...MIGRATION_SITUATIONS];
+/**
+ * The situation `c.op` names or, when it does not apply to the view, one of the next three: most
+ * need a state that is there only some of the time (a live attempt, a withdrawn life, a phase).
+ */
+const firstApplicable = (list: readonly Situation[]): Situation => (s) => {
+  for (let k = 0; k < 4; k++) {
+    const made = list[(s.c.op + k) % list.length]?.(s);
+    if (made !== undefined) return made;
+  }
+  return undefined;
+};
+const situation: Situation = firstApplicable(ALL_SITUATIONS);
+/** While a migration is in progress, half the invalid moves are these. */
+const migrationSituation: Situation = firstApplicable(MIGRATION_SITUATIONS);
+
 /** Interpret one choice against the current view. Always returns a command (valid or not). */
 export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command => {
   if (c.y % 4 === 0) mem.tick += 1 + (c.x % 3 === 0 ? c.x % 25 : 0);
@@ -229,6 +472,11 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   }
   const A = agent.identity.identity;
   const key = (inst: string) => `${A}/${inst}`;
+  // Migrations are few and each phase lasts one step, so they get one more step in sixteen.
+  const special = agent.ripa.migration !== null && ((bad && c.op < 500) || c.bad === 14) ? migrationSituation({ v, mem, c, agent, A, tick, id })
+    : bad && c.op < 500 ? situation({ v, mem, c, agent, A, tick, id })
+    : undefined;
+  if (special !== undefined) return special;
   switch (kind) {
     case "conceive": {
       const pins = [...agent.store.chain.map((x) => x.version_id), ...agent.store.quarantined];
@@ -241,6 +489,14 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
     }
     case "birth": {
       const i = pick(instancesIn(agent, bad ? ["ready", "conceived"] : ["conceived"]), c.y);
+      if (!bad && i === undefined) {
+        // Nothing conceived: a life is conceived instead, so that short runs reach merges.
+        const instance_id = id("i");
+        const nonce = id("n");
+        const manifest = manifestFor(agent.store.head, c);
+        mem.lives.set(key(instance_id), { manifest, nonce, trace: [] });
+        return { op: "janma.conceive", tick, agent: A, instance_id, nonce, manifest };
+      }
       const env = ENV(bad && c.y % 2 === 0);
       return { op: "janma.birth", tick, agent: A, instance_id: i?.instance_id ?? "ghost", environment: env.tools.length === 0 ? env : { ...env, tools: offeredTools(c) } };
     }
@@ -265,6 +521,9 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
     }
     case "withdraw": {
       const i = pick(instancesIn(agent, bad ? ["conceived", "withdrawn"] : ["ready", "active"]), c.y);
+      // Nothing living: a conceived life is born instead, as act does (short runs reach merges).
+      const conceived = !bad && i === undefined ? pick(instancesIn(agent, ["conceived"]), c.y) : undefined;
+      if (conceived !== undefined) return { op: "janma.birth", tick, agent: A, instance_id: conceived.instance_id, environment: ENV(false) };
       return { op: "janma.withdraw", tick, agent: A, instance_id: i?.instance_id ?? "ghost", reason: c.x % 2 === 0 ? "principal" : "forced" };
     }
     case "expire": {
@@ -346,6 +605,17 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
     case "merge": {
       const pending = agent.obligations.filter((x) => x.status === "pending" && x.deadline_tick >= tick);
       const applied = agent.obligations.filter((x) => x.outcome === "applied");
+      // Nothing pending or merged yet: the lineage moves on instead (distil a withdrawn life, or
+      // withdraw a living one), so that short runs (fast-check keeps most of them under 20 steps)
+      // reach merges and retained distillates, not only NOT_FOUND.
+      if (!bad && pending.length === 0 && applied.length === 0) {
+        const w = pick(withdrawnUndistilled(agent), c.y);
+        const life = w === undefined ? undefined : mem.lives.get(key(w.instance_id));
+        if (w !== undefined && life !== undefined)
+          return { op: "janma.distil", tick, agent: A, instance_id: w.instance_id, obligation_id: id("ob"), distillate: distillateFor(A, w, life.nonce, id, GUIDANCE[c.x % GUIDANCE.length] ?? "g") };
+        const living = pick(instancesIn(agent, ["ready", "active"]), c.y);
+        if (living !== undefined) return { op: "janma.withdraw", tick, agent: A, instance_id: living.instance_id, reason: "principal" };
+      }
       const redeliver = c.y % 3 === 0 && applied.length > 0; // duplicate delivery of merged lives (D-008)
       const ids = [
         ...(redeliver && c.x % 2 === 0 ? [] : pending.filter((_, k) => (c.x >> k) % 2 === 0 || k === 0).slice(0, 4).map((x) => x.obligation_id)),
@@ -359,7 +629,9 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
     case "excise": {
       // G-39: excision ids are numbered per agent (so two agents' ids collide), the target is now and
       // then another agent, and a reused id is sent with a non-custodian's authorisation.
-      const target = c.y % 3 === 0 ? (pick(v.agents, c.x) ?? agent) : agent;
+      // The store profile's only other agent is its neighbour, so it names the neighbour outright.
+      const others = mem.profile === "store" ? v.agents.filter((a) => a.identity.identity !== A) : v.agents;
+      const target = c.y % 3 === 0 ? (pick(others, c.x) ?? agent) : agent;
       const rogue = bad || (c.bad >= 8 && target.store.excisions.length > 0);
       const reuse = rogue ? pick(target.store.excisions, c.y)?.excision_id : undefined;
       const ds = target.store.distillates.filter((_, k) => (c.x >> k) % 3 === 0).slice(0, 3).map((x) => x.distillate_id);

@@ -161,7 +161,7 @@ export const TaskResumeCommand = cmd(
 export const TaskPauseCommand = cmd(
   "ripa.task_pause",
   { agent: DigestText, task_id: Id, attempt_nonce: Id },
-  "Native recovery: pause a task by revoking its live attempt (the one named), so a late reply to it is rejected and a fence can follow (I4; review G-53, D-050).",
+  "Native recovery: pause a task by revoking its live attempt (the one named), so a late reply to it is rejected and a fence can follow (I4; review G-53, D-046).",
 );
 
 export const RequestCommand = cmd(

@@ -150,7 +150,7 @@ export const MigrationReport = z
     bundle_digest: DigestText,
     capability_delta: CapabilityDelta,
     identity_preserved: z.boolean(),
-    // Named for what resume checks (review G-54, D-051): memory and store heads equal the bundle's,
+    // Named for what resume checks (review G-54, D-047): memory and store heads equal the bundle's,
     // so the ancestry is carried over unchanged; the migration itself appends nothing to memory.
     memory_ancestry_preserved: z.boolean(),
     body_preserved: z.boolean(),

@@ -9,6 +9,7 @@ import { ROWS } from "../../../spec/review/janma-samskara.ts";
 import { MUTANTS } from "../../../properties/mutants/catalog.ts";
 import { GOLDEN_SESSIONS, goldenPath } from "../session.ts";
 import { readGolden } from "../replay.ts";
+import { REVIEW_ROWS } from "../../../spec/review/index.ts";
 
 describe("spec review rows for Janma / Samskara are pinned as they say", () => {
   it("one row per item, each decided or fixed row with golden lines and mutants of its own item", () => {
@@ -26,10 +27,12 @@ describe("spec review rows for Janma / Samskara are pinned as they say", () => {
       }
     }
   });
-  it("every review-tagged mutant of these items is listed in its row", () => {
+  it("every review-tagged mutant of these items is listed in a row of its item", () => {
+    // An item may be closed by rows of two areas (G-30: its duplicate default rows are closed in
+    // spec/review/spec-text.ts), so the mutant must be in some row of its item, not necessarily ours.
     const items = new Set(ROWS.map((r) => r.item as string));
     for (const m of MUTANTS.filter((x) => x.review !== undefined && items.has(x.review))) {
-      expect(ROWS.find((r) => r.item === m.review)?.mutants, m.id).toContain(m.id);
+      expect(REVIEW_ROWS.filter((r) => r.item === m.review).flatMap((r) => r.mutants), m.id).toContain(m.id);
     }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Golden session "session-liveness": pins review items G-53 (a dead worker's attempt can be
- * revoked, OP-6.12, D-050) and G-54 (the migration report's memory flag, OP-7.6, D-051).
+ * revoked, OP-6.12, D-046) and G-54 (the migration report's memory flag, OP-7.6, D-047).
  *
  * The story is the RIPA paper's fault case F (Section 6.4): worker A publishes attempt att-a and
  * is killed before replying; the export is refused while att-a is live; native recovery pauses the

@@ -1,5 +1,5 @@
 /**
- * OP-6.12 `ripa.task_pause`: native recovery (review G-53, D-050). After the recorded worker has
+ * OP-6.12 `ripa.task_pause`: native recovery (review G-53, D-046). After the recorded worker has
  * exited, the task is paused by revoking the attempt it left live; otherwise nothing but a reply
  * could ever end that attempt and the fence (OP-7.1) would refuse the agent forever.
  */

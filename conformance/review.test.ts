@@ -1,0 +1,88 @@
+/**
+ * The first spec review is closed item by item (spec/REVIEW-1.md, generated from spec/review/*.ts).
+ * This test checks the closing is real: every item of the review has a row, and every pin a row
+ * names exists — golden lines whose request ids start with the item id, in the sessions named, and
+ * mutants tagged with the item id in the catalog. That the mutants are killed, by the golden
+ * sessions and separately by the differential, is checked by conformance/mutants/in-process.test.ts
+ * (wire mutants by their own test).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REVIEW_ROWS } from "../spec/review/index.ts";
+import { ABSENT_FROM_REVIEW, REVIEW_ITEMS } from "../spec/review/titles.ts";
+import { MUTANTS } from "../properties/mutants/catalog.ts";
+import { GOLDEN_SESSIONS, goldenPath } from "./golden/session.ts";
+import { REPO_ROOT } from "./transport/local.ts";
+
+const REVIEW_FILE = join(REPO_ROOT, "..", "shared", "reviews", "spec-review-1.md");
+
+/** Request ids of a committed golden file (scripted, generated or wire session). */
+const requestIds = (file: string): string[] =>
+  readFileSync(join(REPO_ROOT, file), "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => {
+      // A generated or scripted session line carries its request; a wire-session line names its step.
+      const line = JSON.parse(l) as { request?: { id?: unknown }; step?: unknown };
+      return String(line.request?.id ?? line.step ?? "");
+    });
+
+const goldenFileOf = (name: string): string | undefined => {
+  const g = GOLDEN_SESSIONS.find((s) => s.name === name);
+  if (g !== undefined) return goldenPath(g);
+  const file = `conformance/golden/${name}.jsonl`;
+  return existsSync(join(REPO_ROOT, file)) ? file : undefined;
+};
+
+describe("spec review 1 is closed item by item", () => {
+  it("the item list is the review's (every G-n heading of the review, no more)", () => {
+    const text = readFileSync(REVIEW_FILE, "utf8");
+    const inReview = [...new Set([...text.matchAll(/^- \*\*(G-\d+)\b/gm)].map((m) => m[1]))];
+    expect(inReview.sort()).toEqual(Object.keys(REVIEW_ITEMS).sort());
+    for (const absent of ABSENT_FROM_REVIEW) expect(inReview).not.toContain(absent);
+  });
+
+  it("every item has at least one row, and every row names a review item and where it is settled", () => {
+    const covered = new Set(REVIEW_ROWS.map((r) => r.item));
+    expect(Object.keys(REVIEW_ITEMS).filter((i) => !covered.has(i as never))).toEqual([]);
+    for (const r of REVIEW_ROWS) {
+      expect(Object.keys(REVIEW_ITEMS), r.item).toContain(r.item);
+      expect(r.where.length, `${r.item} names no clause or decision`).toBeGreaterThan(0);
+      expect(r.summary.length, r.item).toBeGreaterThan(20);
+    }
+  });
+
+  it("every decided item is pinned by a golden line and a tagged mutant, or says why it cannot be", () => {
+    for (const r of REVIEW_ROWS.filter((x) => x.status === "decided")) {
+      if (r.unpinned !== undefined) continue;
+      expect(r.golden.length, `${r.item} has no golden pin`).toBeGreaterThan(0);
+      expect(r.mutants.length, `${r.item} has no mutant`).toBeGreaterThan(0);
+    }
+  });
+
+  it("every golden pin exists: a line whose request id starts with the item id, in the session named", () => {
+    for (const r of REVIEW_ROWS) {
+      for (const name of r.golden) {
+        const file = goldenFileOf(name);
+        expect(file, `${r.item}: no golden session ${name}`).toBeDefined();
+        const ids = requestIds(file as string);
+        expect(ids.some((id) => id.startsWith(`${r.item}.`)), `${r.item}: no line ${r.item}.<n> in ${file}`).toBe(true);
+      }
+    }
+  });
+
+  it("every mutant pin exists in the catalog, tagged with its item", () => {
+    for (const r of REVIEW_ROWS) {
+      for (const id of r.mutants) {
+        const m = MUTANTS.find((x) => x.id === id);
+        expect(m, `${r.item}: mutant ${id} is not in the catalog`).toBeDefined();
+        expect(m?.review, `${id}`).toBe(r.item);
+      }
+    }
+    // and no tagged mutant is left out of the record
+    for (const m of MUTANTS.filter((x) => x.review !== undefined)) {
+      expect(REVIEW_ROWS.some((r) => r.item === m.review && r.mutants.includes(m.id)), `${m.id} (${m.review}) is in no row`).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,305 @@
+/**
+ * Witnesses per check clause (issue 12, point 6): how often a generated command got past each
+ * check of spec/checks.ts, how often that check was the first to fail, and how often each numeric,
+ * text or list boundary of a rule was hit. A generator that never reaches a check (or never one
+ * side of a boundary) cannot tell two readings of it apart, however many runs it does, so
+ * `properties/witness.property.test.ts` prints this table and fails on any zero.
+ *
+ * The book reads only what crosses the wire: the view before the step, the command and the
+ * outcome (with the model's informative `check` on a rejection). What the boundaries need beyond
+ * the view (an instance's manifest and trace) it remembers from the accepted commands it saw.
+ */
+import {
+  CHECKS, checksOf, type CheckClause,
+} from "../spec/checks.ts";
+import type { AgentView, Command, DistillationObligation as ObligationView, Event, InstanceView, JanmaManifest, WorldView } from "../spec/index.ts";
+
+export type StepOutcome =
+  | { readonly ok: true; readonly events: readonly Event[] }
+  | { readonly ok: false; readonly check: string; readonly code: string };
+
+/** What a boundary predicate sees: the step, and what the book remembers of earlier steps. */
+export interface StepContext {
+  readonly pre: WorldView;
+  readonly cmd: Command;
+  readonly outcome: StepOutcome;
+  /** The checks this command got past (in order), and the one that rejected it, if any. */
+  readonly passed: ReadonlySet<string>;
+  readonly failedAt: string | null;
+  readonly agent: AgentView | undefined;
+  readonly instance: InstanceView | undefined;
+  readonly obligation: ObligationView | undefined;
+  /** The manifest the instance was conceived with, and its trace entries so far. */
+  readonly manifest: JanmaManifest | undefined;
+  readonly trace: readonly string[];
+}
+
+export interface Boundary {
+  /** `OP-2.3.c6@deadline`: the check (or clause, for an effect rule) and the side of the boundary. */
+  readonly id: string;
+  readonly what: string;
+  readonly hit: (s: StepContext) => boolean;
+}
+
+// --- helpers over the context -------------------------------------------------------------
+
+const field = (cmd: Command, k: string): unknown => (cmd as unknown as Record<string, unknown>)[k];
+const isOp = (s: StepContext, op: string) => s.cmd.op === op;
+/** The check was evaluated and held. */
+const passedAt = (s: StepContext, id: string) => s.passed.has(id);
+const failedAt = (s: StepContext, id: string) => s.failedAt === id;
+const ttlDeadline = (s: StepContext): number | null =>
+  s.instance?.born_tick === null || s.instance === undefined || s.manifest === undefined ? null : s.instance.born_tick + s.manifest.ttl_ticks;
+const withdrewBy = (s: StepContext, id: string) =>
+  s.outcome.ok && s.outcome.events.some((e) => e.type === "instance.withdrawn" && e.reason.kind === "termination_condition" && e.reason.condition_id === id);
+const withdrewAtTtl = (s: StepContext) => s.outcome.ok && s.outcome.events.some((e) => e.type === "instance.withdrawn" && e.reason.kind === "ttl");
+
+/** D-010's tokens, written again here (NFKC, lower case, runs of letters, marks and digits). */
+const tokens = (t: string): string[] => t.normalize("NFKC").toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+const rawTokens = (t: string): string[] => t.match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+/** The longest run of consecutive tokens of one trace entry that the guidance reproduces. */
+const longestRun = (guidance: string, trace: readonly string[], tok: (t: string) => string[] = tokens): number => {
+  const g = tok(guidance);
+  let best = 0;
+  for (const entry of trace) {
+    const e = tok(entry);
+    for (let i = 0; i < g.length; i++)
+      for (let j = 0; j < e.length; j++) {
+        let k = 0;
+        while (i + k < g.length && j + k < e.length && g[i + k] === e[j + k]) k++;
+        best = Math.max(best, k);
+      }
+  }
+  return best;
+};
+const guidances = (s: StepContext): string[] => {
+  const d = field(s.cmd, "distillate") as { dispositions?: unknown } | undefined;
+  return Array.isArray(d?.dispositions) ? d.dispositions.flatMap((x) => (typeof (x as { guidance?: unknown }).guidance === "string" ? [(x as { guidance: string }).guidance] : [])) : [];
+};
+const maxRun = (s: StepContext, tok?: (t: string) => string[]) => Math.max(0, ...guidances(s).map((g) => longestRun(g, s.trace, tok)));
+
+const unsorted = (xs: readonly string[]) => xs.some((x, i) => i > 0 && (xs[i - 1] as string) > x);
+const duplicated = (xs: readonly string[]) => new Set(xs).size < xs.length;
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+
+/** D-016: `p.*` covers `c` iff `c` starts with `p.`; the boundary is the separator. */
+const wildcardPrefixWithoutSeparator = (grants: readonly string[], c: string) =>
+  grants.some((g) => g.endsWith(".*") && c.startsWith(g.slice(0, -2)) && !c.startsWith(g.slice(0, -1)));
+const coveredByWildcard = (grants: readonly string[], c: string) => grants.some((g) => g.endsWith(".*") && c.startsWith(g.slice(0, -1)));
+
+const termination = (s: StepContext, op: string) =>
+  (s.manifest?.termination_conditions ?? []).flatMap((t) => (t.when.op === op && "n" in t.when ? [{ id: t.id, n: t.when.n }] : []));
+/** After an accepted act: the counters the termination conditions see (OP-2.3 effects). */
+const afterAct = (s: StepContext) => {
+  const i = s.instance;
+  const signed = field(s.cmd, "signed") as { action: { outcome: string } } | undefined;
+  if (i === undefined || signed === undefined || i.born_tick === null) return null;
+  const failed = signed.action.outcome === "failed";
+  return { acts: i.acts + 1, consecutive: failed ? i.consecutive_failures + 1 : 0, ticks: s.cmd.tick - i.born_tick };
+};
+/** A termination condition `op` with threshold n saw its counter at n + delta after an act. */
+const counterAt = (s: StepContext, op: string, key: "acts" | "consecutive" | "ticks", delta: number) => {
+  if (!isOp(s, "janma.act") || !s.outcome.ok) return false;
+  const a = afterAct(s);
+  return a !== null && termination(s, op).some((t) => a[key] === t.n + delta && (delta >= 0) === withdrewBy(s, t.id));
+};
+
+// --- the boundary witnesses -----------------------------------------------------------------
+
+export const BOUNDARIES: readonly Boundary[] = [
+  // J-3 TTL at act (OP-2.3.c6): tick ≥ born_tick + ttl_ticks fails.
+  { id: "OP-2.3.c6@deadline-1", what: "act one tick before the TTL deadline passes", hit: (s) => passedAt(s, "OP-2.3.c6") && s.cmd.tick === (ttlDeadline(s) ?? NaN) - 1 },
+  { id: "OP-2.3.c6@deadline", what: "act exactly at the TTL deadline fails", hit: (s) => failedAt(s, "OP-2.3.c6") && s.cmd.tick === ttlDeadline(s) },
+  { id: "OP-2.3.c6@deadline+1", what: "act one tick after the TTL deadline fails", hit: (s) => failedAt(s, "OP-2.3.c6") && s.cmd.tick === (ttlDeadline(s) ?? NaN) + 1 },
+  // J-3 TTL at expire (OP-2.5 effects): the instance is withdrawn iff tick ≥ deadline.
+  { id: "OP-2.5@deadline-1", what: "expire one tick before the deadline changes nothing", hit: (s) => isOp(s, "janma.expire") && s.outcome.ok && ["ready", "active"].includes(s.instance?.state ?? "") && s.cmd.tick === (ttlDeadline(s) ?? NaN) - 1 && !withdrewAtTtl(s) },
+  { id: "OP-2.5@deadline", what: "expire exactly at the deadline withdraws", hit: (s) => isOp(s, "janma.expire") && withdrewAtTtl(s) && s.cmd.tick === ttlDeadline(s) },
+  { id: "OP-2.5@deadline+1", what: "expire after the deadline withdraws", hit: (s) => isOp(s, "janma.expire") && withdrewAtTtl(s) && s.cmd.tick > (ttlDeadline(s) ?? Infinity) },
+  // D-015 termination predicates after an act, at n-1 (does not fire), n and n+1 (fire).
+  { id: "OP-2.3@acts_at_least:n-1", what: "acts reach n-1: no withdrawal", hit: (s) => counterAt(s, "acts_at_least", "acts", -1) },
+  { id: "OP-2.3@acts_at_least:n", what: "acts reach n: withdrawn by the condition", hit: (s) => counterAt(s, "acts_at_least", "acts", 0) },
+  { id: "OP-2.3@consecutive_failures_at_least:n-1", what: "consecutive failures reach n-1: no withdrawal", hit: (s) => counterAt(s, "consecutive_failures_at_least", "consecutive", -1) },
+  { id: "OP-2.3@consecutive_failures_at_least:n", what: "consecutive failures reach n: withdrawn", hit: (s) => counterAt(s, "consecutive_failures_at_least", "consecutive", 0) },
+  { id: "OP-2.3@ticks_since_birth_at_least:n-1", what: "n-1 ticks since birth: no withdrawal", hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", -1) },
+  { id: "OP-2.3@ticks_since_birth_at_least:n", what: "exactly n ticks since birth: withdrawn", hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", 0) },
+  { id: "OP-2.3@ticks_since_birth_at_least:n+1", what: "first act n+1 ticks after birth: withdrawn", hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", 1) },
+  // J-4 custody deadlines (OP-3.1.c3 tick ≤ deadline, OP-3.2.c3 tick ≥ deadline, OP-4.1.c4 tick > deadline fails).
+  { id: "OP-3.1.c3@deadline", what: "attempt exactly at the deadline passes", hit: (s) => passedAt(s, "OP-3.1.c3") && s.cmd.tick === s.obligation?.deadline_tick },
+  { id: "OP-3.1.c3@deadline+1", what: "attempt one tick after the deadline fails", hit: (s) => failedAt(s, "OP-3.1.c3") && s.cmd.tick === (s.obligation?.deadline_tick ?? NaN) + 1 },
+  { id: "OP-3.2.c3@deadline-1", what: "custody expiry one tick before the deadline fails", hit: (s) => failedAt(s, "OP-3.2.c3") && s.cmd.tick === (s.obligation?.deadline_tick ?? NaN) - 1 },
+  { id: "OP-3.2.c3@deadline", what: "custody expiry exactly at the deadline passes", hit: (s) => passedAt(s, "OP-3.2.c3") && s.cmd.tick === s.obligation?.deadline_tick },
+  { id: "OP-4.1.c4@deadline", what: "merge of a pending obligation exactly at its deadline passes", hit: (s) => passedAt(s, "OP-4.1.c4") && mergedObligations(s).some((o) => o.status === "pending" && o.deadline_tick === s.cmd.tick) },
+  { id: "OP-4.1.c4@deadline+1", what: "merge one tick after a pending obligation's deadline fails", hit: (s) => failedAt(s, "OP-4.1.c4") && mergedObligations(s).some((o) => o.status === "pending" && o.deadline_tick + 1 === s.cmd.tick) },
+  // D-010 leakage (OP-2.7.c9): runs of 3 pass, 4 and 5 fail; case and NFKC do not hide a run.
+  { id: "OP-2.7.c9@run-3", what: "guidance quoting 3 consecutive trace tokens passes", hit: (s) => passedAt(s, "OP-2.7.c9") && maxRun(s) === 3 },
+  { id: "OP-2.7.c9@run-4", what: "guidance quoting exactly 4 consecutive trace tokens fails", hit: (s) => failedAt(s, "OP-2.7.c9") && maxRun(s) === 4 },
+  { id: "OP-2.7.c9@run-5", what: "guidance quoting 5 or more consecutive trace tokens fails", hit: (s) => failedAt(s, "OP-2.7.c9") && maxRun(s) >= 5 },
+  { id: "OP-2.7.c9@case", what: "a run that matches only after lower-casing fails", hit: (s) => failedAt(s, "OP-2.7.c9") && maxRun(s, rawTokens) < 4 && maxRun(s, (t) => rawTokens(t.toLowerCase())) >= 4 },
+  { id: "OP-2.7.c9@nfkc", what: "a run that matches only after NFKC normalisation fails", hit: (s) => failedAt(s, "OP-2.7.c9") && maxRun(s, (t) => rawTokens(t.toLowerCase())) < 4 && maxRun(s) >= 4 },
+  // D-016 capability algebra: a wildcard covers only below its separator.
+  { id: "OP-2.2.c7@wildcard-covers", what: "an exact grant under an offered wildcard is grantable", hit: (s) => passedAt(s, "OP-2.2.c7") && (s.manifest?.capability_grants ?? []).some((g) => !g.endsWith(".*") && coveredByWildcard(grantableOf(s), g)) },
+  { id: "OP-2.2.c7@nested-wildcard", what: "a narrower wildcard under an offered wildcard is grantable", hit: (s) => passedAt(s, "OP-2.2.c7") && (s.manifest?.capability_grants ?? []).some((g) => g.endsWith(".*") && !grantableOf(s).includes(g) && coveredByWildcard(grantableOf(s), g.slice(0, -2))) },
+  { id: "OP-2.2.c7@no-separator", what: "a grant sharing the wildcard's prefix without its separator is not grantable", hit: (s) => failedAt(s, "OP-2.2.c7") && (s.manifest?.capability_grants ?? []).some((g) => wildcardPrefixWithoutSeparator(grantableOf(s), g.replace(/\.\*$/, ""))) },
+  { id: "OP-2.3.c7@wildcard-covers", what: "an act whose capability a held wildcard covers passes", hit: (s) => passedAt(s, "OP-2.3.c7") && coveredByWildcard(s.instance?.grants ?? [], actCapability(s)) },
+  { id: "OP-2.3.c7@no-separator", what: "an act whose capability shares a held wildcard's prefix without its separator fails", hit: (s) => failedAt(s, "OP-2.3.c7") && wildcardPrefixWithoutSeparator(s.instance?.grants ?? [], actCapability(s)) },
+  { id: "OP-2.3.c7@bound-not-granted", what: "a capability the tool binds but no grant covers fails", hit: (s) => failedAt(s, "OP-2.3.c7") && (s.instance?.tools ?? []).includes(actTool(s)) && !(s.instance?.grants ?? []).some((g) => g === actCapability(s) || coveredByWildcard([g], actCapability(s))) },
+  // List orders (OP-0.6): inputs given unsorted and with duplicates are accepted and sorted.
+  { id: "OP-2.2@grants-unsorted", what: "birth with the manifest's grants unsorted", hit: (s) => isOp(s, "janma.birth") && s.outcome.ok && unsorted(s.manifest?.capability_grants ?? []) },
+  { id: "OP-2.2@grants-duplicated", what: "birth with a grant listed twice", hit: (s) => isOp(s, "janma.birth") && s.outcome.ok && duplicated(s.manifest?.capability_grants ?? []) },
+  { id: "OP-2.2@bindings-unsorted", what: "birth with tool bindings (and their capabilities) unsorted", hit: (s) => isOp(s, "janma.birth") && s.outcome.ok && (unsorted((s.manifest?.tool_bindings ?? []).map((b) => b.tool)) || (s.manifest?.tool_bindings ?? []).some((b) => unsorted(b.capabilities))) },
+  { id: "OP-5.1@custodians-unsorted", what: "mint with custodians unsorted", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && unsorted(strings(field(s.cmd, "custodians"))) },
+  { id: "OP-5.1@custodians-duplicated", what: "mint with a custodian listed twice", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && duplicated(strings(field(s.cmd, "custodians"))) },
+  { id: "OP-5.1@required-unsorted", what: "mint with required capabilities unsorted", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && unsorted(strings(field(s.cmd, "required_capabilities"))) },
+  { id: "OP-5.1@required-duplicated", what: "mint with a required capability listed twice", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && duplicated(strings(field(s.cmd, "required_capabilities"))) },
+  { id: "OP-4.1@obligations-unsorted", what: "merge with obligation ids unsorted", hit: (s) => isOp(s, "samskara.merge") && s.outcome.ok && unsorted(strings(field(s.cmd, "obligation_ids"))) },
+  { id: "OP-4.1@obligations-duplicated", what: "merge with an obligation id listed twice", hit: (s) => isOp(s, "samskara.merge") && s.outcome.ok && duplicated(strings(field(s.cmd, "obligation_ids"))) },
+  { id: "OP-4.2@distillates-unsorted", what: "excise with distillate ids unsorted", hit: (s) => isOp(s, "samskara.excise") && s.outcome.ok && unsorted(strings(field(s.cmd, "distillate_ids"))) },
+  { id: "OP-4.2@distillates-duplicated", what: "excise with a distillate id listed twice", hit: (s) => isOp(s, "samskara.excise") && s.outcome.ok && duplicated(strings(field(s.cmd, "distillate_ids"))) },
+];
+
+function grantableOf(s: StepContext): string[] {
+  const env = field(s.cmd, "environment") as { grantable?: unknown } | undefined;
+  return strings(env?.grantable);
+}
+function actCapability(s: StepContext): string {
+  return (field(s.cmd, "signed") as { action?: { capability?: string } } | undefined)?.action?.capability ?? "";
+}
+function actTool(s: StepContext): string {
+  return (field(s.cmd, "signed") as { action?: { tool?: string } } | undefined)?.action?.tool ?? "";
+}
+function mergedObligations(s: StepContext): ObligationView[] {
+  const ids = new Set(strings(field(s.cmd, "obligation_ids")));
+  return (s.agent?.obligations ?? []).filter((o) => ids.has(o.obligation_id));
+}
+
+// --- the book ---------------------------------------------------------------------------------
+
+export interface WitnessBook {
+  readonly passed: Map<string, number>;
+  readonly firstFail: Map<string, number>;
+  readonly boundaries: Map<string, number>;
+  /** Rejections whose check is not one of the command's operation's checks, or allows another code. */
+  readonly misnamed: string[];
+  /** Generator memory of the book itself: manifests and traces by `agent/instance`. */
+  readonly manifests: Map<string, JanmaManifest>;
+  readonly traces: Map<string, string[]>;
+  steps: number;
+}
+
+export const newWitnessBook = (): WitnessBook => ({
+  passed: new Map(), firstFail: new Map(), boundaries: new Map(), misnamed: [], manifests: new Map(), traces: new Map(), steps: 0,
+});
+
+/**
+ * Start a new run: ids repeat between runs (the generator's counters start again), so what the
+ * book remembers of manifests and traces must not leak from one run into the next.
+ */
+export const beginRun = (book: WitnessBook): void => {
+  book.manifests.clear();
+  book.traces.clear();
+};
+
+const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+
+/**
+ * Record one step. A command that fails its schema (OP-0.2.c1) has no usable op if its `op` is
+ * not one of the spec's; it is counted against OP-0.2.c1 only.
+ */
+export const recordWitness = (book: WitnessBook, pre: WorldView, cmd: Command, outcome: StepOutcome, codeOf: (c: CheckClause) => readonly string[]): void => {
+  book.steps++;
+  const chain = (() => {
+    try {
+      return checksOf(cmd.op);
+    } catch {
+      return [];
+    }
+  })();
+  const order = chain.length > 0 ? chain : CHECKS.filter((c) => c.id === "OP-0.2.c1");
+  const passed = new Set<string>();
+  let failed: string | null = null;
+  if (outcome.ok) {
+    for (const c of order) {
+      // OP-6.6.c4 is a branch: a repeated effect id is "taken" (counted as its first-fail).
+      if (c.targets.length === 0 && outcome.events.some((e) => e.type === "effect.duplicate")) failed = c.id;
+      else passed.add(c.id);
+    }
+  } else {
+    const at = order.findIndex((c) => c.id === outcome.check);
+    const rejecting = order[at];
+    if (at < 0 || rejecting === undefined || !codeOf(rejecting).includes(outcome.code)) {
+      book.misnamed.push(`${cmd.op} rejected with ${outcome.code} at ${outcome.check}`);
+    } else {
+      for (const c of order.slice(0, at)) passed.add(c.id);
+    }
+    failed = outcome.check;
+  }
+  for (const id of passed) bump(book.passed, id);
+  if (failed !== null) bump(book.firstFail, failed);
+
+  const agentId = field(cmd, "agent");
+  const agent = typeof agentId === "string" ? pre.agents.find((a) => a.identity.identity === agentId) : undefined;
+  const instanceId = field(cmd, "instance_id");
+  const key = `${String(agentId)}/${String(instanceId)}`;
+  const obligationId = field(cmd, "obligation_id");
+  const ctx: StepContext = {
+    pre, cmd, outcome, passed, failedAt: outcome.ok ? null : outcome.check, agent,
+    instance: agent?.instances.find((i) => i.instance_id === instanceId),
+    obligation: agent?.obligations.find((o) => o.obligation_id === obligationId),
+    manifest: book.manifests.get(key),
+    trace: book.traces.get(key) ?? [],
+  };
+  for (const b of BOUNDARIES) if (b.hit(ctx)) bump(book.boundaries, b.id);
+
+  if (outcome.ok && cmd.op === "janma.conceive") book.manifests.set(key, cmd.manifest);
+  if (outcome.ok && cmd.op === "janma.act") book.traces.set(key, [...(book.traces.get(key) ?? []), ...cmd.signed.action.trace]);
+};
+
+export interface WitnessRow {
+  readonly id: string;
+  readonly op: string;
+  readonly passed: number;
+  readonly firstFail: number;
+  /** Why a zero in a column is expected (unreachable first-fail, a check that always rejects). */
+  readonly exempt: { readonly passed?: string; readonly firstFail?: string };
+}
+
+export const witnessRows = (book: WitnessBook): WitnessRow[] =>
+  CHECKS.map((c) => ({
+    id: c.id,
+    op: c.op ?? "*",
+    passed: book.passed.get(c.id) ?? 0,
+    firstFail: book.firstFail.get(c.id) ?? 0,
+    exempt: {
+      ...(c.unreachable === undefined ? {} : { firstFail: c.unreachable }),
+      ...(c.alwaysRejects === true ? { passed: "the check rejects every command that reaches it" } : {}),
+    },
+  }));
+
+/** Every zero that is not exempt: `OP-2.3.c5 first-fail`, `OP-2.3.c6@deadline`, … */
+export const witnessZeros = (book: WitnessBook): string[] => [
+  ...witnessRows(book).flatMap((r) => [
+    ...(r.passed === 0 && r.exempt.passed === undefined ? [`${r.id} passed`] : []),
+    ...(r.firstFail === 0 && r.exempt.firstFail === undefined ? [`${r.id} first-fail`] : []),
+  ]),
+  ...BOUNDARIES.filter((b) => (book.boundaries.get(b.id) ?? 0) === 0).map((b) => b.id),
+];
+
+export const renderWitnessTable = (book: WitnessBook): string => {
+  const rows = witnessRows(book);
+  const w = Math.max(...rows.map((r) => r.id.length), ...BOUNDARIES.map((b) => b.id.length));
+  const ow = Math.max(...rows.map((r) => r.op.length));
+  const lines = [
+    `witnesses per check clause over ${book.steps} generated steps (spec/CHECKS.md; "-" = exempt, see spec/checks.ts)`,
+    `${"check".padEnd(w)}  ${"op".padEnd(ow)}  ${"passed".padStart(7)}  ${"first-fail".padStart(10)}`,
+  ];
+  for (const r of rows) {
+    const p = r.passed === 0 && r.exempt.passed !== undefined ? "-" : String(r.passed);
+    const f = r.firstFail === 0 && r.exempt.firstFail !== undefined ? "-" : String(r.firstFail);
+    lines.push(`${r.id.padEnd(w)}  ${r.op.padEnd(ow)}  ${p.padStart(7)}  ${f.padStart(10)}`);
+  }
+  lines.push("", `${"boundary".padEnd(w)}  hits`);
+  for (const b of BOUNDARIES) lines.push(`${b.id.padEnd(w)}  ${String(book.boundaries.get(b.id) ?? 0).padStart(4)}  ${b.what}`);
+  const zeros = witnessZeros(book);
+  lines.push("", `${CHECKS.length} check clauses, ${BOUNDARIES.length} boundary witnesses; zeros: ${zeros.length === 0 ? "none" : zeros.join(", ")}`);
+  return lines.join("\n");
+};

@@ -13,7 +13,17 @@
  * - Mutants in informative texts (rejection messages and paths, D-032) are not run:
  *   stryker/ignore-informative.mjs.
  */
-export const base = (scope, mutate) => {
+/**
+ * What each scope mutates: production code only, never tests or test helpers. stryker/report.ts
+ * names the same files (MUTATED_FOLDERS); reports/stryker.test.ts checks that the two agree.
+ */
+export const MUTATE = {
+  impl: ["impl/core/**/*.ts", "impl/durable/**/*.ts"],
+  model: ["model/**/*.ts", "!model/**/*.test.ts", "!model/testkit.ts", "!model/fixture.ts"],
+};
+
+export const base = (scope) => {
+  const mutate = MUTATE[scope];
   process.env["STRYKER_SCOPE"] = scope;
   return {
     packageManager: "npm",

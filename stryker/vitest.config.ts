@@ -51,8 +51,8 @@ export default defineConfig({
   test: {
     include: [...include],
     // Never the over-the-wire golden replay (it spawns the implementation: see above), nor the
-    // witness test of the differential property (it measures the generator, not the code).
-    testNamePattern: /^(?!.*(over the wire|the comparison covers every operation))/,
+    // witness tests of the differential property (they measure the generator, not the code).
+    testNamePattern: /^(?!.*(over the wire|the comparison covers every operation|witness: every edge case))/,
     sequence: { sequencer: ListedOrder },
     testTimeout: 60_000,
     hookTimeout: 60_000,

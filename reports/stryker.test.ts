@@ -83,6 +83,15 @@ describe("the triage join (stryker/report.ts)", () => {
     expect(renderMarkdown(s)).toContain("| `impl/core/x.ts:2` | ArithmeticOperator | `a + b` → `a - b` | a is 0 here |");
   });
 
+  it("keeps an (a) entry whose mutants are all killed now as a closed gap; one that matches no mutant at all is stale", () => {
+    const gap: TriageEntry = { file: "impl/core/x.ts", context: "return a + b;", category: "a", reason: "no check added", test: "impl/test/x.test.ts > adds" };
+    const s = buildSummary(new Map([["impl", report(["Killed", "Killed"])]]), [gap], []);
+    expect(s.scopes[0]!.closedGaps).toEqual([gap]);
+    expect(renderMarkdown(s)).toContain("gaps closed");
+    const typo: TriageEntry = { ...gap, context: "return a * b;" };
+    expect(() => buildSummary(new Map([["impl", report(["Killed", "Killed"])]]), [typo], [])).toThrow(/stale triage entry/);
+  });
+
   it("scores as Stryker does: no-coverage mutants count against the mutation score only", () => {
     const c = { total: 10, killed: 6, timeout: 1, survived: 2, noCoverage: 1, compileError: 0, runtimeError: 0, ignored: 0, pending: 0 };
     expect(scoresOf(c, 1)).toMatchObject({ detected: 7, valid: 10, mutationScore: 70, coveredScore: 77.78, killableScore: 77.78 });

@@ -102,6 +102,8 @@ export interface ScopeSummary {
   readonly survivors: readonly Survivor[];
   /** Files the scope mutates that have no results yet (a partial run): not in any score. */
   readonly filesNotRun: readonly string[];
+  /** Every detected mutant, located like a survivor: an (a) entry that matches only these is a closed gap. */
+  readonly detected: readonly Survivor[];
 }
 
 const zero = (): Counts => ({ total: 0, killed: 0, timeout: 0, survived: 0, noCoverage: 0, compileError: 0, runtimeError: 0, ignored: 0, pending: 0 });
@@ -140,6 +142,7 @@ export const summarize = (scope: Scope, report: StrykerReport, files: readonly s
   const byFolder: Record<string, Counts> = {};
   const ignoredReasons: Record<string, number> = {};
   const survivors: Survivor[] = [];
+  const detected: Survivor[] = [];
   for (const [rawFile, f] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
     const file = posix(rawFile);
     const folder = (byFolder[folderOf(file)] ??= zero());
@@ -155,6 +158,12 @@ export const summarize = (scope: Scope, report: StrykerReport, files: readonly s
         const reason = m.statusReason ?? "(no reason)";
         ignoredReasons[reason] = (ignoredReasons[reason] ?? 0) + 1;
       }
+      if (m.status === "Killed" || m.status === "Timeout") {
+        detected.push({
+          file, line: m.location.start.line, mutator: m.mutatorName, original: clipText(textAt(f.source, m.location)),
+          replacement: clipText(m.replacement ?? ""), context: (lines[m.location.start.line - 1] ?? "").trim(), status: "Survived",
+        });
+      }
       if (m.status === "Survived" || m.status === "NoCoverage") {
         survivors.push({
           file,
@@ -169,7 +178,7 @@ export const summarize = (scope: Scope, report: StrykerReport, files: readonly s
     }
   }
   const ran = new Set(Object.keys(report.files).map(posix));
-  return { scope, counts, byFolder, ignoredReasons, survivors, filesNotRun: files.filter((f) => !ran.has(f)) };
+  return { scope, counts, byFolder, ignoredReasons, survivors, filesNotRun: files.filter((f) => !ran.has(f)), detected };
 };
 
 const matches = (e: TriageEntry, s: Survivor): boolean =>
@@ -230,7 +239,7 @@ export interface Summary {
   readonly generatedFrom: readonly string[];
   /** Scopes with no results yet (no incremental file): `npm run stryker -- <scope>` makes them. */
   readonly notRun: readonly Scope[];
-  readonly scopes: readonly (ScopeSummary & { readonly scores: Scores; readonly byFolderScores: Readonly<Record<string, Scores>>; readonly triaged: Readonly<Record<Category, number>>; readonly survivorTriage: readonly { readonly category: Category; readonly reason: string; readonly test?: string }[] })[];
+  readonly scopes: readonly (ScopeSummary & { readonly scores: Scores; readonly byFolderScores: Readonly<Record<string, Scores>>; readonly triaged: Readonly<Record<Category, number>>; readonly survivorTriage: readonly { readonly category: Category; readonly reason: string; readonly test?: string }[]; readonly closedGaps: readonly TriageEntry[] })[];
   readonly runs: readonly RunRecord[];
 }
 
@@ -261,7 +270,10 @@ export const buildSummary = (
     });
     const byFolderScores = Object.fromEntries(Object.entries(s.byFolder).map(([folder, c]) => [folder, scoresOf(c, notKillableByFolder[folder] ?? 0)]));
     const survivorTriage = verdicts.map((v) => (v === null ? { category: "a" as Category, reason: "UNTRIAGED" } : { category: v.category, reason: v.reason, ...(v.test === undefined ? {} : { test: v.test }) }));
-    return { ...s, scores: scoresOf(s.counts, triaged.b + triaged.c), byFolderScores, triaged, survivorTriage };
+    // An (a) entry whose mutants are all killed now is a closed gap: the report keeps it as such.
+    const closedGaps = stale.filter((t) => t.category === "a" && s.detected.some((d) => matches(t, d)));
+    closedGaps.forEach((t) => used.add(t));
+    return { ...s, detected: [], scores: scoresOf(s.counts, triaged.b + triaged.c), byFolderScores, triaged, survivorTriage, closedGaps };
   });
   // A triage entry is stale when no scope that was reported has a survivor it matches.
   for (const t of triage) {
@@ -346,6 +358,11 @@ export const renderMarkdown = (summary: Summary): string => {
     }
   }
   for (const scope of summary.notRun) out.push(`## \`${scope}/\``, "", `Not run yet: \`npm run stryker -- ${scope}\` makes \`${incrementalFile(scope)}\`.`, "");
+  for (const s of summary.scopes.filter((x) => x.closedGaps.length > 0)) {
+    out.push(`## \`${s.scope}/\`: gaps closed — survivors of earlier runs that the checks added for them now kill`, "", "| file | mutants | why they survived | killed now by |", "| --- | --- | --- | --- |");
+    for (const t of s.closedGaps) out.push(`| \`${t.file}\` | ${esc([t.mutator, t.context === undefined ? undefined : code(t.context)].filter((x) => x !== undefined).join(" on ") || "all")} | ${esc(t.reason)} | ${esc(t.test ?? "")} |`);
+    out.push("");
+  }
   if (summary.runs.length > 0) {
     out.push("## Runs", "", "Wall-clock time of the recorded `npm run stryker` runs (incremental runs reuse every result whose code and tests did not change).", "");
     out.push("| scope | date | seconds | concurrency | command |", "| --- | --- | ---: | ---: | --- |");

@@ -28,6 +28,8 @@ export interface CompareStats {
   steps: number;
   agreedRejections: number;
   readonly ops: Set<string>;
+  /** Per edge case of the generator (GenMemory.edges): how often the model answered what ("J-1", "accepted"…). */
+  readonly edges?: Map<string, Map<string, number>>;
 }
 
 /**
@@ -37,12 +39,12 @@ export interface CompareStats {
 export const compareRun = (
   open: () => Implementation,
   choices: readonly Choice[],
-  options: { readonly stats?: CompareStats; readonly profile?: GenProfile } = {},
+  options: { readonly stats?: CompareStats; readonly profile?: GenProfile; readonly edges?: boolean } = {},
 ): void => {
-  const { stats, profile = "mixed" } = options;
+  const { stats, profile = "mixed", edges = false } = options;
   const impl = open();
   try {
-    const mem = newMemory(profile);
+    const mem = newMemory(profile, new Set(), { edges });
     let world = initialWorld();
     const trail: string[] = [];
     for (const choice of choices) {
@@ -51,6 +53,13 @@ export const compareRun = (
       const where = () => `step ${trail.length} (${trail.slice(-6).join(" -> ")}): ${JSON.stringify(cmd).slice(0, 400)}`;
       const m = transition(world, cmd);
       const i = impl.apply(cmd);
+      const edge = mem.lastEdge ?? null;
+      if (stats?.edges !== undefined && edge !== null) {
+        const verdict = Result.isSuccess(m) ? "accepted" : (toRejectionData(m.failure).invariant ?? toRejectionData(m.failure).code);
+        const row = stats.edges.get(edge) ?? new Map<string, number>();
+        row.set(verdict, (row.get(verdict) ?? 0) + 1);
+        stats.edges.set(edge, row);
+      }
       if (Result.isSuccess(m)) {
         if (!i.ok) throw new Error(`model accepted, impl rejected with ${i.error.code} (${i.error.message}) at ${where()}`);
         const d = firstDifference(m.success.events, i.events, "$events");

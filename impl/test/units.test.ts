@@ -5,6 +5,8 @@ import { QUERY_RESULTS } from "../../spec/wire/index.ts";
 import { openImplementation } from "../api.ts";
 import { divRoundHalfEven } from "../core/rounding.ts";
 import { grantCovers, isGrantable } from "../core/capabilities.ts";
+import { mayPersist, trainingSensitivity } from "../core/consent.ts";
+import { holds, type ActCounters } from "../core/termination.ts";
 import { TraceRuns } from "../core/leakage.ts";
 import { nestsDeeperThan } from "../wire/depth.ts";
 import { LineFramer } from "../wire/framing.ts";
@@ -50,6 +52,56 @@ describe("units", () => {
     expect(fr.push(Buffer.from("qr\nxy"))).toEqual([{ kind: "too_long", length: 15 }]);
     expect(fr.push(Buffer.from("z\n"))).toEqual([{ kind: "line", bytes: Buffer.from("xyz") }]);
     expect(fr.pending).toBe(0);
+  });
+
+  // The cases below were found by Stryker (reports/stryker.md): the generated sequences never
+  // reach them (an exact or unrelated offered grant, consent rows other than training cells,
+  // tokens that collide when joined, a negative denominator, most of the predicate language).
+  it("grants an exact capability offered exactly, and nothing from an unrelated exact offer (D-016)", () => {
+    expect(isGrantable("mail.send", ["mail.send"])).toBe(true);
+    expect(isGrantable("mail.send", ["mail.read"])).toBe(false);
+    expect(isGrantable("mail.*", ["mail.send"])).toBe(false);
+  });
+
+  it("resolves training sensitivity by exact training cell, then the category default, then low (D-011)", () => {
+    const grant = {
+      grant_id: "g", principal: "p", persist_ceiling: "medium" as const,
+      cells: [{ category: "health" as const, dimension: "inference" as const, sensitivity: "low" as const }],
+      category_defaults: [{ category: "operational" as const, sensitivity: "high" as const }, { category: "health" as const, sensitivity: "medium" as const }],
+    } as unknown as Parameters<typeof trainingSensitivity>[0];
+    // An inference cell says nothing about training: the category default decides.
+    expect(trainingSensitivity(grant, "health")).toBe("medium");
+    expect(trainingSensitivity(grant, "operational")).toBe("high");
+    expect(mayPersist(grant, "operational")).toBe(false);
+    expect(mayPersist(grant, "health")).toBe(true);
+  });
+
+  it("never joins two tokens into one when looking for 4-token runs (D-010)", () => {
+    const runs = new TraceRuns(["ab c d e"]);
+    expect(runs.leaks("a bc d e")).toBe(false);
+    expect(runs.leaks("ab c d e")).toBe(true);
+  });
+
+  it("refuses a non-positive denominator (D-002)", () => {
+    expect(() => divRoundHalfEven(1n, -2n)).toThrow();
+  });
+
+  it("evaluates every termination predicate at its boundary (D-015)", () => {
+    const c: ActCounters = { acts: 3, failures: 2, consecutiveFailures: 1, bornTick: 10, toolsUsed: new Set(["search"]) };
+    const at = (p: unknown, now = 15) => holds(p as Parameters<typeof holds>[0], c, now);
+    expect(at({ op: "failures_at_least", n: 2 })).toBe(true);
+    expect(at({ op: "failures_at_least", n: 3 })).toBe(false);
+    expect(at({ op: "ticks_since_birth_at_least", n: 5 })).toBe(true);
+    expect(at({ op: "ticks_since_birth_at_least", n: 6 })).toBe(false);
+    expect(at({ op: "ticks_since_birth_at_least", n: 5 }, 14)).toBe(false);
+    const yes = { op: "acts_at_least", n: 3 };
+    const no = { op: "acts_at_least", n: 4 };
+    expect(at({ op: "all", of: [yes, yes] })).toBe(true);
+    expect(at({ op: "all", of: [yes, no] })).toBe(false);
+    expect(at({ op: "any", of: [no, yes] })).toBe(true);
+    expect(at({ op: "any", of: [no, no] })).toBe(false);
+    expect(at({ op: "not", of: no })).toBe(true);
+    expect(at({ op: "not", of: yes })).toBe(false);
   });
 
   it("measures nesting outside strings only", () => {

@@ -58,6 +58,17 @@ export interface GenMemory {
    * identity, so the profile keeps to its own agent by remembering it.
    */
   home?: string;
+  /**
+   * Edge cases (`newMemory(…, { edges: true })`): the invalid commands that plain random sequences
+   * never reach, found by Stryker (reports/stryker.md): commands on dissolved instances, acts whose
+   * signature is valid but bound to another projection or tick, a tool used for a capability another
+   * binding declares, an environment offering a tool under another name or with fewer capabilities,
+   * an ungrantable grant, expiry of an instance that is not live. Off by default, so that the
+   * committed golden sessions and campaigns generated from the default mix stay as they are.
+   */
+  readonly edges?: boolean;
+  /** The edge case the last command was made as (null when none): the witness count reads it. */
+  lastEdge?: string | null;
 }
 /**
  * Which mix of operations to generate: `mixed` exercises every family; `store` concentrates on one
@@ -65,7 +76,25 @@ export interface GenMemory {
  * contested keys and rounding ties (D-002, D-007) occur often (AD-3, S-4, S-5).
  */
 export type GenProfile = "mixed" | "store";
-export const newMemory = (profile: GenProfile = "mixed", disabled: ReadonlySet<string> = new Set()): GenMemory => ({ seq: 0, tick: 1, lives: new Map(), profile, disabled, revoked: [] });
+export const newMemory = (profile: GenProfile = "mixed", disabled: ReadonlySet<string> = new Set(), options: { readonly edges?: boolean } = {}): GenMemory => ({
+  seq: 0, tick: 1, lives: new Map(), profile, disabled, revoked: [], ...(options.edges === true ? { edges: true, lastEdge: null } : {}),
+});
+
+/** The edge cases `edges` adds, each with the invariant the spec rejects it under (the witness test checks both). */
+export const EDGE_CASES: Readonly<Record<string, string>> = {
+  "birth.tool-renamed": "J-1",
+  "birth.tool-partial": "J-1",
+  "birth.grant-ungrantable": "J-1",
+  "act.dissolved": "J-3",
+  "act.foreign-identity": "AD-4",
+  "act.foreign-nonce": "AD-4",
+  "act.foreign-manifest": "AD-4",
+  "act.stale-action-tick": "AD-4",
+  "act.undeclared-capability": "J-2",
+  "expire.not-live": "accepted",
+  "withdraw.dissolved": "J-4",
+  "dissolve.dissolved": "J-4",
+};
 
 const WORDS = ["fare", "lisbon", "tuesday", "cheapest", "window", "seat", "refund", "late", "train", "hotel"];
 const KEYS = ["k.a", "k.b", "k.c", "k.d", "tool.search"];
@@ -440,6 +469,7 @@ const migrationSituation: Situation = firstApplicable(MIGRATION_SITUATIONS);
 
 /** Interpret one choice against the current view. Always returns a command (valid or not). */
 export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command => {
+  if (mem.edges === true) mem.lastEdge = null;
   if (c.y % 4 === 0) mem.tick += 1 + (c.x % 3 === 0 ? c.x % 25 : 0);
   const bad = c.bad === 0 || c.bad === 1; // ~1 in 8 invalid on purpose
   const tick = c.bad === 2 && c.op % 7 === 0 && v.tick > 0 ? v.tick - 1 : mem.tick; // a few TICK_REGRESSED
@@ -472,6 +502,15 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   }
   const A = agent.identity.identity;
   const key = (inst: string) => `${A}/${inst}`;
+  // Edge cases replace the ordinary invalid command, and also take three more values of `bad`,
+  // so that each of them occurs several times in a run of ordinary length.
+  if (mem.edges === true && (bad || c.bad >= 13)) {
+    const edge = edgeCase(v, agent, mem, c, kind, tick);
+    if (edge !== null) {
+      mem.lastEdge = edge.name;
+      return edge.command;
+    }
+  }
   // Migrations are few and each phase lasts one step, so they get one more step in sixteen.
   const special = agent.ripa.migration !== null && ((bad && c.op < 500) || c.bad === 14) ? migrationSituation({ v, mem, c, agent, A, tick, id })
     : bad && c.op < 500 ? situation({ v, mem, c, agent, A, tick, id })
@@ -728,5 +767,99 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
           return { op: "ripa.migration_resume", tick, agent: A, migration_id: mid, token: bad ? agent.ripa.authority.token : id("tok-") };
       }
     }
+  }
+};
+
+/**
+ * One edge case for `kind` (see GenMemory.edges), or null when the state offers none (then the
+ * ordinary invalid command is made). Each is valid in every respect but the one it names, so that
+ * it reaches the check it targets.
+ */
+const edgeCase = (v: WorldView, agent: AgentView, mem: GenMemory, c: Choice, kind: string, tick: number): { name: string; command: Command } | null => {
+  const A = agent.identity.identity;
+  const life = (id: string) => mem.lives.get(`${A}/${id}`);
+  const dissolved = pick(instancesIn(agent, ["dissolved"]), c.x);
+  if (dissolved === undefined && (kind === "withdraw" || kind === "dissolve" || (kind === "act" && c.x % 6 === 0))) {
+    // No dissolved instance yet: dissolve one whose obligation is discharged (a valid command, and
+    // the only way to reach the edge cases on dissolved instances in sequences of this length).
+    const done = new Set(agent.obligations.filter((o) => o.status === "discharged").map((o) => o.obligation_id));
+    const ripe = agent.instances.find((x) => x.state === "withdrawn" && x.obligation_id !== null && done.has(x.obligation_id));
+    return ripe === undefined ? null : { name: "dissolve.prepare", command: { op: "janma.dissolve", tick, agent: A, instance_id: ripe.instance_id } };
+  }
+  switch (kind) {
+    case "birth": {
+      const i = pick(instancesIn(agent, ["conceived"]), c.y);
+      if (i === undefined) return null;
+      const full = ENV(false);
+      const variant = c.x % 3;
+      const environment =
+        variant === 0 ? { ...full, tools: full.tools.map((t) => (t.tool === "search" ? { ...t, tool: "search-v2" } : t)) }
+        : variant === 1 ? { ...full, tools: full.tools.map((t) => (t.tool === "search" ? { ...t, capabilities: ["fare.search"] } : t)) }
+        : { ...full, grantable: ["mail.*"] };
+      const name = ["birth.tool-renamed", "birth.tool-partial", "birth.grant-ungrantable"][variant]!;
+      return { name, command: { op: "janma.birth", tick, agent: A, instance_id: i.instance_id, environment } };
+    }
+    case "act": {
+      const variant = c.x % 6;
+      if (variant === 0) {
+        if (dissolved === undefined) return null;
+        const l = life(dissolved.instance_id);
+        if (l === undefined) return null;
+        const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["after the end"] };
+        const signature = digestOf(DOMAIN.action, { identity: A, nonce: l.nonce, manifest_digest: dissolved.manifest_digest, action });
+        return { name: "act.dissolved", command: { op: "janma.act", tick, agent: A, instance_id: dissolved.instance_id, signed: { identity: A, nonce: l.nonce, manifest_digest: dissolved.manifest_digest, action, signature } } };
+      }
+      const i = pick(instancesIn(agent, ["ready", "active"]), c.y);
+      const l = i === undefined ? undefined : life(i.instance_id);
+      if (i === undefined || l === undefined) return null;
+      const other = agent.instances.find((x) => x.instance_id !== i.instance_id && mem.lives.has(`${A}/${x.instance_id}`));
+      const otherLife = other === undefined ? undefined : life(other.instance_id);
+      let identity: string = A;
+      let nonce = l.nonce;
+      let manifest_digest = i.manifest_digest;
+      let action = { tool: "search", capability: "fare.search", outcome: "ok" as "ok" | "failed", tick, trace: ["edge case"] };
+      let name: string;
+      if (variant === 1) {
+        const stranger = v.agents.find((a) => a.identity.identity !== A);
+        if (stranger === undefined) return null;
+        identity = stranger.identity.identity;
+        name = "act.foreign-identity";
+      } else if (variant === 2) {
+        if (otherLife === undefined) return null;
+        nonce = otherLife.nonce;
+        name = "act.foreign-nonce";
+      } else if (variant === 3) {
+        if (other === undefined) return null;
+        manifest_digest = other.manifest_digest === i.manifest_digest ? (`sha256:${"ef".repeat(32)}` as typeof manifest_digest) : other.manifest_digest;
+        name = "act.foreign-manifest";
+      } else if (variant === 4) {
+        if (tick < 1) return null;
+        action = { ...action, tick: tick - 1 };
+        name = "act.stale-action-tick";
+      } else {
+        // "mail" is bound, but declares only mail.send; fare.search is declared by "search" and granted.
+        action = { ...action, tool: "mail", capability: "fare.search" };
+        name = "act.undeclared-capability";
+      }
+      const signature = digestOf(DOMAIN.action, { identity, nonce, manifest_digest, action });
+      return { name, command: { op: "janma.act", tick, agent: A, instance_id: i.instance_id, signed: { identity, nonce, manifest_digest, action, signature } } };
+    }
+    case "expire": {
+      const i = pick(instancesIn(agent, ["conceived", "withdrawn", "dissolved"]), c.y);
+      if (i === undefined) return null;
+      // Far past any TTL, so that only the instance's state decides (OP-2.5: an accepted no-op).
+      mem.tick += 40;
+      return { name: "expire.not-live", command: { op: "janma.expire", tick: Math.max(tick, mem.tick), agent: A, instance_id: i.instance_id } };
+    }
+    case "withdraw":
+      // Dissolving is a rare operation in the mix: withdraw's turn serves both edge cases.
+      if (dissolved === undefined) return null;
+      return c.y % 2 === 0
+        ? { name: "withdraw.dissolved", command: { op: "janma.withdraw", tick, agent: A, instance_id: dissolved.instance_id, reason: "forced" } }
+        : { name: "dissolve.dissolved", command: { op: "janma.dissolve", tick, agent: A, instance_id: dissolved.instance_id } };
+    case "dissolve":
+      return dissolved === undefined ? null : { name: "dissolve.dissolved", command: { op: "janma.dissolve", tick, agent: A, instance_id: dissolved.instance_id } };
+    default:
+      return null;
   }
 };

@@ -13,7 +13,7 @@ const FILE = "properties/generators/replay.test.ts";
 
 // The deliberately failing properties below must not pick up a seed, path or campaign size meant
 // for another property (e.g. `FC_SEED=… npm run fuzz`).
-const ENV = ["FC_SEED", "FC_PATH", "FC_RUNS", "FUZZ_RUNS"] as const;
+const ENV = ["FC_SEED", "FC_PATH", "FC_RUNS", "FUZZ_RUNS", "FC_NO_SHRINK"] as const;
 const saved = new Map<string, string | undefined>();
 beforeEach(() => {
   ENV.forEach((k) => { saved.set(k, process.env[k]); delete process.env[k]; });
@@ -59,6 +59,17 @@ describe("assertReplayable failure report", () => {
     const msg = failureOf(() => assertReplayable(FILE, tooBig(), 100, () => { throw new Error("boom"); }));
     expect(msg).toContain("n too big: 11");
     expect(msg).toContain("renderer failed: boom");
+  });
+
+  it("FC_NO_SHRINK=1 stops at the first failure unshrunk (mutation runs), and only when set", () => {
+    // Seeded so that the first failing value is far above 11: shrinking would bring it down to 11.
+    process.env["FC_SEED"] = "5";
+    const shrunk = failureOf(() => assertReplayable(FILE, tooBig(), 100));
+    expect(shrunk).toMatch(/shrunk [1-9]\d* time/);
+    process.env["FC_NO_SHRINK"] = "1";
+    const unshrunk = failureOf(() => assertReplayable(FILE, tooBig(), 100));
+    expect(unshrunk).toContain("shrunk 0 time(s)");
+    expect(unshrunk).not.toContain("n too big: 11\n");
   });
 
   it("clip leaves short text alone", () => {

@@ -1,6 +1,6 @@
 /**
  * Replayable fast-check parameters. Every property reads FC_SEED / FC_PATH (to replay one
- * failure) and FC_RUNS / FUZZ_RUNS (to scale a campaign), and on failure throws an Error that
+ * failure), FC_RUNS / FUZZ_RUNS (to scale a campaign) and FC_NO_SHRINK (mutation runs), and on failure throws an Error that
  * says what went wrong (the shrunk counterexample's own error), the one command that replays it:
  *
  *   FC_SEED=<seed> FC_PATH=<path> npx vitest run <file> -t "<test name>"
@@ -28,6 +28,10 @@ export const params = <T>(fast: number): fc.Parameters<T> => {
     // Verbosity 0: level 1 makes fast-check keep (and print) every failure met while shrinking,
     // hundreds of kilobytes for command sequences. The report below is built from RunDetails.
     verbose: 0,
+    // FC_NO_SHRINK=1 (the Stryker runs, stryker/vitest.config.ts): stop at the first failure
+    // without shrinking it. A mutation run only needs to know that a property fails; shrinking a
+    // 200-step counterexample would cost seconds per killed mutant and show nobody the result.
+    ...(process.env["FC_NO_SHRINK"] === "1" ? { endOnFailure: true } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(path !== undefined && path !== "" ? { path } : {}),
   };

@@ -1,0 +1,99 @@
+/**
+ * reports/stryker.md and reports/stryker.json are what stryker/report.ts makes of the committed
+ * Stryker results (stryker/incremental-*.json) and the triage (stryker/triage.json): every
+ * survivor triaged, no stale triage entry. Stryker itself is not run here (`npm run stryker`).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "./paths.ts";
+import { buildSummary, generate, MARKDOWN_FILE, MUTATED_FOLDERS, mutatedFiles, renderMarkdown, scoresOf, SUMMARY_FILE, textAt, type MutantResult, type StrykerReport, type TriageEntry } from "../stryker/report.ts";
+
+describe("reports/stryker.md (run `npm run stryker -- report` after editing stryker/triage.json)", () => {
+  const current = generate(REPO_ROOT);
+
+  it("is current: the committed Stryker results and triage give exactly these reports, every survivor triaged", () => {
+    expect(readFileSync(join(REPO_ROOT, SUMMARY_FILE), "utf8") === current.json, `${SUMMARY_FILE} is stale`).toBe(true);
+    expect(readFileSync(join(REPO_ROOT, MARKDOWN_FILE), "utf8") === current.markdown, `${MARKDOWN_FILE} is stale`).toBe(true);
+    expect(readFileSync(join(REPO_ROOT, "README.md"), "utf8") === current.readme, "the README's stryker block is stale").toBe(true);
+  });
+
+  it("names, for every survivor triaged (a), the test that now kills it, and that test exists", () => {
+    for (const s of current.summary.scopes) {
+      for (const t of s.survivorTriage.filter((x) => x.category === "a")) {
+        const [file, name] = (t.test ?? "").split(" > ");
+        expect(file, JSON.stringify(t)).toMatch(/\.test\.ts$/);
+        expect(readFileSync(join(REPO_ROOT, file!), "utf8"), `${t.test}`).toContain(name!);
+      }
+    }
+  });
+});
+
+describe("the Stryker configuration", () => {
+  it("mutates exactly the files the report accounts for: impl/core, impl/durable and model/, no tests or test helpers", async () => {
+    // A computed specifier: the .mjs config has no type declarations, and needs none here.
+    const spec: string = "../stryker/base.mjs";
+    const { MUTATE } = (await import(spec)) as { MUTATE: Record<string, readonly string[]> };
+    expect(MUTATE["impl"]).toEqual(MUTATED_FOLDERS.impl.map((d) => `${d}/**/*.ts`));
+    expect(MUTATE["model"]).toEqual(["model/**/*.ts", "!model/**/*.test.ts", "!model/testkit.ts", "!model/fixture.ts"]);
+    const model = mutatedFiles(REPO_ROOT, "model");
+    expect(model).toContain("model/world.ts");
+    expect(model.filter((f) => f.endsWith(".test.ts") || f === "model/testkit.ts" || f === "model/fixture.ts")).toEqual([]);
+    expect(mutatedFiles(REPO_ROOT, "impl")).toContain("impl/durable/storage.ts");
+  });
+});
+
+const loc = (line: number, c0: number, c1: number): MutantResult["location"] => ({ start: { line, column: c0 }, end: { line, column: c1 } });
+const SOURCE = 'if (x > 0) violates("J-1", "bad");\nreturn a + b;\n';
+const report = (statuses: MutantResult["status"][]): StrykerReport => ({
+  files: {
+    "impl/core/x.ts": {
+      source: SOURCE,
+      mutants: [
+        { id: "1", mutatorName: "EqualityOperator", replacement: "x >= 0", location: loc(1, 5, 10), status: statuses[0]! },
+        { id: "2", mutatorName: "ArithmeticOperator", replacement: "a - b", location: loc(2, 8, 13), status: statuses[1]! },
+        { id: "3", mutatorName: "StringLiteral", replacement: '""', location: loc(1, 28, 33), status: "Ignored", statusReason: "(c) D-032" },
+      ],
+    },
+  },
+});
+
+describe("the triage join (stryker/report.ts)", () => {
+  it("locates a mutant's original text and its line, without line numbers in the key", () => {
+    expect(textAt(SOURCE, loc(1, 5, 10))).toBe("x > 0");
+    expect(textAt("ab\ncd\nef", { start: { line: 1, column: 2 }, end: { line: 3, column: 2 } })).toBe("b\ncd\ne");
+  });
+
+  it("fails, listing it, when a survivor has no triage entry", () => {
+    expect(() => buildSummary(new Map([["impl", report(["Killed", "Survived"])]]), [], [])).toThrow(/untriaged survivor: .*"mutator":"ArithmeticOperator","original":"a \+ b","replacement":"a - b","context":"return a \+ b;"/);
+  });
+
+  it("fails on a stale entry, one that matches no survivor", () => {
+    const stale: TriageEntry = { file: "impl/core/x.ts", mutator: "EqualityOperator", category: "b", reason: "x is never 0" };
+    expect(() => buildSummary(new Map([["impl", report(["Killed", "Killed"])]]), [stale], [])).toThrow(/stale triage entry/);
+  });
+
+  it("an entry without some fields covers a group; (b) and (c) leave the killable score", () => {
+    const group: TriageEntry = { file: "impl/core/x.ts", context: "return a + b;", category: "b", reason: "a is 0 here" };
+    const s = buildSummary(new Map([["impl", report(["Killed", "Survived"])]]), [group], []);
+    const impl = s.scopes[0]!;
+    expect(impl.triaged).toEqual({ a: 0, b: 1, c: 0 });
+    expect(impl.counts).toMatchObject({ total: 3, killed: 1, survived: 1, ignored: 1 });
+    expect(impl.scores).toMatchObject({ mutationScore: 50, coveredScore: 50, killableScore: 100 });
+    expect(renderMarkdown(s)).toContain("| `impl/core/x.ts:2` | ArithmeticOperator | `a + b` → `a - b` | a is 0 here |");
+  });
+
+  it("keeps an (a) entry whose mutants are all killed now as a closed gap; one that matches no mutant at all is stale", () => {
+    const gap: TriageEntry = { file: "impl/core/x.ts", context: "return a + b;", category: "a", reason: "no check added", test: "impl/test/x.test.ts > adds" };
+    const s = buildSummary(new Map([["impl", report(["Killed", "Killed"])]]), [gap], []);
+    expect(s.scopes[0]!.closedGaps).toEqual([gap]);
+    expect(renderMarkdown(s)).toContain("gaps closed");
+    const typo: TriageEntry = { ...gap, context: "return a * b;" };
+    expect(() => buildSummary(new Map([["impl", report(["Killed", "Killed"])]]), [typo], [])).toThrow(/stale triage entry/);
+  });
+
+  it("scores as Stryker does: no-coverage mutants count against the mutation score only", () => {
+    const c = { total: 10, killed: 6, timeout: 1, survived: 2, noCoverage: 1, compileError: 0, runtimeError: 0, ignored: 0, pending: 0 };
+    expect(scoresOf(c, 1)).toMatchObject({ detected: 7, valid: 10, mutationScore: 70, coveredScore: 77.78, killableScore: 77.78 });
+  });
+});

@@ -292,10 +292,11 @@ export const MUTANTS: readonly Mutant[] = [
     // Also implementation-only: the shared ConsentGrant schema refuses the grant, so the patch
     // removes the repeated rows (keeping the first) before the command reaches it, which is what
     // "the first row wins" amounts to. MALFORMED protects no invariant, so the runner blames the
-    // disagreement on janma.conceive's first guard in the catalog (D-035 rule 3): J-4 today. If the
-    // catalog's guards of janma.conceive change, this invariant must follow (npm run mutants says so).
-    id: "J-4.duplicate-default-rows-first-wins",
-    invariant: "J-4",
+    // disagreement on janma.conceive's first guard in the catalog (D-035 rule 3): J-1, now that the
+    // guards are derived from the checks (review G-3). If they change, this invariant must follow
+    // (npm run mutants says so).
+    id: "G-30.duplicate-default-rows-first-wins",
+    invariant: "J-1",
     review: "G-30",
     description: "a consent grant with two default rows for one category is accepted, the first row winning (D-042)",
     file: "impl/core/dispatch.ts",
@@ -329,14 +330,17 @@ export const MUTANTS: readonly Mutant[] = [
     replace: "if (agent.liveAttempts.get(cmd.task_id) !== cmd.attempt_nonce && (agent.liveAttempts.has(cmd.task_id) || !agent.usedAttemptNonces.has(cmd.attempt_nonce))) {",
   },
   {
-    id: "G-54.report-says-memory-extended",
+    // The reading the old flag name (memory_extended) claimed: resume extends memory with a
+    // snapshot. Renaming the flag back instead would only make the reply schema-invalid, which the
+    // runner reports as a protocol violation (inconclusive), not as the I2 question it is.
+    id: "G-54.resume-extends-memory",
     invariant: "I2",
     review: "G-54",
     profile: "mixed",
-    description: "the migration report names its memory flag memory_extended, claiming an extension the migration never performs",
+    description: "resume appends a memory snapshot, as the old flag name memory_extended claimed, instead of carrying the ancestry over unchanged (D-047)",
     file: "impl/core/ops/migration.ts",
-    find: "    memory_ancestry_preserved: true,",
-    replace: "    memory_extended: true,",
+    find: "  agent.reports.push(report);",
+    replace: '  agent.reports.push(report);\n  agent.extendMemory("task_start");',
   },
   // --- The wire layer: each takes the reading spec review 1 did not choose (W-1 … W-5, D-043, D-044) ---
   {
@@ -623,7 +627,7 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-24.merge-noop-lists-given-ids",
-    invariant: "AD-3",
+    invariant: "J-4",
     review: "G-24",
     description: "a no-op merge lists the obligation ids as given (order and repetitions kept)",
     file: "impl/core/ops/samskara.ts",
@@ -632,7 +636,7 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-25.merge-redischarges-applied",
-    invariant: "AD-3",
+    invariant: "J-4",
     review: "G-25",
     description: "a merge mixing applied and pending obligations reports custody.discharged for the skipped applied ones too",
     file: "impl/core/ops/samskara.ts",
@@ -641,7 +645,7 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-26.momentum-never-rewritten",
-    invariant: "S-5",
+    invariant: "S-4",
     review: "G-26",
     description: "karmic momentum is an append-only log: excision keeps the old values and appends those of the re-derived batches",
     file: "impl/core/store.ts",
@@ -659,7 +663,7 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-28.ticks-since-birth-strict",
-    invariant: "J-3",
+    invariant: "J-1",
     review: "G-28",
     description: "ticks_since_birth_at_least n holds only when more than n ticks have passed",
     file: "impl/core/termination.ts",
@@ -668,7 +672,7 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-28.tools-used-in-order-of-use",
-    invariant: "J-2",
+    invariant: "J-1",
     review: "G-28",
     description: "the instance view lists tools_used in order of first use instead of sorted",
     file: "impl/core/views.ts",
@@ -677,7 +681,7 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-29.act-ttl-before-signature",
-    invariant: "J-3",
+    invariant: "AD-4",
     review: "G-29",
     description: "an act past its TTL is refused for the TTL (J-3) before its signature is checked (AD-4)",
     file: "impl/core/ops/janma.ts",
@@ -686,7 +690,7 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-30.distil-signal-before-attribution",
-    invariant: "S-2",
+    invariant: "AD-4",
     review: "G-30",
     description: "distillation checks the zero-confidence signal (S-2) before the attribution (AD-4)",
     file: "impl/core/ops/distil.ts",
@@ -714,7 +718,7 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-32.trace-destroyed-counts-acts",
-    invariant: "S-1",
+    invariant: "J-4",
     review: "G-32",
     description: "trace.destroyed reports the number of acts instead of the number of trace entries",
     file: "impl/core/ops/distil.ts",
@@ -733,7 +737,7 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-39.excision-id-unique-per-world",
-    invariant: "S-5",
+    invariant: "S-3",
     review: "G-39",
     description: "an excision id is refused when any agent of the world has used it",
     file: "impl/core/ops/samskara.ts",

@@ -18,6 +18,6 @@ export const ROWS: readonly ReviewRow[] = [
     summary:
       "The MigrationReport flag is renamed memory_ancestry_preserved: resume checks that memory and store heads equal the bundle's, and the migration appends nothing to memory. The target marker the paper's runs write is the resumed task's own work, not a protocol step, so it is not modelled at resume.",
     golden: ["session-liveness"],
-    mutants: ["G-54.report-says-memory-extended"],
+    mutants: ["G-54.resume-extends-memory"],
   },
 ];

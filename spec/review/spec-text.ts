@@ -65,7 +65,7 @@ export const ROWS: readonly ReviewRow[] = [
     summary:
       "Only the consent part is closed here: a consent grant with two default rows for one category is MALFORMED at conception (D-042), so D-011's 'the category's default row' is the one row for that category; the review let the first row win. A repeated disposition key in a distillate is S-1, as the review read it (rules.json, pinned with G-5).",
     golden: ["session-schema"],
-    mutants: ["J-4.duplicate-default-rows-first-wins"],
+    mutants: ["G-30.duplicate-default-rows-first-wins"],
   },
   {
     item: "G-47",

@@ -15,7 +15,7 @@ TYPES = {"hello", "command", "query", "reset", "crash_after", "shutdown"}  # W-2
 QUERY_NAMES = {QUERY["$defs"][r["$ref"].split("/")[-1]]["properties"]["name"]["const"] for r in QUERY["$defs"]["Query"]["oneOf"]}
 KINDS = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
 is_int = lambda v: type(v) is int or (type(v) is float and v.is_integer())
-length = lambda s: len(s.encode("utf-16-le", "surrogatepass")) // 2  # as the spec's zod schemas count: UTF-16 units
+length = len  # D-041: string bounds count code points, as Python's len and JSON Schema's maxLength do
 
 def valid(s, v, root):  # the JSON Schema keywords that the kit's published schemas (spec/json-schema/) use
     if "$ref" in s: return valid(root["$defs"][s["$ref"].split("/")[-1]], v, root)

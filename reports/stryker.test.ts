@@ -1,15 +1,16 @@
 /**
  * reports/stryker.md and reports/stryker.json are what stryker/report.ts makes of the committed
- * Stryker results (stryker/incremental-*.json) and the triage (stryker/triage.json): every
+ * Stryker results (stryker/incremental-*.json) and the triage (stryker/triage/): every
  * survivor triaged, no stale triage entry. Stryker itself is not run here (`npm run stryker`).
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./paths.ts";
-import { buildSummary, generate, MARKDOWN_FILE, MUTATED_FOLDERS, mutatedFiles, renderMarkdown, scoresOf, SUMMARY_FILE, textAt, type MutantResult, type StrykerReport, type TriageEntry } from "../stryker/report.ts";
+import { buildSummary, generate, MARKDOWN_FILE, MUTATED_FOLDERS, mutatedFiles, readTriage, renderMarkdown, scoresOf, SUMMARY_FILE, textAt, type MutantResult, type StrykerReport, type TriageEntry } from "../stryker/report.ts";
 
-describe("reports/stryker.md (run `npm run stryker -- report` after editing stryker/triage.json)", () => {
+describe("reports/stryker.md (run `npm run stryker -- report` after editing stryker/triage/)", () => {
   const current = generate(REPO_ROOT);
 
   it("is current: the committed Stryker results and triage give exactly these reports, every survivor triaged", () => {
@@ -26,6 +27,34 @@ describe("reports/stryker.md (run `npm run stryker -- report` after editing stry
         expect(readFileSync(join(REPO_ROOT, file!), "utf8"), `${t.test}`).toContain(name!);
       }
     }
+  });
+});
+
+describe("the triage files (stryker/triage/<source>.json)", () => {
+  const entry = (file: string): TriageEntry => ({ file, category: "b", reason: "equivalent" });
+  const withTriage = (files: Record<string, readonly TriageEntry[]>, f: (root: string) => void): void => {
+    const root = mkdtempSync(join(tmpdir(), "triage-"));
+    try {
+      for (const [path, entries] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), JSON.stringify({ entries }));
+      }
+      f(root);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  };
+
+  it("are read together, each file holding its own source file's entries", () => {
+    withTriage({ "stryker/triage/impl/core/a.json": [entry("impl/core/a.ts")], "stryker/triage/model/b.json": [entry("model/b.ts")] }, (root) =>
+      expect(readTriage(root).map((t) => t.file)).toEqual(["impl/core/a.ts", "model/b.ts"]),
+    );
+  });
+
+  it("refuse an entry filed under another source file, naming both", () => {
+    withTriage({ "stryker/triage/impl/core/a.json": [entry("impl/core/b.ts")] }, (root) =>
+      expect(() => readTriage(root)).toThrow("stryker/triage/impl/core/a.json: entry for impl/core/b.ts belongs in stryker/triage/impl/core/b.json"),
+    );
   });
 });
 

@@ -11,7 +11,7 @@
  * `--concurrency 2`). Runs are incremental (stryker/incremental-<scope>.json, committed): a rerun
  * after a small change tests only the mutants whose code or covering tests changed. Each run's
  * wall-clock time is recorded in stryker/runs.json (the last ten per scope). The reports are
- * written from the incremental files and stryker/triage.json (stryker/report.ts); the command
+ * written from the incremental files and stryker/triage/ (stryker/report.ts); the command
  * fails, listing them, when a survivor is not triaged or a triage entry matches nothing.
  */
 import { spawnSync } from "node:child_process";

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openImplementation } from "../../impl/api.ts";
+import { check } from "../../spec/checks.ts";
 import { WireClient } from "../transport/client.ts";
 import { kitImplementation } from "../transport/local.ts";
 import { firstGoldenMismatch, readGolden } from "./replay.ts";
@@ -16,6 +17,8 @@ import { firstWireMismatch, replayWireSession } from "./wire-replay.ts";
 import { readWireSession, renderWireSession, WIRE_SESSION_PATH } from "./wire-session.ts";
 
 const read = readGolden;
+/** A line that pins a spec-review item (G-32.7) or a check clause (OP-2.3.c5.12). */
+const PINNED = /^(G-\d+|OP-\d+(\.\d+)?\.c\d+)\.\d+$/;
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -27,28 +30,32 @@ describe("golden transcripts", () => {
         expect(readFileSync(goldenPath(g), "utf8") === renderGolden(g), `${goldenPath(g)} is stale`).toBe(true);
       });
 
-      // A scripted session is short and pins one review item's reading; the breadth bounds are for generated ones.
-      if ("script" in g)
-        it("pins review items: some line's request id names one (G-<n>.<line>), and it ends with a world query", () => {
+      // A scripted session is short and pins review items' readings or check clauses' boundaries; the breadth bounds are for generated ones.
+      if ("script" in g) {
+        it("pins review items or check clauses: some line's request id names one (G-<n>.<line>, OP-<x.y>.c<n>.<line>), and it ends with a world query", () => {
           const lines = read(goldenPath(g));
-          expect(lines.some((l) => /^G-\d+\.\d+$/.test(l.request.id))).toBe(true);
+          expect(lines.some((l) => PINNED.test(l.request.id))).toBe(true);
+          // Short and targeted: it both accepts and rejects, so a reading that always accepts or
+          // always rejects fails it.
+          expect(lines.filter((l) => l.reply.ok).length).toBeGreaterThan(1);
+          expect(lines.some((l) => !l.reply.ok)).toBe(true);
           expect(lines.at(-1)?.request.type).toBe("query");
         });
+        it("a line pinned to a check clause that is rejected is rejected with what that check rejects with (spec/CHECKS.md)", () => {
+          for (const l of read(goldenPath(g))) {
+            const pin = /^(OP-[\d.]+c\d+)\.\d+$/.exec(l.request.id)?.[1];
+            if (pin === undefined || l.reply.ok) continue;
+            const targets: readonly string[] = check(pin).targets;
+            expect(targets.includes(l.reply.error.invariant ?? l.reply.error.code), `${l.request.id}: ${JSON.stringify(l.reply.error)} is not one of ${targets.join(", ")}`).toBe(true);
+          }
+        });
+      }
       else it("covers accepted commands, invariant rejections and a final world query", () => {
         const lines = read(goldenPath(g));
         const accepted = lines.filter((l) => l.reply.ok).length;
         const invariantCodes = new Set(lines.flatMap((l) => (l.reply.ok || l.reply.error.invariant === null ? [] : [l.reply.error.invariant])));
-        if ("script" in g) {
-          // A scripted session is short and targeted: it must pin something (a line whose id names a
-          // review item) and both accept and reject, so a reading that always accepts or always
-          // rejects fails it.
-          expect(lines.some((l) => /^G-\d+\./.test(l.request.id))).toBe(true);
-          expect(accepted).toBeGreaterThan(1);
-          expect(lines.some((l) => !l.reply.ok)).toBe(true);
-        } else {
-          expect(accepted).toBeGreaterThan(80);
-          expect(invariantCodes.size).toBeGreaterThan(6);
-        }
+        expect(accepted).toBeGreaterThan(80);
+        expect(invariantCodes.size).toBeGreaterThan(6);
         expect(lines.at(-1)?.request.type).toBe("query");
       });
 

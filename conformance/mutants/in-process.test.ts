@@ -5,11 +5,15 @@
  * survive — otherwise a "kill" could be an artefact of copying and loading.
  *
  * Budget: MUTANT_RUNS differential runs per mutant (default 150) from MUTANT_SEED (default 1).
+ * The spec-review mutants are sampled by default (conformance/mutants/sample.ts); MUTANTS=all, as
+ * `npm run mutants:check` sets it, checks every one.
  */
 import { describe, expect, it } from "vitest";
-import { INVARIANT_IDS } from "../../spec/catalog.ts";
+import { INVARIANT_IDS, PROTOCOLS } from "../../spec/catalog.ts";
+import { familyOfInvariant } from "../oracle/families.ts";
 import { MUTANTS, mutantsOf } from "../../properties/mutants/catalog.ts";
 import { hunt, huntDifferential, huntGolden, load, materialize } from "./harness.ts";
+import { ALL_MUTANTS, notSampled, REVIEW_SAMPLE, sampled } from "./sample.ts";
 
 const RUNS = Number(process.env["MUTANT_RUNS"] ?? 150);
 const SEED = Number(process.env["MUTANT_SEED"] ?? 1);
@@ -31,7 +35,16 @@ describe("mutants of the implementation are killed (J-1 .. I6)", () => {
     it.skip(`${m.review ?? "wire"} mutant ${m.id}: a wire mutant, checked by conformance/mutants/wire.test.ts (the wire golden session against its process), not in process`, () => {});
   }
 
-  for (const m of MUTANTS.filter((x) => x.review !== undefined && x.invariant !== null)) {
+  const review = MUTANTS.filter((x) => x.review !== undefined && x.invariant !== null);
+  it(`the default sample of spec-review mutants names review mutants of all four families${ALL_MUTANTS ? " (MUTANTS=all: every one is checked)" : ""}`, () => {
+    const picked = sampled(review, REVIEW_SAMPLE);
+    expect(picked.map((m) => m.id).sort()).toEqual(ALL_MUTANTS ? review.map((m) => m.id).sort() : [...REVIEW_SAMPLE].sort());
+    expect(new Set(REVIEW_SAMPLE.map((id) => familyOfInvariant(review.find((m) => m.id === id)?.invariant ?? "J-1"))).size).toBe(PROTOCOLS.length);
+  });
+
+  for (const m of notSampled(review, REVIEW_SAMPLE)) it.skip(`${m.review} mutant ${m.id}: not in the default sample (MUTANTS=all, npm run mutants:check)`, () => {});
+
+  for (const m of sampled(review, REVIEW_SAMPLE)) {
     it(`${m.review} mutant ${m.id} (${m.description}) is killed by the golden sessions and, separately, by the differential`, async () => {
       const open = await load(materialize(m.id, m));
       const golden = huntGolden(open);

@@ -3,7 +3,8 @@
  * reading of a spec-review item that the spec did not choose, in impl/wire. The in-process checks
  * never see the wire, so each is run as its own process (a patched copy of impl/, as the kill
  * matrix runs it) and must be killed by the wire golden session (W-9.1) alone; the unpatched copy,
- * built the same way, must pass it, so a kill is never an artefact of copying.
+ * built the same way, must pass it, so a kill is never an artefact of copying. A fixed sample runs
+ * by default (conformance/mutants/sample.ts); MUTANTS=all (`npm run mutants:check`) runs every one.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { replayWireSession } from "../golden/wire-replay.ts";
 import { readWireSession, WIRE_SESSION_PATH } from "../golden/wire-session.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { materialize } from "./harness.ts";
+import { ALL_MUTANTS, notSampled, sampled, WIRE_SAMPLE } from "./sample.ts";
 
 const steps = readWireSession(readFileSync(join(REPO_ROOT, WIRE_SESSION_PATH), "utf8"));
 const WIRE_MUTANTS = MUTANTS.filter((m) => m.invariant === null);
@@ -43,7 +45,13 @@ describe("wire mutants are killed by the wire golden session", () => {
     expect(await replayCopy("wire-session-unpatched", null)).toBeNull();
   }, 60_000);
 
-  for (const m of WIRE_MUTANTS) {
+  it(`the default sample names wire mutants of the catalog${ALL_MUTANTS ? " (MUTANTS=all: every one is checked)" : ""}`, () => {
+    expect(sampled(WIRE_MUTANTS, WIRE_SAMPLE).map((m) => m.id).sort()).toEqual(ALL_MUTANTS ? WIRE_MUTANTS.map((m) => m.id).sort() : [...WIRE_SAMPLE].sort());
+  });
+
+  for (const m of notSampled(WIRE_MUTANTS, WIRE_SAMPLE)) it.skip(`${m.review} mutant ${m.id}: not in the default sample (MUTANTS=all, npm run mutants:check)`, () => {});
+
+  for (const m of sampled(WIRE_MUTANTS, WIRE_SAMPLE)) {
     it(`${m.review} mutant ${m.id} (${m.description})`, async () => {
       const mismatch = await replayCopy(`wire-session-${m.id}`, m);
       expect(mismatch, `${m.id} survived the wire golden session`).not.toBeNull();

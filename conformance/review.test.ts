@@ -1,14 +1,15 @@
 /**
  * The first spec review is closed item by item (spec/REVIEW-1.md, generated from spec/review/*.ts).
  * This test checks the closing is real: every item of the review has a row, and every pin a row
- * names exists — golden lines whose request ids start with the item id, in the sessions named, and
- * mutants tagged with the item id in the catalog. That the mutants are killed, by the golden
- * sessions and separately by the differential, is checked by conformance/mutants/in-process.test.ts
- * (wire mutants by their own test).
+ * names exists — golden lines whose request ids start with the item id, in the sessions named,
+ * mutants tagged with the item id in the catalog, and recorded decisions. That the mutants are
+ * killed, by the golden sessions and separately by the differential, is checked by conformance/mutants/in-process.test.ts
+ * (wire mutants by their own test; `npm run mutants:check` runs every one).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DECISIONS } from "../spec/decisions.ts";
 import { REVIEW_ROWS } from "../spec/review/index.ts";
 import { ABSENT_FROM_REVIEW, REVIEW_ITEMS } from "../spec/review/titles.ts";
 import { MUTANTS } from "../properties/mutants/catalog.ts";
@@ -68,6 +69,15 @@ describe("spec review 1 is closed item by item", () => {
         expect(file, `${r.item}: no golden session ${name}`).toBeDefined();
         const ids = requestIds(file as string);
         expect(ids.some((id) => id.startsWith(`${r.item}.`)), `${r.item}: no line ${r.item}.<n> in ${file}`).toBe(true);
+      }
+    }
+  });
+
+  it("every decision a row names is recorded in spec/DECISIONS.md", () => {
+    for (const r of REVIEW_ROWS) {
+      for (const d of r.where.filter((w) => /^D-\d+$/.test(w))) {
+        const rec = DECISIONS.find((x) => x.id === d);
+        expect(rec?.why.length ?? 0, `${r.item}: ${d} is not in spec/DECISIONS.md`).toBeGreaterThan(0);
       }
     }
   });

@@ -8,7 +8,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * so a test that talks to a spawned implementation process can never see it (the child runs the
  * unmutated code) and would only slow the run. STRYKER_SCOPE picks the tests of one folder:
  *
- *   impl  – the implementation's unit and store tests, the golden sessions replayed in process,
+ *   impl  – the implementation's unit, store, persistence and storage tests, the golden sessions replayed in process,
  *           and the model-vs-implementation differential property;
  *   model – the model's own tests and properties, the golden sessions (whose "is current" test
  *           re-derives every committed reply from the model) and the same differential property.
@@ -24,7 +24,7 @@ const scope = process.env["STRYKER_SCOPE"] ?? "impl";
 const GOLDEN = "conformance/golden/golden.test.ts";
 const DIFFERENTIAL = "properties/differential.property.test.ts";
 const INCLUDE: Record<string, readonly string[]> = {
-  impl: [GOLDEN, "impl/test/units.test.ts", "impl/test/inprocess.test.ts", DIFFERENTIAL, "impl/test/store.test.ts"],
+  impl: [GOLDEN, "impl/test/units.test.ts", "impl/test/inprocess.test.ts", DIFFERENTIAL, "impl/test/store.test.ts", "impl/test/persist.test.ts", "impl/test/storage.test.ts"],
   model: [GOLDEN, "model/**/*.test.ts", "properties/model.property.test.ts", DIFFERENTIAL],
 };
 

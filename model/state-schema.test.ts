@@ -55,16 +55,17 @@ describe("World schema round trip on generated worlds", () => {
   let seen: Record<"migration" | "held" | "retained" | "surfaces", number> | null = null;
 
   it("decode(encode(w)) equals w, has the same view, and every next command has the same outcome on it", () => {
-    seen = { migration: 0, held: 0, retained: 0, surfaces: 0 };
+    const counts = { migration: 0, held: 0, retained: 0, surfaces: 0 };
+    seen = counts;
     const property = fc.property(choicesArb(5, 50), choicesArb(1, 4), (choices, next) => {
       const { world, worlds, mem } = run(choices);
       // The final world and a middle one: intermediate states have migrations and obligations in flight.
       for (const w of [world, worlds[Math.floor(worlds.length / 2)] ?? world]) {
         for (const a of w.agents.values()) {
-          if (a.ripa.migration !== null) seen.migration++;
-          if ([...a.obligations.values()].some((o) => o.held !== null)) seen.held++;
-          if (a.store.retained.size > 0) seen.retained++;
-          if (a.ripa.surfaces.size > 0) seen.surfaces++;
+          if (a.ripa.migration !== null) counts.migration++;
+          if ([...a.obligations.values()].some((o) => o.held !== null)) counts.held++;
+          if (a.store.retained.size > 0) counts.retained++;
+          if (a.ripa.surfaces.size > 0) counts.surfaces++;
         }
         const json = encodeWorld(w);
         const back = decoded(json);

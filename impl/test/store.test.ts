@@ -124,6 +124,39 @@ describe("the SQLite store", () => {
     expect(large.replay.rowsWritten).toBeLessThanOrEqual(1);
   });
 
+  it("writes only each command's change after a reopen, as without it (the load forgets the marks of what it read)", () => {
+    const run = (reopen: boolean) => {
+      const dir = newDir("impl-store-reopen-");
+      const g = new Grower(openImplementation({ dataDir: dir }));
+      g.grow(3);
+      if (reopen) {
+        g.impl.close();
+        (g as { impl: Implementation }).impl = openImplementation({ dataDir: dir });
+      }
+      const life = g.distil(3);
+      const merge = g.merge(3);
+      const world = g.impl.world();
+      g.impl.close();
+      return { rows: Object.entries({ ...life, merge }).map(([step, c]) => ({ step, rowsWritten: c.rowsWritten, rowsDeleted: c.rowsDeleted })), world };
+    };
+    const reopened = run(true);
+    const straight = run(false);
+    expect(reopened.world).toEqual(straight.world);
+    expect(reopened.rows).toEqual(straight.rows);
+  });
+
+  it("writes only each command's change after a rejected command (OP-0.3: the rejection's touches are forgotten)", () => {
+    const g = new Grower(openImplementation({ verifyStore: true }));
+    g.grow(1);
+    const before = ok(g.impl, { op: "ripa.task_start", tick: g.tick, agent: A, task_id: "task-1" });
+    // The life of i0 is over (J-3): the act is refused after its instance was fetched for update.
+    const refused = g.impl.apply(f.act(g.tick, g.life(0), { trace: ["too late"] }));
+    expect(refused.ok ? null : refused.error.invariant).toBe("J-3");
+    const after = ok(g.impl, { op: "ripa.task_start", tick: g.tick, agent: A, task_id: "task-2" });
+    expect({ rowsWritten: after.rowsWritten, rowsDeleted: after.rowsDeleted }).toEqual({ rowsWritten: before.rowsWritten, rowsDeleted: before.rowsDeleted });
+    g.impl.close();
+  });
+
   it("excises by re-deriving only the suffix from the first batch that held an excised distillate", () => {
     const g = new Grower(openImplementation({ verifyStore: true }));
     g.grow(60);

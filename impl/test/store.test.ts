@@ -8,7 +8,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Command, StoreVersion } from "../../spec/index.ts";
+import type { Command, Digest, SamskaraDistillate, StoreVersion } from "../../spec/index.ts";
+import { DOMAIN, batchDigestOf, digestOf, versionIdOf } from "../../spec/index.ts";
+import { SamskaraStore, distillateDigest, type HeldDistillate, type LineageStep } from "../core/store.ts";
 import { choicesArb, materialize, newMemory, type GenProfile } from "../../properties/generators/commands.ts";
 import { openImplementation, type CommitStats, type Implementation } from "../api.ts";
 import { DB_FILE } from "../durable/storage.ts";
@@ -120,6 +122,39 @@ describe("the SQLite store", () => {
     expect(large.taskStart).toMatchObject({ rowsWritten: 2, rowsDeleted: 0 });
     // The replay (S-4) reads the whole chain but writes only the tick, if it moved.
     expect(large.replay.rowsWritten).toBeLessThanOrEqual(1);
+  });
+
+  it("writes only each command's change after a reopen, as without it (the load forgets the marks of what it read)", () => {
+    const run = (reopen: boolean) => {
+      const dir = newDir("impl-store-reopen-");
+      const g = new Grower(openImplementation({ dataDir: dir }));
+      g.grow(3);
+      if (reopen) {
+        g.impl.close();
+        (g as { impl: Implementation }).impl = openImplementation({ dataDir: dir });
+      }
+      const life = g.distil(3);
+      const merge = g.merge(3);
+      const world = g.impl.world();
+      g.impl.close();
+      return { rows: Object.entries({ ...life, merge }).map(([step, c]) => ({ step, rowsWritten: c.rowsWritten, rowsDeleted: c.rowsDeleted })), world };
+    };
+    const reopened = run(true);
+    const straight = run(false);
+    expect(reopened.world).toEqual(straight.world);
+    expect(reopened.rows).toEqual(straight.rows);
+  });
+
+  it("writes only each command's change after a rejected command (OP-0.3: the rejection's touches are forgotten)", () => {
+    const g = new Grower(openImplementation({ verifyStore: true }));
+    g.grow(1);
+    const before = ok(g.impl, { op: "ripa.task_start", tick: g.tick, agent: A, task_id: "task-1" });
+    // The life of i0 is over (J-3): the act is refused after its instance was fetched for update.
+    const refused = g.impl.apply(f.act(g.tick, g.life(0), { trace: ["too late"] }));
+    expect(refused.ok ? null : refused.error.invariant).toBe("J-3");
+    const after = ok(g.impl, { op: "ripa.task_start", tick: g.tick, agent: A, task_id: "task-2" });
+    expect({ rowsWritten: after.rowsWritten, rowsDeleted: after.rowsDeleted }).toEqual({ rowsWritten: before.rowsWritten, rowsDeleted: before.rowsDeleted });
+    g.impl.close();
   });
 
   it("excises by re-deriving only the suffix from the first batch that held an excised distillate", () => {
@@ -238,4 +273,101 @@ describe("the SQLite store", () => {
       );
     });
   }
+});
+
+/**
+ * Recovery of one Samskara store from its persisted parts (SamskaraStore.restore, used when a data
+ * directory is opened): every link the rows commit to is checked (S-4), retained content is exactly
+ * the chain's members (S-5), and OP-1.7's replay notices a chain whose links hold but whose
+ * intermediate states were rewritten. Each damage below is the only one, so each check must catch it alone.
+ */
+describe("recovery of a store from its persisted parts (S-4, S-5, OP-1.7)", () => {
+  const genesis = f.genesisOf(ROOT);
+  const held = (i: number): HeldDistillate => {
+    const l: f.Life = { agent: A, instance_id: `i${i}`, nonce: `n${i}`, manifest: f.manifest(genesis) };
+    const distillate = f.distillate(l, `d${i}`, 800_000, [f.disposition(`key.${i}`, 500_000, `prefer option ${i}`)]) as unknown as SamskaraDistillate;
+    return { digest: distillateDigest(distillate), distillate };
+  };
+  /** A store of four batches of one distillate each, as its persisted parts (deep copies, free to damage). */
+  const parts = () => {
+    const s = new SamskaraStore(genesis);
+    for (let i = 0; i < 4; i++) s.merge([held(i)]);
+    return {
+      genesis, steps: structuredClone(s.steps(1)) as LineageStep[], retained: structuredClone([...s.retainedDistillates()]),
+      excisions: [], quarantined: [],
+    };
+  };
+  type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+  const v = (s: LineageStep): Mutable<StoreVersion> => s.version as Mutable<StoreVersion>;
+  const OTHER = digestOf(DOMAIN.storeState, { entries: [{ other: true }] }) as string;
+
+  it("restores an undamaged store whose replay reproduces its chain", () => {
+    const p = parts();
+    const s = SamskaraStore.restore(p);
+    expect(s.chain().slice(1)).toEqual(p.steps.map((x) => x.version));
+    expect(s.replayReproducesChain()).toBe(true);
+  });
+
+  it("S-4: refuses a head step whose seq, parent, batch digest, recorded batch digest or version id alone does not link", () => {
+    const damages: [string, (s: LineageStep) => void][] = [
+      ["seq", (s) => { v(s).seq += 1; }],
+      ["parent", (s) => { v(s).parent = genesis; }],
+      ["version batch digest", (s) => { v(s).batch_digest = OTHER; }],
+      ["batch digest (version and batch agree, members do not)", (s) => { v(s).batch_digest = OTHER; (s.batch as { batch_digest: string }).batch_digest = OTHER; }],
+      ["version id", (s) => { v(s).version_id = OTHER; }],
+    ];
+    for (const [what, damage] of damages) {
+      const p = parts();
+      damage(p.steps[p.steps.length - 1] as LineageStep);
+      expect(() => SamskaraStore.restore(p), what).toThrow(/S-4: persisted version \d+ does not link to its parent and batch/);
+    }
+  });
+
+  it("S-4: refuses a batch whose member content is not retained", () => {
+    const p = parts();
+    p.retained.splice(1, 1);
+    expect(() => SamskaraStore.restore(p)).toThrow(/S-4: persisted batch 1 references distillate content that is missing/);
+  });
+
+  it("S-4: refuses steps that link but whose rebuilt state is not the head's state digest", () => {
+    const p = parts();
+    const head = p.steps[p.steps.length - 1] as LineageStep;
+    v(head).state_digest = OTHER;
+    v(head).version_id = versionIdOf(head.version.parent as Digest, head.version.batch_digest as Digest, OTHER as Digest);
+    expect(() => SamskaraStore.restore(p)).toThrow(/S-4: the retained distillates do not reproduce the head's state digest/);
+  });
+
+  it("S-5: refuses retained content that is in no batch of the chain", () => {
+    const p = parts();
+    p.retained.push(held(9));
+    expect(() => SamskaraStore.restore(p)).toThrow(/S-5: retained distillate d9 is in no batch/);
+  });
+
+  it("OP-1.7 (S-4): a chain whose intermediate state digest was rewritten, links recomputed, does not replay to itself", () => {
+    const p = parts();
+    let parent = (p.steps[0] as LineageStep).version.version_id;
+    p.steps.forEach((s, i) => {
+      if (i === 0) return;
+      if (i === 1) v(s).state_digest = OTHER;
+      v(s).parent = parent;
+      v(s).version_id = versionIdOf(parent as Digest, s.version.batch_digest as Digest, s.version.state_digest as Digest);
+      parent = s.version.version_id;
+    });
+    const s = SamskaraStore.restore(p); // the head's state is right, so recovery's cheap checks pass
+    expect(s.replayReproducesChain()).toBe(false);
+  });
+
+  it("OP-1.7 (S-4): a chain with an empty step (which replay drops) does not replay to itself", () => {
+    const p = parts();
+    const head = (p.steps[p.steps.length - 1] as LineageStep).version;
+    const empty = batchDigestOf([]);
+    p.steps.push({
+      version: { version_id: versionIdOf(head.version_id as Digest, empty, head.state_digest as Digest), seq: head.seq + 1, parent: head.version_id, batch_digest: empty, state_digest: head.state_digest },
+      batch: { batch_digest: empty, members: [] },
+      kappa: 0,
+    });
+    const s = SamskaraStore.restore(p);
+    expect(s.chain()).toHaveLength(6);
+    expect(s.replayReproducesChain()).toBe(false);
+  });
 });

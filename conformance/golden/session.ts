@@ -16,6 +16,7 @@ import { choicesArb, materialize, newMemory, type GenProfile } from "../../prope
 import { SCHEMA_SESSION } from "./scripts/schema.ts";
 import { LIVENESS_SESSION } from "./scripts/liveness.ts";
 import { RIPA_DECISIONS_SESSION } from "./scripts/ripa.ts";
+import { BOUNDS_OPS_SESSION } from "./scripts/bounds-ops.ts";
 import { JANMA_SAMSKARA_SESSIONS } from "./scripts/janma-samskara.ts";
 
 /** The normative part of a reply. */
@@ -74,6 +75,8 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
   RIPA_DECISIONS_SESSION,
   // Spec review 1: the Janma / Samskara / Advaita readings the generated sessions do not pin.
   ...JANMA_SAMSKARA_SESSIONS,
+  // Stryker survivors of impl/core/ops/ and views.ts: conformance/golden/scripts/bounds-ops.ts.
+  BOUNDS_OPS_SESSION,
 ];
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;

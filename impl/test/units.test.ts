@@ -8,6 +8,7 @@ import { grantCovers, isGrantable } from "../core/capabilities.ts";
 import { mayPersist, trainingSensitivity } from "../core/consent.ts";
 import { holds, type ActCounters } from "../core/termination.ts";
 import { TraceRuns } from "../core/leakage.ts";
+import { KeyAccumulator, type Contribution } from "../core/accumulator.ts";
 import { nestsDeeperThan } from "../wire/depth.ts";
 import { LineFramer } from "../wire/framing.ts";
 import { AGENT, fullSession } from "./scenario.ts";
@@ -102,6 +103,51 @@ describe("units", () => {
     expect(at({ op: "any", of: [no, no] })).toBe(false);
     expect(at({ op: "not", of: no })).toBe(true);
     expect(at({ op: "not", of: yes })).toBe(false);
+  });
+
+  it("folds case by lower-casing, so ß and ς are not read as ss and σ (D-010)", () => {
+    // Upper-casing would map ß to SS and ς to Σ, making these guidances leak; lower-casing keeps them apart.
+    const runs = new TraceRuns(["the straße was closed", "οδός του λόγος εδώ"]);
+    expect(runs.leaks("the strasse was closed")).toBe(false);
+    expect(runs.leaks("οδός του λόγοσ εδώ")).toBe(false);
+    expect(runs.leaks("THE STRAßE WAS CLOSED")).toBe(true);
+  });
+
+  it("picks the leader of a key by |w|·c, then |w|, then c, then distillate id, in either order of arrival (D-007)", () => {
+    const c = (distillateId: string, weight: number, confidence: number): Contribution => ({ distillateId, weight, confidence, guidance: distillateId, category: "operational" });
+    const leader = (...cs: Contribution[]): string => {
+      const acc = new KeyAccumulator("k");
+      for (const x of cs) acc.add(x);
+      return acc.entry().guidance;
+    };
+    // |w|·c ties (300000·200000 = 200000·300000): the larger |w| leads, whichever came first.
+    expect(leader(c("d-b", 300_000, 200_000), c("d-a", -200_000, 300_000))).toBe("d-b");
+    expect(leader(c("d-a", -200_000, 300_000), c("d-b", 300_000, 200_000))).toBe("d-b");
+    // |w|·c and |w| tie (weights 0, valence 0): the larger confidence leads, before the id.
+    expect(leader(c("d-b", 0, 900_000), c("d-a", 0, 100_000))).toBe("d-b");
+    expect(leader(c("d-a", 0, 100_000), c("d-b", 0, 900_000))).toBe("d-b");
+    // Everything ties but the id: the smaller id leads.
+    expect(leader(c("d-b", 0, 100_000), c("d-a", 0, 100_000))).toBe("d-a");
+  });
+
+  it("re-elects the leader of a key from every remaining contribution when the leader is excised (D-007, S-5)", () => {
+    const acc = new KeyAccumulator("k");
+    const c = (distillateId: string, weight: number): Contribution => ({ distillateId, weight, confidence: 1_000_000, guidance: distillateId, category: "operational" });
+    acc.add(c("d-top", 900_000));
+    acc.add(c("d-mid", 500_000));
+    acc.add(c("d-low", 100_000));
+    acc.remove("d-top");
+    expect(acc.entry().guidance).toBe("d-mid");
+    acc.remove("d-low");
+    expect(acc.entry().guidance).toBe("d-mid");
+  });
+
+  it("refuses a second contribution of one distillate to one key (AD-3)", () => {
+    const acc = new KeyAccumulator("k");
+    const x: Contribution = { distillateId: "d-1", weight: 1, confidence: 1, guidance: "g", category: "operational" };
+    acc.add(x);
+    expect(() => acc.add(x)).toThrow(/contributes twice/);
+    expect(acc.weight()).toBe(1);
   });
 
   it("measures nesting outside strings only", () => {

@@ -1,0 +1,165 @@
+/**
+ * Golden session "session-bounds-ops": situations the generated sessions never build, found by
+ * Stryker among the survivors of impl/core/ops/ and impl/core/views.ts (reports/stryker.md).
+ * Each pinned line decides one check clause (spec/CHECKS.md); the world view the session ends
+ * with pins the sorted lists of OP-5.2 in states no other session leaves behind (two quarantined
+ * versions quarantined out of order, a migration stopped after its bind).
+ *
+ *  - OP-2.2.c5: a conceived life whose pin is quarantined before its birth is J-1.
+ *  - OP-2.3.c4: a validly signed act of a dissolved life is J-3 (not accepted).
+ *  - OP-2.7.c5: each of source.identity, source.instance_id and born_from is checked (AD-4).
+ *  - OP-4.1: `store.merged.added` lists distillate ids sorted, even when the obligation ids sort
+ *    the other way; the leader of a key whose contributions tie on |w|·c is the larger |w| (D-007).
+ *  - OP-7.3: the capability delta's `lost` and `unchanged` are sorted (D-025); the world view sorts
+ *    the target's providers and the bound surfaces of a migration in progress.
+ */
+import type { Command, Disposition, JanmaManifest, WorldView } from "../../../spec/index.ts";
+import { DOMAIN, compareCodeUnits, digestOf } from "../../../spec/index.ts";
+import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+
+const BASE = `sha256:${"ab".repeat(32)}`;
+const EVIDENCE = `sha256:${"cd".repeat(32)}`;
+const exec = (id: string) => ({ execution_id: id, reasoner: "r", harness: "h", host: "host" });
+const surface = (id: string) => ({ surface_id: id, kind: "chat", account: "a", session: "1" });
+
+interface Life {
+  readonly agent: string;
+  readonly instance_id: string;
+  readonly nonce: string;
+  readonly manifest: JanmaManifest;
+}
+
+const script = (ctx: ScriptContext): void => {
+  let tick = 0;
+  let seq = 0;
+  const send = (cmd: (t: number) => Command, pins?: string) => ctx.send(cmd(++tick), pins);
+  const agentView = (root: string): WorldView["agents"][number] => {
+    const a = ctx.view().agents.find((x) => x.identity.root === root);
+    if (a === undefined) throw new Error(`script: no agent minted from ${root}`);
+    return a;
+  };
+  const mint = (root: string, providers: { provider_id: string; capabilities: string[] }[]): string => {
+    send((t) => ({
+      op: "advaita.mint", tick: t, base_digest: BASE, root, designation: root, body_revision: "rev-0", custodians: ["custodian-1"],
+      execution: exec(`exec-${root}`),
+      providers: providers.map((p) => ({ ...p, kind: "service", contract_version: "v1" })),
+      required_capabilities: ["fare.search"], authority_token: `tok-${root}`,
+    }));
+    return agentView(root).identity.identity;
+  };
+  const headOf = (root: string): string => agentView(root).store.head;
+  const ENV = { tools: [{ tool: "search", capabilities: ["fare.search"] }], grantable: ["fare.*"] };
+  const conceive = (agent: string, root: string): Life => {
+    const manifest: JanmaManifest = {
+      manifest_version: 1,
+      substrate: { base_digest: BASE, store_version: headOf(root) },
+      mission: "travel",
+      capability_grants: ["fare.*"],
+      tool_bindings: [{ tool: "search", capabilities: ["fare.search"] }],
+      consent_scope: { grant_id: "g", principal: "p", cells: [], category_defaults: [], persist_ceiling: "low" },
+      ttl_ticks: 1000,
+      termination_conditions: [],
+      distillation_policy: { deadline_ticks: 1000, max_retries: 1 },
+    };
+    const life = { agent, instance_id: `i${++seq}`, nonce: `n${seq}`, manifest };
+    send((t) => ({ op: "janma.conceive", tick: t, agent, instance_id: life.instance_id, nonce: life.nonce, manifest }));
+    return life;
+  };
+  const birth = (life: Life, pins?: string) =>
+    send((t) => ({ op: "janma.birth", tick: t, agent: life.agent, instance_id: life.instance_id, environment: ENV }), pins);
+  const act = (life: Life, pins?: string) =>
+    send((t) => {
+      const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick: t, trace: ["looked up fares"] };
+      const manifest_digest = digestOf(DOMAIN.manifest, life.manifest);
+      const signature = digestOf(DOMAIN.action, { identity: life.agent, nonce: life.nonce, manifest_digest, action });
+      return { op: "janma.act", tick: t, agent: life.agent, instance_id: life.instance_id, signed: { identity: life.agent, nonce: life.nonce, manifest_digest, action, signature } };
+    }, pins);
+  /** A life born, acted once and withdrawn: ready to distil. */
+  const lived = (agent: string, root: string): Life => {
+    const life = conceive(agent, root);
+    birth(life);
+    act(life);
+    send((t) => ({ op: "janma.withdraw", tick: t, agent, instance_id: life.instance_id, reason: "principal" }));
+    return life;
+  };
+  const disposition = (key: string, guidance: string, weight: number): Disposition => ({ key, guidance, weight, evidence_digest: EVIDENCE, category: "operational" });
+  const distillate = (life: Life, distillate_id: string, dispositions: readonly Disposition[], valence: number, confidence: number) => ({
+    distillate_id,
+    source: { identity: life.agent, nonce: life.nonce, instance_id: life.instance_id },
+    born_from: life.manifest.substrate.store_version,
+    signal: { valence, confidence, model_version: null, explicit: true },
+    dispositions,
+  });
+  const distil = (life: Life, obligation_id: string, d: unknown, pins?: string) =>
+    send((t) => ({ op: "janma.distil", tick: t, agent: life.agent, instance_id: life.instance_id, obligation_id, distillate: d }), pins);
+
+  const A = mint("bo-a", [{ provider_id: "prov-a", capabilities: ["fare.search"] }]);
+  const B = mint("bo-b", [{ provider_id: "prov-a", capabilities: ["fare.search"] }]);
+  const h0 = headOf("bo-a");
+
+  // OP-2.7.c5 (AD-4): every source field is compared, each on its own.
+  const w = lived(A, "bo-a");
+  const ok = distillate(w, "d-w", [disposition("k.w", "prefer aisle", 500_000)], 500_000, 1_000_000);
+  distil(w, "ob-w", { ...ok, source: { ...ok.source, identity: B } }, "OP-2.7.c5");
+  distil(w, "ob-w", { ...ok, source: { ...ok.source, instance_id: "i-other" } }, "OP-2.7.c5");
+  distil(w, "ob-w", { ...ok, born_from: EVIDENCE }, "OP-2.7.c5");
+  distil(w, "ob-w", ok, "OP-2.7.c5");
+
+  // A life conceived on the genesis pin, born only after that pin is quarantined (below).
+  const late = conceive(A, "bo-a");
+
+  // Two corrective lessons: one pinned on the genesis version now, one on the merged head later.
+  const lesson = [disposition("k.c", "avoid night trains", -300_000)];
+  const c1 = lived(A, "bo-a");
+  distil(c1, "ob-c1", distillate(c1, "d-c1", lesson, -300_000, 1_000_000));
+
+  // OP-4.1: obligation ids sort ob-m1 < ob-m2, their distillate ids the other way (d-z > d-a);
+  // `added` is sorted by distillate id. Both weigh on key k.t with equal |w|·c (300000·200000 =
+  // 200000·300000): D-007 makes d-z, the larger |w|, the leader, whatever the confidence.
+  const m1 = lived(A, "bo-a");
+  distil(m1, "ob-m1", distillate(m1, "d-z", [disposition("k.t", "book early", 300_000)], 300_000, 200_000));
+  const m2 = lived(A, "bo-a");
+  distil(m2, "ob-m2", distillate(m2, "d-a", [disposition("k.t", "book late", 200_000)], 200_000, 300_000));
+  send((t) => ({ op: "samskara.merge", tick: t, agent: A, obligation_ids: ["ob-m1", "ob-m2"] }), "OP-4.1.c4");
+  const h1 = headOf("bo-a");
+
+  const c2 = lived(A, "bo-a");
+  distil(c2, "ob-c2", distillate(c2, "d-c2", lesson, -300_000, 1_000_000));
+  // Declined corrective obligations quarantine their pins (J-4, D-019), here in the order that is
+  // NOT sorted, so the world view's sorted `quarantined` differs from the insertion order.
+  const [first, second] = compareCodeUnits(h0, h1) > 0 ? ["ob-c1", "ob-c2"] : ["ob-c2", "ob-c1"];
+  for (const ob of [first, second]) send((t) => ({ op: "custody.attempt", tick: t, agent: A, obligation_id: ob, ack: "declined" }));
+
+  // OP-2.2.c5: the genesis version is still in the chain but quarantined: the birth is J-1.
+  birth(late, "OP-2.2.c5");
+
+  // OP-2.3.c4: m1's obligation was applied, so m1 dissolves; a validly signed act within its TTL
+  // is then J-3, not accepted.
+  send((t) => ({ op: "janma.dissolve", tick: t, agent: A, instance_id: m1.instance_id }));
+  act(m1, "OP-2.3.c4");
+
+  // OP-7.3: the source capabilities, in provider order, are fare.search x.lost z.keep a.keep b.lost;
+  // the delta sorts them (lost: b.lost x.lost; unchanged: a.keep fare.search z.keep).
+  const C = mint("bo-c", [
+    { provider_id: "prov-a", capabilities: ["fare.search", "x.lost", "z.keep"] },
+    { provider_id: "prov-b", capabilities: ["a.keep", "b.lost"] },
+  ]);
+  send((t) => ({ op: "ripa.migration_fence", tick: t, agent: C, migration_id: "m-c", token: "tok-c2" }));
+  const cp = send((t) => ({ op: "ripa.migration_checkpoint", tick: t, agent: C, migration_id: "m-c" }));
+  const bundle_digest = cp.ok && cp.events[0]?.type === "migration.checkpointed" ? cp.events[0].bundle_digest : BASE;
+  send((t) => ({
+    op: "ripa.migration_validate", tick: t, agent: C, migration_id: "m-c", bundle_digest,
+    target: {
+      execution: exec("exec-c-new"), body_revision: "rev-0",
+      providers: [
+        { provider_id: "prov-z", kind: "service", contract_version: "v1", capabilities: ["z.keep", "fare.search"] },
+        { provider_id: "prov-c", kind: "service", contract_version: "v1", capabilities: ["a.keep"] },
+      ],
+    },
+    gain_authorization: null,
+  }), "OP-7.3.c8");
+  // The migration stays bound: the final world view shows its target providers and surfaces sorted.
+  send((t) => ({ op: "ripa.migration_bind", tick: t, agent: C, migration_id: "m-c", surfaces: [surface("s-b"), surface("s-a")], labels: {} }));
+};
+
+export const BOUNDS_OPS_SESSION: ScriptedGoldenSpec = { name: "session-bounds-ops", script };

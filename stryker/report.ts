@@ -80,6 +80,12 @@ export interface Survivor {
   readonly replacement: string;
   readonly context: string;
   readonly status: "Survived" | "NoCoverage";
+  /**
+   * What a confirmation run (stryker/confirm-<scope>.json: Stryker again, on the survivors' spans
+   * only, after the checks added for them) found for this same mutant; null when it was not re-tested
+   * there, or its file's source has changed since.
+   */
+  readonly retest: MutantResult["status"] | null;
 }
 
 export interface Counts {
@@ -137,7 +143,16 @@ const folderOf = (file: string): string => file.slice(0, Math.max(0, file.lastIn
 
 const posix = (file: string): string => file.replaceAll("\\", "/");
 
-export const summarize = (scope: Scope, report: StrykerReport, files: readonly string[] = []): ScopeSummary => {
+/** The same mutant (file, span, mutator, replacement) in a confirmation run made from the same source. */
+const retestOf = (confirm: StrykerReport | undefined, file: string, source: string, m: MutantResult): MutantResult["status"] | null => {
+  const f = confirm?.files[file];
+  if (f === undefined || f.source !== source) return null;
+  const same = (a: MutantResult["location"], b: MutantResult["location"]): boolean =>
+    a.start.line === b.start.line && a.start.column === b.start.column && a.end.line === b.end.line && a.end.column === b.end.column;
+  return f.mutants.find((x) => same(x.location, m.location) && x.mutatorName === m.mutatorName && (x.replacement ?? "") === (m.replacement ?? ""))?.status ?? null;
+};
+
+export const summarize = (scope: Scope, report: StrykerReport, files: readonly string[] = [], confirm?: StrykerReport): ScopeSummary => {
   const counts = zero();
   const byFolder: Record<string, Counts> = {};
   const ignoredReasons: Record<string, number> = {};
@@ -161,7 +176,7 @@ export const summarize = (scope: Scope, report: StrykerReport, files: readonly s
       if (m.status === "Killed" || m.status === "Timeout") {
         detected.push({
           file, line: m.location.start.line, mutator: m.mutatorName, original: clipText(textAt(f.source, m.location)),
-          replacement: clipText(m.replacement ?? ""), context: (lines[m.location.start.line - 1] ?? "").trim(), status: "Survived",
+          replacement: clipText(m.replacement ?? ""), context: (lines[m.location.start.line - 1] ?? "").trim(), status: "Survived", retest: null,
         });
       }
       if (m.status === "Survived" || m.status === "NoCoverage") {
@@ -173,6 +188,7 @@ export const summarize = (scope: Scope, report: StrykerReport, files: readonly s
           replacement: clipText(m.replacement ?? ""),
           context: (lines[m.location.start.line - 1] ?? "").trim(),
           status: m.status,
+          retest: retestOf(confirm, rawFile, f.source, m),
         });
       }
     }
@@ -210,11 +226,15 @@ export interface Scores {
   readonly notKillable: number;
   /** Issue 10's goal: detected / (valid - notKillable). */
   readonly killableScore: number | null;
+  /** Survivors (all triaged (a)) that the confirmation run detected. */
+  readonly confirmed: number;
+  /** The same goal counting what the confirmation run detected: (detected + confirmed) / (valid - notKillable). */
+  readonly killableScoreConfirmed: number | null;
 }
 
 const pct = (n: number, d: number): number | null => (d === 0 ? null : Math.round((10_000 * n) / d) / 100);
 
-export const scoresOf = (c: Counts, notKillable: number): Scores => {
+export const scoresOf = (c: Counts, notKillable: number, confirmed = 0): Scores => {
   const detected = c.killed + c.timeout;
   const valid = detected + c.survived + c.noCoverage;
   return {
@@ -224,8 +244,12 @@ export const scoresOf = (c: Counts, notKillable: number): Scores => {
     coveredScore: pct(detected, detected + c.survived),
     notKillable,
     killableScore: pct(detected, valid - notKillable),
+    confirmed,
+    killableScoreConfirmed: pct(detected + confirmed, valid - notKillable),
   };
 };
+
+const isDetected = (status: MutantResult["status"] | null): boolean => status === "Killed" || status === "Timeout";
 
 export interface RunRecord {
   readonly scope: Scope;
@@ -249,16 +273,18 @@ export const buildSummary = (
   triage: readonly TriageEntry[],
   runs: readonly RunRecord[],
   files: Partial<Record<Scope, readonly string[]>> = {},
+  confirms: ReadonlyMap<Scope, StrykerReport> = new Map(),
 ): Summary => {
   const problems: string[] = [];
   const used = new Set<TriageEntry>();
   const scopes = [...reports].map(([scope, report]) => {
-    const s = summarize(scope, report, files[scope] ?? []);
+    const s = summarize(scope, report, files[scope] ?? [], confirms.get(scope));
     const inScope = triage.filter((t) => t.file.startsWith(`${scope}/`));
     const { verdicts, stale } = triageOf(s.survivors, inScope);
     inScope.filter((t) => !stale.includes(t)).forEach((t) => used.add(t));
     const triaged: Record<Category, number> = { a: 0, b: 0, c: 0 };
     const notKillableByFolder: Record<string, number> = {};
+    const confirmedByFolder: Record<string, number> = {};
     verdicts.forEach((v, i) => {
       const sv = s.survivors[i]!;
       if (v === null) {
@@ -267,13 +293,17 @@ export const buildSummary = (
       }
       triaged[v.category]++;
       if (v.category !== "a") notKillableByFolder[folderOf(sv.file)] = (notKillableByFolder[folderOf(sv.file)] ?? 0) + 1;
+      // A mutant triaged as unkillable that a check now kills was triaged wrong.
+      if (v.category !== "a" && isDetected(sv.retest)) problems.push(`survivor triaged (${v.category}) but detected by the confirmation run: ${JSON.stringify({ file: sv.file, line: sv.line, mutator: sv.mutator, replacement: sv.replacement })}`);
+      if (v.category === "a" && isDetected(sv.retest)) confirmedByFolder[folderOf(sv.file)] = (confirmedByFolder[folderOf(sv.file)] ?? 0) + 1;
     });
-    const byFolderScores = Object.fromEntries(Object.entries(s.byFolder).map(([folder, c]) => [folder, scoresOf(c, notKillableByFolder[folder] ?? 0)]));
+    const byFolderScores = Object.fromEntries(Object.entries(s.byFolder).map(([folder, c]) => [folder, scoresOf(c, notKillableByFolder[folder] ?? 0, confirmedByFolder[folder] ?? 0)]));
     const survivorTriage = verdicts.map((v) => (v === null ? { category: "a" as Category, reason: "UNTRIAGED" } : { category: v.category, reason: v.reason, ...(v.test === undefined ? {} : { test: v.test }) }));
     // An (a) entry whose mutants are all killed now is a closed gap: the report keeps it as such.
     const closedGaps = stale.filter((t) => t.category === "a" && s.detected.some((d) => matches(t, d)));
     closedGaps.forEach((t) => used.add(t));
-    return { ...s, detected: [], scores: scoresOf(s.counts, triaged.b + triaged.c), byFolderScores, triaged, survivorTriage, closedGaps };
+    const confirmed = Object.values(confirmedByFolder).reduce((a, b) => a + b, 0);
+    return { ...s, detected: [], scores: scoresOf(s.counts, triaged.b + triaged.c, confirmed), byFolderScores, triaged, survivorTriage, closedGaps };
   });
   // A triage entry is stale when no scope that was reported has a survivor it matches.
   for (const t of triage) {
@@ -283,10 +313,16 @@ export const buildSummary = (
     if (t.category === "a" && (t.test === undefined || t.test === "")) problems.push(`triage entry (a) names no test: ${JSON.stringify(t)}`);
   }
   if (problems.length > 0) throw new Error(`the triage (stryker/triage/) does not fit the results:\n${problems.join("\n")}`);
-  return { generatedFrom: [...reports.keys()].map(incrementalFile), notRun: SCOPES.filter((sc) => !reports.has(sc)), scopes, runs };
+  return { generatedFrom: [...[...reports.keys()].map(incrementalFile), ...[...confirms.keys()].filter((sc) => reports.has(sc)).map(confirmFile)], notRun: SCOPES.filter((sc) => !reports.has(sc)), scopes, runs };
 };
 
 export const incrementalFile = (scope: Scope): string => `stryker/incremental-${scope}.json`;
+/**
+ * Stryker's JSON report of a confirmation run: after the checks for the survivors triaged (a) were
+ * added, Stryker again on those survivors' spans only (`--mutate file:line:col-line:col,…`; a full
+ * incremental rerun retests every mutant whose covering test file changed, which is nearly all).
+ */
+export const confirmFile = (scope: Scope): string => `stryker/confirm-${scope}.json`;
 
 const fmt = (n: number | null): string => (n === null ? "n/a" : `${n.toFixed(2)} %`);
 
@@ -294,6 +330,11 @@ const CATEGORY_TITLE: Record<Category, string> = {
   a: "(a) a gap in the checks, closed in this repository (still counted as survivors until `npm run stryker` re-tests them)",
   b: "(b) equivalent: no observable difference through the spec's interface",
   c: "(c) outside the spec",
+};
+
+const RETEST_WORD: Record<MutantResult["status"], string> = {
+  Killed: "killed", Timeout: "timeout (detected)", Survived: "**survived**", NoCoverage: "**no coverage**", CompileError: "compile error",
+  RuntimeError: "runtime error", Ignored: "ignored", Pending: "pending",
 };
 
 const esc = (s: string): string => s.replaceAll("|", "\\|").replaceAll("\n", "⏎");
@@ -337,6 +378,14 @@ export const renderMarkdown = (summary: Summary): string => {
       out.push("", `**Partial:** ${s.filesNotRun.length} file(s) of \`${s.scope}/\` have no results yet and are in none of these numbers (\`npm run stryker -- ${s.scope}\` runs them): ${s.filesNotRun.map((f) => `\`${f}\``).join(", ")}.`);
     }
     out.push("", `Survivors: ${s.survivors.length} — (a) ${s.triaged.a}, (b) ${s.triaged.b}, (c) ${s.triaged.c}.`, "");
+    if (s.survivors.some((sv) => sv.retest !== null)) {
+      const retested = s.survivors.filter((sv) => sv.retest !== null).length;
+      out.push(
+        `Confirmation run (\`${confirmFile(s.scope)}\`): Stryker re-tested ${retested} of the ${s.triaged.a} survivors triaged (a) after the checks for them were added, and detected ${s.scores.confirmed}. ` +
+          `Counting those, the **score on killable mutants is ${fmt(s.scores.killableScoreConfirmed)}** (the numbers above are the full run's).`,
+        "",
+      );
+    }
     if (Object.keys(s.ignoredReasons).length > 0) {
       out.push("Ignored before running (category (c) by construction):", "");
       for (const [reason, n] of Object.entries(s.ignoredReasons).sort()) out.push(`- ${n} × ${esc(reason)}`);
@@ -346,12 +395,12 @@ export const renderMarkdown = (summary: Summary): string => {
       const rows = s.survivors.map((sv, i) => ({ sv, t: s.survivorTriage[i]! })).filter(({ t }) => t.category === cat);
       if (rows.length === 0) continue;
       out.push(`### ${CATEGORY_TITLE[cat]} — ${rows.length}`, "");
-      out.push(cat === "a" ? "| where | mutator | original → replacement | why | killed now by |" : "| where | mutator | original → replacement | why |");
-      out.push(cat === "a" ? "| --- | --- | --- | --- | --- |" : "| --- | --- | --- | --- |");
+      out.push(cat === "a" ? "| where | mutator | original → replacement | why | killed now by | confirmation run |" : "| where | mutator | original → replacement | why |");
+      out.push(cat === "a" ? "| --- | --- | --- | --- | --- | --- |" : "| --- | --- | --- | --- |");
       for (const { sv, t } of rows) {
         const where = `\`${sv.file}:${sv.line}\`${sv.status === "NoCoverage" ? " (no coverage)" : ""}`;
         const cells = [where, sv.mutator, `${code(sv.original)} → ${code(sv.replacement)}`, esc(t.reason)];
-        if (cat === "a") cells.push(esc(t.test ?? ""));
+        if (cat === "a") cells.push(esc(t.test ?? ""), sv.retest === null ? "not re-tested" : RETEST_WORD[sv.retest]);
         out.push(`| ${cells.join(" | ")} |`);
       }
       out.push("");
@@ -381,7 +430,8 @@ export const renderReadmeBlock = (summary: Summary): string => {
   for (const s of summary.scopes) {
     const c = s.counts;
     const partial = s.filesNotRun.length > 0 ? ` (partial: ${s.filesNotRun.length} files not run yet)` : "";
-    out.push(`| \`${s.scope}/\`${partial} | ${c.total} | ${s.scores.detected} | ${c.survived + c.noCoverage} | ${fmt(s.scores.mutationScore)} | ${fmt(s.scores.coveredScore)} | ${fmt(s.scores.killableScore)} | ${s.triaged.a} / ${s.triaged.b} / ${s.triaged.c} |`);
+    const confirmed = s.survivors.some((sv) => sv.retest !== null) ? `; ${fmt(s.scores.killableScoreConfirmed)} counting the ${s.scores.confirmed} (a) survivors the confirmation run detected` : "";
+    out.push(`| \`${s.scope}/\`${partial} | ${c.total} | ${s.scores.detected} | ${c.survived + c.noCoverage} | ${fmt(s.scores.mutationScore)} | ${fmt(s.scores.coveredScore)} | ${fmt(s.scores.killableScore)}${confirmed} | ${s.triaged.a} / ${s.triaged.b} / ${s.triaged.c} |`);
   }
   for (const scope of summary.notRun) out.push(`| \`${scope}/\` | not run yet | | | | | | |`);
   return out.join("\n");
@@ -424,8 +474,9 @@ export const generate = (root: string): { readonly summary: Summary; readonly ma
   const ran = SCOPES.filter((s) => existsSync(join(root, incrementalFile(s))));
   const reports = new Map<Scope, StrykerReport>(ran.map((s) => [s, readJson<StrykerReport>(root, incrementalFile(s))]));
   const triage = readTriage(root);
+  const confirms = new Map<Scope, StrykerReport>(ran.filter((s) => existsSync(join(root, confirmFile(s)))).map((s) => [s, readJson<StrykerReport>(root, confirmFile(s))]));
   const runs = readJson<{ readonly runs: readonly RunRecord[] }>(root, RUNS_FILE).runs;
-  const summary = buildSummary(reports, triage, runs, Object.fromEntries(ran.map((s) => [s, mutatedFiles(root, s)])));
+  const summary = buildSummary(reports, triage, runs, Object.fromEntries(ran.map((s) => [s, mutatedFiles(root, s)])), confirms);
   const readme = spliceReadme(readFileSync(join(root, "README.md"), "utf8"), renderReadmeBlock(summary));
   return { summary, markdown: renderMarkdown(summary), json: `${JSON.stringify(summary, null, 2)}\n`, readme };
 };

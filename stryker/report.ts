@@ -65,6 +65,12 @@ export interface TriageEntry {
   readonly original?: string;
   readonly replacement?: string;
   readonly context?: string;
+  /**
+   * Only for twins: two mutants whose file, mutator, texts and context line are all the same (the
+   * same statement written twice) but whose triage differs. It ties the entry to one line number,
+   * which an edit above it will move; every other entry is keyed without one.
+   */
+  readonly line?: number;
   readonly category: Category;
   readonly reason: string;
   /** For (a): the test that now kills it, as `path/to/file.test.ts > test name`. */
@@ -202,7 +208,8 @@ const matches = (e: TriageEntry, s: Survivor): boolean =>
   (e.mutator === undefined || e.mutator === s.mutator) &&
   (e.original === undefined || e.original === s.original) &&
   (e.replacement === undefined || e.replacement === s.replacement) &&
-  (e.context === undefined || e.context === s.context);
+  (e.context === undefined || e.context === s.context) &&
+  (e.line === undefined || e.line === s.line);
 
 /** The first triage entry for each survivor (null when none), and the entries that matched nothing. */
 export const triageOf = (survivors: readonly Survivor[], triage: readonly TriageEntry[]): { readonly verdicts: readonly (TriageEntry | null)[]; readonly stale: readonly TriageEntry[] } => {
@@ -294,7 +301,8 @@ export const buildSummary = (
       triaged[v.category]++;
       if (v.category !== "a") notKillableByFolder[folderOf(sv.file)] = (notKillableByFolder[folderOf(sv.file)] ?? 0) + 1;
       // A mutant triaged as unkillable that a check now kills was triaged wrong.
-      if (v.category !== "a" && isDetected(sv.retest)) problems.push(`survivor triaged (${v.category}) but detected by the confirmation run: ${JSON.stringify({ file: sv.file, line: sv.line, mutator: sv.mutator, replacement: sv.replacement })}`);
+      // Killed only: a timeout can be the machine's load rather than the mutant (it counts as detected for (a)).
+      if (v.category !== "a" && sv.retest === "Killed") problems.push(`survivor triaged (${v.category}) but killed by the confirmation run: ${JSON.stringify({ file: sv.file, line: sv.line, mutator: sv.mutator, replacement: sv.replacement })}`);
       if (v.category === "a" && isDetected(sv.retest)) confirmedByFolder[folderOf(sv.file)] = (confirmedByFolder[folderOf(sv.file)] ?? 0) + 1;
     });
     const byFolderScores = Object.fromEntries(Object.entries(s.byFolder).map(([folder, c]) => [folder, scoresOf(c, notKillableByFolder[folder] ?? 0, confirmedByFolder[folder] ?? 0)]));
@@ -379,10 +387,12 @@ export const renderMarkdown = (summary: Summary): string => {
     }
     out.push("", `Survivors: ${s.survivors.length} — (a) ${s.triaged.a}, (b) ${s.triaged.b}, (c) ${s.triaged.c}.`, "");
     if (s.survivors.some((sv) => sv.retest !== null)) {
-      const retested = s.survivors.filter((sv) => sv.retest !== null).length;
+      const retested = s.survivors.filter((sv, i) => sv.retest !== null && s.survivorTriage[i]?.category === "a").length;
+      const others = s.survivors.filter((sv, i) => sv.retest !== null && s.survivorTriage[i]?.category !== "a");
       out.push(
-        `Confirmation run (\`${confirmFile(s.scope)}\`): Stryker re-tested ${retested} of the ${s.triaged.a} survivors triaged (a) after the checks for them were added, and detected ${s.scores.confirmed}. ` +
-          `Counting those, the **score on killable mutants is ${fmt(s.scores.killableScoreConfirmed)}** (the numbers above are the full run's).`,
+        `Confirmation run (\`${confirmFile(s.scope)}\`): Stryker re-tested ${retested} of the ${s.triaged.a} survivors triaged (a) after the checks for them were added, and detected ${s.scores.confirmed}; ` +
+          `the others were not in its spans. It also re-tested ${others.length} survivors triaged (b) or (c) that share those spans: ${others.filter((sv) => sv.retest === "Survived").length} survived again, ${others.filter((sv) => sv.retest === "Timeout").length} timed out on a loaded machine (a timeout is not a kill: none was killed). ` +
+          `Counting the detected (a) survivors, the **score on killable mutants is ${fmt(s.scores.killableScoreConfirmed)}** (the numbers above are the full run's).`,
         "",
       );
     }

@@ -130,16 +130,16 @@ describe("the triage join (stryker/report.ts)", () => {
     const killed = buildSummary(full, [gap], [], {}, new Map([["impl", confirm("Killed")]])).scopes[0]!;
     expect(killed.survivors[0]!.retest).toBe("Killed");
     expect(killed.scores).toMatchObject({ killableScore: 50, confirmed: 1, killableScoreConfirmed: 100 });
-    expect(renderMarkdown(buildSummary(full, [gap], [], {}, new Map([["impl", confirm("Killed")]])))).toContain("detected 1. Counting those, the **score on killable mutants is 100.00 %**");
+    expect(renderMarkdown(buildSummary(full, [gap], [], {}, new Map([["impl", confirm("Killed")]])))).toContain("Counting the detected (a) survivors, the **score on killable mutants is 100.00 %**");
     // Still surviving: shown, not counted; another source (the code changed since): not a re-test of this mutant.
     expect(buildSummary(full, [gap], [], {}, new Map([["impl", confirm("Survived")]])).scopes[0]!.scores).toMatchObject({ confirmed: 0, killableScoreConfirmed: 50 });
     expect(buildSummary(full, [gap], [], {}, new Map([["impl", confirm("Killed", `${SOURCE}// changed\n`)]])).scopes[0]!.survivors[0]!.retest).toBeNull();
   });
 
-  it("fails when the confirmation run detects a survivor triaged (b) or (c): that triage was wrong", () => {
+  it("fails when the confirmation run kills a survivor triaged (b) or (c): that triage was wrong", () => {
     const equivalent: TriageEntry = { file: "impl/core/x.ts", context: "return a + b;", category: "b", reason: "a is 0 here" };
     const confirm: StrykerReport = { files: { "impl/core/x.ts": { source: SOURCE, mutants: [{ id: "9", mutatorName: "ArithmeticOperator", replacement: "a - b", location: loc(2, 8, 13), status: "Killed" }] } } };
-    expect(() => buildSummary(new Map([["impl", report(["Killed", "Survived"])]]), [equivalent], [], {}, new Map([["impl", confirm]]))).toThrow(/triaged \(b\) but detected by the confirmation run/);
+    expect(() => buildSummary(new Map([["impl", report(["Killed", "Survived"])]]), [equivalent], [], {}, new Map([["impl", confirm]]))).toThrow(/triaged \(b\) but killed by the confirmation run/);
   });
 
   it("scores as Stryker does: no-coverage mutants count against the mutation score only", () => {

@@ -391,7 +391,7 @@ export const renderMarkdown = (summary: Summary): string => {
       const others = s.survivors.filter((sv, i) => sv.retest !== null && s.survivorTriage[i]?.category !== "a");
       out.push(
         `Confirmation run (\`${confirmFile(s.scope)}\`): Stryker re-tested ${retested} of the ${s.triaged.a} survivors triaged (a) after the checks for them were added, and detected ${s.scores.confirmed}; ` +
-          `the others were not in its spans. It also re-tested ${others.length} survivors triaged (b) or (c) that share those spans: ${others.filter((sv) => sv.retest === "Survived").length} survived again, ${others.filter((sv) => sv.retest === "Timeout").length} timed out on a loaded machine (a timeout is not a kill: none was killed). ` +
+          `the others were not re-tested in it. It also re-tested ${others.length} survivors triaged (b) or (c) that share those spans: ${others.filter((sv) => sv.retest === "Survived").length} survived again, ${others.filter((sv) => sv.retest === "Timeout").length} timed out on a loaded machine (a timeout is not a kill: none was killed). ` +
           `Counting the detected (a) survivors, the **score on killable mutants is ${fmt(s.scores.killableScoreConfirmed)}** (the numbers above are the full run's).`,
         "",
       );

@@ -7,6 +7,9 @@ export default defineConfig({
   test: {
     include: ["{spec,model,impl,properties,conformance,reports}/**/*.test.ts"],
     pool: "forks",
+    // Vitest's default is one worker fewer than the cores: one worker on the 2-core machines CI
+    // runs on, which made the suite run file after file.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ["default", "json"],

@@ -69,6 +69,14 @@ export interface GenMemory {
   readonly edges?: boolean;
   /** The edge case the last command was made as (null when none): the witness count reads it. */
   lastEdge?: string | null;
+  /**
+   * A life being led to a dissolution within its TTL (edges only): withdraw, distil, decline the
+   * obligation's delivery, dissolve, then act. Random sequences dissolve lives only long after their
+   * TTL, where the TTL check (OP-2.3.c6) rejects an act with the same J-3 as the state check
+   * (OP-2.3.c4), so the state check alone was never exercised. `steps` bounds a chase whose
+   * command is refused (the life then stays where it is).
+   */
+  chase?: { readonly agent: string; readonly instance_id: string; steps: number } | null;
 }
 /**
  * Which mix of operations to generate: `mixed` exercises every family; `store` concentrates on one
@@ -86,6 +94,7 @@ export const EDGE_CASES: Readonly<Record<string, string>> = {
   "birth.tool-partial": "J-1",
   "birth.grant-ungrantable": "J-1",
   "act.dissolved": "J-3",
+  "act.dissolved-past-ttl": "J-3",
   "act.foreign-identity": "AD-4",
   "act.foreign-nonce": "AD-4",
   "act.foreign-manifest": "AD-4",
@@ -474,6 +483,13 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   const bad = c.bad === 0 || c.bad === 1; // ~1 in 8 invalid on purpose
   const tick = c.bad === 2 && c.op % 7 === 0 && v.tick > 0 ? v.tick - 1 : mem.tick; // a few TICK_REGRESSED
   const id = (p: string) => `${p}${mem.seq++}`;
+  if (mem.edges === true && mem.chase != null) {
+    const step = chaseStep(v, mem, mem.chase, tick, id);
+    if (step !== null) {
+      mem.lastEdge = step.name;
+      return step.command;
+    }
+  }
   // Concentrate on the first agent most of the time so that its lineage grows deep.
   if (mem.home === undefined && v.agents[0] !== undefined) mem.home = v.agents[0].identity.identity;
   const agent = c.x % 4 === 0 && mem.profile === "mixed" ? pick(v.agents, c.x)
@@ -770,6 +786,46 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   }
 };
 
+/** CHASE_STEPS: withdraw, distil, decline, dissolve, act, and one refused step to spare. */
+const CHASE_STEPS = 6;
+
+/** The next command of a chase (GenMemory.chase), or null (and the chase dropped) when it cannot go on. */
+const chaseStep = (v: WorldView, mem: GenMemory, chase: NonNullable<GenMemory["chase"]>, tick: number, id: (p: string) => string): { name: string; command: Command } | null => {
+  const agent = v.agents.find((a) => a.identity.identity === chase.agent);
+  const inst = agent?.instances.find((x) => x.instance_id === chase.instance_id);
+  const life = mem.lives.get(`${chase.agent}/${chase.instance_id}`);
+  chase.steps += 1;
+  const live = inst !== undefined && life !== undefined && inst.born_tick !== null && tick < inst.born_tick + life.manifest.ttl_ticks;
+  if (agent === undefined || inst === undefined || life === undefined || !live || agent.ripa.migration !== null || chase.steps > CHASE_STEPS) {
+    mem.chase = null;
+    return null;
+  }
+  const A = chase.agent;
+  const instance_id = inst.instance_id;
+  const obligation = agent.obligations.find((o) => o.obligation_id === inst.obligation_id);
+  switch (inst.state) {
+    case "ready":
+    case "active":
+      return { name: "chase.withdraw", command: { op: "janma.withdraw", tick, agent: A, instance_id, reason: "principal" } };
+    case "withdrawn":
+      if (obligation === undefined) {
+        return { name: "chase.distil", command: { op: "janma.distil", tick, agent: A, instance_id, obligation_id: id("ob"), distillate: distillateFor(A, inst, life.nonce, id, "ask before booking") } };
+      }
+      return obligation.status === "pending"
+        ? { name: "chase.decline", command: { op: "custody.attempt", tick, agent: A, obligation_id: obligation.obligation_id, ack: "declined" } }
+        : { name: "chase.dissolve", command: { op: "janma.dissolve", tick, agent: A, instance_id } };
+    case "dissolved": {
+      mem.chase = null;
+      const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["after the end"] };
+      const signature = digestOf(DOMAIN.action, { identity: A, nonce: life.nonce, manifest_digest: inst.manifest_digest, action });
+      return { name: "act.dissolved", command: { op: "janma.act", tick, agent: A, instance_id, signed: { identity: A, nonce: life.nonce, manifest_digest: inst.manifest_digest, action, signature } } };
+    }
+    default:
+      mem.chase = null;
+      return null;
+  }
+};
+
 /**
  * One edge case for `kind` (see GenMemory.edges), or null when the state offers none (then the
  * ordinary invalid command is made). Each is valid in every respect but the one it names, so that
@@ -778,14 +834,22 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
 const edgeCase = (v: WorldView, agent: AgentView, mem: GenMemory, c: Choice, kind: string, tick: number): { name: string; command: Command } | null => {
   const A = agent.identity.identity;
   const life = (id: string) => mem.lives.get(`${A}/${id}`);
+  // A life still within its TTL at `tick`: an act of it is refused by its state alone (OP-2.3.c4),
+  // not also by the TTL check that follows (OP-2.3.c6), which rejects with the same J-3.
+  const withinTtl = (x: { instance_id: string; born_tick: number | null }, margin = 0) => {
+    const ttl = life(x.instance_id)?.manifest.ttl_ticks;
+    return x.born_tick !== null && ttl !== undefined && tick + margin < x.born_tick + ttl;
+  };
   const dissolved = pick(instancesIn(agent, ["dissolved"]), c.x);
-  if (dissolved === undefined && (kind === "withdraw" || kind === "dissolve" || (kind === "act" && c.x % 6 === 0))) {
-    // No dissolved instance yet: dissolve one whose obligation is discharged (a valid command, and
-    // the only way to reach the edge cases on dissolved instances in sequences of this length).
+  const dissolvedLive = pick(instancesIn(agent, ["dissolved"]).filter((x) => withinTtl(x)), c.x);
+  // No dissolved instance yet: dissolve one whose obligation is discharged (a valid command, and
+  // the only way to reach the edge cases on dissolved instances in sequences of this length).
+  const prepare = () => {
     const done = new Set(agent.obligations.filter((o) => o.status === "discharged").map((o) => o.obligation_id));
     const ripe = agent.instances.find((x) => x.state === "withdrawn" && x.obligation_id !== null && done.has(x.obligation_id));
-    return ripe === undefined ? null : { name: "dissolve.prepare", command: { op: "janma.dissolve", tick, agent: A, instance_id: ripe.instance_id } };
-  }
+    return ripe === undefined ? null : { name: "dissolve.prepare", command: { op: "janma.dissolve", tick, agent: A, instance_id: ripe.instance_id } as Command };
+  };
+  if (dissolved === undefined && (kind === "withdraw" || kind === "dissolve")) return prepare();
   switch (kind) {
     case "birth": {
       const i = pick(instancesIn(agent, ["conceived"]), c.y);
@@ -802,12 +866,23 @@ const edgeCase = (v: WorldView, agent: AgentView, mem: GenMemory, c: Choice, kin
     case "act": {
       const variant = c.x % 6;
       if (variant === 0) {
-        if (dissolved === undefined) return null;
-        const l = life(dissolved.instance_id);
+        // Within its TTL when one such is dissolved (OP-2.3.c4 alone). With none, a life with some
+        // TTL left is chased to its dissolution (GenMemory.chase); failing that, a life past its TTL
+        // (c4 and c6 then agree).
+        const runner = dissolvedLive === undefined && agent.ripa.migration === null ? instancesIn(agent, ["ready", "active"]).find((x) => withinTtl(x, 4)) : undefined;
+        if (runner !== undefined) {
+          mem.chase = { agent: A, instance_id: runner.instance_id, steps: 0 };
+          const first = chaseStep(v, mem, mem.chase, tick, (p) => `${p}${mem.seq++}`);
+          if (first !== null) return first;
+        }
+        const target = dissolvedLive ?? dissolved;
+        if (target === undefined) return prepare();
+        const l = life(target.instance_id);
         if (l === undefined) return null;
         const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["after the end"] };
-        const signature = digestOf(DOMAIN.action, { identity: A, nonce: l.nonce, manifest_digest: dissolved.manifest_digest, action });
-        return { name: "act.dissolved", command: { op: "janma.act", tick, agent: A, instance_id: dissolved.instance_id, signed: { identity: A, nonce: l.nonce, manifest_digest: dissolved.manifest_digest, action, signature } } };
+        const signature = digestOf(DOMAIN.action, { identity: A, nonce: l.nonce, manifest_digest: target.manifest_digest, action });
+        const name = dissolvedLive !== undefined ? "act.dissolved" : "act.dissolved-past-ttl";
+        return { name, command: { op: "janma.act", tick, agent: A, instance_id: target.instance_id, signed: { identity: A, nonce: l.nonce, manifest_digest: target.manifest_digest, action, signature } } };
       }
       const i = pick(instancesIn(agent, ["ready", "active"]), c.y);
       const l = i === undefined ? undefined : life(i.instance_id);

@@ -142,6 +142,15 @@ describe("the triage join (stryker/report.ts)", () => {
     expect(() => buildSummary(new Map([["impl", report(["Killed", "Survived"])]]), [equivalent], [], {}, new Map([["impl", confirm]]))).toThrow(/triaged \(b\) but killed by the confirmation run/);
   });
 
+  it("counts what the confirmation run re-tested by triage: (a) survivors, and (b)/(c) ones that survived again or timed out", () => {
+    const equivalent: TriageEntry = { file: "impl/core/x.ts", context: "return a + b;", category: "b", reason: "a is 0 here" };
+    const again = (status: MutantResult["status"]): StrykerReport => ({ files: { "impl/core/x.ts": { source: SOURCE, mutants: [{ id: "9", mutatorName: "ArithmeticOperator", replacement: "a - b", location: loc(2, 8, 13), status }] } } });
+    const full = new Map([["impl", report(["Killed", "Survived"])]] as const);
+    expect(buildSummary(full, [equivalent], [], {}, new Map([["impl", again("Survived")]])).scopes[0]!.retested).toEqual({ a: 0, notKillable: 1, notKillableSurvived: 1, notKillableTimeout: 0 });
+    expect(buildSummary(full, [equivalent], [], {}, new Map([["impl", again("Timeout")]])).scopes[0]!.retested).toEqual({ a: 0, notKillable: 1, notKillableSurvived: 0, notKillableTimeout: 1 });
+    expect(buildSummary(full, [equivalent], []).scopes[0]!.retested).toEqual({ a: 0, notKillable: 0, notKillableSurvived: 0, notKillableTimeout: 0 });
+  });
+
   it("scores as Stryker does: no-coverage mutants count against the mutation score only", () => {
     const c = { total: 10, killed: 6, timeout: 1, survived: 2, noCoverage: 1, compileError: 0, runtimeError: 0, ignored: 0, pending: 0 };
     expect(scoresOf(c, 1)).toMatchObject({ detected: 7, valid: 10, mutationScore: 70, coveredScore: 77.78, killableScore: 77.78 });

@@ -266,11 +266,21 @@ export interface RunRecord {
   readonly concurrency: number;
 }
 
+/** What a confirmation run (stryker/confirm-<scope>.json) re-tested among the survivors, by triage. */
+export interface Retested {
+  /** Survivors triaged (a) that it re-tested (`Scores.confirmed` of them were detected). */
+  readonly a: number;
+  /** Survivors triaged (b) or (c) that it re-tested because they share an (a) survivor's span, and what they did. */
+  readonly notKillable: number;
+  readonly notKillableSurvived: number;
+  readonly notKillableTimeout: number;
+}
+
 export interface Summary {
   readonly generatedFrom: readonly string[];
   /** Scopes with no results yet (no incremental file): `npm run stryker -- <scope>` makes them. */
   readonly notRun: readonly Scope[];
-  readonly scopes: readonly (ScopeSummary & { readonly scores: Scores; readonly byFolderScores: Readonly<Record<string, Scores>>; readonly triaged: Readonly<Record<Category, number>>; readonly survivorTriage: readonly { readonly category: Category; readonly reason: string; readonly test?: string }[]; readonly closedGaps: readonly TriageEntry[] })[];
+  readonly scopes: readonly (ScopeSummary & { readonly scores: Scores; readonly byFolderScores: Readonly<Record<string, Scores>>; readonly triaged: Readonly<Record<Category, number>>; readonly survivorTriage: readonly { readonly category: Category; readonly reason: string; readonly test?: string }[]; readonly closedGaps: readonly TriageEntry[]; readonly retested: Retested })[];
   readonly runs: readonly RunRecord[];
 }
 
@@ -311,7 +321,14 @@ export const buildSummary = (
     const closedGaps = stale.filter((t) => t.category === "a" && s.detected.some((d) => matches(t, d)));
     closedGaps.forEach((t) => used.add(t));
     const confirmed = Object.values(confirmedByFolder).reduce((a, b) => a + b, 0);
-    return { ...s, detected: [], scores: scoresOf(s.counts, triaged.b + triaged.c, confirmed), byFolderScores, triaged, survivorTriage, closedGaps };
+    const again = s.survivors.filter((sv, i) => sv.retest !== null && verdicts[i] !== null && verdicts[i]!.category !== "a");
+    const retested: Retested = {
+      a: s.survivors.filter((sv, i) => sv.retest !== null && verdicts[i]?.category === "a").length,
+      notKillable: again.length,
+      notKillableSurvived: again.filter((sv) => sv.retest === "Survived").length,
+      notKillableTimeout: again.filter((sv) => sv.retest === "Timeout").length,
+    };
+    return { ...s, detected: [], scores: scoresOf(s.counts, triaged.b + triaged.c, confirmed), byFolderScores, triaged, survivorTriage, closedGaps, retested };
   });
   // A triage entry is stale when no scope that was reported has a survivor it matches.
   for (const t of triage) {
@@ -387,11 +404,10 @@ export const renderMarkdown = (summary: Summary): string => {
     }
     out.push("", `Survivors: ${s.survivors.length} — (a) ${s.triaged.a}, (b) ${s.triaged.b}, (c) ${s.triaged.c}.`, "");
     if (s.survivors.some((sv) => sv.retest !== null)) {
-      const retested = s.survivors.filter((sv, i) => sv.retest !== null && s.survivorTriage[i]?.category === "a").length;
-      const others = s.survivors.filter((sv, i) => sv.retest !== null && s.survivorTriage[i]?.category !== "a");
+      const r = s.retested;
       out.push(
-        `Confirmation run (\`${confirmFile(s.scope)}\`): Stryker re-tested ${retested} of the ${s.triaged.a} survivors triaged (a) after the checks for them were added, and detected ${s.scores.confirmed}; ` +
-          `the others were not re-tested in it. It also re-tested ${others.length} survivors triaged (b) or (c) that share those spans: ${others.filter((sv) => sv.retest === "Survived").length} survived again, ${others.filter((sv) => sv.retest === "Timeout").length} timed out on a loaded machine (a timeout is not a kill: none was killed). ` +
+        `Confirmation run (\`${confirmFile(s.scope)}\`): Stryker re-tested ${r.a} of the ${s.triaged.a} survivors triaged (a) after the checks for them were added, and detected ${s.scores.confirmed}; ` +
+          `the others were not re-tested in it. It also re-tested ${r.notKillable} survivors triaged (b) or (c) that share those spans: ${r.notKillableSurvived} survived again, ${r.notKillableTimeout} timed out on a loaded machine (a timeout is not a kill: none was killed). ` +
           `Counting the detected (a) survivors, the **score on killable mutants is ${fmt(s.scores.killableScoreConfirmed)}** (the numbers above are the full run's).`,
         "",
       );

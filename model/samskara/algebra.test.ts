@@ -1,7 +1,7 @@
 /** Arithmetic decisions of the store algebra: D-002 rounding, D-007 contested keys and tie-breaks,
  *  D-010 leakage tokenisation, D-011 consent, D-016 wildcard grants, D-023 momentum (AD-3, S-1, J-2). */
 import { describe, it, expect } from "vitest";
-import { aggregate, roundHalfEven } from "./aggregate.ts";
+import { aggregate, compareContributors, roundHalfEven } from "./aggregate.ts";
 import { leaks, tokens } from "./leakage.ts";
 import { consentAllows } from "./consent.ts";
 import { converged, momentumGuidanceAware, momentumWeightOnly } from "./momentum.ts";
@@ -21,6 +21,7 @@ describe("AD-3 D-002 round half to even", () => {
   });
   it("AD-3 rejects a non-positive denominator", () => {
     expect(() => roundHalfEven(1n, 0n)).toThrow(RangeError);
+    expect(() => roundHalfEven(5n, -2n)).toThrow(RangeError); // a negative denominator is refused, not silently rounded
   });
   it("AD-3 weighted mean is exact: (3*1 + 0*1)/2 = 1.5 -> 2 micro; (1*1 + 0*1)/2 = 0.5 -> 0", () => {
     const s = aggregate([d("a", 1, [K.disposition("k", 3)]), d("b", 1, [K.disposition("k", 0)], 0)]);
@@ -29,6 +30,9 @@ describe("AD-3 D-002 round half to even", () => {
     expect(t.entries[0]?.weight).toBe(0);
     const u = aggregate([d("a", 1, [K.disposition("k", -3)], -1_000_000), d("b", 1, [K.disposition("k", 0)], 0)]);
     expect(u.entries[0]?.weight).toBe(-2);
+  });
+  it("AD-3 a key whose contributors all have confidence 0 (inadmissible by S-2) gets weight 0, not a division by zero", () => {
+    expect(aggregate([d("a", 0, [K.disposition("k", 5)])]).entries[0]).toMatchObject({ key: "k", weight: 0, contributors: ["a"] });
   });
   it("AD-3 confidence weights the mean", () => {
     const s = aggregate([d("a", 900_000, [K.disposition("k", 1_000_000)]), d("b", 100_000, [K.disposition("k", -1_000_000)], -1_000_000)]);
@@ -46,6 +50,28 @@ describe("AD-3 D-007 contested keys and the highest-weighted contributor", () =>
     expect(aggregate([g("a", 10, 10), g("b", 20, 10)]).entries[0]?.guidance).toBe("from b"); // |w|c
     expect(aggregate([g("a", 20, 10), g("b", 10, -20)]).entries[0]?.guidance).toBe("from b"); // equal product, larger |w|
     expect(aggregate([g("b", 10, 10), g("a", 10, -10)]).entries[0]?.guidance).toBe("from a"); // full tie -> smallest id
+  });
+  it("AD-3 D-007 third tie-break: zero weights tie on |w|*c and |w|, so the higher confidence leads, in either order of arrival", () => {
+    const z = (id: string, c: number) => d(id, c, [K.disposition("k", 0, { guidance: `from ${id}` })], 0);
+    expect(aggregate([z("a", 5), z("b", 7)]).entries[0]?.guidance).toBe("from b");
+    expect(aggregate([z("b", 7), z("a", 5)]).entries[0]?.guidance).toBe("from b");
+    expect(aggregate([z("b", 5), z("a", 7)]).entries[0]?.guidance).toBe("from a");
+    expect(aggregate([z("a", 7), z("b", 5)]).entries[0]?.guidance).toBe("from a");
+  });
+  it("AD-3 D-007 compareContributors is a strict total order: antisymmetric, and 0 only for the same distillate", () => {
+    const c = (distillateId: string, weight: number, confidence: number) => ({ distillateId, weight, confidence, guidance: distillateId, category: "operational" as const });
+    const pairs: [ReturnType<typeof c>, ReturnType<typeof c>][] = [
+      [c("a", 10, 20), c("b", 10, 10)], // |w|*c
+      [c("a", -20, 10), c("b", 10, 20)], // then |w|
+      [c("a", 0, 7), c("b", 0, 5)], // then c
+      [c("a", 10, 10), c("b", -10, 10)], // then the smallest id
+    ];
+    for (const [hi, lo] of pairs) {
+      expect(Math.sign(compareContributors(hi, lo))).toBe(-1);
+      expect(Math.sign(compareContributors(lo, hi))).toBe(1);
+      expect(compareContributors(hi, hi)).toBe(0);
+      expect(compareContributors(lo, lo)).toBe(0);
+    }
   });
   it("AD-3 duplicates and order do not matter", () => {
     const xs = [d("a", 3, [K.disposition("k", 7)]), d("b", 5, [K.disposition("k", -2)], -2), d("c", 1, [K.disposition("j", 1)])];
@@ -69,6 +95,10 @@ describe("S-1 D-010 leakage tokenisation", () => {
     expect(leaks("beta gamma delta", ["alpha beta", "gamma delta"])).toBe(false); // three tokens across the boundary
     expect(leaks("alpha beta gamma delta", ["gamma delta", "alpha beta"])).toBe(false); // the entries' order counts
     expect(leaks("prefer earlier departures when possible", trace)).toBe(false);
+  });
+  it("S-1 runs are compared token by token: tokens never run together across their boundaries", () => {
+    expect(leaks("ab c d e", ["a bc d e"])).toBe(false); // same letters, different tokens
+    expect(leaks("a bc d e", ["x a bc d e"])).toBe(true);
   });
   it("S-1 `_` separates tokens, so a snake_case identifier cannot carry trace text as one token (spec review G-50)", () => {
     expect(tokens("traveler_profile: PII_x7k2m9q4")).toEqual(["traveler", "profile", "pii", "x7k2m9q4"]);
@@ -115,10 +145,23 @@ describe("S-4 D-023 karmic momentum", () => {
     expect(momentumWeightOnly(s1, s2)).toBe(15);
     expect(momentumGuidanceAware(s1, s2)).toBe(195);
   });
+  it("S-4 guidance-aware distance counts full turnover only where the guidance was rewritten", () => {
+    const s3 = { entries: [{ key: "a", guidance: "x", weight: 90, category: "operational" as const, contested: false, contributors: ["d"] }] };
+    expect(momentumGuidanceAware(s1, s3)).toBe(10); // same guidance: |90 - 100|, as weight-only
+    expect(momentumWeightOnly(s1, s3)).toBe(10);
+    expect(momentumGuidanceAware(s3, s1)).toBe(10);
+  });
   it("S-4 converged needs W batches all below the threshold", () => {
     expect(converged([50_000, 10, 9_999, 0])).toBe(true);
     expect(converged([10, 10_000, 0])).toBe(false);
     expect(converged([1, 1])).toBe(false);
     expect(converged([1, 1], 2, 2)).toBe(true);
+  });
+  it("S-4 converged: a window of one batch is the last κ alone; a window below one never converges", () => {
+    expect(converged([50_000, 1], 1)).toBe(true);
+    expect(converged([1, 50_000], 1)).toBe(false);
+    expect(converged([1], 0)).toBe(false);
+    expect(converged([], 0)).toBe(false);
+    expect(converged([1, 1], -1)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { errorCodeOf } from "../../spec/index.ts";
 import type { Command } from "../../spec/index.ts";
 import { AGENT, PIN, K, accept, acceptAll, born, distilCmd, distilled, life, minted, rejection } from "../fixture.ts";
 import { view } from "../view.ts";
+import { holds } from "./termination.ts";
 
 const inst = (w: Parameters<typeof view>[0], id: string) => view(w).agents[0]?.instances.find((i) => i.instance_id === id);
 
@@ -205,5 +206,95 @@ describe("S-1 the paper's example disposition, copied verbatim (spec review G-49
     expect(r.invariant).toBe("S-1");
     expect(r.message).not.toContain("D-001");
     expect(r.message).not.toContain("D-004");
+  });
+});
+
+describe("J-1, J-2 the capability algebra (D-016): an exact grant or offer stands for itself only", () => {
+  const conceived = (grants: string[], bound: string[]) => {
+    const l = life("i1", PIN, { capability_grants: grants, tool_bindings: [{ tool: "search", capabilities: bound }] });
+    const w = accept(minted(), { op: "janma.conceive", tick: 2, agent: AGENT, instance_id: "i1", nonce: l.nonce, manifest: l.manifest }).world;
+    return { l, w, env: (grantable: string[]) => ({ tools: [{ tool: "search", capabilities: bound }], grantable }) };
+  };
+  it("J-1 reject at OP-2.2.c7: an exact offer grants neither a capability below a look-alike prefix nor a wildcard; it grants itself", () => {
+    const { w, env } = conceived(["fare.search"], ["fare.search"]);
+    const birth = (grantable: string[]) => ({ op: "janma.birth", tick: 2, agent: AGENT, instance_id: "i1", environment: env(grantable) }) as const;
+    // "farexy" is no wildcard: it does not stand for "fare.*" (its last two characters are not ".*").
+    expect(rejection(w, birth(["farexy"]))).toMatchObject({ invariant: "J-1", check: "OP-2.2.c7" });
+    expect(accept(w, birth(["fare.search"])).events).toEqual([{ type: "instance.born", instance_id: "i1" }]);
+    const wild = conceived(["null.a.*"], ["null.a.b"]);
+    // An exact offer never grants a wildcard, whatever the wildcard's prefix.
+    expect(rejection(wild.w, { op: "janma.birth", tick: 2, agent: AGENT, instance_id: "i1", environment: wild.env(["fare.search"]) })).toMatchObject({ invariant: "J-1", check: "OP-2.2.c7" });
+    expect(accept(wild.w, { op: "janma.birth", tick: 2, agent: AGENT, instance_id: "i1", environment: wild.env(["null.*"]) }).events).toHaveLength(1);
+  });
+  it("J-2 reject at OP-2.3.c7: an exact held grant covers its own capability and no other, even one whose first segment is null", () => {
+    const { l, w, env } = conceived(["fare.search"], ["fare.search", "null.x"]);
+    const b = accept(w, { op: "janma.birth", tick: 2, agent: AGENT, instance_id: "i1", environment: env(["fare.*"]) }).world;
+    expect(rejection(b, K.actCmd(3, AGENT, "i1", l.nonce, l.manifest, { capability: "null.x" }))).toMatchObject({ invariant: "J-2", check: "OP-2.3.c7" });
+    expect(accept(b, K.actCmd(3, AGENT, "i1", l.nonce, l.manifest, { capability: "fare.search" })).events).toHaveLength(1);
+  });
+});
+
+describe("S-2 principal-signed weights (OP-2.7.c7, D-012)", () => {
+  const l = life("i1");
+  const w = acceptAll(born(minted(), l, 2), [
+    K.actCmd(3, AGENT, l.id, l.nonce, l.manifest, { trace: ["searched fares"] }),
+    { op: "janma.withdraw", tick: 3, agent: AGENT, instance_id: l.id, reason: "principal" },
+  ]);
+  it("S-2 reject: one disposition against the valence is enough, even when another follows it; an empty distillate is admissible", () => {
+    const mixed = distilCmd(l, 4, "d1", 500_000, 900_000, [K.disposition("k.a", 100_000), K.disposition("k.b", -100_000)]);
+    expect(rejection(w, mixed)).toMatchObject({ invariant: "S-2", check: "OP-2.7.c7" });
+    const over = distilCmd(l, 4, "d1", 500_000, 900_000, [K.disposition("k.a", 100_000), K.disposition("k.b", 600_000)]);
+    expect(rejection(w, over)).toMatchObject({ invariant: "S-2", check: "OP-2.7.c7" });
+    expect(accept(w, distilCmd(l, 4, "d1", 500_000, 900_000, [])).events.map((e) => e.type)).toEqual(["trace.destroyed", "obligation.emitted"]);
+  });
+});
+
+describe("J-3 every termination predicate at its boundary (D-015)", () => {
+  const l = life("i1");
+  const base = inst(born(minted(), l, 2), "i1");
+  if (base === undefined) throw new Error("no instance");
+  const at = (failures: number, consecutive: number) => ({ ...base, failures, consecutive_failures: consecutive });
+  const T = { op: "failures_at_least", n: 2 } as const;
+  const F = { op: "acts_at_least", n: 1 } as const;
+  it("J-3: failures_at_least counts every failure, not only consecutive ones, and holds from n on", () => {
+    expect(holds(T, at(2, 0), 3)).toBe(true);
+    expect(holds(T, at(3, 0), 3)).toBe(true);
+    expect(holds(T, at(1, 1), 3)).toBe(false);
+  });
+  it("J-3: all needs every operand, any one of them, not negates", () => {
+    const v = at(2, 0);
+    expect(holds({ op: "all", of: [T, T] }, v, 3)).toBe(true);
+    expect(holds({ op: "all", of: [T, F] }, v, 3)).toBe(false);
+    expect(holds({ op: "any", of: [F, T] }, v, 3)).toBe(true);
+    expect(holds({ op: "any", of: [T] }, v, 3)).toBe(true);
+    expect(holds({ op: "any", of: [F, F] }, v, 3)).toBe(false);
+    expect(holds({ op: "not", of: T }, v, 3)).toBe(false);
+    expect(holds({ op: "not", of: F }, v, 3)).toBe(true);
+  });
+  it("J-3 reject: a life withdraws on a non-consecutive failures_at_least condition after the act that reaches it", () => {
+    const m = life("i2", PIN, { termination_conditions: [{ id: "two-failures-in-all", when: { op: "all", of: [T, { op: "not", of: { op: "acts_at_least", n: 4 } }] } }] });
+    const w = acceptAll(born(minted(), m, 2), [
+      K.actCmd(3, AGENT, "i2", m.nonce, m.manifest, { outcome: "failed" }),
+      K.actCmd(4, AGENT, "i2", m.nonce, m.manifest, { outcome: "ok" }),
+    ]);
+    const r = accept(w, K.actCmd(5, AGENT, "i2", m.nonce, m.manifest, { outcome: "failed" }));
+    expect(r.events[1]).toEqual({ type: "instance.withdrawn", instance_id: "i2", reason: { kind: "termination_condition", condition_id: "two-failures-in-all" } });
+  });
+});
+
+describe("NOT_FOUND at each Janma operation's own \"instance exists\" clause (spec/CHECKS.md)", () => {
+  it("an unknown instance is NOT_FOUND at OP-2.2.c2, OP-2.3.c2, OP-2.4.c1, OP-2.5.c1, OP-2.6.c1, OP-2.7.c1, OP-2.8.c1", () => {
+    const w = minted();
+    const l = life("ghost");
+    const cases: [Command, string][] = [
+      [{ op: "janma.birth", tick: 2, agent: AGENT, instance_id: "ghost", environment: K.ENV }, "OP-2.2.c2"],
+      [K.actCmd(2, AGENT, "ghost", l.nonce, l.manifest), "OP-2.3.c2"],
+      [{ op: "janma.acquire", tick: 2, agent: AGENT, instance_id: "ghost", acquisition: { kind: "capability", capability: "fare.book" } }, "OP-2.4.c1"],
+      [{ op: "janma.expire", tick: 2, agent: AGENT, instance_id: "ghost" }, "OP-2.5.c1"],
+      [{ op: "janma.withdraw", tick: 2, agent: AGENT, instance_id: "ghost", reason: "forced" }, "OP-2.6.c1"],
+      [distilCmd(l, 2, "d1", 500_000, 900_000, []), "OP-2.7.c1"],
+      [{ op: "janma.dissolve", tick: 2, agent: AGENT, instance_id: "ghost" }, "OP-2.8.c1"],
+    ];
+    for (const [c, check] of cases) expect(rejection(w, c), c.op).toMatchObject({ code: "NOT_FOUND", invariant: null, check });
   });
 });

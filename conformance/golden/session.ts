@@ -17,6 +17,7 @@ import { SCHEMA_SESSION } from "./scripts/schema.ts";
 import { LIVENESS_SESSION } from "./scripts/liveness.ts";
 import { RIPA_DECISIONS_SESSION } from "./scripts/ripa.ts";
 import { BOUNDS_OPS_SESSION } from "./scripts/bounds-ops.ts";
+import { MODEL_RIPA_SESSION } from "./scripts/model-ripa.ts";
 import { JANMA_SAMSKARA_SESSIONS } from "./scripts/janma-samskara.ts";
 
 /** The normative part of a reply. */
@@ -77,6 +78,8 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
   ...JANMA_SAMSKARA_SESSIONS,
   // Stryker survivors of impl/core/ops/ and views.ts: conformance/golden/scripts/bounds-ops.ts.
   BOUNDS_OPS_SESSION,
+  // Stryker survivors of model/ripa/ (effect authority, cancel of another migration): conformance/golden/scripts/model-ripa.ts.
+  MODEL_RIPA_SESSION,
 ];
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;

@@ -135,6 +135,34 @@ describe("I4 continuation authority", () => {
     expect(ripa(rep.world)?.authority.holder).toBe("exec-1");
     expect(rejection(rep.world, { op: "ripa.replicate", tick: 3, agent: AGENT, execution: K.exec("rep-1") }).code).toBe("DUPLICATE_ID");
   });
+  it("OP-6.6.c1 reject: an effect needs both the current token and its holder: a stale token by the holder, the current token by a replica, are I4", () => {
+    const r = acceptAll(minted(), [
+      { op: "ripa.restart", tick: 2, agent: AGENT, execution_id: "exec-1", token: "t2" },
+      { op: "ripa.replicate", tick: 2, agent: AGENT, execution: K.exec("rep-1") },
+    ]);
+    const e = { op: "ripa.effect" as const, tick: 3, agent: AGENT, provider_id: "prov-a", capability: "fare.search", effect_id: "e1" };
+    // The holder, with the token its restart superseded (the holder is right, the token is not).
+    expect(rejection(r, { ...e, execution_id: "exec-1", token: "tok-root-1" })).toMatchObject({ invariant: "I4", check: "OP-6.6.c1" });
+    // A replica, with the current token (the token is right, the execution does not hold it).
+    expect(rejection(r, { ...e, execution_id: "rep-1", token: "t2" })).toMatchObject({ invariant: "I4", check: "OP-6.6.c1" });
+    expect(accept(r, { ...e, execution_id: "exec-1", token: "t2" }).events.map((x) => x.type)).toEqual(["effect.performed"]);
+  });
+  it("OP-7.7.c1 reject: cancelling a migration other than the one in progress is NOT_FOUND and leaves it in progress", () => {
+    const f = accept(minted(), { op: "ripa.migration_fence", tick: 2, agent: AGENT, migration_id: "m1", token: "f1" }).world;
+    const cancel = { op: "ripa.migration_cancel" as const, tick: 3, agent: AGENT, no_target_active: true, authorization: K.AUTH };
+    expect(rejection(f, { ...cancel, migration_id: "m2" })).toMatchObject({ code: "NOT_FOUND", check: "OP-7.7.c1" });
+    expect(accept(f, { ...cancel, migration_id: "m1" }).events).toEqual([{ type: "migration.cancelled", migration_id: "m1" }]);
+  });
+  it("OP-7.2.c1 .. OP-7.6.c1 reject: a phase command out of order is I4, failed at its own phase check (the clause the witness table counts)", () => {
+    const f = accept(minted(), { op: "ripa.migration_fence", tick: 2, agent: AGENT, migration_id: "m1", token: "f1" }).world;
+    const c = toCheckpoint(minted());
+    const m = { tick: 5, agent: AGENT, migration_id: "m1" };
+    expect(rejection(c, { op: "ripa.migration_checkpoint", ...m })).toMatchObject({ invariant: "I4", check: "OP-7.2.c1" });
+    expect(rejection(f, validateCmd(f, { bundle_digest: K.EVIDENCE }))).toMatchObject({ invariant: "I4", check: "OP-7.3.c1" });
+    expect(rejection(f, { op: "ripa.migration_bind", ...m, surfaces: [], labels: {} })).toMatchObject({ invariant: "I4", check: "OP-7.4.c1" });
+    expect(rejection(f, { op: "ripa.migration_rehydrate", ...m })).toMatchObject({ invariant: "I4", check: "OP-7.5.c1" });
+    expect(rejection(f, { op: "ripa.migration_resume", ...m, token: "t-res" })).toMatchObject({ invariant: "I4", check: "OP-7.6.c1" });
+  });
 });
 
 describe("I5 visible capability delta", () => {

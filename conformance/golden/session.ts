@@ -18,6 +18,7 @@ import { LIVENESS_SESSION } from "./scripts/liveness.ts";
 import { RIPA_DECISIONS_SESSION } from "./scripts/ripa.ts";
 import { BOUNDS_OPS_SESSION } from "./scripts/bounds-ops.ts";
 import { JANMA_SAMSKARA_SESSIONS } from "./scripts/janma-samskara.ts";
+import { MODEL_ADVAITA_SESSION } from "./scripts/model-advaita.ts";
 
 /** The normative part of a reply. */
 export type ExpectedReply =
@@ -77,6 +78,8 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
   ...JANMA_SAMSKARA_SESSIONS,
   // Stryker survivors of impl/core/ops/ and views.ts: conformance/golden/scripts/bounds-ops.ts.
   BOUNDS_OPS_SESSION,
+  // Stryker survivors of the model's samskara/store.ts: conformance/golden/scripts/model-advaita.ts.
+  MODEL_ADVAITA_SESSION,
 ];
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;

@@ -19,6 +19,7 @@ import { RIPA_DECISIONS_SESSION } from "./scripts/ripa.ts";
 import { BOUNDS_OPS_SESSION } from "./scripts/bounds-ops.ts";
 import { MODEL_RIPA_SESSION } from "./scripts/model-ripa.ts";
 import { JANMA_SAMSKARA_SESSIONS } from "./scripts/janma-samskara.ts";
+import { MODEL_ADVAITA_SESSION } from "./scripts/model-advaita.ts";
 
 /** The normative part of a reply. */
 export type ExpectedReply =
@@ -80,6 +81,8 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
   BOUNDS_OPS_SESSION,
   // Stryker survivors of model/ripa/ (effect authority, cancel of another migration): conformance/golden/scripts/model-ripa.ts.
   MODEL_RIPA_SESSION,
+  // Stryker survivors of the model's samskara/store.ts: conformance/golden/scripts/model-advaita.ts.
+  MODEL_ADVAITA_SESSION,
 ];
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;

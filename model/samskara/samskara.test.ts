@@ -1,7 +1,11 @@
 import { describe, it, expect } from "vitest";
-import { AGENT, PIN, K, accept, acceptAll, born, distilCmd, distilled, life, minted, rejection } from "../fixture.ts";
+import { AGENT, PIN, ROOT, K, accept, acceptAll, born, distilCmd, distilled, life, minted, rejection } from "../fixture.ts";
 import { view } from "../view.ts";
-import type { World } from "../state.ts";
+import type { Agent, Store, World } from "../state.ts";
+import { batchDigestOf, type Digest } from "../../spec/index.ts";
+import { distillateDigest } from "./aggregate.ts";
+import { batchOf, genesisVersion, mergeStep, replay as replayLineage, sameChain } from "./lineage.ts";
+import { replayReproduces } from "./store.ts";
 
 const withdrawnLife = (w: World, id: string, trace: string[] = ["Searched FARES, to Lisbon on tuesday morning!"]) => {
   const l = life(id);
@@ -157,5 +161,70 @@ describe("AD-4 attribution preservation (store side)", () => {
     const { l, w } = withdrawnLife(minted(), "i1");
     const c = distilCmd({ ...l, nonce: "someone-else" }, 4, "d1", 1, 1, [K.disposition("a", 1)]);
     expect(rejection(w, c).invariant).toBe("AD-4");
+  });
+});
+
+/** The agent of a world, and a world whose agent's store is replaced (a corrupted recorded store). */
+const agentOf = (w: World): Agent => {
+  const a = w.agents.get(AGENT);
+  if (a === undefined) throw new Error("agent");
+  return a;
+};
+const withStore = (w: World, f: (s: Store) => Store): World => {
+  const a = agentOf(w);
+  return { ...w, agents: new Map(w.agents).set(AGENT, { ...a, store: f(a.store) }) };
+};
+
+describe("OP-4.1 merge: events in the spec's order", () => {
+  it("OP-4.1 custody.discharged is emitted per obligation sorted by obligation id, whatever the order of obligation_ids", () => {
+    const r = accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d3", "ob-d1", "ob-d2"] });
+    expect(r.events.filter((e) => e.type === "custody.discharged").map((e) => (e as { obligation_id: string }).obligation_id)).toEqual(["ob-d1", "ob-d2", "ob-d3"]);
+    expect(r.events[0]).toMatchObject({ type: "store.merged", added: ["d1", "d2", "d3"] });
+  });
+});
+
+describe("OP-4.3 S-4 the replay check refuses a corrupted recorded store", () => {
+  const merged = () => accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1", "ob-d2"] }).world;
+  it("OP-4.3.c1 S-4 reject: a recorded batch whose record differs from the one replay derives (the chain itself intact)", () => {
+    const w = withStore(merged(), (s) => ({ ...s, batches: s.batches.map((b) => ({ ...b, members: [...b.members].reverse() })) }));
+    expect(rejection(w, { op: "samskara.replay", tick: 6, agent: AGENT })).toMatchObject({ invariant: "S-4", check: "OP-4.3.c1" });
+    expect(replayReproduces(agentOf(w).store).ok).toBe(false);
+    expect(replayReproduces(agentOf(merged()).store).ok).toBe(true);
+  });
+  it("OP-4.3.c1 S-4 reject: a store that lost a batch member's content, or its genesis, does not replay", () => {
+    const lost = withStore(merged(), (s) => ({ ...s, retained: new Map([...s.retained].filter(([id]) => id !== "d2")) }));
+    expect(rejection(lost, { op: "samskara.replay", tick: 6, agent: AGENT })).toMatchObject({ invariant: "S-4", check: "OP-4.3.c1" });
+    expect(replayReproduces(agentOf(lost).store)).toEqual({ ok: false, lineage: null });
+    expect(replayReproduces({ ...agentOf(merged()).store, chain: [] })).toEqual({ ok: false, lineage: null });
+  });
+});
+
+describe("OP-1.6..OP-1.8 the lineage algebra (pure helpers)", () => {
+  const dist = (id: string, key: string) =>
+    K.distillate({ id, agent: AGENT, nonce: `n-${id}`, instanceId: `i-${id}`, bornFrom: PIN, valence: 1, confidence: 1, dispositions: [K.disposition(key, 1)] });
+  const a = dist("a", "k.a");
+  const b = dist("b", "k.b");
+  const genesis = genesisVersion(K.BASE, ROOT);
+  it("OP-1.6 a batch is the set of its distillates: members sorted by digest, each once, and the batch digest is over that set", () => {
+    const once = batchOf([a, b]);
+    expect(once.members.map((m) => m.digest)).toEqual([distillateDigest(a), distillateDigest(b)].sort());
+    expect(batchOf([b, a, b])).toEqual(once);
+    expect(batchOf([a, a, a, b])).toEqual(once);
+    expect(once.batch_digest).toBe(batchDigestOf([distillateDigest(a), distillateDigest(b)].sort() as Digest[]));
+  });
+  it("OP-1.6 a merge step needs a non-empty set of new distillates", () => {
+    expect(() => mergeStep(genesis, [], [])).toThrow(RangeError);
+    expect(mergeStep(genesis, [], [a]).version.seq).toBe(1);
+  });
+  it("OP-1.7 D-009 replay skips an empty batch: it produces no version", () => {
+    const plain = replayLineage(genesis, [[a], [b]]);
+    const gaps = replayLineage(genesis, [[], [a], [], [b], []]);
+    expect(gaps.chain).toHaveLength(3);
+    expect(sameChain(gaps, plain)).toBe(true);
+  });
+  it("S-4 S-5 sameChain compares the batches as well as the chain", () => {
+    const l = replayLineage(genesis, [[a, b]]);
+    expect(sameChain(l, { chain: l.chain, batches: l.batches.map((x) => ({ ...x, members: [...x.members].reverse() })) })).toBe(false);
+    expect(sameChain(l, replayLineage(genesis, [[b, a]]))).toBe(true);
   });
 });

@@ -95,14 +95,20 @@ const afterAct = (s: StepContext) => {
   const signed = field(s.cmd, "signed") as { action: { outcome: string } } | undefined;
   if (i === undefined || signed === undefined || i.born_tick === null) return null;
   const failed = signed.action.outcome === "failed";
-  return { acts: i.acts + 1, consecutive: failed ? i.consecutive_failures + 1 : 0, ticks: s.cmd.tick - i.born_tick };
+  return { acts: i.acts + 1, failures: failed ? i.failures + 1 : i.failures, consecutive: failed ? i.consecutive_failures + 1 : 0, ticks: s.cmd.tick - i.born_tick };
 };
 /** A termination condition `op` with threshold n saw its counter at n + delta after an act. */
-const counterAt = (s: StepContext, op: string, key: "acts" | "consecutive" | "ticks", delta: number) => {
+const counterAt = (s: StepContext, op: string, key: "acts" | "failures" | "consecutive" | "ticks", delta: number, also: (a: NonNullable<ReturnType<typeof afterAct>>, n: number) => boolean = () => true) => {
   if (!isOp(s, "janma.act") || !s.outcome.ok) return false;
   const a = afterAct(s);
-  return a !== null && termination(s, op).some((t) => a[key] === t.n + delta && (delta >= 0) === withdrewBy(s, t.id));
+  return a !== null && termination(s, op).some((t) => a[key] === t.n + delta && also(a, t.n) && (delta >= 0) === withdrewBy(s, t.id));
 };
+/** A predicate that uses `op` anywhere in it (D-015's all / any / not nest). */
+const uses = (p: { op: string; of?: unknown }, op: string): boolean =>
+  p.op === op || (Array.isArray(p.of) ? (p.of as { op: string }[]).some((q) => uses(q, op)) : typeof p.of === "object" && p.of !== null && uses(p.of as { op: string }, op));
+/** After an accepted act, a termination condition using `op` fired (withdrew the life) or held back. */
+const composite = (s: StepContext, op: string, fired: boolean) =>
+  isOp(s, "janma.act") && s.outcome.ok && (s.manifest?.termination_conditions ?? []).some((t) => uses(t.when, op) && withdrewBy(s, t.id) === fired);
 
 // --- the boundary witnesses -----------------------------------------------------------------
 
@@ -120,6 +126,14 @@ export const BOUNDARIES: readonly Boundary[] = [
   { id: "OP-2.3@acts_at_least:n", what: "acts reach n: withdrawn by the condition", hit: (s) => counterAt(s, "acts_at_least", "acts", 0) },
   { id: "OP-2.3@consecutive_failures_at_least:n-1", what: "consecutive failures reach n-1: no withdrawal", hit: (s) => counterAt(s, "consecutive_failures_at_least", "consecutive", -1) },
   { id: "OP-2.3@consecutive_failures_at_least:n", what: "consecutive failures reach n: withdrawn", hit: (s) => counterAt(s, "consecutive_failures_at_least", "consecutive", 0) },
+  { id: "OP-2.3@failures_at_least:n-1", what: "failures reach n-1: no withdrawal", hit: (s) => counterAt(s, "failures_at_least", "failures", -1) },
+  { id: "OP-2.3@failures_at_least:n-apart", what: "failures reach n, not all consecutive: withdrawn", hit: (s) => counterAt(s, "failures_at_least", "failures", 0, (a, n) => a.consecutive < n) },
+  { id: "OP-2.3@all:fires", what: "a condition using all fires once every operand holds", hit: (s) => composite(s, "all", true) },
+  { id: "OP-2.3@all:holds", what: "a condition using all holds back while an operand fails", hit: (s) => composite(s, "all", false) },
+  { id: "OP-2.3@any:fires", what: "a condition using any fires once one operand holds", hit: (s) => composite(s, "any", true) },
+  { id: "OP-2.3@any:holds", what: "a condition using any holds back while no operand holds", hit: (s) => composite(s, "any", false) },
+  { id: "OP-2.3@not:fires", what: "a condition using not fires (its operand fails)", hit: (s) => composite(s, "not", true) },
+  { id: "OP-2.3@not:holds", what: "a condition using not holds back", hit: (s) => composite(s, "not", false) },
   { id: "OP-2.3@ticks_since_birth_at_least:n-1", what: "n-1 ticks since birth: no withdrawal", hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", -1) },
   { id: "OP-2.3@ticks_since_birth_at_least:n", what: "exactly n ticks since birth: withdrawn", hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", 0) },
   { id: "OP-2.3@ticks_since_birth_at_least:n+1", what: "first act n+1 ticks after birth: withdrawn", hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", 1) },

@@ -151,6 +151,13 @@ const manifestFor = (pin: string, c: Choice): JanmaManifest => ({
   termination_conditions: c.y % 3 === 0 ? [{ id: "fails", when: { op: "consecutive_failures_at_least", n: 2 } }, { id: "many", when: { op: "acts_at_least", n: 4 } }]
     // G-28: the ticks_since_birth boundary and a tool_used that sees the current act's tool.
     : c.y % 3 === 1 ? [{ id: "aged", when: { op: "ticks_since_birth_at_least", n: 1 + (c.x % 3 === 0 ? 1 : 0) } }, { id: "mailed", when: { op: "tool_used", tool: "mail" } }]
+    // D-015's other predicates (found by Stryker: no generated life had them): failures counted
+    // whether consecutive or not, and all / any / not, each both firing and holding back.
+    : c.y % 6 === 2 ? [
+        { id: "flaky", when: { op: "failures_at_least", n: 2 } },
+        { id: "searcher", when: { op: "all", of: [{ op: "acts_at_least", n: 3 }, { op: "not", of: { op: "tool_used", tool: "mail" } }] } },
+        { id: "either", when: { op: "any", of: [{ op: "consecutive_failures_at_least", n: 3 }, { op: "ticks_since_birth_at_least", n: 4 + (c.x % 3) }] } },
+      ]
     : [],
   distillation_policy: { deadline_ticks: 5 + (c.x % 15), max_retries: c.y % 3 },
 });

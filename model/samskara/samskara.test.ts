@@ -2,7 +2,7 @@ import { describe, it, expect } from "vitest";
 import { AGENT, PIN, ROOT, K, accept, acceptAll, born, distilCmd, distilled, life, minted, rejection } from "../fixture.ts";
 import { view } from "../view.ts";
 import type { Agent, Store, World } from "../state.ts";
-import { batchDigestOf, type Digest } from "../../spec/index.ts";
+import { batchDigestOf, type Command, type Digest } from "../../spec/index.ts";
 import { distillateDigest } from "./aggregate.ts";
 import { batchOf, genesisVersion, mergeStep, replay as replayLineage, sameChain } from "./lineage.ts";
 import { replayReproduces } from "./store.ts";
@@ -226,5 +226,17 @@ describe("OP-1.6..OP-1.8 the lineage algebra (pure helpers)", () => {
     const l = replayLineage(genesis, [[a, b]]);
     expect(sameChain(l, { chain: l.chain, batches: l.batches.map((x) => ({ ...x, members: [...x.members].reverse() })) })).toBe(false);
     expect(sameChain(l, replayLineage(genesis, [[b, a]]))).toBe(true);
+  });
+});
+
+describe("the check a rejection names (OP-0.2: the first failing check decides; the witness tally reads it)", () => {
+  it("an unknown obligation or projection is NOT_FOUND at OP-3.1.c1, OP-3.2.c1, OP-4.4.c1", () => {
+    const w = minted();
+    const cases: [Command, string][] = [
+      [{ op: "custody.attempt", tick: 2, agent: AGENT, obligation_id: "ob-none", ack: "deferred" }, "OP-3.1.c1"],
+      [{ op: "custody.expire", tick: 2, agent: AGENT, obligation_id: "ob-none" }, "OP-3.2.c1"],
+      [{ op: "advaita.project_write", tick: 2, agent: AGENT, instance_id: "i-none", disposition: K.disposition("k.w", 1) }, "OP-4.4.c1"],
+    ];
+    for (const [c, check] of cases) expect(rejection(w, c), c.op).toMatchObject({ code: "NOT_FOUND", invariant: null, check });
   });
 });

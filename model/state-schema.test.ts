@@ -118,11 +118,15 @@ const deepWorld = (): World => {
 };
 
 describe("World schema: canonical and strict", () => {
-  const world = deepWorld();
-  // The first agent in key order: the one the encoding lists first (`agents[0]`).
-  const agent = world.agents.get([...world.agents.keys()].sort()[0] ?? "") as Agent;
+  /** The deep world, and its first agent in key order: the one the encoding lists first (`agents[0]`). */
+  const fixture = () => {
+    const world = deepWorld();
+    const agent = world.agents.get([...world.agents.keys()].sort()[0] ?? "") as Agent;
+    return { world, agent };
+  };
 
   it("the fixture is deep enough for the checks below to mean something", () => {
+    const { world, agent } = fixture();
     expect(world.agents.size).toBeGreaterThan(0);
     expect(agent.instances.size).toBeGreaterThan(1);
     expect(agent.store.retained.size).toBeGreaterThan(0);
@@ -131,6 +135,7 @@ describe("World schema: canonical and strict", () => {
   });
 
   it("encoding does not depend on the order maps and sets were filled in", () => {
+    const { world } = fixture();
     const reversedMap = <V>(m: ReadonlyMap<string, V>) => new Map([...m].reverse());
     const shuffled: World = {
       ...world,
@@ -146,6 +151,7 @@ describe("World schema: canonical and strict", () => {
   });
 
   it("label records are encoded with their keys in ascending order (zod keeps input order)", () => {
+    const { world, agent } = fixture();
     const withLabels = (labels: Readonly<Record<string, string>>): World => ({
       ...world,
       agents: new Map([...world.agents].map(([k, a]) => [k, {
@@ -160,6 +166,7 @@ describe("World schema: canonical and strict", () => {
   });
 
   it("map entries and sets are encoded in ascending key order", () => {
+    const { world } = fixture();
     const json = encodeWorld(world) as { agents: [string, { instances: [string, unknown][]; ripa: { tokens_used: string[] } }][] };
     const [, a] = json.agents[0] ?? [];
     const keys = (a?.instances ?? []).map(([k]) => k);
@@ -168,8 +175,8 @@ describe("World schema: canonical and strict", () => {
     expect(a?.ripa.tokens_used).toEqual([...(a?.ripa.tokens_used ?? [])].sort());
   });
 
-  /** Corrupt a fresh copy of the encoding and expect a failure naming `path`. */
-  const failsAt = (corrupt: (j: any) => void, path: string, says?: RegExp): void => {
+  /** Corrupt a fresh copy of the encoding of `world` and expect a failure naming `path`. */
+  const failsAtIn = (world: World) => (corrupt: (j: any) => void, path: string, says?: RegExp): void => {
     const json: any = JSON.parse(JSON.stringify(encodeWorld(world)));
     corrupt(json);
     const r = decodeWorld(json);
@@ -180,22 +187,26 @@ describe("World schema: canonical and strict", () => {
   };
 
   it("a wrong type fails at its path", () => {
+    const failsAt = failsAtIn(fixture().world);
     failsAt((j) => (j.tick = "5"), "$.tick", /Tick/);
     failsAt((j) => (j.agents[0][1].instances[0][1].trace = "text"), "$.agents[0][1].instances[0][1].trace", /Expected array/);
     failsAt((j) => (j.agents[0][1].ripa.migration = 42), "$.agents[0][1].ripa.migration");
   });
 
   it("an unknown key fails at its path (structs and wire objects are strict)", () => {
+    const failsAt = failsAtIn(fixture().world);
     failsAt((j) => (j.agents[0][1].store.extra = 1), "$.agents[0][1].store.extra");
     failsAt((j) => (j.agents[0][1].identity.extra = 1), "$.agents[0][1].identity", /AdvaitaIdentity: .*extra/);
   });
 
   it("a missing field fails at its path", () => {
+    const failsAt = failsAtIn(fixture().world);
     failsAt((j) => delete j.agents[0][1].ripa.tokens_used, "$.agents[0][1].ripa.tokens_used", /Missing key/);
     failsAt((j) => delete j.roots_used, "$.roots_used", /Missing key/);
   });
 
   it("a non-digest where a digest is required fails at its path", () => {
+    const failsAt = failsAtIn(fixture().world);
     failsAt((j) => (j.agents[0][0] = "not-a-digest"), "$.agents[0][0]", /expected a digest/);
     failsAt((j) => (j.agents[0][1].store.retained[0][1].digest = "sha256:XYZ"), "$.agents[0][1].store.retained[0][1].digest", /expected a digest/);
     failsAt(
@@ -206,11 +217,13 @@ describe("World schema: canonical and strict", () => {
   });
 
   it("a map key that differs from the id inside its value fails at that key", () => {
+    const failsAt = failsAtIn(fixture().world);
     failsAt((j) => (j.agents[0][1].instances[0][0] = "0-not-this-life"), "$.agents[0][1].instances[0][0]", /view.instance_id/);
     failsAt((j) => (j.agents[0][1].identity.identity = `sha256:${"0".repeat(64)}`), "$.agents[0][0]", /identity.identity/);
   });
 
   it("unsorted or duplicated keys fail: there is one canonical spelling", () => {
+    const failsAt = failsAtIn(fixture().world);
     failsAt((j) => j.agents[0][1].instances.reverse(), "$.agents[0][1].instances", /ascending key order/);
     failsAt((j) => j.agents[0][1].ripa.tokens_used.push(j.agents[0][1].ripa.tokens_used[0]), "$.agents[0][1].ripa.tokens_used", /ascending/);
   });

@@ -45,16 +45,18 @@ describe("J-1 complete at birth", () => {
 describe("J-2 scoped capabilities", () => {
   const l = life("i1", PIN, { tool_bindings: [{ tool: "search", capabilities: ["fare.search", "mail.send"] }], capability_grants: ["fare.*"] });
   const env = { tools: [{ tool: "search", capabilities: ["fare.search", "mail.send"] }], grantable: ["fare.*"] };
-  const w = acceptAll(minted(), [
+  const world = () => acceptAll(minted(), [
     { op: "janma.conceive", tick: 2, agent: AGENT, instance_id: "i1", nonce: l.nonce, manifest: l.manifest },
     { op: "janma.birth", tick: 2, agent: AGENT, instance_id: "i1", environment: env },
   ]);
   it("J-2 accept: a bound tool with a declared capability covered by a wildcard grant", () => {
+    const w = world();
     const r = accept(w, K.actCmd(3, AGENT, "i1", l.nonce, l.manifest));
     expect(r.events).toEqual([{ type: "instance.acted", instance_id: "i1", tool: "search", capability: "fare.search", outcome: "ok" }]);
     expect(inst(r.world, "i1")).toMatchObject({ state: "active", acts: 1, tools_used: ["search"] });
   });
   it("J-2 reject: unbound tool, undeclared capability, capability not granted, acquisition", () => {
+    const w = world();
     expect(rejection(w, K.actCmd(3, AGENT, "i1", l.nonce, l.manifest, { tool: "mail" })).invariant).toBe("J-2");
     expect(rejection(w, K.actCmd(3, AGENT, "i1", l.nonce, l.manifest, { capability: "fare.book" })).invariant).toBe("J-2");
     expect(rejection(w, K.actCmd(3, AGENT, "i1", l.nonce, l.manifest, { capability: "mail.send" })).code).toBe(errorCodeOf("J-2"));
@@ -71,20 +73,23 @@ describe("J-3 bounded lifetime", () => {
       { id: "five-acts", when: { op: "acts_at_least", n: 5 } },
     ],
   });
-  const w = born(minted(), l, 2);
+  const world = () => born(minted(), l, 2);
   it("J-3 accept: acts before the deadline; expire before the deadline changes nothing", () => {
+    const w = world();
     const r = accept(w, K.actCmd(11, AGENT, "i1", l.nonce, l.manifest));
     expect(inst(r.world, "i1")?.state).toBe("active");
     const e = accept(r.world, { op: "janma.expire", tick: 11, agent: AGENT, instance_id: "i1" });
     expect(e.events).toEqual([]);
   });
   it("J-3 reject: an act at born + ttl; expire then withdraws with reason ttl", () => {
+    const w = world();
     expect(rejection(w, K.actCmd(12, AGENT, "i1", l.nonce, l.manifest)).invariant).toBe("J-3");
     const e = accept(w, { op: "janma.expire", tick: 12, agent: AGENT, instance_id: "i1" });
     expect(e.events).toEqual([{ type: "instance.withdrawn", instance_id: "i1", reason: { kind: "ttl" } }]);
     expect(rejection(e.world, K.actCmd(12, AGENT, "i1", l.nonce, l.manifest)).invariant).toBe("J-3");
   });
   it("J-3 reject: the first termination condition that holds withdraws the instance after the act (D-015)", () => {
+    const w = world();
     const w1 = accept(w, K.actCmd(3, AGENT, "i1", l.nonce, l.manifest, { outcome: "failed" })).world;
     const r = accept(w1, K.actCmd(4, AGENT, "i1", l.nonce, l.manifest, { outcome: "failed" }));
     expect(r.events[1]).toEqual({ type: "instance.withdrawn", instance_id: "i1", reason: { kind: "termination_condition", condition_id: "two-failures" } });
@@ -92,6 +97,7 @@ describe("J-3 bounded lifetime", () => {
     expect(rejection(r.world, K.actCmd(5, AGENT, "i1", l.nonce, l.manifest)).invariant).toBe("J-3");
   });
   it("J-3 accept: an ok act resets consecutive failures, so the condition does not fire", () => {
+    const w = world();
     const w1 = acceptAll(w, [
       K.actCmd(3, AGENT, "i1", l.nonce, l.manifest, { outcome: "failed" }),
       K.actCmd(4, AGENT, "i1", l.nonce, l.manifest, { outcome: "ok" }),
@@ -103,18 +109,21 @@ describe("J-3 bounded lifetime", () => {
 
 describe("J-4 one distillation at death", () => {
   const disp = [K.disposition("tool.search", -300_000)];
-  const w = distilled(minted(), life("i1"), 2, "d1", -500_000, 900_000, disp);
+  const world = () => distilled(minted(), life("i1"), 2, "d1", -500_000, 900_000, disp);
   it("J-4 accept: withdrawal leads to exactly one corrective obligation with the quarantine fail-safe", () => {
+    const w = world();
     const o = view(w).agents[0]?.obligations[0];
     expect(o).toMatchObject({ obligation_id: "ob-d1", kind: "corrective", status: "pending", deadline_tick: 52, fail_safe: { action: "quarantine", store_version: PIN } });
     expect(inst(w, "i1")).toMatchObject({ trace_entries: 0, obligation_id: "ob-d1" });
   });
   it("J-4 reject: a second distillation, a second withdrawal, dissolving before discharge", () => {
+    const w = world();
     expect(rejection(w, distilCmd(life("i1"), 3, "d2", -500_000, 900_000, disp)).invariant).toBe("J-4");
     expect(rejection(w, { op: "janma.withdraw", tick: 3, agent: AGENT, instance_id: "i1", reason: "forced" }).invariant).toBe("J-4");
     expect(rejection(w, { op: "janma.dissolve", tick: 3, agent: AGENT, instance_id: "i1" }).invariant).toBe("J-4");
   });
   it("J-4 reject: a declined corrective obligation quarantines the pin; conception and birth from it are refused", () => {
+    const w = world();
     const r = accept(w, { op: "custody.attempt", tick: 3, agent: AGENT, obligation_id: "ob-d1", ack: "declined" });
     expect(r.events.map((e) => e.type)).toEqual(["custody.attempted", "custody.discharged", "version.quarantined"]);
     const l2 = life("i2");
@@ -125,6 +134,7 @@ describe("J-4 one distillation at death", () => {
     expect(d.events).toEqual([{ type: "instance.dissolved", instance_id: "i1" }]);
   });
   it("J-4 accept: corrective custody allows max_retries + 1 attempts then escalates; reinforcing is best effort", () => {
+    const w = world();
     const a1 = accept(w, { op: "custody.attempt", tick: 3, agent: AGENT, obligation_id: "ob-d1", ack: "lost" });
     expect(a1.events.map((e) => e.type)).toEqual(["custody.attempted"]);
     const a2 = accept(a1.world, { op: "custody.attempt", tick: 4, agent: AGENT, obligation_id: "ob-d1", ack: "deferred" });
@@ -136,6 +146,7 @@ describe("J-4 one distillation at death", () => {
     expect(view(b.world).agents[0]?.store.quarantined).toEqual([]);
   });
   it("J-4 reject: custody.expire before the deadline; at the deadline it escalates a corrective obligation", () => {
+    const w = world();
     expect(rejection(w, { op: "custody.expire", tick: 51, agent: AGENT, obligation_id: "ob-d1" }).invariant).toBe("J-4");
     const e = accept(w, { op: "custody.expire", tick: 52, agent: AGENT, obligation_id: "ob-d1" });
     expect(e.events).toEqual([
@@ -166,11 +177,13 @@ describe("AD-2 projection statelessness (Janma side)", () => {
 
 describe("AD-4 attribution preservation (signed actions)", () => {
   const l = life("i1");
-  const w = born(minted(), l, 2);
+  const world = () => born(minted(), l, 2);
   it("AD-4 accept: a correctly signed action", () => {
+    const w = world();
     expect(accept(w, K.actCmd(3, AGENT, "i1", l.nonce, l.manifest)).events).toHaveLength(1);
   });
   it("AD-4 reject: wrong nonce, tampered action, action tick differing from the command tick", () => {
+    const w = world();
     expect(rejection(w, K.actCmd(3, AGENT, "i1", "other", l.manifest)).invariant).toBe("AD-4");
     const c = K.actCmd(3, AGENT, "i1", l.nonce, l.manifest);
     const tampered = { ...c, signed: { ...c.signed, action: { ...c.signed.action, outcome: "failed" as const } } };
@@ -181,7 +194,7 @@ describe("AD-4 attribution preservation (signed actions)", () => {
 
 describe("S-1 the paper's example disposition, copied verbatim (spec review G-49)", () => {
   const l = life("i1");
-  const w = acceptAll(born(minted(), l, 2), [
+  const world = () => acceptAll(born(minted(), l, 2), [
     K.actCmd(3, AGENT, l.id, l.nonce, l.manifest, { trace: ["searched fares"] }),
     { op: "janma.withdraw", tick: 3, agent: AGENT, instance_id: l.id, reason: "principal" },
   ]);
@@ -191,16 +204,19 @@ describe("S-1 the paper's example disposition, copied verbatim (spec review G-49
     return { ...c, distillate: { ...d, dispositions: [{ ...d.dispositions[0], ...over }] } };
   };
   it("S-1 reject: a decimal weight names the weight and asks for integer millionths (D-001)", () => {
+    const w = world();
     const r = rejection(w, withDisposition({ weight: 0.9 }));
     expect(r).toMatchObject({ invariant: "S-1", path: ["distillate", "dispositions", 0, "weight"] });
     expect(r.message).toContain("900000");
   });
   it("S-1 reject: an abbreviated evidence digest names the field and asks for a full digest (D-004)", () => {
+    const w = world();
     const r = rejection(w, withDisposition({ evidence_digest: "dfde43976886" }));
     expect(r).toMatchObject({ invariant: "S-1", path: ["distillate", "dispositions", 0, "evidence_digest"] });
     expect(r.message).toContain("64 lowercase hex");
   });
   it("S-1 accept: the same disposition in the kit's formats, and no hint on a failure elsewhere", () => {
+    const w = world();
     expect(accept(w, withDisposition({ weight: 900_000 })).events.map((e) => e.type)).toEqual(["trace.destroyed", "obligation.emitted"]);
     const r = rejection(w, withDisposition({ key: 5 }));
     expect(r.invariant).toBe("S-1");
@@ -236,11 +252,12 @@ describe("J-1, J-2 the capability algebra (D-016): an exact grant or offer stand
 
 describe("S-2 principal-signed weights (OP-2.7.c7, D-012)", () => {
   const l = life("i1");
-  const w = acceptAll(born(minted(), l, 2), [
+  const world = () => acceptAll(born(minted(), l, 2), [
     K.actCmd(3, AGENT, l.id, l.nonce, l.manifest, { trace: ["searched fares"] }),
     { op: "janma.withdraw", tick: 3, agent: AGENT, instance_id: l.id, reason: "principal" },
   ]);
   it("S-2 reject: one disposition against the valence is enough, even when another follows it; an empty distillate is admissible", () => {
+    const w = world();
     const mixed = distilCmd(l, 4, "d1", 500_000, 900_000, [K.disposition("k.a", 100_000), K.disposition("k.b", -100_000)]);
     expect(rejection(w, mixed)).toMatchObject({ invariant: "S-2", check: "OP-2.7.c7" });
     const over = distilCmd(l, 4, "d1", 500_000, 900_000, [K.disposition("k.a", 100_000), K.disposition("k.b", 600_000)]);
@@ -251,9 +268,11 @@ describe("S-2 principal-signed weights (OP-2.7.c7, D-012)", () => {
 
 describe("J-3 every termination predicate at its boundary (D-015)", () => {
   const l = life("i1");
-  const base = inst(born(minted(), l, 2), "i1");
-  if (base === undefined) throw new Error("no instance");
-  const at = (failures: number, consecutive: number) => ({ ...base, failures, consecutive_failures: consecutive });
+  const at = (failures: number, consecutive: number) => {
+    const base = inst(born(minted(), l, 2), "i1");
+    if (base === undefined) throw new Error("no instance");
+    return { ...base, failures, consecutive_failures: consecutive };
+  };
   const T = { op: "failures_at_least", n: 2 } as const;
   const F = { op: "acts_at_least", n: 1 } as const;
   it("J-3: failures_at_least counts every failure, not only consecutive ones, and holds from n on", () => {

@@ -19,8 +19,9 @@ const withdrawnLife = (w: World, id: string, trace: string[] = ["Searched FARES,
 };
 
 describe("S-1 only dispositions persist", () => {
-  const { l, w } = withdrawnLife(minted(), "i1");
+  const setup = () => withdrawnLife(minted(), "i1");
   it("S-1 accept: a strict distillate with consented categories and non-leaking guidance; the trace is destroyed", () => {
+    const { l, w } = setup();
     const r = accept(w, distilCmd(l, 4, "d1", 500_000, 800_000, [K.disposition("a", 100_000, { guidance: "search fares earlier in the week" })]));
     expect(r.events).toEqual([
       { type: "trace.destroyed", instance_id: "i1", entries: 1 },
@@ -28,6 +29,7 @@ describe("S-1 only dispositions persist", () => {
     ]);
   });
   it("S-1 reject: an episode field (D-028, with the issue path), unconsented category, leaking guidance", () => {
+    const { l, w } = setup();
     const c = distilCmd(l, 4, "d1", 500_000, 800_000, [K.disposition("a", 100_000)]);
     const withEpisode = { ...c, distillate: { ...(c as { distillate: object }).distillate, episode: "the whole transcript" } };
     const r = rejection(w, withEpisode);
@@ -41,12 +43,14 @@ describe("S-1 only dispositions persist", () => {
 });
 
 describe("S-2 weights carry the principal's judgement", () => {
-  const { l, w } = withdrawnLife(minted(), "i1");
+  const setup = () => withdrawnLife(minted(), "i1");
   it("S-2 accept: weight sign follows valence, magnitude bounded; zero valence with zero weights", () => {
+    const { l, w } = setup();
     expect(accept(w, distilCmd(l, 4, "d1", -400_000, 1, [K.disposition("a", -400_000)])).events).toHaveLength(2);
     expect(accept(w, distilCmd(l, 4, "d1", 0, 1, [K.disposition("a", 0)])).events).toHaveLength(2);
   });
   it("S-2 reject: zero confidence, flipped sign, amplified magnitude, non-zero weight at zero valence", () => {
+    const { l, w } = setup();
     expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 0, [K.disposition("a", 1)])).invariant).toBe("S-2");
     expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 1, [K.disposition("a", -1)])).invariant).toBe("S-2");
     expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 1, [K.disposition("a", 500_001)])).invariant).toBe("S-2");
@@ -204,7 +208,7 @@ describe("OP-1.6..OP-1.8 the lineage algebra (pure helpers)", () => {
     K.distillate({ id, agent: AGENT, nonce: `n-${id}`, instanceId: `i-${id}`, bornFrom: PIN, valence: 1, confidence: 1, dispositions: [K.disposition(key, 1)] });
   const a = dist("a", "k.a");
   const b = dist("b", "k.b");
-  const genesis = genesisVersion(K.BASE, ROOT);
+  const genesisOf = () => genesisVersion(K.BASE, ROOT);
   it("OP-1.6 a batch is the set of its distillates: members sorted by digest, each once, and the batch digest is over that set", () => {
     const once = batchOf([a, b]);
     expect(once.members.map((m) => m.digest)).toEqual([distillateDigest(a), distillateDigest(b)].sort());
@@ -213,16 +217,19 @@ describe("OP-1.6..OP-1.8 the lineage algebra (pure helpers)", () => {
     expect(once.batch_digest).toBe(batchDigestOf([distillateDigest(a), distillateDigest(b)].sort() as Digest[]));
   });
   it("OP-1.6 a merge step needs a non-empty set of new distillates", () => {
+    const genesis = genesisOf();
     expect(() => mergeStep(genesis, [], [])).toThrow(RangeError);
     expect(mergeStep(genesis, [], [a]).version.seq).toBe(1);
   });
   it("OP-1.7 D-009 replay skips an empty batch: it produces no version", () => {
+    const genesis = genesisOf();
     const plain = replayLineage(genesis, [[a], [b]]);
     const gaps = replayLineage(genesis, [[], [a], [], [b], []]);
     expect(gaps.chain).toHaveLength(3);
     expect(sameChain(gaps, plain)).toBe(true);
   });
   it("S-4 S-5 sameChain compares the batches as well as the chain", () => {
+    const genesis = genesisOf();
     const l = replayLineage(genesis, [[a, b]]);
     expect(sameChain(l, { chain: l.chain, batches: l.batches.map((x) => ({ ...x, members: [...x.members].reverse() })) })).toBe(false);
     expect(sameChain(l, replayLineage(genesis, [[b, a]]))).toBe(true);

@@ -228,3 +228,17 @@ describe("World schema: canonical and strict", () => {
     failsAt((j) => j.agents[0][1].ripa.tokens_used.push(j.agents[0][1].ripa.tokens_used[0]), "$.agents[0][1].ripa.tokens_used", /ascending/);
   });
 });
+
+describe("World schema: refusals at the root", () => {
+  it("a value that is not an encoded world at all fails at the root path $, listing every missing field at its own path", () => {
+    for (const v of [null, 42, "world", []]) {
+      const r = decodeWorld(v);
+      if (Result.isSuccess(r)) throw new Error(`${JSON.stringify(v)} was accepted as a world`);
+      expect(r.failure.issues.map((i) => i.path)).toEqual(["$"]);
+      expect(r.failure.message).toContain("at $:");
+    }
+    const r = decodeWorld({});
+    if (Result.isSuccess(r)) throw new Error("{} was accepted as a world");
+    expect(r.failure.issues.map((i) => i.path)).toEqual(["$.tick", "$.roots_used", "$.agents"]);
+  });
+});

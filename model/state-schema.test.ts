@@ -242,3 +242,39 @@ describe("World schema: refusals at the root", () => {
     expect(r.failure.issues.map((i) => i.path)).toEqual(["$.tick", "$.roots_used", "$.agents"]);
   });
 });
+
+describe("World schema leaves: spec wire objects and sorted collections", () => {
+  const fixture = () => deepWorld();
+
+  /** Decode a corrupted fresh copy of the encoding of `world`; return the issues' paths (fails if it decodes). */
+  const issuePaths = (world: World, corrupt: (j: any) => void): string[] => {
+    const json: any = JSON.parse(JSON.stringify(encodeWorld(world)));
+    corrupt(json);
+    const r = decodeWorld(json);
+    if (Result.isFailure(r)) return r.failure.issues.map((i) => i.path);
+    throw new Error("the corruption was accepted");
+  };
+
+  it("a fault inside a wire object's array fails at its index, and every fault in one wire object is reported", () => {
+    const world = fixture();
+    const life = "$.agents[0][1].instances[0][1]";
+    // zod's numeric path segment stays an index (`[1]`), not a key (`.1`).
+    expect(issuePaths(world, (j) => (j.agents[0][1].instances[0][1].manifest.capability_grants[1] = 7))).toEqual([
+      `${life}.manifest.capability_grants[1]`,
+    ]);
+    // Two faults in one InstanceView: both are named (errors: "all"), not only the first.
+    const both = issuePaths(world, (j) => {
+      j.agents[0][1].instances[0][1].view.instance_id = 5;
+      j.agents[0][1].instances[0][1].view.manifest_digest = "md5:00";
+    });
+    expect([...both].sort()).toEqual([`${life}.view.instance_id`, `${life}.view.manifest_digest`]);
+  });
+
+  it("a duplicate next to its twin fails: sets and map keys are strictly ascending, not merely non-descending", () => {
+    const world = fixture();
+    const dupFirst = (xs: unknown[]) => xs.splice(0, 0, xs[0]);
+    expect(issuePaths(world, (j) => dupFirst(j.agents[0][1].ripa.tokens_used))).toContain("$.agents[0][1].ripa.tokens_used");
+    expect(issuePaths(world, (j) => dupFirst(j.agents[0][1].instances))).toContain("$.agents[0][1].instances");
+    expect(issuePaths(world, (j) => dupFirst(j.roots_used))).toContain("$.roots_used");
+  });
+});

@@ -400,7 +400,7 @@ export const renderMarkdown = (summary: Summary): string => {
       out.push(`| \`${folder}/\` | ${fc.total} | ${fc.killed} | ${fc.timeout} | ${fc.survived} | ${fc.noCoverage} | ${fc.compileError} | ${fc.ignored} | ${fmt(sc.mutationScore)} | ${fmt(sc.killableScore)} |`);
     }
     if (s.filesNotRun.length > 0) {
-      out.push("", `**Partial:** ${s.filesNotRun.length} file(s) of \`${s.scope}/\` have no results yet and are in none of these numbers (\`npm run stryker -- ${s.scope}\` runs them): ${s.filesNotRun.map((f) => `\`${f}\``).join(", ")}.`);
+      out.push("", `**Partial:** ${s.filesNotRun.length} file(s) of \`${s.scope}/\` have no results yet and are in none of these numbers (\`npm run stryker -- ${s.scope}\` runs them; a file Stryker finds nothing to mutate in, such as a list of re-exports, never has results): ${s.filesNotRun.map((f) => `\`${f}\``).join(", ")}.`);
     }
     out.push("", `Survivors: ${s.survivors.length} — (a) ${s.triaged.a}, (b) ${s.triaged.b}, (c) ${s.triaged.c}.`, "");
     if (s.survivors.some((sv) => sv.retest !== null)) {

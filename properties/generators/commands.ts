@@ -793,6 +793,13 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   }
 };
 
+/** A validly signed act of a life that is over (dissolved): only its state may refuse it (OP-2.3.c4). */
+const actAfterTheEnd = (A: string, instance_id: string, nonce: string, manifest_digest: string, tick: number): Command => {
+  const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["after the end"] };
+  const signature = digestOf(DOMAIN.action, { identity: A, nonce, manifest_digest, action });
+  return { op: "janma.act", tick, agent: A, instance_id, signed: { identity: A, nonce, manifest_digest, action, signature } };
+};
+
 /** CHASE_STEPS: withdraw, distil, decline, dissolve, act, and one refused step to spare. */
 const CHASE_STEPS = 6;
 
@@ -823,9 +830,7 @@ const chaseStep = (v: WorldView, mem: GenMemory, chase: NonNullable<GenMemory["c
         : { name: "chase.dissolve", command: { op: "janma.dissolve", tick, agent: A, instance_id } };
     case "dissolved": {
       mem.chase = null;
-      const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["after the end"] };
-      const signature = digestOf(DOMAIN.action, { identity: A, nonce: life.nonce, manifest_digest: inst.manifest_digest, action });
-      return { name: "act.dissolved", command: { op: "janma.act", tick, agent: A, instance_id, signed: { identity: A, nonce: life.nonce, manifest_digest: inst.manifest_digest, action, signature } } };
+      return { name: "act.dissolved", command: actAfterTheEnd(A, instance_id, life.nonce, inst.manifest_digest, tick) };
     }
     default:
       mem.chase = null;
@@ -886,10 +891,8 @@ const edgeCase = (v: WorldView, agent: AgentView, mem: GenMemory, c: Choice, kin
         if (target === undefined) return prepare();
         const l = life(target.instance_id);
         if (l === undefined) return null;
-        const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["after the end"] };
-        const signature = digestOf(DOMAIN.action, { identity: A, nonce: l.nonce, manifest_digest: target.manifest_digest, action });
         const name = dissolvedLive !== undefined ? "act.dissolved" : "act.dissolved-past-ttl";
-        return { name, command: { op: "janma.act", tick, agent: A, instance_id: target.instance_id, signed: { identity: A, nonce: l.nonce, manifest_digest: target.manifest_digest, action, signature } } };
+        return { name, command: actAfterTheEnd(A, target.instance_id, l.nonce, target.manifest_digest, tick) };
       }
       const i = pick(instancesIn(agent, ["ready", "active"]), c.y);
       const l = i === undefined ? undefined : life(i.instance_id);

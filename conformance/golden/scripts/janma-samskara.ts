@@ -8,9 +8,8 @@
 import type { Command, Disposition, JanmaManifest, TerminationCondition } from "../../../spec/index.ts";
 import { DOMAIN, digestOf } from "../../../spec/index.ts";
 import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+import { BASE, EVIDENCE, exec } from "./travel-driver.ts";
 
-const BASE = `sha256:${"ab".repeat(32)}`;
-const EVIDENCE = `sha256:${"cd".repeat(32)}`;
 const AUTH = { custodian: "custodian-1", decision_id: "decision-1" };
 const ROGUE = { custodian: "mallory", decision_id: "decision-x" };
 
@@ -34,7 +33,7 @@ const driver = (ctx: ScriptContext) => {
   const mint = (root: string): string => {
     send((t) => ({
       op: "advaita.mint", tick: t, base_digest: BASE, root, designation: root, body_revision: "rev-0", custodians: ["custodian-1"],
-      execution: { execution_id: `exec-${root}`, reasoner: "r", harness: "h", host: "host" },
+      execution: exec(`exec-${root}`),
       providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search", "mail.send"] }],
       required_capabilities: ["fare.search"], authority_token: `tok-${root}`,
     }));

@@ -9,77 +9,19 @@
  *  - OP-3.1.c1, OP-3.2.c1, OP-4.4.c1: an attempt, an expiry and a projection write naming an
  *    obligation or instance the agent does not have are NOT_FOUND.
  */
-import type { Command, Disposition, JanmaManifest, WorldView } from "../../../spec/index.ts";
-import { DOMAIN, digestOf } from "../../../spec/index.ts";
+import type { Disposition } from "../../../spec/index.ts";
 import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
-
-const BASE = `sha256:${"ab".repeat(32)}`;
-const EVIDENCE = `sha256:${"cd".repeat(32)}`;
-const exec = (id: string) => ({ execution_id: id, reasoner: "r", harness: "h", host: "host" });
-
-interface Life {
-  readonly agent: string;
-  readonly instance_id: string;
-  readonly nonce: string;
-  readonly manifest: JanmaManifest;
-}
+import { type Life, travelDriver } from "./travel-driver.ts";
 
 const script = (ctx: ScriptContext): void => {
-  let tick = 0;
-  let seq = 0;
-  const send = (cmd: (t: number) => Command, pins?: string) => ctx.send(cmd(++tick), pins);
-  const agentView = (root: string): WorldView["agents"][number] => {
-    const a = ctx.view().agents.find((x) => x.identity.root === root);
-    if (a === undefined) throw new Error(`script: no agent minted from ${root}`);
-    return a;
-  };
+  const driver = travelDriver(ctx);
+  const { send, disposition, distillate } = driver;
   const root = "ma-a";
-  send((t) => ({
-    op: "advaita.mint", tick: t, base_digest: BASE, root, designation: root, body_revision: "rev-0", custodians: ["custodian-1"],
-    execution: exec(`exec-${root}`),
-    providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search"] }],
-    required_capabilities: ["fare.search"], authority_token: `tok-${root}`,
-  }));
-  const A = agentView(root).identity.identity;
-  const ENV = { tools: [{ tool: "search", capabilities: ["fare.search"] }], grantable: ["fare.*"] };
+  const A = driver.mint(root, [{ provider_id: "prov-a", capabilities: ["fare.search"] }]);
   /** A life conceived on the current head, born, acted once and withdrawn: ready to distil. */
-  const lived = (): Life => {
-    const manifest: JanmaManifest = {
-      manifest_version: 1,
-      substrate: { base_digest: BASE, store_version: agentView(root).store.head },
-      mission: "travel",
-      capability_grants: ["fare.*"],
-      tool_bindings: [{ tool: "search", capabilities: ["fare.search"] }],
-      consent_scope: { grant_id: "g", principal: "p", cells: [], category_defaults: [], persist_ceiling: "low" },
-      ttl_ticks: 1000,
-      termination_conditions: [],
-      distillation_policy: { deadline_ticks: 1000, max_retries: 1 },
-    };
-    const life: Life = { agent: A, instance_id: `i${++seq}`, nonce: `n${seq}`, manifest };
-    send((t) => ({ op: "janma.conceive", tick: t, agent: A, instance_id: life.instance_id, nonce: life.nonce, manifest }));
-    send((t) => ({ op: "janma.birth", tick: t, agent: A, instance_id: life.instance_id, environment: ENV }));
-    send((t) => {
-      const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick: t, trace: ["looked up fares"] };
-      const manifest_digest = digestOf(DOMAIN.manifest, manifest);
-      const signature = digestOf(DOMAIN.action, { identity: A, nonce: life.nonce, manifest_digest, action });
-      return { op: "janma.act", tick: t, agent: A, instance_id: life.instance_id, signed: { identity: A, nonce: life.nonce, manifest_digest, action, signature } };
-    });
-    send((t) => ({ op: "janma.withdraw", tick: t, agent: A, instance_id: life.instance_id, reason: "principal" }));
-    return life;
-  };
-  const disposition = (key: string, guidance: string, weight: number): Disposition => ({ key, guidance, weight, evidence_digest: EVIDENCE, category: "operational" });
+  const lived = (): Life => driver.lived(A, root);
   const distil = (life: Life, obligation_id: string, distillate_id: string, d: Disposition, valence: number) =>
-    send((t) => ({
-      op: "janma.distil", tick: t, agent: A, instance_id: life.instance_id, obligation_id,
-      distillate: {
-        distillate_id,
-        source: { identity: A, nonce: life.nonce, instance_id: life.instance_id },
-        born_from: life.manifest.substrate.store_version,
-        signal: { valence, confidence: 1_000_000, model_version: null, explicit: true },
-        dispositions: [d],
-      },
-    }));
-
+    driver.distil(life, obligation_id, distillate(life, distillate_id, [d], valence, 1_000_000));
   // Three lessons (two reinforcing, one corrective) whose obligation ids sort ob-a < ob-b < ob-c and
   // whose distillate ids sort the other way.
   distil(lived(), "ob-c", "d-a", disposition("k.c", "prefer aisle seats", 400_000), 400_000);

@@ -12,9 +12,8 @@
  */
 import type { Command } from "../../../spec/index.ts";
 import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+import { BASE, exec } from "./travel-driver.ts";
 
-const BASE = `sha256:${"ab".repeat(32)}`;
-const exec = (id: string) => ({ execution_id: id, reasoner: "r", harness: "h", host: "host" });
 const AUTH = { custodian: "custodian-1", decision_id: "d-1" };
 
 const script = (ctx: ScriptContext): void => {

@@ -15,10 +15,9 @@
 import type { Command, ProviderGrant, WorldView } from "../../../spec/index.ts";
 import { manifest } from "../../../model/testkit.ts";
 import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+import { BASE, exec } from "./travel-driver.ts";
 
-const BASE = `sha256:${"ab".repeat(32)}`;
 const AUTH = { custodian: "custodian-1", decision_id: "decision-1" };
-const exec = (id: string) => ({ execution_id: id, reasoner: "r", harness: "h", host: "host" });
 const surface = (id: string, session: string) => ({ surface_id: id, kind: "chat", account: "a", session });
 
 /** The identity digest of the agent minted from `root`. */

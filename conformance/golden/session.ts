@@ -20,6 +20,7 @@ import { BOUNDS_OPS_SESSION } from "./scripts/bounds-ops.ts";
 import { MODEL_RIPA_SESSION } from "./scripts/model-ripa.ts";
 import { JANMA_SAMSKARA_SESSIONS } from "./scripts/janma-samskara.ts";
 import { MODEL_ADVAITA_SESSION } from "./scripts/model-advaita.ts";
+import { ALGEBRA_EDGES_SESSION } from "./scripts/algebra-edges.ts";
 
 /** The normative part of a reply. */
 export type ExpectedReply =
@@ -83,6 +84,8 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
   MODEL_RIPA_SESSION,
   // Stryker survivors of the model's samskara/store.ts: conformance/golden/scripts/model-advaita.ts.
   MODEL_ADVAITA_SESSION,
+  // D-007 confidence tie-break and S-1 token-by-token leakage, unit-tested only: conformance/golden/scripts/algebra-edges.ts.
+  ALGEBRA_EDGES_SESSION,
 ];
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;

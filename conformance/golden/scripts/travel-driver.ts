@@ -61,19 +61,19 @@ export const travelDriver = (ctx: ScriptContext) => {
   };
   const birth = (life: Life, pins?: string) =>
     send((t) => ({ op: "janma.birth", tick: t, agent: life.agent, instance_id: life.instance_id, environment: ENV }), pins);
-  /** A validly signed search act of `life` at the current tick. */
-  const act = (life: Life, pins?: string) =>
+  /** A validly signed search act of `life` at the current tick, carrying `trace` (its episode entries). */
+  const act = (life: Life, pins?: string, trace: readonly string[] = ["looked up fares"]) =>
     send((t) => {
-      const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick: t, trace: ["looked up fares"] };
+      const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick: t, trace: [...trace] };
       const manifest_digest = digestOf(DOMAIN.manifest, life.manifest);
       const signature = digestOf(DOMAIN.action, { identity: life.agent, nonce: life.nonce, manifest_digest, action });
       return { op: "janma.act", tick: t, agent: life.agent, instance_id: life.instance_id, signed: { identity: life.agent, nonce: life.nonce, manifest_digest, action, signature } };
     }, pins);
-  /** A life born, acted once and withdrawn: ready to distil. */
-  const lived = (agent: string, root: string): Life => {
+  /** A life born, acted once (with `trace`, when given) and withdrawn: ready to distil. */
+  const lived = (agent: string, root: string, trace?: readonly string[]): Life => {
     const life = conceive(agent, root);
     birth(life);
-    act(life);
+    act(life, undefined, trace);
     send((t) => ({ op: "janma.withdraw", tick: t, agent, instance_id: life.instance_id, reason: "principal" }));
     return life;
   };

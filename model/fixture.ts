@@ -3,9 +3,10 @@
  * rejection when a step that should be accepted is not (and vice versa).
  */
 import { Result } from "effect";
-import type { Command, Event, JanmaManifest } from "../spec/index.ts";
+import type { Command, Event, InvariantId, JanmaManifest } from "../spec/index.ts";
 import { initialWorld, transition } from "./world.ts";
-import type { World } from "./state.ts";
+import type { Agent, World } from "./state.ts";
+import { PREDICATES, type HistoryStep, type TransitionStep } from "./predicates.ts";
 import type { Rejection } from "./rejection.ts";
 import * as K from "./testkit.ts";
 
@@ -92,3 +93,82 @@ export const distilled = (
   ]);
 
 export { K };
+
+// --- The predicate tests' run (model/predicates*.test.ts) ----------------------------------------
+
+/** Run commands, recording every step (rejected ones included). */
+export const record = (w0: World, cs: readonly Command[]): HistoryStep[] => {
+  const h: HistoryStep[] = [];
+  let w = w0;
+  for (const c of cs) {
+    const r = transition(w, c);
+    const step: HistoryStep = Result.isSuccess(r)
+      ? { prev: w, next: r.success.world, command: c, events: r.success.events, accepted: true }
+      : { prev: w, next: w, command: c, events: [], accepted: false };
+    h.push(step);
+    w = step.next;
+  }
+  return h;
+};
+
+export const l1 = life("i1");
+export const l2 = life("i2");
+
+/**
+ * The run that touches every protocol, built inside each test that needs it (never at module
+ * level: Stryker attributes the model code it executes to the test that runs it).
+ */
+export const scenario = () => {
+  let base = minted();
+  base = distilled(base, l1, 2, "d1", 600_000, 800_000, [K.disposition("k.a", 500_000), K.disposition("k.b", 100_000)]);
+  base = born(base, l2, 3);
+  const history = record(base, [
+    K.actCmd(3, AGENT, "i2", l2.nonce, l2.manifest, { trace: ["looked at fares"], outcome: "failed" }),
+    { op: "janma.withdraw", tick: 3, agent: AGENT, instance_id: "i2", reason: "forced" },
+    distilCmd(l2, 4, "d2", -700_000, 500_000, [K.disposition("k.a", -700_000, { guidance: "avoid k.a" })]),
+    { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] },
+    { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] },
+    { op: "custody.attempt", tick: 6, agent: AGENT, obligation_id: "ob-d2", ack: "declined" },
+    { op: "janma.dissolve", tick: 6, agent: AGENT, instance_id: "i2" },
+    { op: "ripa.task_start", tick: 7, agent: AGENT, task_id: "t1" },
+    { op: "ripa.bind_surface", tick: 7, agent: AGENT, surface: { surface_id: "s1", kind: "chat", account: "a", session: "x" }, labels: { team: "blue" } },
+    { op: "ripa.replicate", tick: 7, agent: AGENT, execution: K.exec("rep-1") },
+    { op: "ripa.identity_update", tick: 7, agent: AGENT, designation: "renamed", authorization: K.AUTH },
+    { op: "ripa.evolve", tick: 7, agent: AGENT, revision: "rev-2", authorization: K.AUTH },
+    { op: "samskara.excise", tick: 8, agent: AGENT, excision_id: "x1", distillate_ids: ["d1"], authorization: K.AUTH },
+    { op: "ripa.evolve", tick: 8, agent: AGENT, revision: "rev-2", authorization: K.AUTH },
+    { op: "ripa.migration_fence", tick: 9, agent: AGENT, migration_id: "m1", token: "f1" },
+    { op: "ripa.migration_checkpoint", tick: 9, agent: AGENT, migration_id: "m1" },
+  ]);
+  const last = history[history.length - 1] as HistoryStep;
+  const bundleDigest = last.next.agents.get(AGENT)?.ripa.migration?.bundle_digest ?? "";
+  const validated = record(last.next, [
+    {
+      op: "ripa.migration_validate", tick: 9, agent: AGENT, migration_id: "m1", bundle_digest: bundleDigest,
+      target: { execution: K.exec("exec-2"), providers: [{ provider_id: "p2", kind: "runtime", contract_version: "v", capabilities: ["fare.search"] }], body_revision: "rev-2" },
+      gain_authorization: null,
+    },
+  ]);
+  const full = [...history, ...validated];
+  const final = (full[full.length - 1] as HistoryStep).next;
+  const stepOf = (op: Command["op"]): HistoryStep => {
+    const s = full.find((x) => x.command.op === op && x.accepted);
+    if (s === undefined) throw new Error(`no accepted ${op} step`);
+    return s;
+  };
+  return { base, full, final, stepOf };
+};
+
+export const agentOf = (w: World): Agent => {
+  const a = w.agents.get(AGENT);
+  if (a === undefined) throw new Error("no agent");
+  return a;
+};
+export const patch = (w: World, f: (a: Agent) => Agent): World => ({ ...w, agents: new Map(w.agents).set(AGENT, f(agentOf(w))) });
+
+export const violated = (id: InvariantId, subject: World | TransitionStep | readonly HistoryStep[]): boolean => {
+  const p = PREDICATES[id];
+  const v =
+    p.kind === "state" ? p.check(subject as World) : p.kind === "transition" ? p.check(subject as TransitionStep) : p.check(subject as readonly HistoryStep[]);
+  return v !== true;
+};

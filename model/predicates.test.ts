@@ -3,95 +3,9 @@
  * transition or history (so none of them can be vacuous).
  */
 import { describe, it, expect } from "vitest";
-import { Result } from "effect";
-import { INVARIANT_IDS, INVARIANTS, type Command, type InvariantId } from "../spec/index.ts";
-import { PREDICATES, checkAt, type HistoryStep, type TransitionStep } from "./predicates.ts";
-import { initialWorld, transition } from "./world.ts";
-import type { Agent, World } from "./state.ts";
-import { AGENT, K, born, distilCmd, distilled, life, ROOT } from "./fixture.ts";
-
-/** Run commands, recording every step (rejected ones included). */
-const record = (w0: World, cs: readonly Command[]): HistoryStep[] => {
-  const h: HistoryStep[] = [];
-  let w = w0;
-  for (const c of cs) {
-    const r = transition(w, c);
-    const step: HistoryStep = Result.isSuccess(r)
-      ? { prev: w, next: r.success.world, command: c, events: r.success.events, accepted: true }
-      : { prev: w, next: w, command: c, events: [], accepted: false };
-    h.push(step);
-    w = step.next;
-  }
-  return h;
-};
-
-const l1 = life("i1");
-const l2 = life("i2");
-
-function accept0(): World {
-  const r = transition(initialWorld(), K.mintCmd(1, ROOT));
-  if (Result.isFailure(r)) throw r.failure;
-  return r.success.world;
-}
-
-/**
- * The run that touches every protocol, built inside each test that needs it (never at module
- * level: Stryker attributes the model code it executes to the test that runs it).
- */
-const scenario = () => {
-  let base = accept0();
-  base = distilled(base, l1, 2, "d1", 600_000, 800_000, [K.disposition("k.a", 500_000), K.disposition("k.b", 100_000)]);
-  base = born(base, l2, 3);
-  const history = record(base, [
-    K.actCmd(3, AGENT, "i2", l2.nonce, l2.manifest, { trace: ["looked at fares"], outcome: "failed" }),
-    { op: "janma.withdraw", tick: 3, agent: AGENT, instance_id: "i2", reason: "forced" },
-    distilCmd(l2, 4, "d2", -700_000, 500_000, [K.disposition("k.a", -700_000, { guidance: "avoid k.a" })]),
-    { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] },
-    { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] },
-    { op: "custody.attempt", tick: 6, agent: AGENT, obligation_id: "ob-d2", ack: "declined" },
-    { op: "janma.dissolve", tick: 6, agent: AGENT, instance_id: "i2" },
-    { op: "ripa.task_start", tick: 7, agent: AGENT, task_id: "t1" },
-    { op: "ripa.bind_surface", tick: 7, agent: AGENT, surface: { surface_id: "s1", kind: "chat", account: "a", session: "x" }, labels: { team: "blue" } },
-    { op: "ripa.replicate", tick: 7, agent: AGENT, execution: K.exec("rep-1") },
-    { op: "ripa.identity_update", tick: 7, agent: AGENT, designation: "renamed", authorization: K.AUTH },
-    { op: "ripa.evolve", tick: 7, agent: AGENT, revision: "rev-2", authorization: K.AUTH },
-    { op: "samskara.excise", tick: 8, agent: AGENT, excision_id: "x1", distillate_ids: ["d1"], authorization: K.AUTH },
-    { op: "ripa.evolve", tick: 8, agent: AGENT, revision: "rev-2", authorization: K.AUTH },
-    { op: "ripa.migration_fence", tick: 9, agent: AGENT, migration_id: "m1", token: "f1" },
-    { op: "ripa.migration_checkpoint", tick: 9, agent: AGENT, migration_id: "m1" },
-  ]);
-  const last = history[history.length - 1] as HistoryStep;
-  const bundleDigest = last.next.agents.get(AGENT)?.ripa.migration?.bundle_digest ?? "";
-  const validated = record(last.next, [
-    {
-      op: "ripa.migration_validate", tick: 9, agent: AGENT, migration_id: "m1", bundle_digest: bundleDigest,
-      target: { execution: K.exec("exec-2"), providers: [{ provider_id: "p2", kind: "runtime", contract_version: "v", capabilities: ["fare.search"] }], body_revision: "rev-2" },
-      gain_authorization: null,
-    },
-  ]);
-  const full = [...history, ...validated];
-  const final = (full[full.length - 1] as HistoryStep).next;
-  const stepOf = (op: Command["op"]): HistoryStep => {
-    const s = full.find((x) => x.command.op === op && x.accepted);
-    if (s === undefined) throw new Error(`no accepted ${op} step`);
-    return s;
-  };
-  return { base, full, final, stepOf };
-};
-
-const agentOf = (w: World): Agent => {
-  const a = w.agents.get(AGENT);
-  if (a === undefined) throw new Error("no agent");
-  return a;
-};
-const patch = (w: World, f: (a: Agent) => Agent): World => ({ ...w, agents: new Map(w.agents).set(AGENT, f(agentOf(w))) });
-
-const violated = (id: InvariantId, subject: World | TransitionStep | readonly HistoryStep[]): boolean => {
-  const p = PREDICATES[id];
-  const v =
-    p.kind === "state" ? p.check(subject as World) : p.kind === "transition" ? p.check(subject as TransitionStep) : p.check(subject as readonly HistoryStep[]);
-  return v !== true;
-};
+import { INVARIANT_IDS, INVARIANTS } from "../spec/index.ts";
+import { PREDICATES, checkAt, type HistoryStep } from "./predicates.ts";
+import { K, agentOf, l1, patch, scenario, violated } from "./fixture.ts";
 
 describe("predicates hold along a run that touches every protocol", () => {
   it("the run reached deep states (merge, excision, quarantine, migration validated)", () => {

@@ -68,15 +68,15 @@ const rebased = (a: Agent, base: Digest): Agent => {
   };
 };
 
-/** A run where two distillates (d1, d2) both contribute key k.a and are merged together. */
-const twoContributors = (): World => {
+/** A run where two distillates (d1, d2) both contribute key k.a; merged together unless `batches` says otherwise. */
+const twoContributors = (batches: readonly (readonly string[])[] = [["ob-d1", "ob-d2"]]): World => {
   let w = distilled(minted(), l1, 2, "d1", 600_000, 800_000, [K.disposition("k.a", 500_000)]);
   w = born(w, l2, 3);
   return acceptAll(w, [
     K.actCmd(3, AGENT, "i2", l2.nonce, l2.manifest, { trace: ["looked at fares"] }),
     { op: "janma.withdraw", tick: 3, agent: AGENT, instance_id: "i2", reason: "principal" },
     distilCmd(l2, 4, "d2", 400_000, 500_000, [K.disposition("k.a", 300_000), K.disposition("k.b", 200_000)]),
-    { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1", "ob-d2"] },
+    ...batches.map((obligation_ids): Command => ({ op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: [...obligation_ids] })),
   ]);
 };
 
@@ -258,6 +258,11 @@ describe("AD-4 attributionPreserved", () => {
     const w = twoContributors();
     const e = agentOf(w).store.states.at(-1)?.entries.find((x) => x.key === "k.a");
     expect(e?.contributors).toEqual(["d1", "d2"]);
+    expect(attributionPreserved(w)).toBe(true);
+  });
+  it("AD-4 holds when the later-sorting distillate was merged first (contributors sorted, not by arrival)", () => {
+    const w = twoContributors([["ob-d2"], ["ob-d1"]]);
+    expect([...agentOf(w).store.retained.keys()]).toEqual(["d2", "d1"]);
     expect(attributionPreserved(w)).toBe(true);
   });
   it("AD-4 fails when the store has no state", () => {

@@ -94,7 +94,7 @@ describe("AD-1 singleIdentity", () => {
     const v = singleIdentity(patch(final, (a) => ({ ...a, identity: { ...a.identity, lineage_root: K.EVIDENCE } })));
     expect(v).toEqual({ violation: `${AGENT}: lineage root is not the genesis` });
   });
-  it("AD-1 fails when the store chain does not start at the genesis (OP-1.1)", () => {
+  it("AD-1 fails when the store chain does not start at the genesis (OP-1.4)", () => {
     const { final } = scenario();
     fails(singleIdentity(withStore(final, (st) => ({ chain: st.chain.map((v) => ({ ...v, version_id: K.EVIDENCE })) }))), "lineage root is not the genesis");
   });
@@ -190,7 +190,7 @@ describe("AD-3 convergentReconciliation", () => {
     const { full } = scenario();
     expect(convergentReconciliation(full)).toBe(true);
   });
-  it("AD-3 fails when a no-op merge changed the chain (OP-2.5)", () => {
+  it("AD-3 fails when a no-op merge changed the chain (D-008)", () => {
     const { full } = scenario();
     const [k, s] = noopStep(full);
     const bad = nextPatched(s, (a) => ({ ...a, store: { ...a.store, chain: [...a.store.chain, ...a.store.chain.slice(-1)] } }));
@@ -334,7 +334,7 @@ describe("I1 identityContinuity", () => {
     const s = nextPatched(stepOf("ripa.identity_update"), (a) => ({ ...a, record: { ...a.record, identity: K.EVIDENCE } }));
     expect(identityContinuity(s)).toEqual({ violation: inAgent("identity digest changed") });
   });
-  it("I1 holds on an authorised update advancing the version by one; fails at +2 and at +0 (OP-5.x)", () => {
+  it("I1 holds on an authorised update advancing the version by one; fails at +2 and at +0", () => {
     const { stepOf } = scenario();
     const s = stepOf("ripa.identity_update");
     expect(agentOf(s.next).record.identity_version).toBe(agentOf(s.prev).record.identity_version + 1);
@@ -441,7 +441,7 @@ describe("I3 bodyRevision", () => {
     const v = bodyRevision(nextPatched(s, (a) => ({ ...a, body: { ...a.body, revision: "rev-1" } })));
     expect(v).toEqual({ violation: inAgent("body revision is not the lineage head") });
   });
-  it("I3 holds on an authorised evolution (D-0xx governed); fails when unauthorised or without one", () => {
+  it("I3 holds on an authorised evolution; fails when unauthorised or without one", () => {
     const { stepOf } = scenario();
     const s = stepOf("ripa.evolve");
     expect(bodyRevision(s)).toBe(true);

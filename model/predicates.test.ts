@@ -138,7 +138,7 @@ describe("predicates fail on corrupted states, transitions and histories", () =>
     const s = stepOf("ripa.task_start");
     expect(violated("I3", { ...s, next: patch(s.next, (a) => ({ ...a, body: { revision: "rogue", lineage: [...a.body.lineage, "rogue"] } })) })).toBe(true);
   });
-  it("I4 fails when a replica holds authority", () => {
+  it("I4 fails when a replica, not the bound execution, holds authority (the holder check fires; the replica-id branch is in predicates-advaita-ripa.test.ts)", () => {
     const { final } = scenario();
     expect(violated("I4", patch(final, (a) => ({ ...a, ripa: { ...a.ripa, migration: null, authority: { ...a.ripa.authority, holder: "rep-1" } } })))).toBe(true);
   });

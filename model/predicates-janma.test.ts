@@ -153,9 +153,11 @@ describe("J-1 completeAtBirth (transition)", () => {
     const command = { ...s.command, environment: { ...K.ENV, tools: [{ tool: "other", capabilities: ["fare.search"] }] } } as Command;
     expect(completeAtBirth({ ...s, command })).toMatchObject(named("j1 born with unresolved tool search"));
   });
-  it("J-1 fails when the offered tool lacks one of the binding's capabilities (OP-2.2.c6)", () => {
-    const s = birthStep();
-    const command = { ...s.command, environment: { ...K.ENV, tools: [{ tool: "search", capabilities: ["fare.book"] }] } } as Command;
+  it("J-1 fails when the offered tool lacks one of the binding's capabilities (OP-2.2.c6: every, not some)", () => {
+    const l = life("j1", PIN, { tool_bindings: [{ tool: "search", capabilities: ["fare.search", "fare.book"] }] });
+    const s = birthStep(l);
+    expectHolds(completeAtBirth(s));
+    const command = { ...s.command, environment: { ...K.ENV, tools: [{ tool: "search", capabilities: ["fare.search"] }] } } as Command;
     expect(completeAtBirth({ ...s, command })).toMatchObject(named("unresolved tool search"));
   });
   it("J-1 holds when the binding resolves to the second offered tool, and checks every binding", () => {

@@ -232,24 +232,24 @@ describe("J-2 scopedCapabilities (state)", () => {
 
 // --- J-3 boundedLifetime ----------------------------------------------------------------------------
 
-/** Each op of the termination language, at the boundary where it fires and just short of it (D-015). */
+/** Each op of the termination language, at the boundary where it fires and just short of it (D-015); each name is its test's full name. */
 const LANGUAGE: readonly { name: string; when: TerminationPredicate; acts: ("ok" | "failed")[]; fires: boolean }[] = [
-  { name: "acts_at_least 2 after 2 acts", when: { op: "acts_at_least", n: 2 }, acts: ["ok", "ok"], fires: true },
-  { name: "acts_at_least 3 after 2 acts", when: { op: "acts_at_least", n: 3 }, acts: ["ok", "ok"], fires: false },
-  { name: "failures_at_least 2 after failed, ok, failed", when: { op: "failures_at_least", n: 2 }, acts: ["failed", "ok", "failed"], fires: true },
-  { name: "failures_at_least 3 after failed, ok, failed", when: { op: "failures_at_least", n: 3 }, acts: ["failed", "ok", "failed"], fires: false },
-  { name: "consecutive_failures_at_least 2 after ok, failed, failed", when: { op: "consecutive_failures_at_least", n: 2 }, acts: ["ok", "failed", "failed"], fires: true },
-  { name: "consecutive_failures_at_least 2 after failed, ok, failed (2 failures, 1 in a row)", when: { op: "consecutive_failures_at_least", n: 2 }, acts: ["failed", "ok", "failed"], fires: false },
-  { name: "ticks_since_birth_at_least 4 at tick 5 (born 1)", when: { op: "ticks_since_birth_at_least", n: 4 }, acts: ["ok", "ok"], fires: true },
-  { name: "ticks_since_birth_at_least 5 at tick 5 (born 1)", when: { op: "ticks_since_birth_at_least", n: 5 }, acts: ["ok", "ok"], fires: false },
-  { name: "tool_used search after using search", when: { op: "tool_used", tool: "search" }, acts: ["ok"], fires: true },
-  { name: "tool_used book after using search", when: { op: "tool_used", tool: "book" }, acts: ["ok"], fires: false },
-  { name: "all of two that hold", when: { op: "all", of: [{ op: "acts_at_least", n: 1 }, { op: "tool_used", tool: "search" }] }, acts: ["ok"], fires: true },
-  { name: "all of one that holds and one that does not", when: { op: "all", of: [{ op: "acts_at_least", n: 1 }, { op: "tool_used", tool: "book" }] }, acts: ["ok"], fires: false },
-  { name: "any of one that does not hold and one that holds", when: { op: "any", of: [{ op: "tool_used", tool: "book" }, { op: "acts_at_least", n: 1 }] }, acts: ["ok"], fires: true },
-  { name: "any of two that do not hold", when: { op: "any", of: [{ op: "tool_used", tool: "book" }, { op: "acts_at_least", n: 2 }] }, acts: ["ok"], fires: false },
-  { name: "not of one that does not hold", when: { op: "not", of: { op: "acts_at_least", n: 2 } }, acts: ["ok"], fires: true },
-  { name: "not of one that holds", when: { op: "not", of: { op: "acts_at_least", n: 1 } }, acts: ["ok"], fires: false },
+  { name: "J-3 fires: acts_at_least 2 after 2 acts", when: { op: "acts_at_least", n: 2 }, acts: ["ok", "ok"], fires: true },
+  { name: "J-3 holds back: acts_at_least 3 after 2 acts", when: { op: "acts_at_least", n: 3 }, acts: ["ok", "ok"], fires: false },
+  { name: "J-3 fires: failures_at_least 2 after failed, ok, failed", when: { op: "failures_at_least", n: 2 }, acts: ["failed", "ok", "failed"], fires: true },
+  { name: "J-3 holds back: failures_at_least 3 after failed, ok, failed", when: { op: "failures_at_least", n: 3 }, acts: ["failed", "ok", "failed"], fires: false },
+  { name: "J-3 fires: consecutive_failures_at_least 2 after ok, failed, failed", when: { op: "consecutive_failures_at_least", n: 2 }, acts: ["ok", "failed", "failed"], fires: true },
+  { name: "J-3 holds back: consecutive_failures_at_least 2 after failed, ok, failed (2 failures, 1 in a row)", when: { op: "consecutive_failures_at_least", n: 2 }, acts: ["failed", "ok", "failed"], fires: false },
+  { name: "J-3 fires: ticks_since_birth_at_least 4 at tick 5 (born 1)", when: { op: "ticks_since_birth_at_least", n: 4 }, acts: ["ok", "ok"], fires: true },
+  { name: "J-3 holds back: ticks_since_birth_at_least 5 at tick 5 (born 1)", when: { op: "ticks_since_birth_at_least", n: 5 }, acts: ["ok", "ok"], fires: false },
+  { name: "J-3 fires: tool_used search after using search", when: { op: "tool_used", tool: "search" }, acts: ["ok"], fires: true },
+  { name: "J-3 holds back: tool_used book after using search", when: { op: "tool_used", tool: "book" }, acts: ["ok"], fires: false },
+  { name: "J-3 fires: all of two that hold", when: { op: "all", of: [{ op: "acts_at_least", n: 1 }, { op: "tool_used", tool: "search" }] }, acts: ["ok"], fires: true },
+  { name: "J-3 holds back: all of one that holds and one that does not", when: { op: "all", of: [{ op: "acts_at_least", n: 1 }, { op: "tool_used", tool: "book" }] }, acts: ["ok"], fires: false },
+  { name: "J-3 fires: any of one that does not hold and one that holds", when: { op: "any", of: [{ op: "tool_used", tool: "book" }, { op: "acts_at_least", n: 1 }] }, acts: ["ok"], fires: true },
+  { name: "J-3 holds back: any of two that do not hold", when: { op: "any", of: [{ op: "tool_used", tool: "book" }, { op: "acts_at_least", n: 2 }] }, acts: ["ok"], fires: false },
+  { name: "J-3 fires: not of one that does not hold", when: { op: "not", of: { op: "acts_at_least", n: 2 } }, acts: ["ok"], fires: true },
+  { name: "J-3 holds back: not of one that holds", when: { op: "not", of: { op: "acts_at_least", n: 1 } }, acts: ["ok"], fires: false },
 ];
 
 describe("J-3 boundedLifetime (history)", () => {
@@ -323,6 +323,11 @@ describe("J-3 boundedLifetime (history)", () => {
     const s = lastOf(actRun(withCondition({ op: "acts_at_least", n: 1 }), ["ok"]));
     expect(boundedLifetime([{ ...s, next: patchView(s.next, "j3", { withdrawal: { kind: "principal" } }) }])).toMatchObject(named("condition c held"));
   });
+  it("J-3 fails when a holding condition's withdrawal is recorded but the instance stayed active (the state is checked, not only the record)", () => {
+    const s = lastOf(actRun(withCondition({ op: "acts_at_least", n: 1 }), ["ok"]));
+    expect(agentOf(s.next).instances.get("j3")?.view.withdrawal).toEqual({ kind: "termination_condition", condition_id: "c" });
+    expect(boundedLifetime([{ ...s, next: patchView(s.next, "j3", { state: "active" }) }])).toMatchObject(named("step 0: condition c held but j3 was not withdrawn by it"));
+  });
   it("J-3 fails when the withdrawal names a later condition than the first that holds (D-015 declaration order)", () => {
     const l = life("j3", PIN, { termination_conditions: [{ id: "c1", when: { op: "acts_at_least", n: 1 } }, { id: "c2", when: { op: "tool_used", tool: "search" } }] });
     const s = lastOf(actRun(l, ["ok"]));
@@ -337,7 +342,7 @@ describe("J-3 boundedLifetime (history)", () => {
     expect(boundedLifetime([{ ...s, next: patchView(s.next, "j3", withdrawnBy("c1")) }])).toMatchObject(named("condition c2 held"));
   });
   for (const c of LANGUAGE) {
-    it(`J-3 ${c.fires ? "fires" : "holds back"}: ${c.name}`, () => {
+    it(c.name, () => {
       const h = actRun(withCondition(c.when), c.acts);
       const s = lastOf(h);
       expect(agentOf(s.next).instances.get("j3")?.view.state).toBe(c.fires ? "withdrawn" : "active");

@@ -208,6 +208,14 @@ describe("AD-3 convergentReconciliation", () => {
     fails(convergentReconciliation([...full.slice(0, k), { ...s, next: { ...s.next, agents: new Map() } }]), "a no-op merge changed the store");
     fails(convergentReconciliation([{ ...s, prev: { ...s.prev, agents: new Map() } }]), "a no-op merge changed the store");
   });
+  it("AD-3 fails when a merge reports a no-op among other events and changed the store (any merge_noop event counts)", () => {
+    const { full } = scenario();
+    const [k, s] = noopStep(full);
+    const merged = full[k - 1] as HistoryStep;
+    expect(merged.events.some((e) => e.type === "store.merge_noop")).toBe(false);
+    const bad = nextPatched({ ...s, events: [...merged.events, ...s.events] }, (a) => ({ ...a, store: { ...a.store, chain: [...a.store.chain, ...a.store.chain.slice(-1)] } }));
+    expect(convergentReconciliation([...full.slice(0, k), bad])).toEqual({ violation: `step ${k}: a no-op merge changed the store` });
+  });
   it("AD-3 holds when the changed-store step is rejected, not a merge, or merged for real", () => {
     const { full } = scenario();
     const [k, s] = noopStep(full);

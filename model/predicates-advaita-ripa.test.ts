@@ -107,6 +107,12 @@ describe("AD-1 singleIdentity", () => {
     const v = singleIdentity(patch(final, (a) => ({ ...a, identity: { ...a.identity, identity: K.EVIDENCE } })));
     expect(v).toEqual({ violation: `${AGENT}: identity is not H(base || root)` });
   });
+  it("AD-1 fails when the identity is not H(base || root) though the agent is filed under it and its record names it", () => {
+    const { final } = scenario();
+    const a = agentOf(final);
+    const forged: Agent = { ...a, identity: { ...a.identity, identity: K.EVIDENCE }, record: { ...a.record, identity: K.EVIDENCE } };
+    expect(singleIdentity({ ...final, agents: new Map([[K.EVIDENCE, forged]]) })).toEqual({ violation: `${K.EVIDENCE}: identity is not H(base || root)` });
+  });
   it("AD-1 fails when an agent is filed under a key other than its identity", () => {
     const { final } = scenario();
     const w: World = { ...final, agents: new Map([[K.EVIDENCE, agentOf(final)]]) };

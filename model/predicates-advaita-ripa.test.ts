@@ -107,6 +107,12 @@ describe("AD-1 singleIdentity", () => {
     const v = singleIdentity(patch(final, (a) => ({ ...a, identity: { ...a.identity, identity: K.EVIDENCE } })));
     expect(v).toEqual({ violation: `${AGENT}: identity is not H(base || root)` });
   });
+  it("AD-1 fails when the identity is not H(base || root) though the agent is filed under it and its record names it", () => {
+    const { final } = scenario();
+    const a = agentOf(final);
+    const forged: Agent = { ...a, identity: { ...a.identity, identity: K.EVIDENCE }, record: { ...a.record, identity: K.EVIDENCE } };
+    expect(singleIdentity({ ...final, agents: new Map([[K.EVIDENCE, forged]]) })).toEqual({ violation: `${K.EVIDENCE}: identity is not H(base || root)` });
+  });
   it("AD-1 fails when an agent is filed under a key other than its identity", () => {
     const { final } = scenario();
     const w: World = { ...final, agents: new Map([[K.EVIDENCE, agentOf(final)]]) };
@@ -207,6 +213,14 @@ describe("AD-3 convergentReconciliation", () => {
     const [k, s] = noopStep(full);
     fails(convergentReconciliation([...full.slice(0, k), { ...s, next: { ...s.next, agents: new Map() } }]), "a no-op merge changed the store");
     fails(convergentReconciliation([{ ...s, prev: { ...s.prev, agents: new Map() } }]), "a no-op merge changed the store");
+  });
+  it("AD-3 fails when a merge reports a no-op among other events and changed the store (any merge_noop event counts)", () => {
+    const { full } = scenario();
+    const [k, s] = noopStep(full);
+    const merged = full[k - 1] as HistoryStep;
+    expect(merged.events.some((e) => e.type === "store.merge_noop")).toBe(false);
+    const bad = nextPatched({ ...s, events: [...merged.events, ...s.events] }, (a) => ({ ...a, store: { ...a.store, chain: [...a.store.chain, ...a.store.chain.slice(-1)] } }));
+    expect(convergentReconciliation([...full.slice(0, k), bad])).toEqual({ violation: `step ${k}: a no-op merge changed the store` });
   });
   it("AD-3 holds when the changed-store step is rejected, not a merge, or merged for real", () => {
     const { full } = scenario();

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./paths.ts";
-import { buildSummary, generate, MARKDOWN_FILE, MUTATED_FOLDERS, mutatedFiles, readTriage, renderMarkdown, scoresOf, SUMMARY_FILE, textAt, type MutantResult, type StrykerReport, type TriageEntry } from "../stryker/report.ts";
+import { buildSummary, generate, MARKDOWN_FILE, MUTATED_FOLDERS, mutatedFiles, nothingToMutate, readTriage, renderMarkdown, scoresOf, SUMMARY_FILE, textAt, type MutantResult, type StrykerReport, type TriageEntry } from "../stryker/report.ts";
 
 describe("reports/stryker.md (run `npm run stryker -- report` after editing stryker/triage/)", () => {
   const current = generate(REPO_ROOT);
@@ -69,6 +69,12 @@ describe("the Stryker configuration", () => {
     expect(model).toContain("model/world.ts");
     expect(model.filter((f) => f.endsWith(".test.ts") || f === "model/testkit.ts" || f === "model/fixture.ts")).toEqual([]);
     expect(mutatedFiles(REPO_ROOT, "impl")).toContain("impl/durable/storage.ts");
+  });
+  it("does not expect results for a file with nothing to mutate (imports, re-exports and types alone), and does for any other", () => {
+    expect(nothingToMutate('import { a } from "./a.ts";\nexport { a, b as c } from "./b.ts";\nexport type { T } from "./t.ts";\ntype U = number;\ninterface V { readonly x: U }\n')).toBe(true);
+    expect(nothingToMutate("export const x = 1;\n")).toBe(false);
+    expect(nothingToMutate('export { a } from "./a.ts";\nconsole.log(a);\n')).toBe(false);
+    expect(mutatedFiles(REPO_ROOT, "model")).not.toContain("model/index.ts");
   });
 });
 

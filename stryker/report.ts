@@ -26,6 +26,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import ts from "typescript";
 
 export const SCOPES = ["impl", "model"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -38,11 +39,25 @@ export type Scope = (typeof SCOPES)[number];
 export const MUTATED_FOLDERS: Readonly<Record<Scope, readonly string[]>> = { impl: ["impl/core", "impl/durable"], model: ["model"] };
 const NOT_MUTATED = (file: string): boolean => file.endsWith(".test.ts") || file === "model/testkit.ts" || file === "model/fixture.ts";
 
-/** The files a scope mutates, relative to `root`, sorted. */
+/**
+ * Whether a source file has nothing Stryker could mutate: every top-level statement is an import,
+ * a re-export (`export … from`) or a type declaration, so it holds no expression of its own (such
+ * as model/index.ts). Stryker never reports results for such a file, so it is not "not run yet".
+ */
+export const nothingToMutate = (source: string): boolean =>
+  ts.createSourceFile("x.ts", source, ts.ScriptTarget.Latest).statements.every(
+    (st) =>
+      ts.isImportDeclaration(st) ||
+      (ts.isExportDeclaration(st) && st.moduleSpecifier !== undefined) ||
+      ts.isTypeAliasDeclaration(st) ||
+      ts.isInterfaceDeclaration(st),
+  );
+
+/** The files a scope mutates, relative to `root`, sorted (without those with nothing to mutate). */
 export const mutatedFiles = (root: string, scope: Scope): string[] =>
   MUTATED_FOLDERS[scope]
     .flatMap((d) => readdirSync(join(root, d), { recursive: true, encoding: "utf8" }).map((f) => posix(relative(root, join(root, d, f)))))
-    .filter((f) => f.endsWith(".ts") && !NOT_MUTATED(f))
+    .filter((f) => f.endsWith(".ts") && !NOT_MUTATED(f) && !nothingToMutate(readFileSync(join(root, f), "utf8")))
     .sort();
 
 /** The parts of mutation-testing-report-schema (v2) read here. */

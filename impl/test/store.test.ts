@@ -329,6 +329,14 @@ describe("recovery of a store from its persisted parts (S-4, S-5, OP-1.7)", () =
     expect(() => SamskaraStore.restore(p)).toThrow(/S-4: persisted batch 1 references distillate content that is missing/);
   });
 
+  it("S-4: refuses a batch whose member is retained under another digest (the content the batch names is gone)", () => {
+    const p = parts();
+    const r = p.retained[1];
+    if (r === undefined) throw new Error("no retained d1");
+    p.retained[1] = { ...r, digest: OTHER as Digest };
+    expect(() => SamskaraStore.restore(p)).toThrow(/S-4: persisted batch 1 references distillate content that is missing/);
+  });
+
   it("S-4: refuses steps that link but whose rebuilt state is not the head's state digest", () => {
     const p = parts();
     const head = p.steps[p.steps.length - 1] as LineageStep;

@@ -5,7 +5,7 @@
 import { Result } from "effect";
 import type { Command, Event, InvariantId, JanmaManifest } from "../spec/index.ts";
 import { initialWorld, transition } from "./world.ts";
-import type { Agent, World } from "./state.ts";
+import type { Agent, Instance, World } from "./state.ts";
 import { PREDICATES, type HistoryStep, type TransitionStep } from "./predicates.ts";
 import type { Rejection } from "./rejection.ts";
 import * as K from "./testkit.ts";
@@ -165,6 +165,20 @@ export const agentOf = (w: World): Agent => {
   return a;
 };
 export const patch = (w: World, f: (a: Agent) => Agent): World => ({ ...w, agents: new Map(w.agents).set(AGENT, f(agentOf(w))) });
+/** The world with one instance of the agent rewritten by `f` (removed when `f` returns undefined). */
+export const withInstance = (w: World, id: string, f: (i: Instance) => Instance | undefined): World =>
+  patch(w, (a) => {
+    const i = a.instances.get(id);
+    if (i === undefined) throw new Error(`no instance ${id}`);
+    const m = new Map(a.instances);
+    const j = f(i);
+    if (j === undefined) m.delete(id);
+    else m.set(id, j);
+    return { ...a, instances: m };
+  });
+/** The world with the agent's store fields that `f` returns replaced. */
+export const withStore = (w: World, f: (st: Agent["store"]) => Partial<Agent["store"]>): World =>
+  patch(w, (a) => ({ ...a, store: { ...a.store, ...f(a.store) } }));
 
 export const violated = (id: InvariantId, subject: World | TransitionStep | readonly HistoryStep[]): boolean => {
   const p = PREDICATES[id];

@@ -22,9 +22,9 @@ import {
   appendOnly, deterministicReplay, exactExcision,
   type HistoryStep, type TransitionStep, type Verdict,
 } from "./predicates.ts";
-import type { Agent, Instance, World } from "./state.ts";
+import type { Agent, World } from "./state.ts";
 import { initialWorld } from "./world.ts";
-import { AGENT, K, acceptAll, agentOf, born, distilCmd, distilled, l1, l2, life, minted, patch, record, scenario } from "./fixture.ts";
+import { AGENT, K, acceptAll, agentOf, born, distilCmd, distilled, l1, l2, life, minted, patch, record, scenario, withInstance, withStore } from "./fixture.ts";
 
 // --- local helpers (pure; they build nothing at module level) ----------------------------------
 
@@ -38,16 +38,8 @@ const inAgent = (text: string): string => `${AGENT.slice(0, 15)}: ${text}`;
 const ROGUE = { custodian: "mallory", decision_id: "dec-9" } as const;
 const OTHER_BASE: Digest = `sha256:${"ef".repeat(32)}`;
 
-const withInstance = (w: World, id: string, f: (i: Instance) => Instance): World =>
-  patch(w, (a) => {
-    const i = a.instances.get(id);
-    if (i === undefined) throw new Error(id);
-    return { ...a, instances: new Map(a.instances).set(id, f(i)) };
-  });
 const withRipa = (w: World, f: (r: Agent["ripa"]) => Partial<Agent["ripa"]>): World =>
   patch(w, (a) => ({ ...a, ripa: { ...a.ripa, ...f(a.ripa) } }));
-const withStore = (w: World, f: (st: Agent["store"]) => Partial<Agent["store"]>): World =>
-  patch(w, (a) => ({ ...a, store: { ...a.store, ...f(a.store) } }));
 /** A step whose next state is corrupted by `f`. */
 const nextPatched = (s: TransitionStep, f: (a: Agent) => Agent): TransitionStep => ({ ...s, next: patch(s.next, f) });
 const withCommand = (s: TransitionStep, c: Record<string, unknown>): TransitionStep => ({ ...s, command: { ...s.command, ...c } as Command });

@@ -14,9 +14,9 @@
  */
 import { describe, it, expect } from "vitest";
 import type { Command, DistillationObligation, InstanceView, JanmaManifest, TerminationPredicate } from "../spec/index.ts";
-import type { Agent, Instance, World } from "./state.ts";
+import type { Agent, World } from "./state.ts";
 import { boundedLifetime, completeAtBirth, oneDistillation, scopedCapabilities, type HistoryStep, type Verdict } from "./predicates.ts";
-import { AGENT, K, PIN, acceptAll, agentOf, born, life, minted, patch, record, scenario, type Life } from "./fixture.ts";
+import { AGENT, K, PIN, acceptAll, agentOf, born, life, minted, patch, record, scenario, withInstance, withStore, type Life } from "./fixture.ts";
 
 // --- local helpers (no model code runs at module level) -------------------------------------------
 
@@ -28,21 +28,11 @@ const lastOf = (h: readonly HistoryStep[]): HistoryStep => {
   return s;
 };
 
-const patchInstance = (w: World, id: string, f: (i: Instance) => Instance | undefined): World =>
-  patch(w, (a) => {
-    const i = a.instances.get(id);
-    if (i === undefined) throw new Error(`no instance ${id}`);
-    const m = new Map(a.instances);
-    const j = f(i);
-    if (j === undefined) m.delete(id);
-    else m.set(id, j);
-    return { ...a, instances: m };
-  });
-const patchView = (w: World, id: string, over: Partial<InstanceView>): World => patchInstance(w, id, (i) => ({ ...i, view: { ...i.view, ...over } }));
+const patchView = (w: World, id: string, over: Partial<InstanceView>): World => withInstance(w, id, (i) => ({ ...i, view: { ...i.view, ...over } }));
 const patchManifest = (w: World, id: string, over: Partial<JanmaManifest>): World =>
-  patchInstance(w, id, (i) => ({ ...i, manifest: { ...i.manifest, ...over } }));
-const dropInstance = (w: World, id: string): World => patchInstance(w, id, () => undefined);
-const patchStore = (w: World, over: Partial<Agent["store"]>): World => patch(w, (a) => ({ ...a, store: { ...a.store, ...over } }));
+  withInstance(w, id, (i) => ({ ...i, manifest: { ...i.manifest, ...over } }));
+const dropInstance = (w: World, id: string): World => withInstance(w, id, () => undefined);
+const patchStore = (w: World, over: Partial<Agent["store"]>): World => withStore(w, () => over);
 const patchObligation = (w: World, id: string, over: Partial<DistillationObligation>, held?: unknown): World =>
   patch(w, (a) => {
     const o = a.obligations.get(id);

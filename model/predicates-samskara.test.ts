@@ -16,12 +16,12 @@
 import { describe, it, expect } from "vitest";
 import type { SamskaraDistillate } from "../spec/index.ts";
 import { initialWorld } from "./world.ts";
-import type { Instance, Store, World } from "./state.ts";
+import type { World } from "./state.ts";
 import {
   appendOnly, attributionPreserved, deterministicReplay, exactExcision, onlyDispositions, principalSigned,
   type TransitionStep, type Verdict,
 } from "./predicates.ts";
-import { AGENT, K, agentOf, distilled, l1, l2, life, minted, patch, record, scenario } from "./fixture.ts";
+import { AGENT, K, agentOf, distilled, l1, l2, life, minted, patch, record, scenario, withInstance, withStore } from "./fixture.ts";
 
 // --- local helpers -----------------------------------------------------------------------------
 
@@ -30,14 +30,6 @@ const expectViolation = (v: Verdict, text: string): void => {
   expect(v).toEqual({ violation: `${AGENT.slice(0, 15)}: ${text}` });
 };
 
-const withStore = (w: World, f: (s: Store) => Store): World => patch(w, (a) => ({ ...a, store: f(a.store) }));
-
-const withInstance = (w: World, id: string, f: (i: Instance) => Instance): World =>
-  patch(w, (a) => {
-    const i = a.instances.get(id);
-    if (i === undefined) throw new Error(`no instance ${id}`);
-    return { ...a, instances: new Map(a.instances).set(id, f(i)) };
-  });
 
 type D = SamskaraDistillate;
 

@@ -13,6 +13,7 @@ import { DECISIONS } from "../spec/decisions.ts";
 import { REVIEW_ROWS } from "../spec/review/index.ts";
 import { ABSENT_FROM_REVIEW, REVIEW_ITEMS } from "../spec/review/titles.ts";
 import { MUTANTS } from "../properties/mutants/catalog.ts";
+import { needs, SHARED_REVIEWS } from "../test-support/needs.ts";
 import { GOLDEN_SESSIONS, goldenPath } from "./golden/session.ts";
 import { REPO_ROOT } from "./transport/local.ts";
 
@@ -37,7 +38,8 @@ const goldenFileOf = (name: string): string | undefined => {
 };
 
 describe("spec review 1 is closed item by item", () => {
-  it("the item list is the review's (every G-n heading of the review, no more)", () => {
+  // The review's text is in ../shared, beside the repository: skipped with one line in a fresh clone, required under CI.
+  needs(SHARED_REVIEWS).it("the item list is the review's (every G-n heading of the review, no more)", () => {
     const text = readFileSync(REVIEW_FILE, "utf8");
     const inReview = [...new Set([...text.matchAll(/^- \*\*(G-\d+)\b/gm)].map((m) => m[1]))];
     expect(inReview.sort()).toEqual(Object.keys(REVIEW_ITEMS).sort());

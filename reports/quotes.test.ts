@@ -1,13 +1,15 @@
 /**
  * The papers' quotes in the generated docs are verbatim: each occurs in the paper's text (up to
  * whitespace), inside the section it names, and is at most one sentence. The papers are read from
- * ../shared/papers beside the repository (where CI puts a copy of shared/); without them this test
- * fails, it does not skip.
+ * ../shared/papers beside the repository (where CI puts a copy of shared/). A fresh clone has no
+ * papers: there these tests are skipped, with one line saying so; under CI=true they fail instead
+ * (test-support/needs.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { INVARIANT_IDS } from "../spec/catalog.ts";
+import { needs, SHARED_PAPERS } from "../test-support/needs.ts";
 import { REPO_ROOT } from "./paths.ts";
 import { PAPERS, QUOTES, type PaperName } from "./quotes.ts";
 
@@ -32,7 +34,7 @@ const sectionText = (name: PaperName, section: string): string => {
   return normalise(lines.slice(start + 1, next < 0 ? undefined : next).join("\n"));
 };
 
-describe("papers' quotes in the generated docs", () => {
+needs(SHARED_PAPERS).describe("papers' quotes in the generated docs", () => {
   it("finds the papers at ../shared/papers", () => {
     expect(existsSync(PAPERS_DIR), `${PAPERS_DIR} is missing: the quote checks need the papers' text (a copy of shared/ beside the repository)`).toBe(true);
   });

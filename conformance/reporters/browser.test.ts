@@ -7,8 +7,9 @@
  * nothing is logged as an error; and saves the screenshots committed under reports/screenshots/
  * (report-pass.png, report-diagrams.png, report-fail.png: the viewport, 1280×1100).
  *
- * The browser is required: without /usr/bin/chromium (or $CHROMIUM_PATH) the test fails and says
- * how to install it (`.ci/run` installs it when missing). It is never skipped.
+ * The browser is Debian's /usr/bin/chromium (or $CHROMIUM_PATH), which `.ci/run` installs when
+ * missing. Without it these tests are skipped, with one line saying so and how to install it; under
+ * CI=true they fail instead, never skip (test-support/needs.ts).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,34 +17,37 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { XMLParser } from "fast-xml-parser";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { MUTANTS } from "../../properties/mutants/catalog.ts";
 import { Certificate } from "../../spec/certificate.ts";
+import { CHROMIUM as BROWSER, CHROMIUM_PATH, needs } from "../../test-support/needs.ts";
 import { certify, type CertifyResult } from "../certify.ts";
 import { mutantCommandLine } from "../mutants/matrix.ts";
 import { JANMA_MACHINE, MIGRATION_MACHINE } from "../oracle/transitions.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { REPORT_FILES, writeReports } from "./write.ts";
 
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+const CHROMIUM = CHROMIUM_PATH;
 const SCREENSHOTS = join(REPO_ROOT, "reports", "screenshots");
 const VIEWPORT = { width: 1280, height: 1100 };
 
-const tmp = mkdtempSync(join(tmpdir(), "srk-browser-"));
+// Made in beforeAll, which does not run when every test here is skipped (afterAll would not remove it).
+let tmp = "";
 let browser: Browser | null = null;
 let pass: CertifyResult;
 let fail: CertifyResult;
 
 const settings = { cwd: REPO_ROOT, seed: 1, runs: 5, timeBudgetMs: 120_000, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [] };
 
-/** Without a browser every test here fails with this message (a failed test, never a skipped one). */
+/** Without a browser under CI, needs(BROWSER) fails every test here; needBrowser() and open() fail with this message. */
 const NO_BROWSER = `no browser at ${CHROMIUM}: this test needs Debian's chromium (apt-get install chromium; .ci/run installs it when missing), or CHROMIUM_PATH set to a Chromium executable`;
 const needBrowser = (): void => {
   if (!existsSync(CHROMIUM)) throw new Error(NO_BROWSER);
 };
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return; // each test fails with NO_BROWSER
+  tmp = mkdtempSync(join(tmpdir(), "srk-browser-"));
+  if (!existsSync(CHROMIUM)) return; // under CI each test fails (needs(BROWSER)); without CI they are skipped
   const mutant = MUTANTS.find((m) => m.id === "S-4.replay-claim-miscounts");
   if (mutant === undefined) throw new Error("mutant S-4.replay-claim-miscounts missing from the catalog");
   [pass, fail, browser] = await Promise.all([
@@ -55,7 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  rmSync(tmp, { recursive: true, force: true });
+  if (tmp !== "") rmSync(tmp, { recursive: true, force: true });
 });
 
 interface Opened {
@@ -105,7 +109,7 @@ const checkDiagrams = async (page: Page, c: Certificate): Promise<void> => {
   }
 };
 
-describe("report.html in headless Chromium", () => {
+needs(BROWSER).describe("report.html in headless Chromium", () => {
   it("srk certify writes junit.xml, report.md and report.html next to certificate.json", () => {
     needBrowser();
     for (const r of [pass, fail]) {

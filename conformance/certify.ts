@@ -16,13 +16,14 @@ import { WHOLE, type Shard } from "./shard/shard.ts";
 import { specDigest } from "./certificate/spec-digest.ts";
 import { Target } from "./driver/target.ts";
 import { silentProgress, type Progress } from "./cli/progress.ts";
-import { REPO_ROOT } from "./transport/local.ts";
+import { KIT_ROOT } from "./kit-root.ts";
 import { writeJsonAtomic } from "./trace/trace.ts";
 import { EMPTY_BASELINE, type Baseline } from "./verdicts/baseline.ts";
 import { decide, STAGE_CONCERNS, type StageSummary } from "./verdicts/decide.ts";
 import { WitnessBook } from "./verdicts/witnesses.ts";
 import { CoverageBook } from "./oracle/transitions.ts";
 import { writeReports } from "./reporters/write.ts";
+import { prepareOutDir } from "./cli/out-dir.ts";
 import { STAGE_RUNNERS } from "./stages/registry.ts";
 import { outcome, Undrivable, WireBreak, type CertifySettings, type Finding, type StageContext, type StageOutcome } from "./stages/types.ts";
 
@@ -30,7 +31,11 @@ export interface CertifyOptions extends CertifySettings {
   readonly commandLine: string;
   /** Working directory of the implementation (default: the runner's). */
   readonly cwd?: string;
-  /** Where to write; a function gets the implementation's name from hello (null if none). */
+  /**
+   * Where to write; a function gets the implementation's name from hello (null if none). The
+   * folder must be new, empty or an earlier srk report (which is replaced); anything else is
+   * refused with a UsageError before anything is written (conformance/cli/out-dir.ts).
+   */
   readonly outDir: string | ((implName: string | null) => string);
   readonly dataDir?: string;
   readonly baseline?: Baseline;
@@ -55,7 +60,7 @@ export interface CertifyResult {
 }
 
 const kitVersion = (): { name: string; version: string } => {
-  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { name: string; version: string };
+  const pkg = JSON.parse(readFileSync(join(KIT_ROOT, "package.json"), "utf8")) as { name: string; version: string };
   return { name: pkg.name, version: pkg.version };
 };
 
@@ -126,6 +131,8 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
     progress.line(`srk: ${stage}: ${out_.verdict} — ${out_.reason}`);
   };
 
+  // A folder given by name is checked before anything runs; a name from hello, once hello is in.
+  if (outDir !== null) prepareOutDir(outDir);
   try {
     progress.stage("start", o.commandLine);
     try {
@@ -143,6 +150,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
       } else throw e;
     }
 
+    if (typeof o.outDir !== "string") prepareOutDir(out());
     if (hello !== null) {
       const ctx: StageContext = {
         settings: o, hello, families: hello.profile.families, crashHook: hello.profile.crash_hook,

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { INVARIANT_IDS } from "./catalog.ts";
 import { INSTANCE_STATES } from "./schemas/janma.ts";
 import { PROFILE_FAMILIES } from "./wire/limits.ts";
+import { STAGES } from "./names.ts";
 
 export const CERTIFICATE_VERSION = 1;
 
@@ -19,7 +20,7 @@ export const Verdict = z.enum(VERDICTS).describe("pass: checked with witnesses a
 export type Verdict = z.infer<typeof Verdict>;
 
 /** The certification stages, in the order they run (issue #7, `srk list`). */
-export const STAGES = ["handshake", "golden", "wire", "differential", "algebra", "crash", "forgetting"] as const;
+export { STAGES };
 export const StageName = z.enum(STAGES);
 export type StageName = z.infer<typeof StageName>;
 

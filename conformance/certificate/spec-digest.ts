@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { REPO_ROOT } from "../transport/local.ts";
+import { KIT_ROOT } from "../kit-root.ts";
 
 /** The normative files: the spec's Markdown and its tables (also as JSON), its JSON Schemas and rules, digest vectors and wire protocol. */
 export const NORMATIVE_ROOTS = [
@@ -16,10 +16,10 @@ export const NORMATIVE_ROOTS = [
 
 const walk = (p: string): string[] => (statSync(p).isDirectory() ? readdirSync(p).sort().flatMap((n) => walk(join(p, n))) : [p]);
 
-export const specFiles = (root = REPO_ROOT): string[] =>
+export const specFiles = (root = KIT_ROOT): string[] =>
   NORMATIVE_ROOTS.flatMap((r) => walk(join(root, r))).map((p) => relative(root, p)).sort();
 
-export const specDigest = (root = REPO_ROOT): string => {
+export const specDigest = (root = KIT_ROOT): string => {
   const h = createHash("sha256");
   for (const f of specFiles(root)) {
     h.update(f);

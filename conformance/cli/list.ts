@@ -1,7 +1,6 @@
 /** `srk list`: the invariants (with the stages that check them), the stages, and the operations. */
 import { INVARIANTS } from "../../spec/catalog.ts";
-import { STAGES, type StageName } from "../../spec/certificate.ts";
-import { COMMAND_OPS } from "../../spec/schemas/commands.ts";
+import { COMMAND_OP_NAMES, STAGES, type StageName } from "../../spec/names.ts";
 import { familyOfOp, guardsOf } from "../oracle/families.ts";
 import { STAGE_CONCERNS } from "../verdicts/decide.ts";
 
@@ -30,6 +29,6 @@ export const renderList = (): string => {
   for (const s of STAGES) out.push(`${pad(s, 14)}${STAGE_DESCRIPTIONS[s]}`);
   out.push("", "Operations", "");
   out.push(`${pad("op", 30)}${pad("family", 10)}guarded by`);
-  for (const op of COMMAND_OPS) out.push(`${pad(op, 30)}${pad(familyOfOp(op), 10)}${guardsOf(op).join(", ") || "—"}`);
+  for (const op of COMMAND_OP_NAMES) out.push(`${pad(op, 30)}${pad(familyOfOp(op), 10)}${guardsOf(op).join(", ") || "—"}`);
   return `${out.join("\n")}\n`;
 };

@@ -11,22 +11,13 @@
  * Progress and logs go to stderr; the summary goes to stdout; nothing goes to the implementation
  * but protocol messages.
  */
-import { join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { match } from "ts-pattern";
 import { INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
-import { certify } from "../certify.ts";
-import { UsageError } from "../driver/command-line.ts";
-import { readBaseline } from "../verdicts/baseline.ts";
-import { readTrace, TraceFileError } from "../trace/trace.ts";
-import { replayTrace } from "../replay.ts";
-import { runGolden } from "./golden.ts";
-import { renderList } from "./list.ts";
-import { streamProgress } from "./progress.ts";
-import { renderSummary } from "./summary.ts";
-import { certifyInJobs, JobFailed } from "../shard/jobs.ts";
-import { mergeCertificates } from "../shard/merge.ts";
-import { parseShard } from "../shard/shard.ts";
+import { DEFAULTS } from "./defaults.ts";
+import { defaultOutDir, nameFromCommandLine, prepareOutDir } from "./out-dir.ts";
+
+// Each command loads its machinery when it runs, not before: `srk --help` and `srk list` start in
+// a fraction of the time the certifier's module graph (the model, zod, effect, fast-check) takes.
 
 export const EXIT_USAGE = 64;
 
@@ -44,9 +35,6 @@ const ids = (v: string): InvariantId[] => {
   return list as InvariantId[];
 };
 
-/** `reports/certificates/<implementation name>/`, the name made safe for a path. */
-export const defaultOutDir = (name: string | null): string => join("reports", "certificates", (name ?? "unknown").replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "") || "unknown");
-
 const implOption = (): Option => new Option("--impl <command line>", 'the implementation\'s command line, e.g. "python3 impl.py"; {data_dir} is replaced by the data directory, otherwise --data-dir DIR is appended').makeOptionMandatory();
 
 export const program = (): Command => {
@@ -58,20 +46,24 @@ export const program = (): Command => {
   p.command("certify")
     .description("certify an implementation: handshake, golden sessions, wire robustness, generated differential campaign, algebra, crash cuts, forgetting; writes certificate.json")
     .addOption(implOption())
-    .option("--seed <n>", "seed of every generated campaign", int("--seed", 0), 1)
-    .option("--runs <n>", "generated runs of the differential campaign", int("--runs", 1), 300)
-    .option("--time-budget <seconds>", "wall-clock budget of the whole certification", int("--time-budget", 1), 600)
-    .option("--request-timeout <ms>", "time allowed for each reply", int("--request-timeout", 1), 15_000)
-    .option("--startup-timeout <ms>", "time allowed from start to the reply to hello", int("--startup-timeout", 1), 30_000)
+    .option("--seed <n>", "seed of every generated campaign", int("--seed", 0), DEFAULTS.seed)
+    .option("--runs <n>", "generated runs of the differential campaign", int("--runs", 1), DEFAULTS.runs)
+    .option("--time-budget <seconds>", "wall-clock budget of the whole certification", int("--time-budget", 1), DEFAULTS.timeBudgetSeconds)
+    .option("--request-timeout <ms>", "time allowed for each reply", int("--request-timeout", 1), DEFAULTS.requestTimeoutMs)
+    .option("--startup-timeout <ms>", "time allowed from start to the reply to hello", int("--startup-timeout", 1), DEFAULTS.startupTimeoutMs)
     .option("--only <ids>", "certify only these invariants, e.g. S-5,AD-3", ids, [] as InvariantId[])
-    .option("--out <dir>", "where to write certificate.json and traces (default reports/certificates/<implementation name>/)")
+    .option("--out <dir>", "where to write certificate.json and traces (default srk-reports/<implementation name>/ under the working directory; an existing folder must be empty or an earlier srk report)")
     .option("--data-dir <dir>", "data directory of the first process (default: a fresh temporary directory)")
     .option("--fail-fast", "stop after the first stage that finds a violation")
     .option("--shard <i/n>", "run only shard i of n of the campaign (deterministic; merge the n certificates with srk merge)")
     .option("--jobs <n>", "run the campaign as n shards in parallel processes on this machine, then merge them", int("--jobs", 1), 1)
     .option("--expected-failures <file>", "baseline: invariant ids (or stage names) expected to fail; a listed entry that passes fails the run (stale)")
     .action(async (o: { impl: string; seed: number; runs: number; timeBudget: number; requestTimeout: number; startupTimeout: number; only: InvariantId[]; out?: string; dataDir?: string; expectedFailures?: string; failFast?: boolean; shard?: string; jobs: number }) => {
+      const { readBaseline } = await import("../verdicts/baseline.ts");
+      const { renderSummary } = await import("./summary.ts");
+      const { UsageError } = await import("../driver/command-line.ts");
       const baseline = o.expectedFailures === undefined ? undefined : readBaseline(o.expectedFailures);
+      const named = (name: string | null): string => defaultOutDir(name ?? nameFromCommandLine(o.impl));
       if (o.jobs > 1) {
         if (o.shard !== undefined) throw new UsageError("--jobs and --shard exclude each other: --jobs runs every shard");
         if (o.dataDir !== undefined) throw new UsageError("--jobs and --data-dir exclude each other: each shard needs its own data directories");
@@ -80,15 +72,20 @@ export const program = (): Command => {
           "--request-timeout", String(o.requestTimeout), "--startup-timeout", String(o.startupTimeout),
           ...(o.only.length > 0 ? ["--only", o.only.join(",")] : []), ...(o.failFast === true ? ["--fail-fast"] : []),
           ...(o.expectedFailures === undefined ? [] : ["--expected-failures", o.expectedFailures])];
-        const out = o.out ?? defaultOutDir(null).replace(/unknown$/, "jobs");
+        const out = o.out ?? named(null);
+        prepareOutDir(out);
+        const { certifyInJobs } = await import("../shard/jobs.ts");
         const merged = await certifyInJobs(args, o.jobs, out);
         process.stdout.write(renderSummary(merged.certificate, merged.certificatePath));
         process.exitCode = merged.certificate.exit_code;
         return;
       }
+      const { certify } = await import("../certify.ts");
+      const { parseShard } = await import("../shard/shard.ts");
+      const { streamProgress } = await import("./progress.ts");
       const result = await certify({
         commandLine: o.impl, seed: o.seed, runs: o.runs, timeBudgetMs: o.timeBudget * 1000, requestTimeoutMs: o.requestTimeout,
-        startupTimeoutMs: o.startupTimeout, only: o.only, outDir: o.out ?? defaultOutDir, failFast: o.failFast === true,
+        startupTimeoutMs: o.startupTimeout, only: o.only, outDir: o.out ?? named, failFast: o.failFast === true,
         ...(o.shard === undefined ? {} : { shard: parseShard(o.shard) }),
         ...(o.dataDir === undefined ? {} : { dataDir: o.dataDir }), ...(baseline === undefined ? {} : { baseline }),
         progress: streamProgress(process.stderr),
@@ -101,8 +98,11 @@ export const program = (): Command => {
     .description("re-run a portable trace (a counterexample from a certificate) on any implementation and say whether it still fails, and where")
     .argument("<trace.json>", "the trace file")
     .addOption(implOption())
-    .option("--request-timeout <ms>", "time allowed for each reply", int("--request-timeout", 1), 15_000)
+    .option("--request-timeout <ms>", "time allowed for each reply", int("--request-timeout", 1), DEFAULTS.requestTimeoutMs)
     .action(async (file: string, o: { impl: string; requestTimeout: number }) => {
+      const { readTrace } = await import("../trace/trace.ts");
+      const { replayTrace } = await import("../replay.ts");
+      const { match } = await import("ts-pattern");
       const trace = readTrace(file);
       const v = await replayTrace(trace, { commandLine: o.impl, requestTimeoutMs: o.requestTimeout });
       const r = match(v)
@@ -119,6 +119,9 @@ export const program = (): Command => {
     .argument("<certificate.json...>", "one certificate per shard")
     .requiredOption("--out <dir>", "where to write the merged certificate, traces and reports")
     .action(async (files: string[], o: { out: string }) => {
+      const { mergeCertificates } = await import("../shard/merge.ts");
+      const { renderSummary } = await import("./summary.ts");
+      prepareOutDir(o.out, { clear: false });
       const merged = await mergeCertificates(files, o.out);
       process.stdout.write(renderSummary(merged.certificate, merged.certificatePath));
       process.exitCode = merged.certificate.exit_code;
@@ -128,6 +131,7 @@ export const program = (): Command => {
     .description("replay the golden sessions (conformance/golden/*.jsonl) only: a quick self-check before certifying")
     .addOption(implOption())
     .action(async (o: { impl: string }) => {
+      const { runGolden } = await import("./golden.ts");
       const r = await runGolden(o.impl);
       process.stdout.write(r.text);
       process.exitCode = r.exitCode;
@@ -135,7 +139,8 @@ export const program = (): Command => {
 
   p.command("list")
     .description("list the invariants, the stages and the operations, with what each checks")
-    .action(() => {
+    .action(async () => {
+      const { renderList } = await import("./list.ts");
       process.stdout.write(renderList());
     });
   return p;
@@ -151,6 +156,10 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       process.exitCode = err.code === "commander.helpDisplayed" || err.code === "commander.help" || err.code === "commander.version" ? 0 : EXIT_USAGE;
       return;
     }
+    // An error of a command comes from modules that command loaded: importing them again is free.
+    const [{ UsageError }, { TraceFileError }, { JobFailed }] = await Promise.all([
+      import("../driver/command-line.ts"), import("../trace/trace.ts"), import("../shard/jobs.ts"),
+    ]);
     if (e instanceof UsageError || e instanceof TraceFileError) {
       process.stderr.write(`srk: ${e.message}\n`);
       process.exitCode = EXIT_USAGE;

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { CertifyResult } from "../certify.ts";
-import { REPO_ROOT } from "../transport/local.ts";
+import { KIT_ROOT } from "../kit-root.ts";
 import { mergeCertificates } from "./merge.ts";
 
 export class JobFailed extends Error {
@@ -21,7 +21,7 @@ export const certifyInJobs = async (args: readonly string[], jobs: number, outDi
   const runs = Array.from({ length: jobs }, (_, k) => k + 1).map(
     (i) =>
       new Promise<{ i: number; code: number | null; tail: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(REPO_ROOT, "bin", "srk.mjs"), "certify", ...args, "--shard", `${i}/${jobs}`, "--out", shardDir(i)], {
+        const child = spawn(process.execPath, [join(KIT_ROOT, "bin", "srk.mjs"), "certify", ...args, "--shard", `${i}/${jobs}`, "--out", shardDir(i)], {
           stdio: ["ignore", "ignore", "pipe"],
         });
         let tail = "";

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT } from "../transport/local.ts";
+import { KIT_ROOT } from "../kit-root.ts";
 import { readGolden } from "../golden/replay.ts";
 import { GOLDEN_SESSIONS, goldenPath } from "../golden/session.ts";
 import { guardsOf, opAllowed } from "../oracle/families.ts";
@@ -30,7 +30,7 @@ const WIRE_SESSION_OP = "advaita.mint";
 export const goldenSteps = (name: string): PlannedStep[] => {
   const g = GOLDEN_SESSIONS.find((x) => x.name === name);
   if (g === undefined) throw new Error(`no golden session ${name}`);
-  return readGolden(join(REPO_ROOT, goldenPath(g))).map((l) => ({ request: l.request, expected: l.reply }));
+  return readGolden(join(KIT_ROOT, goldenPath(g))).map((l) => ({ request: l.request, expected: l.reply }));
 };
 
 const opsOf = (steps: readonly PlannedStep[]): string[] =>
@@ -87,7 +87,7 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
     if (!opAllowed(WIRE_SESSION_OP, ctx.families)) {
       notes.push(`wire-session: not applicable, it sends ${WIRE_SESSION_OP}, outside the profile`);
     } else {
-      const steps = readWireSession(readFileSync(join(REPO_ROOT, WIRE_SESSION_PATH), "utf8"));
+      const steps = readWireSession(readFileSync(join(KIT_ROOT, WIRE_SESSION_PATH), "utf8"));
       ctx.progress.line(`srk: golden wire-session (${steps.length} raw lines)`);
       const r = await replayWireSession(ctx.target.spawnSpec(ctx.target.freshDir()), steps, ctx.settings.startupTimeoutMs + 4 * ctx.settings.requestTimeoutMs);
       ran++;

@@ -1,9 +1,9 @@
 /** Spawn specs for the kit's own implementation (impl/main.ts), run with tsx from the repository root. */
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { KIT_ROOT } from "../kit-root.ts";
 import type { SpawnSpec } from "./process.ts";
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** The repository root: the implementation runs from a clone of the kit only (it is not in the package). */
+export const REPO_ROOT = KIT_ROOT;
 
 /** `node --import tsx impl/main.ts --data-dir DIR` (the same as `npx tsx`, without npx's start-up cost). */
 export const kitImplementation = (dataDir: string): SpawnSpec => ({

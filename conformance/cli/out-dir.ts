@@ -1,0 +1,75 @@
+/**
+ * Where `srk certify` writes: by default `srk-reports/<implementation name>/` under the caller's
+ * working directory (never inside the installed kit), and never over a folder that holds
+ * something other than an earlier srk report (D-048).
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { basename, extname, join } from "node:path";
+import { splitCommandLine, UsageError } from "../driver/command-line.ts";
+
+/** The folder every default output goes under, relative to the working directory. */
+export const REPORTS_DIR = "srk-reports";
+
+/** What an srk report folder holds: everything srk certify and srk merge write there. */
+export const SRK_ENTRIES: ReadonlySet<string> = new Set(["certificate.json", "report.md", "report.html", "junit.xml", "traces", "shards"]);
+
+/** Programs that run a script: the script, not the interpreter, names the implementation. */
+const RUNNERS = new Set(["node", "nodejs", "python", "python3", "pypy", "pypy3", "ruby", "perl", "php", "deno", "bun", "npx", "tsx", "ts-node", "java", "dotnet", "sh", "bash", "uv", "poetry", "pipenv", "cargo", "go"]);
+/** File names too generic to name an implementation alone: the folder above them is added. */
+const GENERIC = new Set(["main", "index", "impl", "server", "app", "cli", "run", "start", "__main__", "mod"]);
+
+const safe = (name: string): string => name.replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "");
+
+/**
+ * A name for an implementation that never said its own in `hello`, from its command line:
+ * the first script or program path after any interpreter and its options (`python3 impls/toy.py`
+ * is `toy`, `node --import tsx impl/main.ts` is `impl-main`, `./bin/my-impl --fast` is `my-impl`).
+ */
+export const nameFromCommandLine = (commandLine: string): string => {
+  let argv: string[];
+  try {
+    argv = splitCommandLine(commandLine);
+  } catch {
+    return "implementation";
+  }
+  const [program = "", ...rest] = argv;
+  const programName = basename(program);
+  const candidates = RUNNERS.has(programName.replace(/[\d.]+$/, "")) || RUNNERS.has(programName) ? rest : [program];
+  const path = candidates.find((a) => !a.startsWith("-") && (a.includes("/") || extname(a) !== "")) ?? (candidates === rest ? programName : program);
+  const file = basename(path, extname(path));
+  const parent = basename(join(path, ".."));
+  const name = GENERIC.has(file) && parent !== "." && parent !== "" ? `${parent}-${file}` : file;
+  return safe(name) || "implementation";
+};
+
+/** `srk-reports/<name>/`, the name made safe for a path. */
+export const defaultOutDir = (name: string): string => join(REPORTS_DIR, safe(name) || "implementation");
+
+const isCertificate = (file: string): boolean => {
+  try {
+    const json = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    return typeof json === "object" && json !== null && "certificate_version" in json;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Makes `dir` ready for a new report: a missing or empty folder is used as it is; a folder holding
+ * an earlier srk report (a `certificate.json` srk wrote, and only what srk writes) has that report
+ * removed when `clear` (so no trace of an old run is mixed with the new one; `srk merge` keeps it,
+ * as its inputs may be the shards inside); anything else is refused (exit 64), since writing over
+ * it could lose the user's files.
+ */
+export const prepareOutDir = (dir: string, { clear }: { readonly clear: boolean } = { clear: true }): void => {
+  if (!existsSync(dir)) return;
+  if (!statSync(dir).isDirectory()) throw new UsageError(`--out ${dir}: exists and is not a folder; give a new or empty folder`);
+  const entries = readdirSync(dir);
+  if (entries.length === 0) return;
+  const foreign = entries.filter((e) => !SRK_ENTRIES.has(e) && !e.endsWith(".tmp"));
+  if (foreign.length > 0 || !isCertificate(join(dir, "certificate.json"))) {
+    const what = foreign.length > 0 ? `holds ${foreign.slice(0, 3).map((e) => `"${e}"`).join(", ")}${foreign.length > 3 ? ` and ${foreign.length - 3} more` : ""}` : "has no certificate.json of an earlier srk run";
+    throw new UsageError(`--out ${dir}: the folder ${what}, so it is not an earlier srk report; srk will not write over it: give a new or empty folder`);
+  }
+  if (clear) for (const e of entries) rmSync(join(dir, e), { recursive: true, force: true });
+};

@@ -18,12 +18,29 @@ const RUNNERS = new Set(["node", "nodejs", "python", "python3", "pypy", "pypy3",
 /** File names too generic to name an implementation alone: the folder above them is added. */
 const GENERIC = new Set(["main", "index", "impl", "server", "app", "cli", "run", "start", "__main__", "mod"]);
 
-const safe = (name: string): string => name.replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "");
+const NODE_CODE = ["-e", "--eval", "-p", "--print"];
+const NODE_VALUE = ["--import", "--require", "-r", "--loader", "--experimental-loader"];
+/**
+ * A runner's options whose next argument is program text (`python3 -c "…"`, `node -e "…"`): no
+ * script follows (what follows is that program's arguments), so the runner names the implementation.
+ */
+const CODE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  python: ["-c"], pypy: ["-c"], node: NODE_CODE, nodejs: NODE_CODE, bun: NODE_CODE, ruby: ["-e"], perl: ["-e", "-E"], php: ["-r"], sh: ["-c"], bash: ["-c"],
+};
+/** A runner's options whose next argument is a value that can look like a path (a module to preload, a package), not the script. */
+const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = { node: NODE_VALUE, nodejs: NODE_VALUE, npx: ["-p", "--package"], ruby: ["-r", "-I"] };
+
+/** A script's extension: a letter then word characters (`.py`, `.ts`, `.mjs`), not a version's `.0` nor code's `.sleep(60)`. */
+const hasScriptExtension = (a: string): boolean => /^\.[A-Za-z]\w*$/.test(extname(a));
+
+/** A name made safe for one path segment: runs of other characters become `-`; no leading or trailing `-` or `.` (so never `.` or `..`). */
+const safe = (name: string): string => name.replace(/[^\w.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "");
 
 /**
  * A name for an implementation that never said its own in `hello`, from its command line:
  * the first script or program path after any interpreter and its options (`python3 impls/toy.py`
- * is `toy`, `node --import tsx impl/main.ts` is `impl-main`, `./bin/my-impl --fast` is `my-impl`).
+ * is `toy`, `node --import tsx impl/main.ts` is `impl-main`, `./bin/my-impl --fast` is `my-impl`);
+ * the interpreter itself when it runs program text (`python3 -c "…"` is `python3`).
  */
 export const nameFromCommandLine = (commandLine: string): string => {
   let argv: string[];
@@ -34,16 +51,39 @@ export const nameFromCommandLine = (commandLine: string): string => {
   }
   const [program = "", ...rest] = argv;
   const programName = basename(program);
-  const candidates = RUNNERS.has(programName.replace(/[\d.]+$/, "")) || RUNNERS.has(programName) ? rest : [program];
-  const path = candidates.find((a) => !a.startsWith("-") && (a.includes("/") || extname(a) !== "")) ?? (candidates === rest ? programName : program);
-  const file = basename(path, extname(path));
+  const family = programName.replace(/[\d.]+$/, ""); // python3.11 is python
+  let path = program;
+  if (RUNNERS.has(programName) || RUNNERS.has(family)) {
+    path = programName;
+    const code = CODE_OPTIONS[family] ?? [];
+    const value = VALUE_OPTIONS[family] ?? [];
+    for (let i = 0; i < rest.length; i++) {
+      const a = rest[i] as string;
+      if (code.includes(a)) break;
+      if (value.includes(a)) {
+        i++;
+        continue;
+      }
+      if (!a.startsWith("-") && (a.includes("/") || hasScriptExtension(a))) {
+        path = a;
+        break;
+      }
+    }
+  }
+  const file = hasScriptExtension(path) ? basename(path, extname(path)) : basename(path);
   const parent = basename(join(path, ".."));
-  const name = GENERIC.has(file) && parent !== "." && parent !== "" ? `${parent}-${file}` : file;
+  const name = GENERIC.has(file) && parent !== "." && parent !== ".." && parent !== "" ? `${parent}-${file}` : file;
   return safe(name) || "implementation";
 };
 
 /** `srk-reports/<name>/`, the name made safe for a path. */
 export const defaultOutDir = (name: string): string => join(REPORTS_DIR, safe(name) || "implementation");
+
+/** A temporary file an interrupted srk run left (`certificate.json.<pid>.tmp`, written then renamed), not any `*.tmp`. */
+const isLeftover = (entry: string): boolean => {
+  const m = /^(.+)\.\d+\.tmp$/.exec(entry);
+  return m !== null && SRK_ENTRIES.has(m[1] as string);
+};
 
 const isCertificate = (file: string): boolean => {
   try {
@@ -66,7 +106,7 @@ export const prepareOutDir = (dir: string, { clear }: { readonly clear: boolean 
   if (!statSync(dir).isDirectory()) throw new UsageError(`--out ${dir}: exists and is not a folder; give a new or empty folder`);
   const entries = readdirSync(dir);
   if (entries.length === 0) return;
-  const foreign = entries.filter((e) => !SRK_ENTRIES.has(e) && !e.endsWith(".tmp"));
+  const foreign = entries.filter((e) => !SRK_ENTRIES.has(e) && !isLeftover(e));
   if (foreign.length > 0 || !isCertificate(join(dir, "certificate.json"))) {
     const what = foreign.length > 0 ? `holds ${foreign.slice(0, 3).map((e) => `"${e}"`).join(", ")}${foreign.length > 3 ? ` and ${foreign.length - 3} more` : ""}` : "has no certificate.json of an earlier srk run";
     throw new UsageError(`--out ${dir}: the folder ${what}, so it is not an earlier srk report; srk will not write over it: give a new or empty folder`);

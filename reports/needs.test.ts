@@ -27,6 +27,7 @@ import {
   skipLine,
 } from "../test-support/needs.ts";
 import { REPO_ROOT } from "./paths.ts";
+import { fullTitle, testsOf } from "./tests-index.ts";
 
 const missing: Resource = { name: "../shared/nothing", why: "a thing only CI provides", available: () => false };
 const present: Resource = { name: "the repository", why: "always there", available: () => true };
@@ -107,6 +108,16 @@ describe("needs: a present resource's tests run", () => {
   });
   gate.it("a gated it runs", () => void ran++);
   it("both gated tests ran", () => expect(ran).toBe(2));
+});
+
+describe("needs: the docs' test index reads gated tests as tests", () => {
+  it("needs(X).describe is a describe, needs(X).it a test (reports/tests-index.ts)", () => {
+    const browser = testsOf("conformance/reporters/browser.test.ts");
+    expect(browser.length).toBe(4);
+    for (const t of browser) expect(t.describes).toEqual(["report.html in headless Chromium"]);
+    expect(browser.find((t) => t.invariants.includes("S-4"))?.title).toMatch(/^a failing certificate \(mutant S-4\.replay-claim-miscounts\)/);
+    expect(testsOf("conformance/review.test.ts").map(fullTitle)).toContain("spec review 1 is closed item by item › the item list is the review's (every G-n heading of the review, no more)");
+  });
 });
 
 // End to end: a fresh clone's layout (root/kit, with no root/shared beside it), a gated file, real vitest runs.

@@ -42,9 +42,10 @@ const titleOf = (node: ts.Expression | undefined, source: ts.SourceFile): string
   return null;
 };
 
-/** The name a call is made under: `it`, `describe`, `it.skip` → `it`… */
+/** The name a call is made under: `it`, `describe`, `it.skip` → `it`…; a gated block, `needs(X).describe` or `needs(X).it` (test-support/needs.ts), → `describe`, `it`. */
 const calleeName = (e: ts.Expression): string | null => {
   if (ts.isIdentifier(e)) return e.text;
+  if (ts.isPropertyAccessExpression(e) && ["describe", "it"].includes(e.name.text) && ts.isCallExpression(e.expression) && ts.isIdentifier(e.expression.expression) && e.expression.expression.text === "needs") return e.name.text;
   if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && ["skip", "only", "concurrent", "sequential", "fails"].includes(e.name.text)) return e.expression.text;
   return null;
 };

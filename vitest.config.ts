@@ -1,11 +1,23 @@
 import { defineConfig } from "vitest/config";
 
-// One suite for the whole kit. Long campaigns (fuzz, bench) live behind their own scripts,
-// so the default run stays within a few minutes on two cores. The JSON report feeds the plain
-// "N passed, N failed" line that .ci/run prints last.
+/**
+ * The long checks: each spends minutes on processes (a pack and an install from the registry, shard
+ * campaigns, mutants certified over the wire). `npm test` leaves them out to stay within about five
+ * minutes on two cores; `npm run test:long` (vitest.long.config.ts) runs exactly these, and
+ * `.ci/run` runs both, so CI still checks everything.
+ */
+export const LONG_TESTS = [
+  "conformance/package/package.test.ts",
+  "conformance/shard/shard.test.ts",
+  "conformance/mutants/over-the-wire.test.ts",
+];
+
+// One suite for the whole kit. Campaigns (fuzz, bench, the mutant matrix) live behind their own
+// scripts. The JSON report feeds the plain "N passed, N failed" line that .ci/run prints last.
 export default defineConfig({
   test: {
     include: ["{spec,model,impl,properties,conformance,reports}/**/*.test.ts"],
+    exclude: ["**/node_modules/**", ...LONG_TESTS],
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: one worker on the 2-core machines CI
     // runs on, which made the suite run file after file.

@@ -8,6 +8,7 @@ import type { GrowthResult } from "./growth.ts";
 import type { ModelResult } from "./model.ts";
 import type { RunnerResult } from "./runner.ts";
 import type { ShardingResult } from "./sharding.ts";
+import type { StartupResult } from "./startup.ts";
 import type { SuiteResult } from "./suite.ts";
 
 /** A section that could not be measured, and why (the rest of the report is still written). */
@@ -46,6 +47,8 @@ export interface BenchReport {
     readonly digest: Section<DigestResult>;
     readonly suite: Section<SuiteResult>;
     readonly sharding: Section<ShardingResult>;
+    /** Absent from reports made before the section existed. */
+    readonly startup?: Section<StartupResult>;
   };
   readonly goals: readonly Goal[];
   /** Peak RSS of the benchmark's own process (the in-process sections), bytes. */

@@ -5,7 +5,8 @@
  * Sections (one file each): durable write (bench/durable.ts), digest (bench/digest.ts), model
  * and differential steps/s with exhaustive merge order-independence (bench/model.ts), runner
  * overhead (bench/runner.ts), growth with N (bench/growth.ts), test suite and the default
- * certification (bench/suite.ts), and the same certification with `--jobs 2` (bench/sharding.ts).
+ * certification (bench/suite.ts), the same certification with `--jobs 2` (bench/sharding.ts), and
+ * the start of `srk --help` and `srk list` from the packed package (bench/startup.ts).
  * A section that fails is reported as not measured, with the error; the others still run.
  *
  * Environment:
@@ -37,6 +38,7 @@ import { isError, type BenchReport, type Section, type SectionError } from "./re
 import { RUNNER_GOAL, runRunner, runnerGoal, type RunnerResult } from "./runner.ts";
 import { runSharding, SHARDING_GOAL, SHARDING_GOAL_NAME, shardingGoal, type ShardingResult } from "./sharding.ts";
 import { runSuite, type SuiteResult } from "./suite.ts";
+import { runStartup, startupGoals, startupNotMeasured, type StartupResult } from "./startup.ts";
 
 const message = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
@@ -72,6 +74,9 @@ export const goalsOf = (s: BenchReport["sections"]): Goal[] => {
     ...(isError(s.sharding)
       ? [notMeasured(SHARDING_GOAL_NAME, "sharding", SHARDING_GOAL, why("sharding", s.sharding))]
       : [shardingGoal(s.sharding.jobs1, s.sharding.jobs2)]),
+    ...(s.startup === undefined
+      ? startupNotMeasured("this report was made before the startup section existed")
+      : isError(s.startup) ? startupNotMeasured(why("startup", s.startup)) : startupGoals(s.startup)),
   ];
 };
 
@@ -96,6 +101,7 @@ export const runBench = async (o: { quick: boolean; outDir: string; updateReadme
   const loadStart = loadavg();
   const generatedAt = new Date().toISOString();
   try {
+    const startup = await section<StartupResult>(ctx, "startup", async () => runStartup(ctx));
     const durable = await section<DurableResult>(ctx, "durable write", async () => (await runDurable(ctx)).result);
     const digest = await section<DigestResult>(ctx, "digest", async () => runDigest(ctx).result);
     const model = await section<ModelResult>(ctx, "model", async () => runModel(ctx));
@@ -106,7 +112,7 @@ export const runBench = async (o: { quick: boolean; outDir: string; updateReadme
       if (isError(suite)) throw new Error("the --jobs 1 certification it compares with did not run");
       return (await runSharding(ctx, suite.certification)).result;
     });
-    const sections: BenchReport["sections"] = { durable, growth, runner, model, digest, suite, sharding };
+    const sections: BenchReport["sections"] = { durable, growth, runner, model, digest, suite, sharding, startup };
     const report: BenchReport = {
       bench_version: 1, generated_at: generatedAt, quick: o.quick, duration_s: ctx.elapsedS(),
       machine: {

@@ -14,7 +14,10 @@ export interface Decision {
   readonly why: string;
   readonly paper: string;
   readonly alternatives: string;
+  /** The invariants it refines; empty only for a decision about the kit itself (`kit: true`). */
   readonly refines: readonly InvariantId[];
+  /** A decision about the kit as a tool (packaging, versions), not about the protocols. */
+  readonly kit?: true;
 }
 
 export const DECISIONS: readonly Decision[] = [
@@ -468,6 +471,17 @@ export const DECISIONS: readonly Decision[] = [
     paper: "RIPA, Section 2.2 and Section 4 (I2): the target's memory must continue the source's ancestry (⪯ is an auditable continuation, equality allowed). Section 6.3, study B2: 'the explicit workflow driver resumes the original task through Muse, obtains the multiplied subtotal, writes the target marker and completes the task' — the marker is written by the resumed task after activation, and 'extend memory with the target marker' reports that outcome of the runs.",
     alternatives: "Model it: resume appends a memory snapshot with a new cause naming the migration target (closer to the study's wording, but the paper puts the write in the workflow driver, and it would change OP-1.10's causes, the snapshot schema and every migrated agent's memory head); keep the name and document that it means 'not reset' (a flag whose name says the opposite of what happened invites exactly the reviewer's misreading).",
     refines: ["I2"],
+  },
+  {
+    id: "D-048",
+    title: "The kit is one npm package, samsara-ripa-kit, versioned by semver; its implementation is not in it",
+    kit: true,
+    decision:
+      "The kit is published as the npm package `samsara-ripa-kit`: the `srk` command as compiled JavaScript (`dist/`, built by `npm pack`; no TypeScript compiler and no tsx at run time), a typed library API (`certify`, `replay`, the model's `transition` and `view`, the catalog of invariants, `digestOf`; the whole model and spec as `samsara-ripa-kit/model` and `samsara-ripa-kit/spec`), and the normative data the runner reads (the spec's Markdown, tables, checks, JSON Schemas and vectors, the golden transcripts). It ships no tests, triage, site or certificates. The kit's own implementation (`impl/`) is an npm workspace of the repository, not part of the package: its SQLite binding (better-sqlite3) builds native code on install, and the runner never needs it. Versions follow semver 2.0.0, with these rules: a change that makes an implementation certified before fail or come out inconclusive now, a breaking change of the wire protocol (spec/wire/PROTOCOL.md: a message, field, code or rule an implementation must change for) or of the certificate's schema (a field removed, renamed or retyped; `certificate_version` bumped) is a major version; a new check, stage, invariant witness, golden line or optional certificate field that a conforming implementation passes unchanged is a minor version; a fix of the runner that changes no verdict of a conforming implementation is a patch. Before 1.0.0, per semver, the minor version plays the major's part. A certificate names the kit's version and the spec's digest, so two certificates are comparable only when both agree (D-038).",
+    why: "Implementers certify from their own repositories and CI: they need to depend on the runner, pin it, and know from the version number alone whether an upgrade can fail an implementation that passed. Shipping compiled JavaScript makes `srk --help` start in a fraction of the time tsx needs to compile the runner, and leaving the implementation out means installing the runner builds nothing (better-sqlite3 takes minutes to compile where no prebuilt binary can be fetched). The normative files ship because the runner reads the golden transcripts and hashes the spec into every certificate.",
+    paper: "Neither paper says how a conformance kit is distributed. Both ask for checkable invariants; a certificate is only as useful as the ability to say which rules it was issued under, which the version and the spec digest record.",
+    alternatives: "Keep the package private and document `git clone` (every user carries the tests, the Stryker triage and a 6.9 MB site, and gets a 4–5 s start); ship TypeScript and tsx (the start stays slow, and tsx becomes a run-time dependency); make better-sqlite3 an optional dependency (npm still tries to build optional dependencies, and fails loudly on a machine without a compiler); ship the implementation too with a WebAssembly SQLite (a second storage engine to verify for durability and forgetting, W-7); version the wire protocol and the package separately (`protocol_version` does exist on the wire, but a user upgrades one package, and what they need to know is whether that upgrade can change a verdict).",
+    refines: [],
   },
 ];
 

@@ -116,7 +116,7 @@ export const renderDecisions = (): string => {
       `- **Why.** ${d.why}`,
       `- **What the paper says.** ${d.paper}`,
       `- **Alternatives.** ${d.alternatives}`,
-      `- **Refines.** ${d.refines.join(", ")}`,
+      `- **Refines.** ${d.kit === true ? "no invariant (a decision about the kit itself)" : d.refines.join(", ")}`,
       "",
     );
   }

@@ -1,7 +1,7 @@
 /**
  * The evidence the generated docs show per invariant, read from committed run outputs:
- * - the certificate of the last certification of the bundled implementation
- *   (`npm start` writes reports/certificates/samsara-ripa-kit-impl/certificate.json): witness counts;
+ * - the sample certificate of the bundled implementation (`npm run docs:sample` writes
+ *   docs/examples/certificate/certificate.json, reports/sample-certificate.ts): witness counts;
  * - the kill matrix (`npm run mutants` writes reports/mutants.json): each mutant, the stage that
  *   killed it and its shrunk counterexample.
  */
@@ -12,7 +12,7 @@ import type { InvariantId } from "../spec/catalog.ts";
 import type { TraceStep } from "../spec/certificate.ts";
 import { REPO_ROOT } from "./paths.ts";
 
-export const BUNDLED_CERTIFICATE = "reports/certificates/samsara-ripa-kit-impl/certificate.json";
+export const BUNDLED_CERTIFICATE = "docs/examples/certificate/certificate.json";
 export const MUTANTS_JSON = "reports/mutants.json";
 
 export const readBundledCertificate = (path = BUNDLED_CERTIFICATE): Certificate | null => {

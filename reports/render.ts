@@ -146,10 +146,10 @@ export const witnessRow = (v: InvariantVerdict): string =>
   `| ${v.verdict} | ${v.witnesses.accepted} | ${v.witnesses.rejected} | ${v.witnesses.crash_cuts} | ${v.witnesses.algebra} | ${v.witnesses.forgetting} |`;
 
 const certificateLine = (c: Certificate): string =>
-  `[\`${BUNDLED_CERTIFICATE}\`](${href(BUNDLED_CERTIFICATE)}) (\`npm start\`: ${c.implementation.name ?? "?"} ${c.implementation.version ?? ""}, started ${c.started_at}, seed ${c.settings.seed}, ${c.settings.runs} runs, result **${c.result}**)`;
+  `[\`${BUNDLED_CERTIFICATE}\`](${href(BUNDLED_CERTIFICATE)}) (\`npm run docs:sample\`: ${c.implementation.name ?? "?"} ${c.implementation.version ?? ""}, started ${c.started_at}, seed ${c.settings.seed}, ${c.settings.runs} runs, result **${c.result}**)`;
 
 const witnessLines = (inv: Invariant, c: Certificate | null): string[] => {
-  if (c === null) return [`**Witnesses.** No certificate of the bundled implementation at \`${BUNDLED_CERTIFICATE}\`: run \`npm start\`.`, ""];
+  if (c === null) return [`**Witnesses.** No certificate of the bundled implementation at \`${BUNDLED_CERTIFICATE}\`: run \`npm run docs:sample\`.`, ""];
   const v = c.invariants.find((i) => i.invariant === inv.id);
   if (v === undefined) return [];
   return [
@@ -259,7 +259,7 @@ export const renderInvariantsReport = (input: DocsInput): string => {
     "implementation can replay it with `srk golden`.",
     "",
     c === null
-      ? `**Witnesses.** No certificate at \`${BUNDLED_CERTIFICATE}\` yet: run \`npm start\`.`
+      ? `**Witnesses.** No certificate at \`${BUNDLED_CERTIFICATE}\` yet: run \`npm run docs:sample\`.`
       : `**Witnesses** are from ${certificateLine(c)}. **Mutants** are from [\`${MUTANTS_JSON}\`](mutants.md) (\`npm run mutants\`${input.matrix === null ? ", not run yet" : `, seed ${input.matrix.settings.seed}, ${input.matrix.settings.runs} runs, stages ${input.matrix.settings.stages.join(", ")}`}).`,
     "",
     "| Id | Protocol | Name | Kind | Error code | Verdict | Witnesses | Mutants killed |",

@@ -8,7 +8,7 @@
  * The inputs are the files that can change the certificate's verdicts, witnesses, checks and
  * coverage: every module the certification runs — the runner (from `conformance/certify.ts`) and
  * the implementation (from `impl/main.ts`, its command line) — found by following their imports
- * (the TypeScript parser's, type-only imports left out: they change no behaviour), the golden
+ * (read with the TypeScript parser; `import type` left out: it loads nothing), the golden
  * transcripts the golden stage reads, and the installed version of every package those modules
  * import (fast-check draws the generated runs, better-sqlite3 stores the implementation's data).
  * Following imports, not a list of folders, keeps the set exact as files are added or split: a
@@ -61,20 +61,17 @@ const dataInputs = (): string[] =>
 
 const BUILTINS = new Set(builtinModules);
 
-/** The specifiers a module imports at run time: static imports and re-exports (less type-only ones) and dynamic `import()`. */
+/** The specifiers a module imports at run time: static imports and re-exports (less `import type` and `export type`) and dynamic `import()`. */
 export const runtimeImports = (file: string, text: string): string[] => {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const out: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      const c = node.importClause;
-      const typeOnly = c !== undefined && (c.isTypeOnly || (c.name === undefined && c.namedBindings !== undefined && ts.isNamedImports(c.namedBindings)
-        && c.namedBindings.elements.length > 0 && c.namedBindings.elements.every((e) => e.isTypeOnly)));
-      if (!typeOnly) out.push(node.moduleSpecifier.text);
+      // Under verbatimModuleSyntax (tsconfig.json) only `import type` is erased: `import { type A }`
+      // still loads the module.
+      if (node.importClause?.isTypeOnly !== true) out.push(node.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
-      const typeOnly = node.isTypeOnly || (node.exportClause !== undefined && ts.isNamedExports(node.exportClause)
-        && node.exportClause.elements.length > 0 && node.exportClause.elements.every((e) => e.isTypeOnly));
-      if (!typeOnly) out.push(node.moduleSpecifier.text);
+      if (!node.isTypeOnly) out.push(node.moduleSpecifier.text);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
       if (arg !== undefined && ts.isStringLiteralLike(arg)) out.push(arg.text);

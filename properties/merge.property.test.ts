@@ -3,13 +3,15 @@
  * whatever the order, batching or duplication — exhaustively over all 720 permutations of 6
  * distillates with overlapping and contested keys (and several partitions, with duplicates), and
  * sampled for 40 distillates. S-5: excision equals a fresh lineage of the remaining distillates in
- * the same batches, bit for bit. S-4: replay reproduces the chain.
+ * the same batches, bit for bit. S-4: replay reproduces the chain. The duplicates go to the model's
+ * own `samskara.merge` (D-008 decides what a re-delivery contributes), never filtered by the test.
  * Replay a failure: FC_SEED=<seed> FC_PATH=<path> npx vitest run properties/merge.property.test.ts
  */
 import { describe, it, expect } from "vitest";
 import fc from "fast-check";
 import type { Disposition, SamskaraDistillate } from "../spec/index.ts";
-import { aggregate, excise, genesisVersion, replay, sameChain, stateDigest } from "../model/index.ts";
+import { aggregate, excise, genesisVersion, replay, sameChain, stateDigest, type World } from "../model/index.ts";
+import { AGENT, accept, distilled, life, minted } from "../model/fixture.ts";
 import { assertReplayable } from "./generators/replay.ts";
 
 const FILE = "properties/merge.property.test.ts";
@@ -52,16 +54,35 @@ const partition = <T>(xs: readonly T[], sizes: readonly number[]): T[][] => {
   return out;
 };
 
-/** Merge batches like the store does: a batch contributes only distillates not merged before (D-008). */
-const headDigest = (batches: readonly (readonly SamskaraDistillate[])[]): string => {
-  const seen = new Set<string>();
-  const fresh = batches.map((b) => {
-    const n = [...new Map(b.filter((d) => !seen.has(d.distillate_id)).map((d) => [d.distillate_id, d])).values()];
-    n.forEach((d) => seen.add(d.distillate_id));
-    return n;
-  });
-  const l = replay(GENESIS, fresh);
-  return l.chain[l.chain.length - 1]?.state_digest ?? "";
+/**
+ * The model's own merge (OP-4.1, D-008), not a re-implementation of it: a world in which each
+ * distillate was distilled by a life of its own (same id, signal and dispositions; obligation
+ * `ob-<id>` pending), built inside each test (Stryker attributes module-level model code to no test).
+ */
+const distilledWorld = (ds: readonly SamskaraDistillate[]): World =>
+  ds.reduce(
+    (w, d) => distilled(w, life(`i-${d.distillate_id}`), 2, d.distillate_id, d.signal.valence, d.signal.confidence, d.dispositions),
+    minted(),
+  );
+
+interface Head {
+  readonly version_id: string;
+  readonly state_digest: string;
+  readonly versions: number;
+}
+
+/**
+ * One `samskara.merge` per delivery, naming the obligations of the listed distillates exactly as
+ * given: repeats inside a delivery and re-deliveries of merged ones reach the model unfiltered,
+ * and whatever it does with them (D-008: a batch contributes only what was not merged before)
+ * makes the head read back from its store.
+ */
+const modelHead = (w0: World, deliveries: readonly (readonly SamskaraDistillate[])[]): Head => {
+  let w = w0;
+  for (const b of deliveries) w = accept(w, { op: "samskara.merge", tick: 3, agent: AGENT, obligation_ids: b.map((d) => `ob-${d.distillate_id}`) }).world;
+  const chain = w.agents.get(AGENT)?.store.chain ?? [];
+  const h = chain[chain.length - 1];
+  return { version_id: h?.version_id ?? "", state_digest: h?.state_digest ?? "", versions: chain.length };
 };
 
 describe("AD-3 convergent reconciliation (exhaustive, 6 distillates)", () => {
@@ -70,15 +91,25 @@ describe("AD-3 convergent reconciliation (exhaustive, 6 distillates)", () => {
     const s = aggregate(SIX);
     expect(s.entries.filter((e) => e.contested).map((e) => e.key)).toEqual(["k.a", "k.b", "k.c", "k.d"]);
   });
-  it("AD-3 all 720 permutations x 5 partitions (with duplicates) reach the same state digest", () => {
+  it("AD-3 all 720 permutations x 5 partitions, and duplicate deliveries through the model's merge, reach the same state digest", () => {
     const perms = permutations(SIX);
     expect(perms).toHaveLength(720);
+    const w0 = distilledWorld(SIX);
     const patterns = [[6], [1], [2], [3, 1, 2], [1, 4, 1]];
     for (const p of perms) {
       expect(stateDigest(aggregate(p))).toBe(expected);
-      for (const sizes of patterns) expect(headDigest(partition(p, sizes))).toBe(expected);
-      // duplicates: re-deliver a prefix in a later batch and repeat inside a batch
-      expect(headDigest([...partition(p, [2]), p.slice(0, 3), [p[0] as SamskaraDistillate, p[0] as SamskaraDistillate]])).toBe(expected);
+      const heads = patterns.map((sizes) => modelHead(w0, partition(p, sizes)));
+      for (const h of heads) expect(h.state_digest).toBe(expected);
+      // duplicates, sent to the model as they are: a repeat inside a batch, merged ones re-delivered
+      // with new ones and alone, the first distillate again at the end. The model must skip every
+      // one of them (D-008), so the head is the head of the three batches without them.
+      const [b1 = [], b2 = [], b3 = []] = partition(p, [2]);
+      const p0 = p[0] as SamskaraDistillate;
+      const clean = heads[2]; // the pattern [2]: b1, b2, b3
+      const noisy = modelHead(w0, [[...b1, p0], [...b1, ...b2], [...b2, ...b1], [...b3, p0], [p0, p0]]);
+      expect(noisy).toEqual(clean);
+      expect(noisy.versions).toBe(4);
+      expect(noisy.state_digest).toBe(expected);
     }
   });
 });
@@ -93,25 +124,37 @@ const distillateArb = (id: string): fc.Arbitrary<SamskaraDistillate> =>
       g: fc.nat(3),
     })
     .map(({ valence, confidence, keys, fracs, g }) =>
-      mk(id, valence, confidence, keys.map((k, i) => [k, Math.trunc((valence * (fracs[i] ?? 0)) / 100), `guidance ${k} ${g}`])),
+      // S-2 (D-012), which the model checks at distillation: the sign of every weight is the valence's, |w| <= |v|
+      mk(id, valence, confidence, keys.map((k, i) => [k, valence === 0 ? 0 : Math.sign(valence) * Math.max(1, Math.trunc((Math.abs(valence) * (fracs[i] ?? 0)) / 100)), `guidance ${k} ${g}`])),
     );
 
 const setArb = (n: number) => fc.tuple(...Array.from({ length: n }, (_, i) => distillateArb(`d${String(i).padStart(2, "0")}`)));
 
 describe("AD-3 convergent reconciliation (sampled, 40 distillates)", () => {
-  it("AD-3 random permutations, partitions and duplicate deliveries give one state digest", () => {
+  it("AD-3 random permutations, partitions and duplicate deliveries through the model's merge give one state digest", () => {
     assertReplayable(
       FILE,
       fc.property(
         setArb(40),
         fc.array(fc.nat(39), { minLength: 40, maxLength: 40 }),
         fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.array(fc.nat(1000), { maxLength: 3 }), { minLength: 1, maxLength: 8 }),
         fc.array(fc.nat(39), { maxLength: 10 }),
-        (ds, keys, sizes, dups) => {
+        (ds, keys, sizes, repeats, dups) => {
           const shuffled = ds.map((d, i) => ({ d, k: keys[i] ?? 0, i })).sort((a, b) => a.k - b.k || a.i - b.i).map((x) => x.d);
           const batches = partition(shuffled, sizes);
-          const withDups = [...batches, dups.map((i) => ds[i] as SamskaraDistillate)].filter((b) => b.length > 0);
-          expect(headDigest(withDups)).toBe(stateDigest(aggregate(ds)));
+          // each batch re-delivers some distillates of itself or of earlier batches; then a batch of
+          // re-deliveries only (all merged by then)
+          const noisy = batches.map((b, i) => {
+            const sent = batches.slice(0, i + 1).flat();
+            return [...b, ...(repeats[i % repeats.length] ?? []).map((r) => sent[r % sent.length] as SamskaraDistillate)];
+          });
+          const w0 = distilledWorld(ds);
+          const clean = modelHead(w0, batches);
+          const head = modelHead(w0, [...noisy, dups.map((i) => ds[i] as SamskaraDistillate)].filter((b) => b.length > 0));
+          expect(head.state_digest).toBe(stateDigest(aggregate(ds)));
+          expect(head).toEqual(clean);
+          expect(head.versions).toBe(batches.length + 1);
         },
       ),
       60,

@@ -46,6 +46,16 @@ export const load = async (entry: string): Promise<Opener> => {
   return mod.openImplementation;
 };
 
+/**
+ * The in-process budget (conformance/mutants/in-process.test.ts): MUTANT_RUNS differential runs per
+ * generator profile (default 150) from MUTANT_SEED (default 1). One budget for every mutant and for
+ * the unpatched control, so "the control survives" means it survived what kills the mutants.
+ */
+export const IN_PROCESS_BUDGET: { readonly runs: number; readonly seed: number } = {
+  runs: Number(process.env["MUTANT_RUNS"] ?? 150),
+  seed: Number(process.env["MUTANT_SEED"] ?? 1),
+};
+
 export interface Verdict {
   readonly killed: boolean;
   /** Which check killed it and how, or why it survived. */

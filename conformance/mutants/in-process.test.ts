@@ -4,7 +4,8 @@
  * model-versus-implementation differential, and an unpatched copy built the same way must
  * survive — otherwise a "kill" could be an artefact of copying and loading.
  *
- * Budget: MUTANT_RUNS differential runs per mutant (default 150) from MUTANT_SEED (default 1).
+ * Budget: MUTANT_RUNS differential runs per profile (default 150) from MUTANT_SEED (default 1),
+ * the same for every mutant and for the unpatched copy (IN_PROCESS_BUDGET, harness.ts).
  * The spec-review mutants are sampled by default (conformance/mutants/sample.ts); MUTANTS=all, as
  * `npm run mutants:check` sets it, checks every one.
  */
@@ -12,11 +13,10 @@ import { describe, expect, it } from "vitest";
 import { INVARIANT_IDS, PROTOCOLS } from "../../spec/catalog.ts";
 import { familyOfInvariant } from "../oracle/families.ts";
 import { MUTANTS, mutantsOf } from "../../properties/mutants/catalog.ts";
-import { hunt, huntDifferential, huntGolden, load, materialize } from "./harness.ts";
+import { IN_PROCESS_BUDGET, hunt, huntDifferential, huntGolden, load, materialize } from "./harness.ts";
 import { ALL_MUTANTS, notSampled, REVIEW_SAMPLE, sampled } from "./sample.ts";
 
-const RUNS = Number(process.env["MUTANT_RUNS"] ?? 150);
-const SEED = Number(process.env["MUTANT_SEED"] ?? 1);
+const { runs: RUNS, seed: SEED } = IN_PROCESS_BUDGET;
 
 describe("mutants of the implementation are killed (J-1 .. I6)", () => {
   it("every invariant has at least one mutant, and mutant ids are unique", () => {
@@ -24,9 +24,11 @@ describe("mutants of the implementation are killed (J-1 .. I6)", () => {
     expect(new Set(MUTANTS.map((m) => m.id)).size).toBe(MUTANTS.length);
   });
 
-  it("the unpatched copy survives (the harness itself kills nothing)", async () => {
-    const verdict = hunt(await load(materialize("unpatched", null)), 20, SEED);
+  it("the unpatched copy survives the mutants' budget (the harness itself kills nothing)", async () => {
+    const verdict = hunt(await load(materialize("unpatched", null)), RUNS, SEED);
     expect(verdict.killed, verdict.by).toBe(false);
+    // the control ran exactly what a mutant gets: the golden sessions and RUNS runs per profile
+    expect(verdict.by).toBe(`survived the golden sessions and ${IN_PROCESS_BUDGET.runs} differential runs per profile from seed ${IN_PROCESS_BUDGET.seed}`);
   });
 
   // Wire mutants (invariant null) change only impl/wire, which neither the in-process golden replay

@@ -19,7 +19,7 @@ import { silentProgress, type Progress } from "./cli/progress.ts";
 import { KIT_ROOT } from "./kit-root.ts";
 import { writeJsonAtomic } from "./trace/trace.ts";
 import { EMPTY_BASELINE, type Baseline } from "./verdicts/baseline.ts";
-import { decide, STAGE_CONCERNS, type StageSummary } from "./verdicts/decide.ts";
+import { certificateFacts, decide, judge, STAGE_CONCERNS, type StageSummary } from "./verdicts/decide.ts";
 import { WitnessBook } from "./verdicts/witnesses.ts";
 import { CoverageBook } from "./oracle/transitions.ts";
 import { writeReports } from "./reporters/write.ts";
@@ -222,7 +222,13 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
   // The certificate is checked against its own schema before it is written: a mismatch is a bug
   // of the runner, reported as such (and the file is still written, for the bug report).
   const checked = Certificate.safeParse(certificate);
-  if (!checked.success) certificate.harness_faults.push(`the certificate does not match its schema: ${checked.error.message}`);
+  if (!checked.success) {
+    certificate.harness_faults.push(`the certificate does not match its schema: ${checked.error.message}`);
+    // A harness fault never certifies: the result is judged again so that it agrees with the faults it records.
+    const j = judge(certificateFacts(certificate));
+    certificate.result = j.result;
+    certificate.exit_code = j.exit_code;
+  }
   const dir = out();
   const traceFiles = traces.map((t) => {
     writeJsonAtomic(join(dir, t.file), t.trace);

@@ -15,8 +15,8 @@ import { STAGES } from "./names.ts";
 
 export const CERTIFICATE_VERSION = 1;
 
-export const VERDICTS = ["pass", "fail", "not-applicable", "inconclusive"] as const;
-export const Verdict = z.enum(VERDICTS).describe("pass: checked with witnesses and no violation; fail: a violation was found; not-applicable: outside the declared profile; inconclusive: could not be decided");
+export const VERDICTS = ["pass", "fail", "not-applicable", "not-selected", "inconclusive"] as const;
+export const Verdict = z.enum(VERDICTS).describe("pass: checked with witnesses and no violation; fail: a violation was found; not-applicable: outside the declared profile; not-selected: left out by --only (never checked, never a failure); inconclusive: could not be decided");
 export type Verdict = z.infer<typeof Verdict>;
 
 /** The certification stages, in the order they run (issue #7, `srk list`). */

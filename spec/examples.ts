@@ -584,7 +584,7 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
   InvariantVerdict: {
     valid: invariantVerdicts.slice(0, 1).concat(invariantVerdicts.slice(-1)),
     invalid: [
-      { value: { ...invariantVerdicts[1], verdict: "skipped" }, path: "verdict", why: "pass, fail, not-applicable or inconclusive" },
+      { value: { ...invariantVerdicts[1], verdict: "skipped" }, path: "verdict", why: "pass, fail, not-applicable, not-selected or inconclusive" },
       { value: { ...invariantVerdicts[1], family: "operations" }, path: "family", why: "families are the profile's four" },
     ],
   },
@@ -602,7 +602,7 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
       {
         value: { ...certificate, invariants: [{ ...invariantVerdicts[0], verdict: "errored" }, ...invariantVerdicts.slice(1)] },
         path: "invariants.0.verdict",
-        why: "verdicts are pass, fail, not-applicable or inconclusive",
+        why: "verdicts are pass, fail, not-applicable, not-selected or inconclusive",
       },
       { value: { ...certificate, exit_code: 3 }, path: "exit_code", why: "exit codes are 0 (certified), 1 (violations) or 2 (inconclusive)" },
       { value: { ...certificate, certificate_version: 2 }, path: "certificate_version", why: "this kit reads certificate version 1 only" },

@@ -22,7 +22,7 @@ export const runGolden = async (commandLine: string): Promise<{ text: string; ex
     const exitCode = match(out.verdict)
       .with("pass", () => 0 as const)
       .with("fail", () => 1 as const)
-      .with("inconclusive", "not-applicable", () => 2 as const)
+      .with("inconclusive", "not-applicable", "not-selected", () => 2 as const)
       .exhaustive();
     return { text: `${lines.join("\n")}\n`, exitCode };
   } catch (e) {

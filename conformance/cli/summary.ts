@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Certificate, CounterexampleRef, PortableTrace } from "../../spec/certificate.ts";
 import { readTrace } from "../trace/trace.ts";
+import { countsText, describeResult } from "../verdicts/decide.ts";
 
 const pad = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
 
@@ -62,9 +63,8 @@ export const renderSummary = (c: Certificate, certificatePath: string): string =
     const v = `${i.verdict}${i.expected_failure ? " (exp.)" : ""}`;
     lines.push(`${pad(i.invariant, 11)}${pad(v, 16)}${pad(String(w.accepted), 10)}${pad(String(w.rejected), 10)}${pad(String(w.crash_cuts), 7)}${pad(String(w.algebra), 9)}${pad(String(w.forgetting), 8)}${pad(i.reason, 80)}`);
   }
-  const counts = (v: string): number => c.invariants.filter((i) => i.verdict === v).length;
   lines.push("");
-  lines.push(`${counts("pass")} pass, ${counts("fail")} fail, ${counts("not-applicable")} not applicable, ${counts("inconclusive")} inconclusive`);
+  lines.push(countsText(c));
   for (const i of c.invariants) {
     for (const x of i.counterexamples) {
       lines.push(`${i.invariant}: ${x.summary}`);
@@ -76,6 +76,8 @@ export const renderSummary = (c: Certificate, certificatePath: string): string =
   if (c.baseline.stale.length > 0) lines.push(`stale baseline entries (they pass now; remove them): ${c.baseline.stale.join(", ")}`);
   for (const f of c.implementation_faults) lines.push(`implementation fault: ${f.split("\n").join("\n  ")}`);
   for (const f of c.harness_faults) lines.push(`harness fault (a bug of the runner): ${f.split("\n").slice(0, 6).join("\n  ")}`);
-  lines.push(`result: ${c.result} (exit ${c.exit_code}); certificate: ${certificatePath}`);
+  // Worded by decide.ts from the facts the result was decided from, so the two cannot disagree.
+  lines.push(`result: ${describeResult(c)}`);
+  lines.push(`certificate: ${certificatePath}`);
   return `${lines.join("\n")}\n`;
 };

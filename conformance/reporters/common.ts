@@ -8,6 +8,7 @@ import { dirname, relative, resolve, sep } from "node:path";
 import { INVARIANTS, type InvariantId } from "../../spec/catalog.ts";
 import type { Certificate, CounterexampleRef, InvariantVerdict, PortableTrace, StageResult, TraceStep } from "../../spec/certificate.ts";
 import { readTrace } from "../trace/trace.ts";
+import { countInvariants } from "../verdicts/decide.ts";
 
 export interface ReportInput {
   readonly certificate: Certificate;
@@ -70,11 +71,8 @@ export const totalWitnesses = (v: InvariantVerdict): number =>
 
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
-export const countVerdicts = (c: Certificate): Record<InvariantVerdict["verdict"], number> => {
-  const out = { pass: 0, fail: 0, "not-applicable": 0, inconclusive: 0 };
-  for (const i of c.invariants) out[i.verdict]++;
-  return out;
-};
+/** The invariants by verdict (the same count as every other report: conformance/verdicts/decide.ts). */
+export const countVerdicts = (c: Certificate): Record<InvariantVerdict["verdict"], number> => countInvariants(c);
 
 const obj = (x: unknown): Record<string, unknown> | null => (typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null);
 

@@ -20,6 +20,7 @@ import {
   at, counterexamples, divergence, counterexamplesOf, countVerdicts, failingIndex, firstDifferencePath, invariantName, isTrace, pathText, replyLabel,
   requestLabel, seconds, totalWitnesses, traceOf, type Counterexample, type JsonPath, type ReportInput,
 } from "./common.ts";
+import { countsText, describeResult } from "../verdicts/decide.ts";
 
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
 export const esc = (s: string): string =>
@@ -82,7 +83,7 @@ th, td { text-align:left; padding:4px 8px; border-bottom:1px solid var(--line); 
 th { background:#f4f4f5; font-weight:600; font-size:12px; } td.n, th.n { text-align:right; font-variant-numeric: tabular-nums; }
 tr.v-fail td { background:#fef2f2; }
 .badge { display:inline-block; padding:0 7px; border-radius:9px; font-size:12px; font-weight:600; color:#fff; white-space:nowrap; }
-.badge.pass { background:var(--pass); } .badge.fail { background:var(--fail); } .badge.not-applicable { background:var(--na); } .badge.inconclusive { background:var(--inc); }
+.badge.pass { background:var(--pass); } .badge.fail { background:var(--fail); } .badge.not-applicable, .badge.not-selected { background:var(--na); } .badge.inconclusive { background:var(--inc); }
 .filters { display:flex; flex-wrap:wrap; gap:6px 14px; align-items:center; margin:0 0 8px; }
 .filters fieldset { border:1px solid var(--line); border-radius:6px; padding:3px 10px; margin:0; background:#fff; }
 .filters legend { font-size:12px; color:var(--muted); padding:0 4px; } .filters label { margin-right:10px; white-space:nowrap; }
@@ -266,7 +267,6 @@ export const cspHash = (script: string): string => `'sha256-${createHash("sha256
 export const renderHtml = (input: ReportInput, diagrams: readonly Diagram[]): string => {
   const c = input.certificate;
   const all = counterexamples(c);
-  const counts = countVerdicts(c);
   const traces = [...input.traces.values()].filter((t): t is PortableTrace => !("error" in t));
   const name = `${c.implementation.name ?? "(no handshake)"} ${c.implementation.version ?? ""}`.trim();
   const csp = `default-src 'none'; style-src 'unsafe-inline'; script-src ${cspHash(SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
@@ -282,8 +282,8 @@ export const renderHtml = (input: ReportInput, diagrams: readonly Diagram[]): st
 <body>
 <header class="${esc(c.result)}">
 <h1>srk certify — ${esc(name)}</h1>
-<p class="result" id="result"><b>${esc(c.result)}</b> (exit ${c.exit_code})</p>
-<p class="counts">${counts.pass} pass · ${counts.fail} fail · ${counts["not-applicable"]} not applicable · ${counts.inconclusive} inconclusive</p>
+<p class="result" id="result"><b>${esc(c.result)}</b> (exit ${c.exit_code})${esc(describeResult(c).slice(`${c.result} (exit ${c.exit_code})`.length))}</p>
+<p class="counts" id="counts">${esc(countsText(c))}</p>
 </header>
 <main>
 <section id="run"><h2>Run</h2>${facts(c, traces)}</section>

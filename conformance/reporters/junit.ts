@@ -72,12 +72,14 @@ const failCase = (input: ReportInput, tc: TestCase, refs: readonly Counterexampl
 };
 
 const stageCase = (input: ReportInput, s: StageResult, v: InvariantVerdict, tc: TestCase): void => {
+  // A not-selected invariant is skipped even when a stage happened to find something about it (D-036).
+  if (v.verdict === "not-selected") return void tc.skipped().standardOutput(v.reason);
   const mine = s.findings.filter((f) => f.invariant === v.invariant);
   if (mine.length > 0) return failCase(input, tc, mine, v.invariant, v.expected_failure);
   if (v.verdict === "not-applicable") {
     tc.skipped().standardOutput(`not applicable: ${v.reason}`);
-  } else if (s.verdict === "not-applicable") {
-    tc.skipped().standardOutput(`stage not applicable: ${s.reason}`);
+  } else if (s.verdict === "not-applicable" || s.verdict === "not-selected") {
+    tc.skipped().standardOutput(`stage ${s.verdict === "not-selected" ? "not selected" : "not applicable"}: ${s.reason}`);
   } else if (s.verdict === "inconclusive") {
     tc.error(`inconclusive: ${s.reason}`, "inconclusive");
   } else {
@@ -119,7 +121,7 @@ export const renderJunit = (input: ReportInput): string => {
       const tc = suite.testCase().className(`srk.${s.stage}`).name("wire protocol");
       if (wire.length > 0) failCase(input, tc, wire, "wire-protocol", c.baseline.expected.includes(s.stage));
       else if (s.verdict === "inconclusive") tc.error(`inconclusive: ${s.reason}`, "inconclusive");
-      else if (s.verdict === "not-applicable") tc.skipped().standardOutput(s.reason);
+      else if (s.verdict === "not-applicable" || s.verdict === "not-selected") tc.skipped().standardOutput(s.reason);
       else tc.standardOutput(`${s.verdict}: ${s.reason}`);
     }
   }
@@ -127,7 +129,9 @@ export const renderJunit = (input: ReportInput): string => {
   for (const v of c.invariants) {
     const tc = final.testCase().className(`srk.verdicts.${v.family}`).name(`${v.invariant} ${invariantName(v.invariant)}`);
     const w = `witnesses: ${totalWitnesses(v)} (accepted ${v.witnesses.accepted}, rejected ${v.witnesses.rejected}, crash cuts ${v.witnesses.crash_cuts}, algebra ${v.witnesses.algebra}, forgetting ${v.witnesses.forgetting})`;
-    if (v.verdict === "fail" && v.counterexamples.length > 0) {
+    if (v.verdict === "not-selected") {
+      tc.skipped().standardOutput(v.reason);
+    } else if (v.verdict === "fail" && v.counterexamples.length > 0) {
       failCase(input, tc, v.counterexamples, v.invariant, v.expected_failure);
     } else if (v.verdict === "fail") {
       if (v.expected_failure) tc.skipped().standardOutput(`expected failure (listed in the baseline): ${v.reason}`);

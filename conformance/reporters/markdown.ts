@@ -6,8 +6,9 @@
  */
 import type { Certificate, CounterexampleRef, PortableTrace, TraceStep } from "../../spec/certificate.ts";
 import { MACHINES } from "../oracle/transitions.ts";
+import { countsText, describeResult } from "../verdicts/decide.ts";
 import {
-  at, counterexamples, divergence, counterexamplesOf, countVerdicts, failingIndex, firstDifferencePath, invariantName, isTrace, pathText, replyLabel,
+  at, counterexamples, divergence, counterexamplesOf, failingIndex, firstDifferencePath, invariantName, isTrace, pathText, replyLabel,
   requestLabel, seconds, totalWitnesses, traceOf, type ReportInput,
 } from "./common.ts";
 
@@ -121,11 +122,12 @@ const factsTable = (c: Certificate): string[] => {
 
 export const renderMarkdown = (input: ReportInput): string => {
   const c = input.certificate;
-  const counts = countVerdicts(c);
   const all = counterexamples(c);
   const out: string[] = [];
   out.push(`# srk certify — ${mdText(`${c.implementation.name ?? "(no handshake)"} ${c.implementation.version ?? ""}`.trim())}`, "");
-  out.push(`**Result: ${c.result} (exit ${c.exit_code})** — ${counts.pass} pass, ${counts.fail} fail, ${counts["not-applicable"]} not applicable, ${counts.inconclusive} inconclusive.`, "");
+  // The result and its reason are worded by conformance/verdicts/decide.ts from the same facts it decides the result from.
+  const head = `${c.result} (exit ${c.exit_code})`;
+  out.push(`**Result: ${head}**${mdText(describeResult(c).slice(head.length))}`, "", `Counts: ${countsText(c)}.`, "");
   out.push(...factsTable(c), "");
 
   out.push("## Verdicts", "");

@@ -19,6 +19,7 @@ import { cspHash, esc, jsonHtml } from "./html.ts";
 import { machineDot, renderDiagram } from "./html-diagrams.ts";
 import { mdBlock, mdCode } from "./markdown.ts";
 import { REPORT_FILES, writeReports } from "./write.ts";
+import { renderSummary } from "../cli/summary.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "srk-reports-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -113,7 +114,8 @@ describe("report.md", () => {
     const c = example();
     const { md } = await written("md", c);
     expect(md).toMatch(/^# srk certify — agentd 0\.4\.2\n/);
-    expect(md).toContain("**Result: violations (exit 1)** — 12 pass, 1 fail, 6 not applicable, 0 inconclusive.");
+    expect(md).toContain("**Result: violations (exit 1)**: 1 invariant fails (J-1), 1 stage fails (differential: ");
+    expect(md).toContain("Counts: invariants: 12 pass, 1 fail, 6 not applicable, 0 not selected, 0 inconclusive; stages: 5 pass, 1 fail, 0 inconclusive, 1 not applicable.");
     const rows = md.split("\n").filter((l) => /^\| (J-|S-|AD-|I)\d/.test(l));
     expect(rows).toHaveLength(19);
     expect(rows.every((r) => r.split(/(?<!\\)\|/).length === 12)).toBe(true); // 10 columns, no broken row
@@ -248,5 +250,86 @@ describe("state-machine coverage", () => {
     expect(svg).toContain("birth ×7");
     expect(svg).not.toContain("<b>");
     expect(svg).toContain("x&quot;&lt;b&gt;\\N ×1");
+  });
+});
+
+describe("the result line and the counts never contradict the verdicts (issue 20)", () => {
+  /** The example with every failure removed: 13 pass, 6 not applicable, no finding. */
+  const clean = (): Certificate => {
+    const c = example();
+    for (const v of c.invariants) if (v.verdict === "fail") Object.assign(v, { verdict: "pass", reason: "1 witness(es), no violation", counterexamples: [] });
+    for (const s of c.stages) if (s.verdict === "fail") Object.assign(s, { verdict: "pass", findings: [] });
+    return Object.assign(c, { result: "certified", exit_code: 0, baseline: { ...c.baseline, unexpected_failures: [] } });
+  };
+  const W3 = "W-3: an unknown request type got no error reply";
+  const stageFails = (): Certificate => {
+    const c = clean();
+    const wire = c.stages.find((s) => s.stage === "wire");
+    if (wire === undefined) throw new Error("no wire stage");
+    Object.assign(wire, { verdict: "fail", reason: W3, findings: [{ invariant: null, stage: "wire", check: "wire/W-3", summary: W3, steps: 0, trace_file: null, replay: null }] });
+    // The rule (D-036): a failure of the wire protocol not in the baseline is a violation, whatever the invariants say.
+    return Object.assign(c, { result: "violations", exit_code: 1, baseline: { ...c.baseline, unexpected_failures: ["wire"] } });
+  };
+  const stageInconclusive = (): Certificate => {
+    const c = clean();
+    Object.assign(c.stages.find((s) => s.stage === "wire") ?? {}, { verdict: "inconclusive", reason: "the time budget ended before this stage" });
+    // The rule: an inconclusive stage keeps a run from certified, even one that concerns no invariant.
+    return Object.assign(c, { result: "inconclusive", exit_code: 2 });
+  };
+  const all = async (name: string, c: Certificate): Promise<[string, string, string]> => {
+    const w = await written(name, Certificate.parse(c));
+    const summary = renderSummary(c, join(w.dir, "certificate.json"));
+    return [summary, w.md, w.html];
+  };
+
+  it("a failed stage and no failed invariant: violations (exit 1) with 0 invariants fail, 1 stage fails, in every report", async () => {
+    const c = stageFails();
+    expect(c.invariants.filter((i) => i.verdict === "fail")).toHaveLength(0);
+    const [summary, md, html] = await all("stage-fails", c);
+    const line = `violations (exit 1): 0 invariants fail, 1 stage fails (wire: ${W3})`;
+    expect(summary).toContain(`\nresult: ${line}\n`);
+    expect(md).toContain(`**Result: violations (exit 1)**: 0 invariants fail, 1 stage fails (wire: ${W3})`);
+    expect(html).toContain(`<b>violations</b> (exit 1): 0 invariants fail, 1 stage fails (wire: ${W3})</p>`);
+    const counts = "invariants: 13 pass, 0 fail, 6 not applicable, 0 not selected, 0 inconclusive; stages: 5 pass, 1 fail, 0 inconclusive, 1 not applicable";
+    for (const r of [summary, md, html]) expect(r).toContain(counts);
+  });
+
+  it("an inconclusive stage and no inconclusive invariant: inconclusive (exit 2) with 0 invariants inconclusive, 1 stage inconclusive", async () => {
+    const c = stageInconclusive();
+    expect(c.invariants.filter((i) => i.verdict === "inconclusive")).toHaveLength(0);
+    const [summary, md, html] = await all("stage-inconclusive", c);
+    const why = "0 invariants inconclusive, 1 stage inconclusive (wire: the time budget ended before this stage)";
+    expect(summary).toContain(`\nresult: inconclusive (exit 2): ${why}\n`);
+    expect(md).toContain(`**Result: inconclusive (exit 2)**: ${why}`);
+    expect(html).toContain(`<b>inconclusive</b> (exit 2): ${why}</p>`);
+    for (const r of [summary, md, html]) expect(r).toContain("stages: 5 pass, 0 fail, 1 inconclusive, 1 not applicable");
+  });
+
+  it("a clean certificate: certified (exit 0), every applicable invariant passes, no stage fails", async () => {
+    const [summary, md, html] = await all("clean", clean());
+    expect(summary).toContain("\nresult: certified (exit 0): 13 invariants pass, no stage fails or is inconclusive\n");
+    expect(md).toContain("**Result: certified (exit 0)**: 13 invariants pass, no stage fails or is inconclusive");
+    expect(html).toContain("<b>certified</b> (exit 0): 13 invariants pass, no stage fails or is inconclusive</p>");
+  });
+
+  it("a certificate whose recorded result is not what its verdicts give says so instead of agreeing with either", async () => {
+    const c = Object.assign(stageFails(), { result: "certified", exit_code: 0 });
+    const [summary, md] = await all("contradiction", c);
+    expect(summary).toContain(`result: certified (exit 0) as recorded, but this certificate's own verdicts give violations (exit 1): 0 invariants fail, 1 stage fails (wire: ${W3})`);
+    expect(md).toContain("**Result: certified (exit 0)** as recorded, but this certificate's own verdicts give violations (exit 1)");
+  });
+
+  it("--only: the others are not-selected in every report (never not applicable), and JUnit skips them", async () => {
+    const c = clean();
+    for (const v of c.invariants) if (v.invariant !== "J-1") Object.assign(v, { verdict: "not-selected", reason: "not selected: --only J-1" });
+    c.settings.only = ["J-1"];
+    const [summary, md, html] = await all("only", c);
+    for (const r of [summary, md]) expect(r).toContain("invariants: 1 pass, 0 fail, 0 not applicable, 18 not selected, 0 inconclusive");
+    expect(html).toContain('value="not-selected" checked> not-selected (18)');
+    expect(html.match(/data-verdict="not-selected"/g)).toHaveLength(18);
+    expect(html).not.toContain('data-verdict="not-applicable"');
+    const { suites } = parseJunit(readFileSync(join(tmp, "only", "junit.xml"), "utf8"));
+    const verdicts = list(suites.find((x) => x["@name"] === "verdicts")?.["testcase"]);
+    expect(verdicts.filter((x) => has(x, "skipped"))).toHaveLength(18);
   });
 });

@@ -4,8 +4,8 @@
  * different spec digests, implementations, profiles, seeds, run counts, --only selections,
  * baselines or shard counts, and names missing and duplicated shards.
  *
- * Stages merge most-severe-first (fail, then inconclusive, then pass; not-applicable only when no
- * shard ran the stage); checks and witnesses are summed; every counterexample is kept, its trace
+ * Stages merge most-severe-first (fail, then inconclusive, then pass; not-applicable, then
+ * not-selected, only when no shard ran the stage); checks and witnesses are summed; every counterexample is kept, its trace
  * copied next to the merged certificate. Verdicts are then decided again, by the same function as
  * any run (conformance/verdicts/decide.ts), from the summed witnesses: the vacuity guard applies to
  * the whole campaign, not to each shard.
@@ -47,7 +47,7 @@ const IDENTITY: readonly [string, (c: Certificate) => unknown][] = [
   ["shard count", (c) => c.shards.count],
 ];
 
-const SEVERITY: readonly Verdict[] = ["fail", "inconclusive", "pass", "not-applicable"];
+const SEVERITY: readonly Verdict[] = ["fail", "inconclusive", "pass", "not-applicable", "not-selected"];
 const worst = (vs: readonly Verdict[]): Verdict => SEVERITY.find((v) => vs.includes(v)) ?? "not-applicable";
 
 /** Checks the certificates form exactly one complete campaign; returns them ordered by shard. */

@@ -166,7 +166,7 @@ export const algebraStage = async (ctx: StageContext): Promise<StageOutcome> => 
   const missing = NEEDED.filter((f) => !ctx.families.includes(f));
   if (missing.length > 0) return outcome("not-applicable", `the profile does not declare ${missing.join(" and ")}: merges, excisions and replays need distilled lives`, 0);
   const wanted = ALGEBRA.filter((id) => ctx.settings.only.length === 0 || ctx.settings.only.includes(id));
-  if (wanted.length === 0) return outcome("not-applicable", "--only names none of AD-3, S-4, S-5", 0);
+  if (wanted.length === 0) return outcome("not-selected", "--only names none of AD-3, S-4, S-5", 0);
   const seed = ctx.settings.seed;
   const allGroups: Group[] =
     wanted.includes("AD-3") || wanted.includes("S-4")

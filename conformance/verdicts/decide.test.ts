@@ -4,7 +4,7 @@ import type { InvariantId } from "../../spec/catalog.ts";
 import type { CounterexampleRef, StageName, Verdict } from "../../spec/certificate.ts";
 import type { Finding } from "../stages/types.ts";
 import { EMPTY_BASELINE, parseBaseline } from "./baseline.ts";
-import { decide, type StageSummary } from "./decide.ts";
+import { decide, judge, resultText, type StageSummary } from "./decide.ts";
 import { WitnessBook } from "./witnesses.ts";
 import { UsageError } from "../driver/command-line.ts";
 
@@ -80,10 +80,27 @@ describe("decide (D-036)", () => {
     expect(decide({ ...base, families: ["advaita"], stages: [stage("golden", "pass")] }).exit_code).toBe(0);
   });
 
-  it("--only: the others are not applicable and do not affect the exit code", () => {
+  it("--only: the others are not-selected, never not-applicable, and nothing about them fails or stalls the run", () => {
+    // Rule (D-036): not-selected is decided first; a finding, an inconclusive stage concerning only them, or no witness changes nothing.
     const d = decide({ ...base, only: ["AD-3"], stages: [stage("differential", "fail", [finding("S-2")])] });
     expect(verdictOf(d, "AD-3")).toBe("pass");
-    expect(verdictOf(d, "S-2")).toBe("not-applicable");
+    expect(verdictOf(d, "S-2")).toBe("not-selected");
+    expect(d.invariants.filter((i) => i.verdict === "not-selected")).toHaveLength(18);
+    expect(d.invariants.some((i) => i.verdict === "not-applicable")).toBe(false);
+    expect(d.invariants.find((i) => i.invariant === "S-2")?.reason).toMatch(/--only AD-3/);
+    expect([d.result, d.exit_code]).toEqual(["certified", 0]);
+    const unwitnessed = new WitnessBook();
+    unwitnessed.add("AD-3", "algebra");
+    expect(decide({ ...base, only: ["AD-3"], witnesses: unwitnessed, stages: [stage("algebra", "pass")] }).exit_code).toBe(0);
+    // It breaks without --only: the same finding fails S-2 and the run.
+    const all = decide({ ...base, stages: [stage("differential", "fail", [finding("S-2")])] });
+    expect(verdictOf(all, "S-2")).toBe("fail");
+    expect(all.exit_code).toBe(1);
+    // A selected invariant outside the profile is not applicable (a fact of the profile); the rest stay not-selected.
+    const outside = decide({ ...base, families: ["janma"], only: ["AD-3", "J-1"], stages: [stage("golden", "pass")] });
+    expect(verdictOf(outside, "AD-3")).toBe("not-applicable");
+    expect(verdictOf(outside, "J-1")).toBe("pass");
+    expect(outside.invariants.filter((i) => i.verdict === "not-selected")).toHaveLength(17);
   });
 
   it("a wire-protocol failure (no invariant) fails the run and is keyed by stage in the baseline", () => {
@@ -110,5 +127,41 @@ describe("decide (D-036)", () => {
     expect(() => parseBaseline("S-9\n", "b.txt")).toThrow(/entry 1 "S-9"/);
     expect(() => parseBaseline("[1]", "b.json")).toThrow(/list of invariant ids/);
     expect(() => parseBaseline("[oops", "b.json")).toThrow(/not valid JSON/);
+  });
+
+  describe("the result in words (issue 20): from judge's facts, the counts of what made the result", () => {
+    const failing = [stage("handshake", "pass"), { ...stage("wire", "fail", [{ ...finding(null, "wire"), summary: "W-3: an unknown type got no error" }]) }];
+    it("a failed stage and no failed invariant: violations, 0 invariants fail, 1 stage fails, named", () => {
+      const d = decide({ ...base, stages: failing });
+      expect(d.invariants.some((i) => i.verdict === "fail")).toBe(false);
+      const j = judge({ invariants: d.invariants, stages: failing, baseline: EMPTY_BASELINE, harnessFaults: [] });
+      expect([j.result, j.exit_code]).toEqual([d.result, d.exit_code]);
+      expect(resultText(j)).toBe("violations (exit 1): 0 invariants fail, 1 stage fails (wire: W-3: an unknown type got no error)");
+      // It breaks when the stage failure is expected: certified, and the line still counts the failed stage.
+      const expected = judge({ invariants: d.invariants, stages: failing, baseline: parseBaseline("wire\n", "b.txt"), harnessFaults: [] });
+      expect(resultText(expected)).toBe("certified (exit 0): 19 invariants pass, 1 stage fails (wire: W-3: an unknown type got no error) on expected or not-selected invariants only");
+    });
+
+    it("an inconclusive stage and no inconclusive invariant: inconclusive, 0 invariants inconclusive, 1 stage inconclusive", () => {
+      const stages = [stage("handshake", "pass"), stage("wire", "inconclusive")];
+      const d = decide({ ...base, stages });
+      expect(d.invariants.some((i) => i.verdict === "inconclusive")).toBe(false);
+      expect(resultText(judge({ invariants: d.invariants, stages, baseline: EMPTY_BASELINE, harnessFaults: [] })))
+        .toBe("inconclusive (exit 2): 0 invariants inconclusive, 1 stage inconclusive (wire: wire inconclusive)");
+      // It breaks with an inconclusive stage that concerns invariants: they are counted too.
+      const algebra = [stage("handshake", "pass"), stage("algebra", "inconclusive")];
+      const a = decide({ ...base, stages: algebra });
+      expect(resultText(judge({ invariants: a.invariants, stages: algebra, baseline: EMPTY_BASELINE, harnessFaults: [] })))
+        .toBe("inconclusive (exit 2): 3 invariants inconclusive (S-4, S-5, AD-3), 1 stage inconclusive (algebra: algebra inconclusive)");
+    });
+
+    it("a clean run: certified, every invariant passes, no stage fails; an empty profile says nothing was certified", () => {
+      const stages = [stage("handshake", "pass"), stage("golden", "pass")];
+      const d = decide({ ...base, stages });
+      expect(resultText(judge({ invariants: d.invariants, stages, baseline: EMPTY_BASELINE, harnessFaults: [] }))).toBe("certified (exit 0): 19 invariants pass, no stage fails or is inconclusive");
+      const empty = decide({ ...base, families: [], stages });
+      expect(resultText(judge({ invariants: empty.invariants, stages, baseline: EMPTY_BASELINE, harnessFaults: [] })))
+        .toBe("inconclusive (exit 2): 0 invariants inconclusive, 0 stages inconclusive; no invariant passed, so nothing is certified");
+    });
   });
 });

@@ -9,6 +9,9 @@
  * The spec-review mutants are sampled by default (conformance/mutants/sample.ts); MUTANTS=all, as
  * `npm run mutants:check` sets it, checks every one.
  */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { INVARIANT_IDS, PROTOCOLS } from "../../spec/catalog.ts";
 import { familyOfInvariant } from "../oracle/families.ts";
@@ -22,6 +25,14 @@ describe("mutants of the implementation are killed (J-1 .. I6)", () => {
   it("every invariant has at least one mutant, and mutant ids are unique", () => {
     for (const id of INVARIANT_IDS) expect(mutantsOf(id).length, id).toBeGreaterThan(0);
     expect(new Set(MUTANTS.map((m) => m.id)).size).toBe(MUTANTS.length);
+  });
+
+  it("the test files the mutant catalog and this harness point to exist", () => {
+    const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+    const sources = ["properties/mutants/catalog.ts", "conformance/mutants/harness.ts", "conformance/mutants/sample.ts", "conformance/mutants/in-process.test.ts"];
+    const named = (f: string): string[] => [...readFileSync(join(root, f), "utf8").matchAll(/[\w./-]+\.test\.ts/g)].map((x) => x[0]);
+    expect(named("properties/mutants/catalog.ts")).toContain("conformance/mutants/in-process.test.ts");
+    expect(sources.flatMap(named).filter((p) => !existsSync(join(root, p)))).toEqual([]);
   });
 
   it("the unpatched copy survives the mutants' budget (the harness itself kills nothing)", async () => {

@@ -1,9 +1,10 @@
 /**
  * Mutants of the implementation, at least one per invariant (J-1 .. I6). Each is a small source
  * patch that breaks exactly the rule its invariant protects: a guard removed, an effect altered.
- * The kit's checks are worth something only if they kill every one of them (properties/mutants/
- * mutants.test.ts): the model-versus-implementation differential and the golden transcripts must
- * notice each mutant, and the unpatched copy must pass, so a kill is never an artefact of the harness.
+ * The kit's checks are worth something only if they kill every one of them
+ * (conformance/mutants/in-process.test.ts; the wire mutants in conformance/mutants/wire.test.ts):
+ * the model-versus-implementation differential and the golden transcripts must notice each mutant,
+ * and the unpatched copy must pass, so a kill is never an artefact of the harness.
  *
  * A patch names a file under impl/, a text that must occur there exactly once, and its replacement;
  * if the implementation changes so that the text no longer occurs, the mutant fails loudly and

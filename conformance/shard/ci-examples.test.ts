@@ -406,3 +406,28 @@ describe("action/certify.sh and action/install.sh (bash, srk and npm faked)", ()
     expect(r.outputs).toBe("");
   });
 });
+
+describe("the implementer's guide quotes the CI example as it is", () => {
+  /** The lines of a YAML text without comments and blank lines, as written (indentation kept). */
+  const lines = (yaml: string): string[] => yaml.split("\n").map((l) => l.replace(/\s+#.*$/, "").replace(/^\s*#.*$/, "")).filter((l) => l.trim() !== "");
+  const quoted = (guide: string): string => {
+    const section = guide.slice(guide.indexOf("## 9. `srk certify` in CI"));
+    const m = /```yaml\n([\s\S]*?)```/.exec(section);
+    if (m?.[1] === undefined) throw new Error("docs/IMPLEMENTING.md §9 has no yaml block");
+    return m[1];
+  };
+  it("every line of §9's job is a line of docs/ci/certify.yml, in the same order", () => {
+    const file = lines(read("docs/ci/certify.yml"));
+    let at = 0;
+    for (const l of lines(quoted(read("docs/IMPLEMENTING.md")))) {
+      const i = file.indexOf(l, at);
+      expect(i, `§9 line not in docs/ci/certify.yml (after line ${at}): ${l}`).toBeGreaterThanOrEqual(0);
+      at = i + 1;
+    }
+  });
+  it("a quoted line the file does not have is caught", () => {
+    const file = lines(read("docs/ci/certify.yml"));
+    const broken = lines(quoted(read("docs/IMPLEMENTING.md")).replace("impl: python3 impl.py", "impl: python3 other.py"));
+    expect(broken.every((l) => file.includes(l))).toBe(false);
+  });
+});

@@ -5,7 +5,9 @@
  * Bounded whatever the implementation does: every request has a timeout, every stage runs under
  * the time budget plus a grace period after which its processes are killed, and the certificate
  * is written in every case — with `inconclusive` and the reason when the implementation could not
- * be driven, and with faults of the runner itself reported apart (`harness_faults`).
+ * be driven, and with faults of the runner itself reported apart (`harness_faults`). The one
+ * exception: a command line whose program cannot be started at all (no such program, not
+ * executable) is a usage error (UsageError, exit 64) and nothing is written.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -131,12 +133,13 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
     progress.line(`srk: ${stage}: ${out_.verdict} — ${out_.reason}`);
   };
 
-  // A folder given by name is checked before anything runs; a name from hello, once hello is in.
-  if (outDir !== null) prepareOutDir(outDir);
+  // A folder given by name is checked before anything runs (and cleared once the program has
+  // started: a command line that cannot start is a usage error that leaves an earlier report as it
+  // was, and writes no certificate); a name from hello, once hello is in.
+  if (outDir !== null) prepareOutDir(outDir, { clear: false });
   try {
-    progress.stage("start", o.commandLine);
     try {
-      const first = await target.open();
+      const first = await target.openFirst(() => progress.stage("start", o.commandLine));
       hello = first.client.hello;
       const violations = first.client.violations;
       await first.close();
@@ -150,7 +153,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
       } else throw e;
     }
 
-    if (typeof o.outDir !== "string") prepareOutDir(out());
+    prepareOutDir(out());
     if (hello !== null) {
       const ctx: StageContext = {
         settings: o, hello, families: hello.profile.families, crashHook: hello.profile.crash_hook,

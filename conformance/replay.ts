@@ -31,7 +31,7 @@ export const replayTrace = async (trace: PortableTrace, o: ReplayOptions): Promi
   let session: Session | null = null;
   let armed = false;
   try {
-    session = await target.open();
+    session = await target.openFirst();
     for (const [i, step] of steps.entries()) {
       if (step.request.type === "crash_after") armed = true;
       const o2 = await session.client.send({ ...step.request });

@@ -6,13 +6,14 @@ import { Undrivable, WireBreak } from "../stages/types.ts";
 import { WitnessBook } from "../verdicts/witnesses.ts";
 import { streamProgress } from "./progress.ts";
 
-export const runGolden = async (commandLine: string): Promise<{ text: string; exitCode: 0 | 1 | 2 }> => {
-  const target = new Target({ commandLine, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000 });
+export const runGolden = async (commandLine: string, startupTimeoutMs = 30_000): Promise<{ text: string; exitCode: 0 | 1 | 2 }> => {
+  const target = new Target({ commandLine, requestTimeoutMs: 15_000, startupTimeoutMs });
   try {
-    const first = await target.open();
+    // A program that cannot be started is a usage error (exit 64), thrown to the command line.
+    const first = await target.openFirst();
     const hello = first.client.hello;
     await first.close();
-    const settings = { seed: 1, runs: 0, timeBudgetMs: 300_000, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [] };
+    const settings = { seed: 1, runs: 0, timeBudgetMs: 300_000, requestTimeoutMs: 15_000, startupTimeoutMs, only: [] };
     const out = await goldenStage({
       settings, hello, families: hello.profile.families, crashHook: hello.profile.crash_hook, target,
       witnesses: new WitnessBook(), progress: streamProgress(process.stderr), deadline: Date.now() + settings.timeBudgetMs,

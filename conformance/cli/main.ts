@@ -7,7 +7,8 @@
  *   srk list                                         the invariants, stages and operations
  *
  * Exit codes: 0 certified (or: replay passes, golden passes); 1 violations found (or: the replay
- * still fails); 2 inconclusive (could not be driven, time budget, harness fault); 64 usage error.
+ * still fails); 2 inconclusive (could not be driven, time budget, harness fault); 64 usage error
+ * (including a command line whose program cannot be started: no such program, not executable).
  * Progress and logs go to stderr; the summary goes to stdout; nothing goes to the implementation
  * but protocol messages.
  */
@@ -99,12 +100,13 @@ export const program = (): Command => {
     .argument("<trace.json>", "the trace file")
     .addOption(implOption())
     .option("--request-timeout <ms>", "time allowed for each reply", int("--request-timeout", 1), DEFAULTS.requestTimeoutMs)
-    .action(async (file: string, o: { impl: string; requestTimeout: number }) => {
+    .option("--startup-timeout <ms>", "time allowed from start to the reply to hello", int("--startup-timeout", 1), DEFAULTS.startupTimeoutMs)
+    .action(async (file: string, o: { impl: string; requestTimeout: number; startupTimeout: number }) => {
       const { readTrace } = await import("../trace/trace.ts");
       const { replayTrace } = await import("../replay.ts");
       const { match } = await import("ts-pattern");
       const trace = readTrace(file);
-      const v = await replayTrace(trace, { commandLine: o.impl, requestTimeoutMs: o.requestTimeout });
+      const v = await replayTrace(trace, { commandLine: o.impl, requestTimeoutMs: o.requestTimeout, startupTimeoutMs: o.startupTimeout });
       const r = match(v)
         .with({ kind: "still-fails" }, (x) => ({ code: 1, text: `still fails${x.step > 0 ? ` at step ${x.step}` : ""}: ${x.summary}\n(trace: ${trace.invariant ?? "wire"} ${trace.check}, ${trace.steps.length} steps)\n` }))
         .with({ kind: "passes" }, (x) => ({ code: 0, text: `passes now: all ${x.steps} replies as expected (trace: ${trace.invariant ?? "wire"} ${trace.check})\n` }))
@@ -130,9 +132,10 @@ export const program = (): Command => {
   p.command("golden")
     .description("replay the golden sessions (conformance/golden/*.jsonl) only: a quick self-check before certifying")
     .addOption(implOption())
-    .action(async (o: { impl: string }) => {
+    .option("--startup-timeout <ms>", "time allowed from start to the reply to hello", int("--startup-timeout", 1), DEFAULTS.startupTimeoutMs)
+    .action(async (o: { impl: string; startupTimeout: number }) => {
       const { runGolden } = await import("./golden.ts");
-      const r = await runGolden(o.impl);
+      const r = await runGolden(o.impl, o.startupTimeout);
       process.stdout.write(r.text);
       process.exitCode = r.exitCode;
     });

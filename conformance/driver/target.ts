@@ -5,15 +5,15 @@
  * be restarted on the same directory (crash cuts) and its replies are checked into `Reply` or
  * turned into the stage errors `Undrivable` (exit, hang) and `WireBreak` (protocol violation).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { match } from "ts-pattern";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Reply } from "../../spec/wire/index.ts";
 import { ProcessExited, ProtocolViolation, RequestFailed, RequestTimeout, WireClient, type Outcome, type Violation } from "../transport/client.ts";
 import { describeExit, type SpawnSpec } from "../transport/process.ts";
-import { Undrivable, WireBreak } from "../stages/types.ts";
-import { implSpawnSpec } from "./command-line.ts";
+import { CannotStart, Undrivable, WireBreak } from "../stages/types.ts";
+import { implSpawnSpec, UsageError } from "./command-line.ts";
 
 export interface TargetOptions {
   readonly commandLine: string;
@@ -85,13 +85,39 @@ export class Session {
   }
 }
 
+/** The spawn errors that mean the program cannot be run as given: a mistake in the command line, not a fault of a running implementation. */
+export const CANNOT_START_CODES: Readonly<Record<string, (program: string) => string>> = {
+  ENOENT: (p) => (p.includes("/") ? "no such file" : "no such program on PATH"),
+  EACCES: (p) => (p.includes("/") ? "the file is not executable, or a folder on its path cannot be searched" : "found on PATH but not executable"),
+  ENOTDIR: () => "a part of its path is not a folder",
+};
+
+const cannotStart = (client: WireClient): CannotStart | null => {
+  const e = client.spawnError;
+  if (e === null) return null;
+  const program = client.spec.command;
+  const code = e.code ?? "";
+  const hint = CANNOT_START_CODES[code];
+  if (hint === undefined) return null;
+  const cwd = client.spec.cwd;
+  // Node reports a missing working directory as ENOENT of the program: name the real cause.
+  const why = code === "ENOENT" && cwd !== undefined && !existsSync(cwd) ? `the working directory ${cwd} does not exist` : hint(program);
+  return new CannotStart(`--impl: cannot start "${program}": ${e.message} (${why})`, program, code);
+};
+
 const handshakeOrThrow = async (f: () => Promise<unknown>, client: WireClient): Promise<void> => {
+  // The same default as WireClient.handshake's.
+  const startupTimeoutMs = client.options.startupTimeoutMs ?? 30_000;
   try {
     await f();
   } catch (e) {
+    const notStarted = cannotStart(client);
+    if (notStarted !== null) throw notStarted;
     if (e instanceof RequestFailed) throw new Undrivable(explain(client, `hello was refused: ${e.message}`));
     if (e instanceof ProtocolViolation) throw new WireBreak(e.violation.rule, e.violation.message, e.violation.raw);
-    if (e instanceof RequestTimeout) throw new Undrivable(explain(client, `no reply to hello: ${e.message}`));
+    if (e instanceof RequestTimeout) {
+      throw new Undrivable(explain(client, `no reply to hello within ${startupTimeoutMs} ms (--startup-timeout ${startupTimeoutMs}; raise it if the implementation takes longer to start)`));
+    }
     if (e instanceof ProcessExited) throw new Undrivable(explain(client, "the implementation ended before answering hello"));
     throw e;
   }
@@ -143,8 +169,9 @@ export class Target {
   }
 
   /** Starts a handshaken session on `dataDir` (a fresh one by default). */
-  async open(dataDir = this.freshDir()): Promise<Session> {
+  async open(dataDir = this.freshDir(), onStarted?: () => void): Promise<Session> {
     const client = this.spawnRaw(dataDir);
+    if (onStarted !== undefined) void client.started.then((ok) => ok && onStarted());
     await handshakeOrThrow(() => client.handshake(), client).catch(async (e: unknown) => {
       await client.kill();
       throw e;
@@ -152,6 +179,21 @@ export class Target {
     const s = new Session(client, dataDir);
     this.sessions.add(s);
     return s;
+  }
+
+  /**
+   * The first session of a run: as `open`, but a program that cannot be started at all (no such
+   * program, not executable) is a usage error (exit 64) naming the program and the operating
+   * system's error, since nothing the runner could report about the implementation would be true.
+   * `onStarted` runs once the program is running (so a progress line never precedes that error).
+   */
+  async openFirst(onStarted?: () => void): Promise<Session> {
+    try {
+      return await this.open(this.freshDir(), onStarted);
+    } catch (e) {
+      if (e instanceof CannotStart) throw new UsageError(e.message);
+      throw e;
+    }
   }
 
   /** Ends every process still running, then removes the data directories the runner made. */

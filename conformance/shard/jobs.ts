@@ -10,6 +10,10 @@ import { join } from "node:path";
 import type { CertifyResult } from "../certify.ts";
 import { KIT_ROOT } from "../kit-root.ts";
 import { mergeCertificates } from "./merge.ts";
+import { UsageError } from "../driver/command-line.ts";
+
+/** srk's exit code of a usage error (conformance/cli/main.ts EXIT_USAGE). */
+const EXIT_USAGE_CODE = 64;
 
 export class JobFailed extends Error {
   override readonly name = "JobFailed";
@@ -38,6 +42,12 @@ export const certifyInJobs = async (args: readonly string[], jobs: number, outDi
   );
   const done = await Promise.all(runs);
   const lost = done.filter((d) => !existsSync(join(shardDir(d.i), "certificate.json")));
+  // A usage error (exit 64: a program that cannot be started, say) is the same in every shard: said once, as srk certify says it.
+  const usage = lost.find((d) => d.code === EXIT_USAGE_CODE);
+  if (usage !== undefined && lost.length === done.length) {
+    const line = usage.tail.split("\n").find((l) => l.startsWith("srk: "));
+    if (line !== undefined) throw new UsageError(line.slice("srk: ".length));
+  }
   if (lost.length > 0) {
     throw new JobFailed(lost.map((d) => `shard ${d.i}/${jobs} wrote no certificate (exit ${d.code}); stderr tail:\n${d.tail}`).join("\n"));
   }

@@ -135,6 +135,14 @@ export class WireClient {
   get stderr(): string {
     return this.proc.stderr;
   }
+  /** Why the current process could not be started at all (from the operating system), or null. */
+  get spawnError(): NodeJS.ErrnoException | null {
+    return this.proc.spawnError;
+  }
+  /** True once the current process is running, false if it could not be started. */
+  get started(): Promise<boolean> {
+    return this.proc.started;
+  }
   stderrTail(n = 20): string {
     return this.proc.stderrTail(n);
   }

@@ -78,6 +78,10 @@ export class ImplementationProcess {
   oversizedReply = false;
   /** The first bytes of that line, for the diagnosis. */
   oversizedHead = "";
+  /** Why the program could not be started at all (ENOENT, EACCES, …), from the operating system; null once it started. */
+  spawnError: NodeJS.ErrnoException | null = null;
+  /** True once the program is running, false if it could not be started. */
+  readonly started: Promise<boolean>;
   readonly exited: Promise<ExitInfo>;
 
   constructor(
@@ -92,6 +96,10 @@ export class ImplementationProcess {
       detached: true,
     });
     LIVE.add(this);
+    this.started = new Promise((resolve) => {
+      this.child.once("spawn", () => resolve(true));
+      this.child.once("error", () => resolve(this.child.pid !== undefined));
+    });
     this.child.stdout.on("data", (chunk: Buffer) => this.onStdout(chunk));
     this.child.stderr.on("data", (chunk: Buffer) => this.appendStderr(chunk.toString("utf8")));
     // Writing to a dead process must not crash the runner; exit is reported through `exited`.
@@ -119,8 +127,10 @@ export class ImplementationProcess {
         const cap = setTimeout(report, EXIT_DRAIN_MS);
         this.child.once("close", report);
       });
-      this.child.on("error", (e) => {
+      this.child.on("error", (e: NodeJS.ErrnoException) => {
         this.appendStderr(`spawn error: ${e.message}\n`);
+        // No pid: the program never ran (an error of a running child, such as a failed kill, has one).
+        if (this.child.pid === undefined && this.spawnError === null) this.spawnError = e;
         if (this.exitInfo === null) {
           this.exitInfo = { code: null, signal: null };
           LIVE.delete(this);

@@ -164,7 +164,7 @@ export const certificateFacts = (c: Certificate): ResultFacts => ({
   harnessFaults: c.harness_faults,
 });
 
-const clipText = (s: string, n = 80): string => {
+const clipText = (s: string, n = 120): string => {
   const one = s.replace(/\s+/g, " ").trim();
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 };

@@ -102,7 +102,9 @@ describe.concurrent("srk certify and srk merge: where reports go", { timeout: 15
     const c = readCertificate(join(cwd, rel));
     expect(c.implementation.name).toBe(EMPTY_NAME);
     expect(r.code, r.stderr).toBe(c.exit_code);
-    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe(`result: ${c.result} (exit ${c.exit_code}); certificate: ${rel}`);
+    const [result, where] = r.stdout.trimEnd().split("\n").slice(-2);
+    expect(result).toMatch(new RegExp(`^result: ${c.result} \\(exit ${c.exit_code}\\): `));
+    expect(where).toBe(`certificate: ${rel}`);
     expect(listing(cwd)).toEqual(["srk-reports", `srk-reports/${EMPTY_NAME}`, ...reportFiles(c).map((f) => `srk-reports/${EMPTY_NAME}/${f}`)].sort());
   });
 

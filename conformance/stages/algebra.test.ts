@@ -109,8 +109,9 @@ describe("profiles and undrivable implementations", () => {
     const none = await algebraStage(context(t, { families: ["advaita", "ripa"] }));
     expect(none.verdict).toBe("not-applicable");
     expect(none.reason).toContain("janma and samskara");
+    // --only naming none of its invariants: the stage is left out, not outside the profile (D-036).
     const only = await algebraStage(context(t, {}, { only: ["I1"] }));
-    expect(only.verdict).toBe("not-applicable");
+    expect(only.verdict).toBe("not-selected");
   });
 
   it("is inconclusive when the implementation cannot be started", async () => {

@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
  * The long checks: each spends the better part of a minute or more on processes or campaigns (a
  * pack and an install from the registry, shard campaigns, mutants certified over the wire, the
  * sampled mutants hunted in process with the mutants' budget, certificates validated by zod and Ajv
- * over whole runs, the report in Chromium). `npm test` leaves them out to stay within about five
+ * over whole runs, the report in Chromium, a failing certification replayed through the command line,
+ * crash cuts at every durable write). `npm test` leaves them out to stay within about five
  * minutes on two cores; `npm run test:long` (vitest.long.config.ts) runs exactly these, and
  * `.ci/run` runs both, so CI still checks everything. Seconds each, measured on 2 cores: README.
  */
@@ -15,6 +16,8 @@ export const LONG_TESTS = [
   "conformance/mutants/in-process.test.ts",
   "conformance/certificate/certificate.test.ts",
   "conformance/reporters/browser.test.ts",
+  "conformance/cli/cli.test.ts",
+  "conformance/stages/crash.test.ts",
 ];
 
 // One suite for the whole kit. Campaigns (fuzz, bench, the mutant matrix) live behind their own

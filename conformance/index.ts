@@ -15,7 +15,7 @@ import { digestOf as specDigestOf, type Digest, type DomainTag } from "../spec/d
 import { transition as modelTransition, view as modelView } from "../model/index.ts";
 import { certify as certifyWith, type CertifyResult } from "./certify.ts";
 import { DEFAULTS } from "./cli/defaults.ts";
-import { defaultOutDir, nameFromCommandLine } from "./cli/out-dir.ts";
+import { outDirFor } from "./cli/out-dir.ts";
 import { silentProgress, type Progress } from "./cli/progress.ts";
 import { replayTrace, type ReplayVerdict } from "./replay.ts";
 import { parseShard, type Shard } from "./shard/shard.ts";
@@ -162,7 +162,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> =>
     requestTimeoutMs: o.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
     startupTimeoutMs: o.startupTimeoutMs ?? DEFAULTS.startupTimeoutMs,
     only: o.only ?? [],
-    outDir: o.out ?? ((name) => defaultOutDir(name ?? nameFromCommandLine(o.impl))),
+    outDir: outDirFor(o.impl, o.out),
     failFast: o.failFast === true,
     progress: progressOf(o.onProgress),
     ...(o.shard === undefined ? {} : { shard: typeof o.shard === "string" ? parseShard(o.shard) : o.shard }),

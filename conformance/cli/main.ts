@@ -15,7 +15,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
 import { DEFAULTS } from "./defaults.ts";
-import { defaultOutDir, nameFromCommandLine, prepareOutDir } from "./out-dir.ts";
+import { outDirFor, prepareOutDir } from "./out-dir.ts";
 
 // Each command loads its machinery when it runs, not before: `srk --help` and `srk list` start in
 // a fraction of the time the certifier's module graph (the model, zod, effect, fast-check) takes.
@@ -64,7 +64,6 @@ export const program = (): Command => {
       const { renderSummary } = await import("./summary.ts");
       const { UsageError } = await import("../driver/command-line.ts");
       const baseline = o.expectedFailures === undefined ? undefined : readBaseline(o.expectedFailures);
-      const named = (name: string | null): string => defaultOutDir(name ?? nameFromCommandLine(o.impl));
       if (o.jobs > 1) {
         if (o.shard !== undefined) throw new UsageError("--jobs and --shard exclude each other: --jobs runs every shard");
         if (o.dataDir !== undefined) throw new UsageError("--jobs and --data-dir exclude each other: each shard needs its own data directories");
@@ -73,7 +72,9 @@ export const program = (): Command => {
           "--request-timeout", String(o.requestTimeout), "--startup-timeout", String(o.startupTimeout),
           ...(o.only.length > 0 ? ["--only", o.only.join(",")] : []), ...(o.failFast === true ? ["--fail-fast"] : []),
           ...(o.expectedFailures === undefined ? [] : ["--expected-failures", o.expectedFailures])];
-        const out = o.out ?? named(null);
+        // The shards' folder is made before any child has said hello: named from the command line.
+        const named = outDirFor(o.impl, o.out);
+        const out = typeof named === "string" ? named : named(null);
         prepareOutDir(out);
         const { certifyInJobs } = await import("../shard/jobs.ts");
         const merged = await certifyInJobs(args, o.jobs, out);
@@ -86,7 +87,7 @@ export const program = (): Command => {
       const { streamProgress } = await import("./progress.ts");
       const result = await certify({
         commandLine: o.impl, seed: o.seed, runs: o.runs, timeBudgetMs: o.timeBudget * 1000, requestTimeoutMs: o.requestTimeout,
-        startupTimeoutMs: o.startupTimeout, only: o.only, outDir: o.out ?? named, failFast: o.failFast === true,
+        startupTimeoutMs: o.startupTimeout, only: o.only, outDir: outDirFor(o.impl, o.out), failFast: o.failFast === true,
         ...(o.shard === undefined ? {} : { shard: parseShard(o.shard) }),
         ...(o.dataDir === undefined ? {} : { dataDir: o.dataDir }), ...(baseline === undefined ? {} : { baseline }),
         progress: streamProgress(process.stderr),

@@ -79,6 +79,14 @@ export const nameFromCommandLine = (commandLine: string): string => {
 /** `srk-reports/<name>/`, the name made safe for a path. */
 export const defaultOutDir = (name: string): string => join(REPORTS_DIR, safe(name) || "implementation");
 
+/**
+ * The output folder of a certification of `commandLine`: `out` when given, else a function of the
+ * name the implementation gives in hello (null when none came, then named from its command line).
+ * One rule for `srk certify` and the library's `certify`.
+ */
+export const outDirFor = (commandLine: string, out: string | undefined): string | ((helloName: string | null) => string) =>
+  out ?? ((name) => defaultOutDir(name ?? nameFromCommandLine(commandLine)));
+
 /** A temporary file an interrupted srk run left (`certificate.json.<pid>.tmp`, written then renamed), not any `*.tmp`. */
 const isLeftover = (entry: string): boolean => {
   const m = /^(.+)\.\d+\.tmp$/.exec(entry);

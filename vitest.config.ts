@@ -24,7 +24,7 @@ export const LONG_TESTS = [
 // scripts. The JSON report feeds the plain "N passed, N failed" line that .ci/run prints last.
 export default defineConfig({
   test: {
-    include: ["{spec,model,impl,properties,conformance,reports}/**/*.test.ts"],
+    include: ["{spec,model,impl,properties,conformance,reports,adapters,examples}/**/*.test.ts"],
     exclude: ["**/node_modules/**", ...LONG_TESTS],
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: one worker on the 2-core machines CI

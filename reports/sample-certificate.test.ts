@@ -9,7 +9,7 @@
  * (b) Its `kit.spec_digest` is the current spec's (conformance/certificate/spec-digest.ts): the
  *     normative files (the spec's Markdown, tables, JSON Schemas, vectors, wire protocol).
  * (c) It was made from the current inputs: inputs.json, beside it, holds the SHA-256 of each, and
- *     they are computed again (reports/sample-inputs.ts). The inputs are what can change the
+ *     they are computed again (reports/inputs.ts, INPUT_SETS["sample-certificate"]). The inputs are what can change the
  *     certificate's verdicts, witnesses, checks and coverage:
  *     - the implementation's modules (impl/main.ts and every module it imports): it gives the replies;
  *     - the runner's modules (conformance/certify.ts and every module it imports, which takes in the
@@ -38,9 +38,8 @@ import { DEFAULTS } from "../conformance/cli/defaults.ts";
 import { SRK_ENTRIES } from "../conformance/cli/out-dir.ts";
 import { BUNDLED_CERTIFICATE } from "./evidence.ts";
 import { REPO_ROOT } from "./paths.ts";
-import {
-  currentInputs, inputChanges, readSampleRecord, REGENERATE, renderSampleReports, runtimeImports, SAMPLE_CERTIFICATE, SAMPLE_DIR, SAMPLE_IMPL, SAMPLE_INPUTS,
-} from "./sample-inputs.ts";
+import { currentInputs, staleInputs } from "./inputs.ts";
+import { readSampleRecord, REGENERATE, renderSampleReports, SAMPLE_ARTIFACT, SAMPLE_CERTIFICATE, SAMPLE_DIR, SAMPLE_IMPL, SAMPLE_INPUTS } from "./sample-inputs.ts";
 
 const certificate = JSON.parse(readFileSync(join(REPO_ROOT, SAMPLE_CERTIFICATE), "utf8")) as Certificate;
 const stale = (what: string): string => `${SAMPLE_DIR}/ is stale (${what}): run ${REGENERATE} and commit the sample with the change`;
@@ -77,7 +76,7 @@ describe(`the sample certificate (${SAMPLE_DIR}/) is current`, () => {
     expect(record, `${SAMPLE_INPUTS} is missing: run ${REGENERATE}`).not.toBeNull();
     if (record === null) return;
     expect(record.settings, stale("inputs.json records other settings")).toEqual({ impl: SAMPLE_IMPL, seed: DEFAULTS.seed, runs: DEFAULTS.runs, time_budget_seconds: DEFAULTS.timeBudgetSeconds });
-    expect(inputChanges(record, currentInputs()), stale("these inputs changed since it was certified")).toEqual([]);
+    expect(staleInputs(SAMPLE_ARTIFACT, record)).toBeNull();
   });
 
   it("(d) its golden stage ran every golden transcript there is now", () => {
@@ -96,32 +95,15 @@ describe(`the sample certificate (${SAMPLE_DIR}/) is current`, () => {
   });
 });
 
-describe("the inputs of the sample (reports/sample-inputs.ts)", () => {
-  const now = currentInputs();
+describe("the inputs of the sample (reports/inputs.ts)", () => {
+  const now = currentInputs(SAMPLE_ARTIFACT);
   it("are the modules the certification runs, the golden transcripts and the packages they import; not tests, reporters or scripts", () => {
-    const files = Object.keys(now.files);
+    const files = Object.keys(now.file_digests);
     for (const f of ["conformance/certify.ts", "conformance/stages/differential.ts", "conformance/golden/session.ts", "impl/main.ts", "impl/durable/storage.ts",
       "model/step.ts", "properties/generators/commands.ts", "spec/schemas/commands.ts", "conformance/golden/session-1.jsonl", "conformance/golden/wire-session.jsonl"]) {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => f.endsWith(".test.ts") || f.startsWith("reports/") || f.startsWith("conformance/reporters/") || f.startsWith("conformance/cli/main"))).toEqual([]);
     expect(Object.keys(now.packages)).toEqual(expect.arrayContaining(["better-sqlite3", "fast-check", "zod"]));
-  });
-
-  it("follow runtime imports, static and dynamic, and leave `import type` and `export type` out", () => {
-    const text = [
-      'import type { A } from "./a.ts";', 'import { type B } from "./b.ts";', 'import { c, type C } from "./c.ts";', 'import d from "./d.ts";',
-      'import "./e.ts";', 'export { f } from "./f.ts";', 'export type { G } from "./g.ts";', 'const h = await import("./h.ts");', '// import { x } from "./comment.ts";',
-    ].join("\n");
-    // `import { type B }` still loads b.ts at run time (verbatimModuleSyntax); only `import type` and `export type` are erased.
-    expect(runtimeImports("x.ts", text)).toEqual(["./b.ts", "./c.ts", "./d.ts", "./e.ts", "./f.ts", "./h.ts"]);
-  });
-
-  it("tell a changed, an added and a removed input, and a package of another version", () => {
-    const recorded = { files: { "a.ts": "1", "b.ts": "2" }, packages: { "fast-check": "4.10.2" } };
-    expect(inputChanges(recorded, { files: { "a.ts": "1", "b.ts": "3", "c.ts": "4" }, packages: { "fast-check": "4.11.0" } }))
-      .toEqual(["file added: c.ts", "file changed: b.ts", "package changed: fast-check 4.10.2 -> 4.11.0"]);
-    expect(inputChanges(recorded, { files: { "a.ts": "1" }, packages: {} })).toEqual(["file removed: b.ts", "package removed: fast-check"]);
-    expect(inputChanges(recorded, recorded)).toEqual([]);
   });
 });

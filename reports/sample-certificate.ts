@@ -3,8 +3,8 @@
  * with the defaults of `srk certify` (seed 1, 300 runs, the default time budget), as `npm start`
  * does, and puts the certificate, its reports (report.md, report.html, junit.xml) and its traces,
  * if any, in `docs/examples/certificate/`, with `inputs.json`: the commit, and the digest of every
- * input of the certification (reports/sample-inputs.ts). Nothing is rewritten by hand: the files
- * are the ones `certify` wrote.
+ * input of the certification (reports/inputs.ts, `inputsOf("sample-certificate")`). Nothing is
+ * rewritten by hand: the files are the ones `certify` wrote.
  *
  * The certification runs in a temporary folder, the sample is replaced only once it is done, so
  * an interrupted run leaves the committed sample as it was. It writes to the relative folder
@@ -21,7 +21,6 @@
  * otherwise (a sample that is not certified is still written, for a look at its reports).
  * reports/sample-certificate.test.ts fails when the sample is stale.
  */
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,20 +29,13 @@ import { DEFAULTS } from "../conformance/cli/defaults.ts";
 import { SRK_ENTRIES } from "../conformance/cli/out-dir.ts";
 import { writeReports } from "../conformance/reporters/write.ts";
 import type { Certificate } from "../spec/certificate.ts";
+import { currentInputs, inputChanges, inputsOf } from "./inputs.ts";
 import { REPO_ROOT } from "./paths.ts";
-import { currentInputs, inputChanges, renderSampleReports, SAMPLE_CERTIFICATE, SAMPLE_DIR, SAMPLE_IMPL, SAMPLE_INPUTS, type SampleRecord } from "./sample-inputs.ts";
+import { renderSampleReports, SAMPLE_ARTIFACT, SAMPLE_CERTIFICATE, SAMPLE_DIR, SAMPLE_IMPL, SAMPLE_INPUTS, type SampleRecord } from "./sample-inputs.ts";
 
 const target = join(REPO_ROOT, SAMPLE_DIR);
 const say = (line: string): void => {
   process.stderr.write(`${line}\n`);
-};
-
-const git = (...args: string[]): string | null => {
-  try {
-    return execFileSync("git", args, { cwd: REPO_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-  } catch {
-    return null;
-  }
 };
 
 /** Checks that the reports beside the certificate are what the reporters render from it (they are pure functions of it). */
@@ -64,7 +56,8 @@ const reportsOnly = async (): Promise<number> => {
 };
 
 const full = async (): Promise<number> => {
-  const before = currentInputs();
+  // The commit, the digest of every input and the inputs that differ from the commit, before certifying.
+  const before = inputsOf(SAMPLE_ARTIFACT);
   const work = mkdtempSync(join(tmpdir(), "srk-sample-"));
   const home = process.cwd();
   let result: Awaited<ReturnType<typeof certify>>;
@@ -77,7 +70,7 @@ const full = async (): Promise<number> => {
     } finally {
       process.chdir(home);
     }
-    const changed = inputChanges(before, currentInputs());
+    const changed = inputChanges(before, currentInputs(SAMPLE_ARTIFACT));
     if (changed.length > 0) throw new Error(`inputs changed while certifying, the sample would not match them; nothing written, run again:\n  ${changed.join("\n  ")}`);
 
     mkdirSync(target, { recursive: true });
@@ -88,12 +81,8 @@ const full = async (): Promise<number> => {
     rmSync(work, { recursive: true, force: true });
   }
 
-  const inputFiles = Object.keys(before.files);
-  const status = git("status", "--porcelain=v1", "--", ...inputFiles);
   const record: SampleRecord = {
     generated_by: "npm run docs:sample (reports/sample-certificate.ts); checked by reports/sample-certificate.test.ts",
-    commit: git("rev-parse", "HEAD")?.trim() ?? "unknown",
-    uncommitted_inputs: status === null ? [] : status.split("\n").filter((l) => l.length > 3).map((l) => l.slice(3)).sort(),
     node: process.version,
     settings: { impl: SAMPLE_IMPL, seed: DEFAULTS.seed, runs: DEFAULTS.runs, time_budget_seconds: DEFAULTS.timeBudgetSeconds },
     ...before,

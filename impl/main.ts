@@ -3,6 +3,10 @@
  * (spec/wire/PROTOCOL.md). Logs go to stderr only.
  *
  *   npx tsx impl/main.ts --data-dir DIR        (or IMPL_DATA_DIR=DIR)
+ *   npx tsx impl/main.ts --data-dir DIR --families janma,samskara
+ *
+ * `--families` declares a smaller profile (W-5.2; default all four), so every profile of D-049 can
+ * be certified with this implementation; commands of the other families are refused (UNSUPPORTED).
  *
  * Exit status: 0 on shutdown or end of input; 2 on bad usage; 3 if the data directory cannot
  * be recovered (it is left untouched for inspection).
@@ -12,6 +16,8 @@ import type { Engine } from "./engine.ts";
 import { MAX_LINE_BYTES } from "../spec/wire/index.ts";
 import { LineFramer } from "./wire/framing.ts";
 import { WireServer } from "./wire/server.ts";
+import { PROTOCOLS } from "../spec/catalog.ts";
+import type { Family } from "../spec/profiles.ts";
 
 const log = (msg: string): void => {
   process.stderr.write(`impl[${process.pid}]: ${msg}\n`);
@@ -25,6 +31,21 @@ const dataDirFromArgs = (argv: readonly string[]): string | undefined => {
   return process.env["IMPL_DATA_DIR"];
 };
 
+const familiesFromArgs = (argv: readonly string[]): readonly Family[] => {
+  const i = argv.indexOf("--families");
+  const eq = argv.find((a) => a.startsWith("--families="));
+  const text = i >= 0 ? argv[i + 1] : eq?.slice("--families=".length);
+  if (text === undefined) return PROTOCOLS;
+  const names = text === "" ? [] : text.split(",");
+  const unknown = names.filter((n) => !(PROTOCOLS as readonly string[]).includes(n));
+  if (unknown.length > 0) {
+    log(`--families: unknown famil${unknown.length === 1 ? "y" : "ies"} ${unknown.join(", ")}; expected a comma-separated subset of ${PROTOCOLS.join(", ")}`);
+    process.exit(2);
+  }
+  return PROTOCOLS.filter((f) => names.includes(f));
+};
+
+const families = familiesFromArgs(process.argv.slice(2));
 const dataDir = dataDirFromArgs(process.argv.slice(2));
 if (dataDir === undefined || dataDir === "") {
   log("usage: impl/main.ts --data-dir DIR (or IMPL_DATA_DIR=DIR)");
@@ -41,7 +62,7 @@ try {
   process.exit(3);
 }
 
-const server = new WireServer(engine);
+const server = new WireServer(engine, families);
 const framer = new LineFramer(MAX_LINE_BYTES);
 
 process.stdin.on("data", (chunk: Buffer) => {

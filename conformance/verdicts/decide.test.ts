@@ -56,6 +56,23 @@ describe("decide (D-036)", () => {
     expect(d.exit_code).toBe(0);
   });
 
+  it("D-049: what the profile cannot witness is not applicable with what it needs, so advaita alone is certified on AD-1 without witnesses for the rest", () => {
+    const w = new WitnessBook();
+    w.add("AD-1", "accepted");
+    const d = decide({ ...base, families: ["advaita"], witnesses: w, stages: [stage("golden", "pass"), stage("differential", "pass")] });
+    expect(verdictOf(d, "AD-1")).toBe("pass");
+    for (const id of ["AD-2", "AD-4"] as const) {
+      expect(verdictOf(d, id), id).toBe("not-applicable");
+      expect(d.invariants.find((i) => i.invariant === id)?.reason, id).toMatch(/^needs janma: /);
+    }
+    expect(d.invariants.find((i) => i.invariant === "AD-3")?.reason).toMatch(/^needs samskara: /);
+    expect([d.result, d.exit_code]).toEqual(["certified", 0]);
+    // The boundary: with janma declared AD-2 can be witnessed, and without a witness it is inconclusive again.
+    const d2 = decide({ ...base, families: ["janma", "advaita"], witnesses: w, stages: [stage("golden", "pass")] });
+    expect(verdictOf(d2, "AD-2")).toBe("inconclusive");
+    expect(d2.exit_code).toBe(2);
+  });
+
   it("an inconclusive stage leaves exactly the invariants it concerns undecided", () => {
     const d = decide({ ...base, stages: [stage("golden", "pass"), stage("algebra", "inconclusive")] });
     expect(verdictOf(d, "AD-3")).toBe("inconclusive");

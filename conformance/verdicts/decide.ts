@@ -3,7 +3,9 @@
  * result two ways). Per invariant, most severe first:
  *
  * - `not-selected`: `--only` left it out (decided first: nothing about it can fail or stall the run);
- * - `not-applicable`: its family is outside the declared profile (W-5.2);
+ * - `not-applicable`: its family is outside the declared profile (W-5.2), or the profile cannot
+ *   witness it by construction: none of its guards can reach it with the declared families, and
+ *   the reason names the families it needs (D-049, spec/profiles.ts);
  * - `fail`: a finding is attributed to it;
  * - `inconclusive`: no handshake; or a stage that concerns it could not finish (the implementation
  *   could not be driven, the time budget ended); or it has no witness at all (vacuity guard);
@@ -17,7 +19,7 @@
 import { match } from "ts-pattern";
 import { INVARIANTS, INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
 import { STAGES, VERDICTS, type BaselineEntry, type Certificate, type CounterexampleRef, type InvariantVerdict, type StageName, type Verdict } from "../../spec/certificate.ts";
-import type { Family } from "../oracle/families.ts";
+import { applicability, type Family } from "../../spec/profiles.ts";
 import type { Finding } from "../stages/types.ts";
 import type { Baseline } from "./baseline.ts";
 import { totalWitnesses, type WitnessBook } from "./witnesses.ts";
@@ -63,7 +65,8 @@ export const decide = (input: DecideInput): Decision => {
     const v = (verdict: Verdict, reason: string): InvariantVerdict => ({ ...base, verdict, reason });
     if (input.only.length > 0 && !input.only.includes(inv.id)) return v("not-selected", `not selected: --only ${input.only.join(",")}`);
     if (input.families === null) return v("inconclusive", "no handshake succeeded: the implementation could not be driven");
-    if (!input.families.includes(inv.protocol)) return v("not-applicable", `family ${inv.protocol} is not in the declared profile (W-5.2)`);
+    const app = applicability(inv.id, input.families);
+    if (!app.applicable) return v("not-applicable", app.reason);
     if (mine.length > 0) return v("fail", mine[0]?.summary ?? "violated");
     const stuck = input.stages.find((s) => s.verdict === "inconclusive" && STAGE_CONCERNS[s.stage].includes(inv.id));
     if (stuck !== undefined) return v("inconclusive", `stage ${stuck.stage} could not finish: ${stuck.reason}`);

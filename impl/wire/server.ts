@@ -19,6 +19,10 @@ import { nestsDeeperThan } from "./depth.ts";
 import { ijsonDefect } from "./strict-json.ts";
 import { RequestIdSet } from "./ids.ts";
 import type { Frame } from "./framing.ts";
+import { PROTOCOLS } from "../../spec/catalog.ts";
+import { BOOTSTRAP_OP, familyOfOp, type Family } from "../../spec/profiles.ts";
+import { COMMAND_OP_NAMES } from "../../spec/names.ts";
+import { Command } from "../../spec/schemas/commands.ts";
 
 export const SPOKEN_VERSIONS = [PROTOCOL_VERSION] as const;
 
@@ -60,7 +64,13 @@ export class WireServer {
   private readonly seenIds = new RequestIdSet();
   private stopped = false;
 
-  constructor(private readonly engine: Engine) {}
+  /**
+   * `families`: the profile this process declares in `hello` (W-5.2); all four by default. With
+   * fewer (`impl/main.ts --families`), it refuses a command of an undeclared family with
+   * `UNSUPPORTED` (D-049): the runner promises never to send one, so a refusal here shows a
+   * runner that broke W-5.2 instead of hiding it behind a full implementation.
+   */
+  constructor(private readonly engine: Engine, private readonly families: readonly Family[] = PROTOCOLS) {}
 
   /**
    * W-2.2 (D-040): `shutdown` was answered. From then on nothing is read or executed: the caller
@@ -151,7 +161,7 @@ export class WireServer {
         implementation: { name: IMPLEMENTATION_NAME, version: IMPLEMENTATION_VERSION },
         protocol_version: chosen,
         protocol_versions: [...SPOKEN_VERSIONS],
-        profile: { families: ["janma", "samskara", "advaita", "ripa"], crash_hook: this.engine.supportsCrash },
+        profile: { families: [...this.families], crash_hook: this.engine.supportsCrash },
       },
     };
   }
@@ -161,6 +171,14 @@ export class WireServer {
     if (!p.success) {
       const { path, message } = zodPath(p.error);
       return wireError(id, "BAD_REQUEST", message, path);
+    }
+    // A command failing the Command schema is MALFORMED whatever its family (W-2.3; the engine
+    // says so): only a well-formed command of an undeclared family is refused here.
+    const cmd = p.data.command;
+    const op = typeof cmd === "object" && cmd !== null && !Array.isArray(cmd) ? (cmd as { op?: unknown }).op : undefined;
+    const undeclared = typeof op === "string" && (COMMAND_OP_NAMES as readonly string[]).includes(op) && op !== BOOTSTRAP_OP && !this.families.includes(familyOfOp(op));
+    if (undeclared && Command.safeParse(cmd).success) {
+      return wireError(id, "UNSUPPORTED", `${op} belongs to the ${familyOfOp(op)} family, which this process does not declare (profile: ${this.families.join(", ") || "empty"}; D-049)`, ["command", "op"]);
     }
     const out = this.engine.apply(p.data.command);
     return out.ok ? { type: "reply", id, ok: true, events: out.events } : fromOutcome(id, out.error);

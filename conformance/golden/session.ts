@@ -53,6 +53,14 @@ export interface ScriptContext {
    * failing line names the decision it checks. Lines that only set the scene carry no pin ("s.7").
    */
   readonly send: (command: Command, pins?: string) => ExpectedReply;
+  /**
+   * Records a world query pinned to `pins` (request id "G-33.4") and returns the view it expects.
+   * A reading that shows only in the world view (an order, a kept or dropped entry) is pinned by
+   * such a query right after the step that makes the difference, so that a mutant taking the other
+   * reading first fails on a line of its own item, not on the session's final query.
+   */
+  readonly query: (pins: string) => WorldView;
+  /** The model's world view now, without recording a line (for building the next commands). */
   readonly view: () => WorldView;
 }
 
@@ -64,13 +72,15 @@ export interface ScriptedGoldenSpec {
 
 export type GoldenSpec = GeneratedGoldenSpec | ScriptedGoldenSpec;
 
-/** The committed golden sessions. */
+/**
+ * The committed golden sessions, in the order every replay uses (the golden stage, `srk golden`,
+ * the mutation harness). The scripted sessions come first and the generated ones last: a mutant
+ * taking the other reading of a spec-review item must first fail on a line pinning that item
+ * (conformance/review.test.ts), and the generated sessions reach almost every reading somewhere in
+ * their 300 steps, on lines that pin nothing. Among the scripted ones, an item's telling line comes
+ * before any other line a mutant of it could fail (e.g. G-49's before G-5's in session-schema).
+ */
 export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
-  // Seeds chosen so that together the sessions reach every family's deep states: merges, excisions,
-  // quarantine, dissolution, replies, descent, completed and cancelled migrations, contested keys.
-  { name: "session-1", seed: 154, steps: 300 },
-  { name: "session-2", seed: 3, steps: 300 },
-  { name: "session-3-store", seed: 33, steps: 300, profile: "store" },
   // Scripted: the schema decisions of the first spec review (D-041 code points, D-042 default rows).
   SCHEMA_SESSION,
   LIVENESS_SESSION,
@@ -86,6 +96,11 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
   MODEL_ADVAITA_SESSION,
   // D-007 confidence tie-break and S-1 token-by-token leakage, unit-tested only: conformance/golden/scripts/algebra-edges.ts.
   ALGEBRA_EDGES_SESSION,
+  // Seeds chosen so that together the sessions reach every family's deep states: merges, excisions,
+  // quarantine, dissolution, replies, descent, completed and cancelled migrations, contested keys.
+  { name: "session-1", seed: 154, steps: 300 },
+  { name: "session-2", seed: 3, steps: 300 },
+  { name: "session-3-store", seed: 33, steps: 300, profile: "store" },
 ];
 
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;
@@ -133,6 +148,13 @@ const scriptedSession = (g: ScriptedGoldenSpec): GoldenLine[] => {
       world = step.world;
       lines.push({ request: { type: "command", id: `${pins ?? "s"}.${lines.length + 1}`, command }, reply: step.reply });
       return step.reply;
+    },
+    query: (pins) => {
+      if (!/^(G-\d+|OP-\d+(\.\d+)?\.c\d+)$/.test(pins)) throw new Error(`golden script ${g.name}: a pinned query names a review item or a check clause, not ${JSON.stringify(pins)}`);
+      if (pins.startsWith("OP-")) check(pins);
+      const result = view(world);
+      lines.push({ request: { type: "query", id: `${pins}.${lines.length + 1}`, query: { name: "world" } }, reply: { ok: true, events: [], result } });
+      return result;
     },
     view: () => view(world),
   });

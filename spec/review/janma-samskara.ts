@@ -49,7 +49,7 @@ export const ROWS: readonly ReviewRow[] = [
     status: "decided",
     where: ["OP-1.9"],
     summary:
-      "Karmic momentum is recomputed over the re-derived chain after an excision: the store view's momentum is what a store that never merged the excised distillates would show, not a log of past merges (the review's reading, now stated). The scripted session excises a distillate from the first batch and from a middle one; the final world view shows the recomputed values (the generated sessions' final views kill the mutant too).",
+      "Karmic momentum is recomputed over the re-derived chain after an excision: the store view's momentum is what a store that never merged the excised distillates would show, not a log of past merges (the review's reading, now stated). The scripted session excises a distillate from the first batch and from a middle one; the world query G-26.104 right after the excision shows the recomputed values (the generated sessions' final views show them too).",
     golden: [SESSION],
     mutants: ["G-26.momentum-never-rewritten"],
   },
@@ -67,7 +67,7 @@ export const ROWS: readonly ReviewRow[] = [
     status: "decided",
     where: ["OP-2.3", "D-015"],
     summary:
-      "Predicates see the counters after the current act: ticks_since_birth_at_least n fires at now − born_tick = n; tool_used includes the current act's tool; acts_at_least counts accepted acts only (the review's natural reading). Also settles the section-G reading 'tools_used order': the view lists tools_used sorted, not in order of use.",
+      "Predicates see the counters after the current act: ticks_since_birth_at_least n fires at now − born_tick = n; tool_used includes the current act's tool; acts_at_least counts accepted acts only (the review's natural reading). Also settles the section-G reading 'tools_used order': the view lists tools_used sorted, not in order of use (the world query G-28.15, after an instance used search, then mail).",
     golden: [SESSION],
     mutants: ["G-28.ticks-since-birth-strict", "G-28.tools-used-in-order-of-use"],
   },
@@ -85,8 +85,8 @@ export const ROWS: readonly ReviewRow[] = [
     status: "decided",
     where: ["OP-2.7", "D-028"],
     summary:
-      "The strict SamskaraDistillate parse includes the refinement 'one disposition per key', so a duplicate key is S-1, not 'first disposition wins' (the review's reading). Also settles the section-G reading 'distil S-2 vs AD-4 order': attribution (AD-4) is checked before every signal check, so a foreign distillate with zero confidence is AD-4. The duplicate category_defaults part of G-30 is closed by another row.",
-    golden: [SESSION],
+      "The strict SamskaraDistillate parse includes the refinement 'one disposition per key', so a duplicate key is S-1, not 'first disposition wins' (the review's reading). Also settles the section-G reading 'distil S-2 vs AD-4 order': attribution (AD-4) is checked before every signal check, so a foreign distillate with zero confidence is AD-4. The duplicate-key line that tells the readings apart, G-30.16 in session-schema, comes before G-5's: its second disposition repeats the trace, so 'first wins' accepts it while a reading that skips the rule altogether (G-5) still refuses it for leakage. The duplicate category_defaults part of G-30 is closed by another row.",
+    golden: [SESSION, "session-schema"],
     mutants: ["G-30.distil-signal-before-attribution", "G-30.duplicate-key-first-wins"],
   },
   {
@@ -121,8 +121,8 @@ export const ROWS: readonly ReviewRow[] = [
     status: "decided",
     where: ["OP-2.7", "D-001", "D-004", "D-028"],
     summary:
-      "Finding, the kit keeps its reading: the paper's example disposition copied verbatim (weight +0.9, a 12-hex-digit digest) stays an S-1 rejection, because the schema is where S-1 is enforced and a format the kit cannot hash exactly must not persist; the review suggests this misnames a number format as an 'only dispositions persist' violation. OP-2.7 now says so where the reader meets the distillate, and the rejection names the field through its path and says in its message which format is wanted (integer millionths, D-001; a full sha256 digest, D-004).",
-    golden: [SESSION],
+      "Finding, the kit keeps its reading: the paper's example disposition copied verbatim (weight +0.9, a 12-hex-digit digest) stays an S-1 rejection, because the schema is where S-1 is enforced and a format the kit cannot hash exactly must not persist; the review suggests this misnames a number format as an 'only dispositions persist' violation. OP-2.7 now says so where the reader meets the distillate, and the rejection names the field through its path and says in its message which format is wanted (integer millionths, D-001; a full sha256 digest, D-004). Line G-49.15 of session-schema is the first distillate of the golden sessions to fail its schema, so the MALFORMED reading fails there before any other schema failure.",
+    golden: [SESSION, "session-schema"],
     mutants: ["G-49.distillate-format-malformed"],
   },
   {

@@ -129,6 +129,7 @@ export const janmaSamskaraScript = (ctx: ScriptContext): void => {
   const mailer = w.born(A, { termination_conditions: [condition("mailed", { op: "tool_used", tool: "mail" })] });
   w.act(mailer, ["searched fares"], "G-28");
   w.act(mailer, ["sent the summary"], "G-28", "mail", "mail.send"); // fires on the act that uses mail
+  ctx.query("G-28"); // the instance's tools_used: ["mail", "search"], sorted
   // acts_at_least counts accepted acts only: a refused act (capability not declared) does not count.
   const counted = w.born(A, { termination_conditions: [condition("two", { op: "acts_at_least", n: 2 })] });
   w.act(counted, ["one"], "G-28");
@@ -228,6 +229,7 @@ export const janmaSamskaraScript = (ctx: ScriptContext): void => {
   w.distilled(A, "ob-m2", "d-m2", [w.disposition("k.talk", "compare again", 900_000)], 900_000, 250_000);
   w.merge(A, ["ob-m2"], "G-26");
   w.excise(A, "x-3", ["d-talker"], AUTH, "G-26");
+  ctx.query("G-26"); // the momentum series of the re-derived chain
   w.send((t) => ({ op: "samskara.replay", tick: t, agent: A }), "G-26");
 
   // Not review items: per-invariant situations that the generated sessions hold only for some

@@ -21,7 +21,7 @@ const fence = (tick: number, migration_id: string, token: string): Command => ({
 
 export const LIVENESS_SESSION: ScriptedGoldenSpec = {
   name: "session-liveness",
-  script: ({ send, view }) => {
+  script: ({ send, view, query }) => {
     send({
       op: "advaita.mint", tick: 1, base_digest: BASE, root: ROOT, designation: "enoch", body_revision: "rev-1",
       custodians: ["custodian-1"], execution: exec("exec-source"),
@@ -64,6 +64,8 @@ export const LIVENESS_SESSION: ScriptedGoldenSpec = {
     send({ op: "ripa.migration_rehydrate", tick: 12, agent: A, migration_id: "m-1" });
     // G-54: the report's memory flag is memory_ancestry_preserved (the migration appends no memory).
     send({ op: "ripa.migration_resume", tick: 13, agent: A, migration_id: "m-1", token: "tok-resume-1" }, "G-54");
+    // … and the world shows the memory the bundle carried, nothing appended.
+    query("G-54");
 
     // On the target, worker B continues the same task with a fresh nonce.
     send({ op: "ripa.task_resume", tick: 14, agent: A, task_id: "task-1" });

@@ -1,15 +1,19 @@
 /**
  * The scripted golden session for the RIPA items of spec review 1 (spec/review/ripa.ts): each
- * pinned line (request id "G-xx.n") is a step whose reply, or the final world view it leads to,
- * differs under the reading the kit rejected. Lines that only set the scene have ids "s.n".
+ * pinned line (request id "G-xx.n") is a step whose reply, or the world view a pinned query shows
+ * right after it, differs under the reading the kit rejected. Lines that only set the scene have
+ * ids "s.n".
  *
- * What the final world query shows, per agent (the mutants of properties/mutants/catalog.ts that
- * take the other readings change it):
+ * A reading that shows only in the world view is pinned by a world query right after the step
+ * that makes the difference, before any other item's query, so that the mutant taking it
+ * (properties/mutants/catalog.ts) first fails on a line of its own item (conformance/review.test.ts):
  * - agent "rg-a": providers listed out of order with unsorted, repeated capabilities (G-33); a
  *   surface rebound with other labels (G-40); a conceived life that could not be withdrawn (G-43);
- * - agent "rg-b": a completed migration whose target is a promoted replica (G-36), whose bind named
- *   one old surface and one new (G-37), with a second replica that survives (G-37) and unsorted
- *   target capabilities (G-33); then a cancelled migration that keeps the first one's marker (G-42);
+ * - agent "rg-b": a completed migration whose target is its only replica, promoted (G-36), with
+ *   unsorted target capabilities (G-33); then a cancelled migration that keeps the first one's
+ *   marker (G-42);
+ * - agent "rg-e": a completed migration whose bind named one old surface and one new, with a
+ *   replica that survives (G-37);
  * - agent "rg-p" and its child "rg-c": the child's body lineage, surfaces, replicas and tokens (G-35).
  */
 import type { Command, ProviderGrant, WorldView } from "../../../spec/index.ts";
@@ -55,6 +59,8 @@ const script = (ctx: ScriptContext): void => {
   // nothing the list did not (I5, fail closed).
   send({ op: "ripa.effect", tick: t(), agent: A, execution_id: "exec-rg-a", token: "tok-a1", provider_id: "prov-z", capability: "vcs.push", effect_id: "e-a1" });
   send({ op: "ripa.effect", tick: t(), agent: A, execution_id: "exec-rg-a", token: "tok-a1", provider_id: "prov-a", capability: "vcs.push", effect_id: "e-a2" });
+  // The agent's providers as a world query shows them: sorted by provider_id, each capability once.
+  ctx.query("G-33");
 
   // G-34: the token installed by the mint is a used token: no later epoch may take it (OP-5.1, OP-6).
   send({ op: "ripa.restart", tick: t(), agent: A, execution_id: "exec-rg-a", token: "tok-a1" }, "G-34");
@@ -70,14 +76,15 @@ const script = (ctx: ScriptContext): void => {
   // G-40: rebinding a surface replaces its labels; the old "team" label is gone (OP-6.9).
   send({ op: "ripa.bind_surface", tick: t(), agent: A, surface: surface("s-1", "one"), labels: { team: "t1", zone: "z1" } });
   send({ op: "ripa.bind_surface", tick: t(), agent: A, surface: surface("s-1", "two"), labels: { region: "eu" } }, "G-40");
+  ctx.query("G-40");
 
-  // G-36, G-37, G-33 (target providers): a migration whose target is one of the agent's replicas.
+  // G-36, G-33 (target providers): a migration whose target is the agent's only replica. Validate
+  // accepts it (OP-7.3) and resume promotes it: the bound execution, no longer a replica (the query
+  // after resume). The agent has no surfaces and no other replica, so the G-37 readings (surfaces
+  // replaced, other replicas kept) give the same world here; they have a migration of their own.
   send(mint(t(), "rg-b", [{ provider_id: "prov-b", kind: "service", contract_version: "v1", capabilities: ["fare.search"] }], "tok-b1"));
   const B = agentOf(ctx.view(), "rg-b");
-  send({ op: "ripa.bind_surface", tick: t(), agent: B, surface: surface("s-old", "1"), labels: { team: "t1" } });
-  send({ op: "ripa.bind_surface", tick: t(), agent: B, surface: surface("s-keep", "1"), labels: { team: "t2" } });
   send({ op: "ripa.replicate", tick: t(), agent: B, execution: exec("rep-b1") });
-  send({ op: "ripa.replicate", tick: t(), agent: B, execution: exec("rep-b2") });
   send({ op: "ripa.task_start", tick: t(), agent: B, task_id: "task-b" });
   send({ op: "ripa.migration_fence", tick: t(), agent: B, migration_id: "m-b1", token: "tok-b2" });
   const cp = send({ op: "ripa.migration_checkpoint", tick: t(), agent: B, migration_id: "m-b1" });
@@ -93,14 +100,36 @@ const script = (ctx: ScriptContext): void => {
     },
     gain_authorization: AUTH,
   }, "G-36");
-  send({ op: "ripa.migration_bind", tick: t(), agent: B, migration_id: "m-b1", surfaces: [surface("s-new", "2"), surface("s-keep", "2")], labels: { region: "eu" } });
+  send({ op: "ripa.migration_bind", tick: t(), agent: B, migration_id: "m-b1", surfaces: [surface("s-new", "2")], labels: { region: "eu" } });
   send({ op: "ripa.migration_rehydrate", tick: t(), agent: B, migration_id: "m-b1" });
-  send({ op: "ripa.migration_resume", tick: t(), agent: B, migration_id: "m-b1", token: "tok-b3" }, "G-37");
+  send({ op: "ripa.migration_resume", tick: t(), agent: B, migration_id: "m-b1", token: "tok-b3" });
+  ctx.query("G-36");
   // The promoted replica is the bound execution now, so replicating it again is a duplicate, while
   // the source execution (fenced, not a replica) may be added as a replica.
   send({ op: "ripa.replicate", tick: t(), agent: B, execution: exec("rep-b1") });
   send({ op: "ripa.replicate", tick: t(), agent: B, execution: exec("exec-rg-b") });
   send({ op: "ripa.effect", tick: t(), agent: B, execution_id: "rep-b1", token: "tok-b3", provider_id: "prov-t", capability: "vcs.push", effect_id: "e-b1" });
+
+  // G-37: resume replaces the surfaces with the bind's (one old, one new: the old "s-old" is gone)
+  // and keeps the replicas other than the target (here the target is a fresh execution, so the G-36
+  // reading of a promoted replica gives the same world).
+  send(mint(t(), "rg-e", [{ provider_id: "prov-e", kind: "service", contract_version: "v1", capabilities: ["fare.search"] }], "tok-e1"));
+  const E = agentOf(ctx.view(), "rg-e");
+  send({ op: "ripa.bind_surface", tick: t(), agent: E, surface: surface("s-old", "1"), labels: { team: "t1" } });
+  send({ op: "ripa.bind_surface", tick: t(), agent: E, surface: surface("s-keep", "1"), labels: { team: "t2" } });
+  send({ op: "ripa.replicate", tick: t(), agent: E, execution: exec("rep-e1") });
+  send({ op: "ripa.migration_fence", tick: t(), agent: E, migration_id: "m-e1", token: "tok-e2" });
+  const cpE = send({ op: "ripa.migration_checkpoint", tick: t(), agent: E, migration_id: "m-e1" });
+  const bundleE = cpE.ok && cpE.events[0]?.type === "migration.checkpointed" ? cpE.events[0].bundle_digest : BASE;
+  send({
+    op: "ripa.migration_validate", tick: t(), agent: E, migration_id: "m-e1", bundle_digest: bundleE,
+    target: { execution: exec("exec-e-target"), body_revision: "rev-0", providers: [{ provider_id: "prov-e", kind: "service", contract_version: "v1", capabilities: ["fare.search"] }] },
+    gain_authorization: null,
+  });
+  send({ op: "ripa.migration_bind", tick: t(), agent: E, migration_id: "m-e1", surfaces: [surface("s-new", "2"), surface("s-keep", "2")], labels: { region: "eu" } });
+  send({ op: "ripa.migration_rehydrate", tick: t(), agent: E, migration_id: "m-e1" });
+  send({ op: "ripa.migration_resume", tick: t(), agent: E, migration_id: "m-e1", token: "tok-e3" }, "G-37");
+  ctx.query("G-37");
 
   // G-38: no migration is in progress; naming the completed one is NOT_FOUND, not an I4 phase error.
   send({ op: "ripa.migration_checkpoint", tick: t(), agent: B, migration_id: "m-b1" }, "G-38");
@@ -109,6 +138,7 @@ const script = (ctx: ScriptContext): void => {
   send({ op: "ripa.migration_fence", tick: t(), agent: B, migration_id: "m-b2", token: "tok-b4" });
   send({ op: "ripa.migration_checkpoint", tick: t(), agent: B, migration_id: "m-b2" });
   send({ op: "ripa.migration_cancel", tick: t(), agent: B, migration_id: "m-b2", no_target_active: true, authorization: AUTH }, "G-42");
+  ctx.query("G-42");
   // ...and the cancelled one is no longer in progress either (G-38).
   send({ op: "ripa.migration_checkpoint", tick: t(), agent: B, migration_id: "m-b2" }, "G-38");
   send({ op: "ripa.restart", tick: t(), agent: B, execution_id: "rep-b1", token: "tok-b5" });
@@ -122,7 +152,8 @@ const script = (ctx: ScriptContext): void => {
   send({ op: "ripa.restart", tick: t(), agent: P, execution_id: "exec-rg-p", token: "tok-p2" });
   // The child's token is one its parent used (its mint token): tokens are per agent, so accepted.
   send({ op: "ripa.descend", tick: t(), agent: P, root: "rg-c", designation: "child", execution: exec("exec-rg-c"), authority_token: "tok-p1" }, "G-35");
-  const C = agentOf(ctx.view(), "rg-c");
+  // What the child holds as a world query shows it: no surfaces and no replicas of its parent's.
+  const C = agentOf(ctx.query("G-35"), "rg-c");
   // The child's lineage is [rev-1] alone, so it may evolve to rev-0, which its parent held before.
   send({ op: "ripa.evolve", tick: t(), agent: C, revision: "rev-0", authorization: AUTH }, "G-35");
   // The child is governed by the custodians it took from its parent, and no one else (I3).

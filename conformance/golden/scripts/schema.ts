@@ -9,6 +9,8 @@
  *   conception (no "first row wins"), like two cells for one (category, dimension) pair (G-5).
  * - G-5: the other rules of spec/json-schema/rules.json (a tool bound twice, a disposition key
  *   repeated in a distillate) reject although the JSON Schemas alone accept.
+ * - G-49 / G-30: the paper's example disposition (a decimal weight) and a repeated key whose second
+ *   disposition leaks are S-1, before the G-5 line, so that each reading fails on its own line.
  * - G-47: list orders first written in the list-order table (TAB-5): tasks and body revisions in
  *   the order added, not sorted; the checkpoint bundle's task ids in memory order and its required
  *   capabilities sorted, each once. The bundle digest of the checkpoint line depends on both.
@@ -109,6 +111,16 @@ const script = (ctx: ScriptContext): void => {
     dispositions,
   });
   const distil = (obligation: string, d: unknown): Command => ({ op: "janma.distil", tick: 7, agent, instance_id: "i-life", obligation_id: obligation, distillate: d });
+  // G-49 (D-001, D-004, D-028): the paper's example disposition copied verbatim (weight +0.9, a
+  // 12-hex-digit evidence digest) fails the distillate's schema, which is where S-1 is enforced:
+  // S-1, not MALFORMED. First of the distillates here, so a reading that files every schema
+  // failure of a distillate under MALFORMED fails on this line before any other.
+  ctx.send(distil("ob-paper", distillate("d-paper", [{ key: "k.a", guidance: "ask before booking", weight: 0.9, evidence_digest: "dfde43976886", category: "operational" }])), "G-49");
+  // G-30 (D-028): two dispositions for one key are S-1, not "the first disposition wins". The
+  // second one repeats the life's trace, so a first-wins reading, which drops it unseen, accepts
+  // the distillate, while a reading that skips the one-per-key rule still refuses it (S-1 leakage):
+  // this line tells "first wins" from "the JSON Schemas alone" (G-5, the next line).
+  ctx.send(distil("ob-dup-leak", distillate("d-dup-leak", [disposition("k.a", "ask before booking"), disposition("k.a", "searched fares for lisbon on tuesday")])), "G-30");
   // G-5: one disposition per key inside a distillate (S-1 inside janma.distil, D-028).
   ctx.send(distil("ob-dup-keys", distillate("d-dup-keys", [disposition("k.a", "ask before booking"), disposition("k.a", "check refund terms")])), "G-5");
   // G-6: a guidance is at most 1000 code points.

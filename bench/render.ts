@@ -132,7 +132,9 @@ const failed = (s: Section<unknown>): string | null => (isError(s) ? `Not measur
 const durableMd = (r: BenchReport): string => {
   const d = r.sections.durable;
   if (isError(d)) return failed(d) ?? "";
-  const sys = d.syscalls === null ? d.syscalls_reason : `${Object.entries(d.syscalls.per_command).map(([k, v]) => `${k} ${sig(v)}`).join(", ")} (${d.syscalls_reason})`;
+  const below = Object.entries(d.syscalls?.below_baseline ?? {});
+  const belowNote = below.length === 0 ? "" : `; ${below.map(([k, v]) => `${k} ${sig(v)}`).join(", ")} per command before being shown as 0: the run with none made more of ${below.length === 1 ? "that call" : "those calls"} than the run with the commands, which is noise between the two runs, not something the commands undo`;
+  const sys = d.syscalls === null ? d.syscalls_reason : `${Object.entries(d.syscalls.per_command).map(([k, v]) => `${k} ${sig(v)}`).join(", ")} (${d.syscalls_reason}${belowNote})`;
   return [
     `Everything on the OS temporary directory's filesystem (${d.dir_fs}). ${d.writes_per_run} writes or commands per run; the runs interleave.`,
     "",
@@ -240,8 +242,8 @@ const suiteMd = (r: BenchReport): string => {
   const runLine = (x: NonNullable<typeof l>): string =>
     `started ${x.started_at}: ${secs(x.wall_ms)} wall time, ${x.files} files, ${x.tests} tests (${x.passed} passed, ${x.failed} failed); slowest files: ${x.slowest.map((f) => `${f.file} ${secs(f.ms)}`).join(", ")}`;
   return [
-    l === null ? `Test suite: ${s.last_test_run_reason}.` : `Test suite, the last run (\`${l.report}\`, ${runLine(l)}): ${s.last_test_run_reason}.`,
-    ...(l !== null && !l.complete ? ["", c === null ? "No complete run of the suite is on record (run `npm test`, then `npm run bench`)." : `The last complete run on record (kept by the previous benchmark report): ${runLine(c)}.`] : []),
+    l === null ? `Test suite: ${s.last_test_run_reason}.` : `Test suite, the last run before this report (\`${l.report}\`, ${runLine(l)}): ${s.last_test_run_reason}.`,
+    ...(l !== null && !l.complete ? ["", c === null ? "No complete run of the suite was on record when this report was written (a run of `npm test` just before `npm run bench` gives one)." : `The last complete run on record then (kept by the previous benchmark report): ${runLine(c)}.`] : []),
     ...(s.suite_measured === null ? [] : ["", `Test suite measured by this run (BENCH_SUITE=1): ${secs(s.suite_measured.wall_ms)}, peak memory ${mib(s.suite_measured.peak_rss_bytes)} (exit ${s.suite_measured.exit_code ?? "?"}).`]),
     "",
     table(["Run", "Wall time", "Peak memory", "Processes (peak)", "Result"], rows),
@@ -253,6 +255,16 @@ const suiteMd = (r: BenchReport): string => {
 
 const load = (xs: readonly number[]): string => xs.map((x) => x.toFixed(2)).join(", ");
 
+/** What the report was measured from: the commit and the digest of its inputs (reports/inputs.ts), and the inputs that were not committed. */
+const inputsLine = (r: BenchReport): string => {
+  const i = r.inputs;
+  if (i === undefined) return "Inputs: not recorded (a report written before bench/run.ts recorded them).";
+  const uncommitted = i.uncommitted_inputs.length === 0
+    ? `all as committed at ${i.commit.slice(0, 12)}`
+    : `${i.uncommitted_inputs.length} of them not as committed at ${i.commit.slice(0, 12)} (${i.uncommitted_inputs.join(", ")}): the figures are of that commit plus those changes`;
+  return `Inputs: ${i.files} files and ${Object.keys(i.packages).length} packages (INPUT_SETS.bench in reports/inputs.ts), digest ${i.digest}, ${uncommitted}.`;
+};
+
 export const renderMarkdown = (r: BenchReport): string => {
   const m = r.machine;
   const met = r.goals.filter((g) => g.status === "met").length;
@@ -260,6 +272,7 @@ export const renderMarkdown = (r: BenchReport): string => {
     "# Benchmark",
     "",
     `Written by \`npm run bench\` (bench/run.ts) on ${r.generated_at}${r.quick ? " in quick mode (BENCH_QUICK=1: small sizes, not comparable)" : ""}, in ${sig(r.duration_s)} s, for ${r.kit.name} ${r.kit.version}${r.kit.commit === null ? "" : ` at ${r.kit.commit.slice(0, 12)}`}.`,
+    inputsLine(r),
     `Machine: ${m.cpus} × ${m.cpu_model}, ${mib(m.total_memory_bytes)}, Node ${m.node} on ${m.platform}; load average ${load(m.load_start)} at the start and ${load(m.load_end)} at the end (other processes share the machine: absolute figures are noisy, the ratios against baselines measured in the same run are what count).`,
     "",
     "Every figure is the median of several runs, with the min–max range in brackets (or \"1 run\" where one run takes long); every goal is a ratio against a baseline measured in the same run. The raw data is in `reports/bench.json`.",
@@ -304,7 +317,7 @@ export const renderReadmeBlock = (r: BenchReport): string => {
   const met = r.goals.filter((g) => g.status === "met").length;
   return [
     README_START,
-    `Latest run: ${r.generated_at.slice(0, 10)}, ${r.machine.cpus} × ${r.machine.cpu_model}, load average ${load(r.machine.load_start)} at the start; ${met} of ${r.goals.length} goals met. Why each short goal is short, the figures behind every ratio and the growth charts: [reports/bench.md](reports/bench.md).`,
+    `Latest run: ${r.generated_at.slice(0, 10)}${r.kit.commit === null ? "" : ` at ${r.kit.commit.slice(0, 12)}`}, ${r.machine.cpus} × ${r.machine.cpu_model}, load average ${load(r.machine.load_start)} at the start; ${met} of ${r.goals.length} goals met. Why each short goal is short, the figures behind every ratio and the growth charts: [reports/bench.md](reports/bench.md).`,
     "",
     table(["Goal", "Ratio", "Goal", "Status"], r.goals.map((g) => [g.name, ratio(g), g.goal.text, g.status])),
     README_END,

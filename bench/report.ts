@@ -5,6 +5,7 @@ import type { DigestResult } from "./digest.ts";
 import type { DurableResult } from "./durable.ts";
 import type { Goal } from "./goals.ts";
 import type { GrowthResult } from "./growth.ts";
+import type { Inputs } from "../reports/inputs.ts";
 import type { ModelResult } from "./model.ts";
 import type { RunnerResult } from "./runner.ts";
 import type { ShardingResult } from "./sharding.ts";
@@ -39,6 +40,12 @@ export interface BenchReport {
   readonly duration_s: number;
   readonly machine: Machine;
   readonly kit: { readonly name: string; readonly version: string; readonly commit: string | null };
+  /**
+   * What was measured (reports/inputs.ts `inputsOf("bench")`, taken when the run started): the
+   * commit, the digest of every input and the inputs not as committed. Absent from reports made
+   * before it was recorded.
+   */
+  readonly inputs?: Inputs;
   readonly sections: {
     readonly durable: Section<DurableResult>;
     readonly growth: Section<GrowthResult>;

@@ -22,11 +22,11 @@
  * The whole run stays under 10 minutes on 2 cores: the growth section adapts N to its budget and
  * the certifications are bounded by a timeout.
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { currentInputs, inputChanges, inputsOf } from "../reports/inputs.ts";
 import { makeContext, REPO_ROOT, type BenchContext } from "./context.ts";
 import { DIGEST_GOAL_SPEC, DIGEST_WORKLOADS, digestGoal, digestGoalName, runDigest, type DigestResult } from "./digest.ts";
 import { DURABLE_GOAL, durableGoal, runDurable, type DurableResult } from "./durable.ts";
@@ -90,14 +90,16 @@ const write = (report: BenchReport, outDir: string, updateReadme: boolean): void
   }
 };
 
-const kit = (): BenchReport["kit"] => {
+/** The kit measured, at the commit its inputs were recorded at (null outside git). */
+const kit = (commit: string): BenchReport["kit"] => {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { name: string; version: string };
-  const git = spawnSync("git", ["rev-parse", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" });
-  return { name: pkg.name, version: pkg.version, commit: git.status === 0 ? git.stdout.trim() : null };
+  return { name: pkg.name, version: pkg.version, commit: commit === "unknown" ? null : commit };
 };
 
 export const runBench = async (o: { quick: boolean; outDir: string; updateReadme: boolean; growthBudgetS: number }): Promise<BenchReport> => {
   const ctx = makeContext(o.quick);
+  // What is measured, before measuring: the commit and the digest of every input (reports/inputs.ts).
+  const inputs = inputsOf("bench");
   const loadStart = loadavg();
   const generatedAt = new Date().toISOString();
   try {
@@ -113,13 +115,15 @@ export const runBench = async (o: { quick: boolean; outDir: string; updateReadme
       return (await runSharding(ctx, suite.certification)).result;
     });
     const sections: BenchReport["sections"] = { durable, growth, runner, model, digest, suite, sharding, startup };
+    const changed = inputChanges(inputs, currentInputs("bench"));
+    if (changed.length > 0) throw new Error(`inputs changed while the benchmark ran, its figures are of no one commit; nothing written, run again:\n  ${changed.join("\n  ")}`);
     const report: BenchReport = {
       bench_version: 1, generated_at: generatedAt, quick: o.quick, duration_s: ctx.elapsedS(),
       machine: {
         cpus: cpus().length, cpu_model: cpus()[0]?.model.trim() ?? "unknown", total_memory_bytes: totalmem(),
         node: process.versions.node, platform: `${process.platform} ${process.arch}`, load_start: loadStart, load_end: loadavg(),
       },
-      kit: kit(), sections, goals: goalsOf(sections), bench_peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
+      kit: kit(inputs.commit), inputs, sections, goals: goalsOf(sections), bench_peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
     };
     write(report, o.outDir, o.updateReadme);
     return report;

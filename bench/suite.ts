@@ -105,7 +105,7 @@ export const readLastTestRun = (path = join(REPO_ROOT, "reports", ".last-test-ru
     run,
     reason: complete
       ? "the last vitest run covered every test file of the suite (vitest records no memory)"
-      : `the last vitest run covered ${ran.size} of the ${inCheckout.length} test files in this checkout (a partial run: its wall time is not the whole suite's); vitest records no memory`,
+      : `the last vitest run covered ${ran.size} of the ${inCheckout.length} test files the checkout had when the benchmark ran (a partial run: its wall time is not the whole suite's); vitest records no memory`,
   };
 };
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "./paths.ts";
-import { type Artifact, ARTIFACTS, currentInputs, inputChanges, inputDigest, INPUT_SETS, inputsOf, measureInputs, recordInputs, REGENERATE, resolveInputs, runtimeImports, staleInputs } from "./inputs.ts";
+import { type Artifact, ARTIFACTS, commitMismatch, currentInputs, digestsAtCommit, inputChanges, inputDigest, INPUT_SETS, inputsOf, measureInputs, recordInputs, REGENERATE, resolveInputs, runtimeImports, staleInputs } from "./inputs.ts";
 
 const roots: string[] = [];
 /** A temporary tree holding `files` (path → text). */
@@ -234,5 +234,67 @@ describe("INPUT_SETS", () => {
       expect(files(a), `${a} is not an input of itself`).not.toContain(own);
     }
     for (const a of ARTIFACTS) expect(INPUT_SETS[a].length, a).toBeGreaterThan(0);
+  });
+});
+
+describe("commitMismatch and digestsAtCommit: evidence of one commit", () => {
+  const gitIn = (root: string, ...args: string[]): string =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd: root, encoding: "utf8" });
+  /** A frozen copy of the bench's inputs committed in a repository of its own, with its HEAD. */
+  const committed = (): { root: string; head: string } => {
+    const root = frozen("bench");
+    gitIn(root, "init", "-q");
+    writeFileSync(join(root, ".gitignore"), "node_modules\n");
+    gitIn(root, "add", ".");
+    gitIn(root, "commit", "-q", "-m", "bench inputs");
+    return { root, head: gitIn(root, "rev-parse", "HEAD").trim() };
+  };
+
+  it("digestsAtCommit reads each file as committed, and null for a path the commit lacks", () => {
+    const root = tree({ "a.txt": "one", "b.txt": "" });
+    gitIn(root, "init", "-q");
+    gitIn(root, "add", ".");
+    gitIn(root, "commit", "-q", "-m", "x");
+    writeFileSync(join(root, "a.txt"), "changed after the commit");
+    expect(digestsAtCommit("HEAD", ["a.txt", "none.txt", "b.txt"], root)).toEqual({
+      "a.txt": "7692c3ad3540bb803c020b3aee66cd8887123234ea0c6e7143c0add73ff431ed",
+      "none.txt": null,
+      "b.txt": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    });
+  });
+
+  it("is null for a record made at a commit of the history with nothing uncommitted, and stays null when inputs change later", () => {
+    const { root, head } = committed();
+    const record = inputsOf("bench", root);
+    expect(record).toMatchObject({ commit: head, uncommitted_inputs: [] });
+    expect(commitMismatch("bench", record, root)).toBeNull();
+    writeFileSync(join(root, "bench/run.ts"), "// later work\n", { flag: "a" });
+    gitIn(root, "commit", "-q", "-am", "later");
+    expect(commitMismatch("bench", record, root)).toBeNull();
+    expect(staleInputs("bench", record, root)).toContain("file changed: bench/run.ts");
+  });
+
+  it("names uncommitted inputs, inputs not as at the commit, and a commit outside the history", () => {
+    const { root, head } = committed();
+    writeFileSync(join(root, "bench/run.ts"), "// not committed\n", { flag: "a" });
+    const dirty = inputsOf("bench", root);
+    expect(commitMismatch("bench", dirty, root)).toBe(`bench: generated with inputs that differed from ${head}: bench/run.ts; run npm run bench in a checkout without uncommitted inputs`);
+    // The same record with the uncommitted list dropped: the digests still tell.
+    expect(commitMismatch("bench", { ...dirty, uncommitted_inputs: [] }, root)).toBe(`bench: 1 recorded inputs are not as at ${head}: bench/run.ts; run npm run bench`);
+    expect(commitMismatch("bench", { ...dirty, commit: "f".repeat(40), uncommitted_inputs: [] }, root)).toBe(`bench: the recorded commit ${"f".repeat(40)} is not in this repository's history; run npm run bench`);
+    expect(commitMismatch("bench", { ...dirty, commit: "unknown" }, root)).toMatch(/^bench: the record names no commit \(unknown\)/);
+    expect(commitMismatch("bench", undefined, root)).toBe("bench: no inputs record; run npm run bench");
+  });
+
+  it("names a commit that is in the repository but not an ancestor of HEAD (another branch)", () => {
+    const { root } = committed();
+    const main = gitIn(root, "rev-parse", "--abbrev-ref", "HEAD").trim();
+    gitIn(root, "checkout", "-q", "-b", "side");
+    writeFileSync(join(root, "bench/run.ts"), "// on a side branch\n", { flag: "a" });
+    gitIn(root, "commit", "-q", "-am", "side");
+    const side = inputsOf("bench", root);
+    expect(commitMismatch("bench", side, root)).toBeNull();
+    gitIn(root, "checkout", "-q", main);
+    expect(commitMismatch("bench", side, root)).toBe(`bench: the recorded commit ${side.commit} is not an ancestor of HEAD; run npm run bench`);
   });
 });

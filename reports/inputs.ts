@@ -104,6 +104,30 @@ export const REGENERATE: Record<Artifact, string> = {
   bench: "npm run bench",
 };
 
+/**
+ * Where each artifact's generator records its inputs: a file of its own, or a field of the JSON it
+ * writes (the record travels with the evidence it describes).
+ */
+export const RECORDS: Record<Artifact, { readonly file: string; readonly field: string | null }> = {
+  "sample-certificate": { file: "docs/examples/certificate/inputs.json", field: null },
+  mutants: { file: "reports/mutants.json", field: "inputs" },
+  invariants: { file: "reports/invariants.inputs.json", field: null },
+  bench: { file: "reports/bench.json", field: "inputs" },
+};
+
+/** The record an artifact's generator wrote (undefined when the file or the field is missing). */
+export const readRecord = (artifact: Artifact, root = REPO_ROOT): unknown => {
+  const { file, field } = RECORDS[artifact];
+  if (!existsSync(join(root, file))) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(join(root, file), "utf8"));
+  } catch (e) {
+    throw new Error(`${file} is not JSON: ${(e as Error).message}`);
+  }
+  return field === null ? parsed : (parsed as Record<string, unknown> | null)?.[field];
+};
+
 /** What a generator records: `inputsOf(artifact)` at the time it ran. */
 export interface Inputs {
   /** `git rev-parse HEAD` when the artifact was generated, or "unknown" outside a git checkout. */
@@ -321,4 +345,47 @@ export const staleInputs = (artifact: Artifact, recorded: unknown, root = REPO_R
   const more = changes.length > NAMED ? `\n  … and ${changes.length - NAMED} more` : "";
   const commit = typeof (recorded as Partial<Inputs>).commit === "string" ? ` (generated at ${(recorded as Partial<Inputs>).commit})` : "";
   return `${artifact} is stale${commit}: ${changes.length} of its inputs changed since; run ${REGENERATE[artifact]} and commit the result with the change:${named}${more}`;
+};
+
+/** SHA-256 (hex) of each path's content at a commit, by `git cat-file --batch` (null where the commit has no such file). */
+export const digestsAtCommit = (commit: string, paths: readonly string[], root = REPO_ROOT): Record<string, string | null> => {
+  const out = execFileSync("git", ["cat-file", "--batch"], { cwd: root, input: paths.map((p) => `${commit}:${p}\n`).join(""), maxBuffer: 256 * 1024 * 1024 });
+  const result: Record<string, string | null> = {};
+  let at = 0;
+  for (const p of paths) {
+    const eol = out.indexOf(0x0a, at);
+    const header = out.subarray(at, eol).toString("utf8");
+    at = eol + 1;
+    const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+    if (m === null || m[1] !== "blob") {
+      result[p] = null; // "<commit>:<path> missing", or not a file
+      continue;
+    }
+    const size = Number(m[2]);
+    result[p] = sha256(out.subarray(at, at + size));
+    at += size + 1;
+  }
+  return result;
+};
+
+/**
+ * For evidence that is not regenerated at every commit (a benchmark): null when the record names a
+ * commit of this history (an ancestor of HEAD) and every recorded input has, at that commit, the
+ * digest recorded, so that the evidence is of that commit exactly; else what is wrong.
+ */
+export const commitMismatch = (artifact: Artifact, recorded: unknown, root = REPO_ROOT): string | null => {
+  const problem = recordProblem(recorded);
+  if (problem !== null) return `${artifact}: ${problem}; run ${REGENERATE[artifact]}`;
+  const r = recorded as Partial<Inputs> & RecordedInputs;
+  const commit = r.commit;
+  if (typeof commit !== "string" || !/^[0-9a-f]{40}$/.test(commit)) return `${artifact}: the record names no commit (${String(commit)}); run ${REGENERATE[artifact]} in a git checkout`;
+  if (git(root, ["cat-file", "-e", `${commit}^{commit}`]) === null) return `${artifact}: the recorded commit ${commit} is not in this repository's history; run ${REGENERATE[artifact]}`;
+  if (git(root, ["merge-base", "--is-ancestor", commit, "HEAD"]) === null) return `${artifact}: the recorded commit ${commit} is not an ancestor of HEAD; run ${REGENERATE[artifact]}`;
+  if ((r.uncommitted_inputs ?? []).length > 0) {
+    return `${artifact}: generated with inputs that differed from ${commit}: ${(r.uncommitted_inputs ?? []).join(", ")}; run ${REGENERATE[artifact]} in a checkout without uncommitted inputs`;
+  }
+  const files = recordedMaps(r).files;
+  const at = digestsAtCommit(commit, Object.keys(files), root);
+  const differ = Object.keys(files).filter((f) => at[f] !== files[f]);
+  return differ.length === 0 ? null : `${artifact}: ${differ.length} recorded inputs are not as at ${commit}: ${differ.slice(0, NAMED).join(", ")}${differ.length > NAMED ? ", …" : ""}; run ${REGENERATE[artifact]}`;
 };

@@ -19,13 +19,13 @@ import { renderDiagrams, renderHtml } from "../conformance/reporters/html.ts";
 import { renderJunit } from "../conformance/reporters/junit.ts";
 import { renderMarkdown } from "../conformance/reporters/markdown.ts";
 import { REPORT_FILES } from "../conformance/reporters/write.ts";
-import { REGENERATE as REGENERATE_ALL, type Artifact, type RecordedInputs } from "./inputs.ts";
+import { RECORDS, REGENERATE as REGENERATE_ALL, type Artifact, type RecordedInputs } from "./inputs.ts";
 import { REPO_ROOT } from "./paths.ts";
 
 /** Where the sample lives, relative to the repository root. */
 export const SAMPLE_DIR = "docs/examples/certificate";
 export const SAMPLE_CERTIFICATE = `${SAMPLE_DIR}/certificate.json`;
-export const SAMPLE_INPUTS = `${SAMPLE_DIR}/inputs.json`;
+export const SAMPLE_INPUTS = RECORDS["sample-certificate"].file;
 /** The one command that writes the sample again (package.json `docs:sample`). */
 export const REGENERATE = REGENERATE_ALL["sample-certificate"];
 /** The bundled implementation's command line, as `npm start` runs it. */

@@ -17,6 +17,7 @@
  * The line is printed once per gated block (one `describe` or one `it`): gate a file's tests as one
  * block to get one line per resource per file.
  */
+import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,6 +71,16 @@ export const CHROMIUM: Resource = {
   name: `Chromium at ${CHROMIUM_PATH}`,
   why: "Debian's chromium, which .ci/run installs; apt-get install chromium, or set CHROMIUM_PATH to a Chromium executable",
   available: () => isExecutable(CHROMIUM_PATH),
+};
+
+/**
+ * The Python the Python adapter's tests run (adapters/python): `python3` on PATH, version 3.10 or
+ * later (the adapter's floor). Asked once, when a test file gates on it.
+ */
+export const PYTHON3: Resource = {
+  name: "python3 (3.10 or later) on PATH",
+  why: "the interpreter of adapters/python; apt-get install python3, or put a python3 of 3.10 or later on PATH",
+  available: () => spawnSync("python3", ["-c", "import sys; sys.exit(sys.version_info < (3, 10))"], { stdio: "ignore", timeout: 30_000 }).status === 0,
 };
 
 /** CI=true (or CI=1) means CI, which promises every resource. */

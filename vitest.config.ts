@@ -18,6 +18,7 @@ export const LONG_TESTS = [
   "conformance/reporters/browser.test.ts",
   "conformance/cli/cli.test.ts",
   "conformance/stages/crash.test.ts",
+  "conformance/profiles/profiles.test.ts",
 ];
 
 // One suite for the whole kit. Campaigns (fuzz, bench, the mutant matrix) live behind their own

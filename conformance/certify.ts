@@ -157,7 +157,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
     if (hello !== null) {
       const ctx: StageContext = {
         settings: o, hello, families: hello.profile.families, crashHook: hello.profile.crash_hook,
-        target, witnesses, coverage, progress, deadline, ...(o.shard === undefined ? {} : { shard: o.shard }),
+        target, witnesses, coverage, progress, deadline, ...(o.shard === undefined ? {} : { shard: o.shard }), ...(o.failFast === true ? { failFast: true } : {}),
       };
       for (const stage of plan) {
         const t0 = Date.now();

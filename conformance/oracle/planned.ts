@@ -4,10 +4,29 @@
  * compared in order. Used by the golden stage, the differential campaign and `srk replay`.
  */
 import type { Reply } from "../../spec/wire/index.ts";
-import type { TraceStep } from "../../spec/certificate.ts";
+import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
 import { normativePart, type ExpectedReply } from "../golden/session.ts";
 import type { Session } from "../driver/target.ts";
 import { compareReply, compareWorld, type Mismatch } from "./compare.ts";
+import { WireBreak } from "../stages/types.ts";
+
+/**
+ * A protocol violation in the reply to step `index` of a plan (a schema-invalid reply, a line that
+ * is not JSON): a WireBreak that knows where in the plan it happened, so a stage can write a
+ * portable trace of the steps up to it and go on with its next session or run.
+ */
+export class PlannedBreak extends WireBreak {
+  constructor(broken: WireBreak, readonly index: number, readonly replies: readonly Reply[]) {
+    super(broken.rule, broken.message, broken.raw);
+  }
+}
+
+/** The portable trace of a break: the steps up to the broken one, its actual part null (no Reply came). */
+export const breakTrace = (b: PlannedBreak, steps: readonly PlannedStep[], stage: TraceStage, check: string, seed: number | null): PortableTrace => ({
+  trace_version: 1, invariant: null, stage, check, summary: `${b.rule}: ${b.message}`, seed, path: null,
+  steps: plannedTrace(steps, b.replies, b.index), failing_step: b.index, difference: null, shrink: null,
+});
+type TraceStage = PortableTrace["stage"];
 
 export interface PlannedStep {
   readonly request: { readonly type: string; readonly id: string | number; readonly [k: string]: unknown };
@@ -42,7 +61,7 @@ export const comparePlanned = (steps: readonly PlannedStep[], index: number, rep
   return compareReply(op, step.expected, reply);
 };
 
-/** Sends every step pipelined, then compares replies in order. Throws Undrivable / WireBreak. */
+/** Sends every step pipelined, then compares replies in order. Throws Undrivable, or PlannedBreak (a WireBreak at a step). */
 export const runPlanned = async (session: Session, steps: readonly PlannedStep[], pipelineWindow = 256): Promise<PlannedResult> => {
   const prefix = session.nextIdPrefix();
   const replies: Reply[] = [];
@@ -52,7 +71,13 @@ export const runPlanned = async (session: Session, steps: readonly PlannedStep[]
     const outcomes = window.map((s) => session.client.send({ ...s.request, id: `${prefix}${String(s.request.id)}` }));
     for (const [k, o] of outcomes.entries()) {
       const index = start + k;
-      const reply = session.check(await o, `${window[k]?.request.type ?? "request"} ${JSON.stringify(window[k]?.request.id)} (step ${index + 1})`);
+      let reply: Reply;
+      try {
+        reply = session.check(await o, `${window[k]?.request.type ?? "request"} ${JSON.stringify(window[k]?.request.id)} (step ${index + 1})`);
+      } catch (e) {
+        if (e instanceof WireBreak) throw new PlannedBreak(e, index, [...replies]);
+        throw e;
+      }
       replies.push(reply);
       if (mismatch === null) {
         const m = comparePlanned(steps, index, reply);

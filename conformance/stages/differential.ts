@@ -17,7 +17,7 @@ import type { PortableTrace } from "../../spec/certificate.ts";
 import { guardsOf } from "../oracle/families.ts";
 import { modelSession } from "../oracle/model.ts";
 import { refineMismatch } from "../oracle/refine.ts";
-import { opAt, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
+import { breakTrace, opAt, PlannedBreak, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
 import type { Mismatch } from "../oracle/compare.ts";
 import type { Session } from "../driver/target.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
@@ -77,20 +77,35 @@ const runOnce = async (session: Session, plan: readonly PlannedStep[]): Promise<
   return replies;
 };
 
+/**
+ * Distinct failures one campaign shrinks and reports (by invariant, or by W rule for a break of the
+ * wire protocol). The campaign does not stop at the first: every run is still made, so the
+ * invariants the failure did not touch are witnessed and get a verdict; a later failing run of an
+ * invariant already reported is counted in the notes, not shrunk again.
+ */
+export const MAX_DIFFERENTIAL_FINDINGS = 4;
+
 export const differentialStage = async (ctx: StageContext): Promise<StageOutcome> => {
   if (ctx.families.length === 0) return outcome("not-applicable", "the profile declares no family", 0);
   const notes: string[] = [];
-  let session = await ctx.target.open();
+  const session = await ctx.target.open();
   let restarts = 0;
-  let fault: Error | null = null;
+  /** The implementation can no longer be driven (exit, hang, restart budget): ends the campaign. */
+  let fault: Undrivable | null = null;
+  /** A break of the wire protocol in the current run, with the plan it broke in. */
+  let broken: { readonly error: WireBreak; readonly plan: readonly PlannedStep[] } | null = null;
   let failureSeen = false;
   let runsDone = 0;
   let steps = 0;
   let attempts = 0;
   const started = Date.now();
+  const findings: Finding[] = [];
+  const reported = new Set<string>();
+  /** Failing runs whose failure was already reported (same invariant or rule): counted, not shrunk. */
+  const repeats = new Map<string, number>();
 
   const predicate = async (c: RunCase): Promise<boolean> => {
-    if (fault !== null) return true; // the implementation can no longer be driven: end quickly
+    if (fault !== null || broken !== null) return true; // this run cannot go on: end it quickly
     const plan = planRun(c, ctx.families);
     if (failureSeen) attempts++;
     try {
@@ -106,7 +121,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
           if (s.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(plan, i)), s.expected);
         }
         ctx.coverage?.recordSession(plan);
-        ctx.progress.tick(runsDone, mine.length, { witnesses: ctx.witnesses.total(), violations: 0 });
+        ctx.progress.tick(runsDone, mine.length, { witnesses: ctx.witnesses.total(), violations: findings.length });
       }
       return true;
     } catch (e) {
@@ -114,47 +129,33 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
         failureSeen = true;
         throw e;
       }
-      if (e instanceof Undrivable || e instanceof WireBreak) {
+      if (e instanceof Undrivable) {
         fault = e;
+        return true;
+      }
+      if (e instanceof WireBreak) {
+        broken = { error: e, plan };
         return true;
       }
       throw e;
     }
   };
 
-  // Each run k has its own seed, derived from the campaign seed: run k is the same whichever
-  // shard runs it, and a failure shrinks within its own run (D-038).
-  const mine = [...Array(ctx.settings.runs).keys()].filter((k) => owns(ctx.shard, "differential", k));
-  if (mine.length === 0 && ctx.shard !== undefined) {
-    await session.close();
-    return notThisShard(ctx.shard);
-  }
-  let details: fc.RunDetails<[RunCase]> | null = null;
-  let failedRun = -1;
-  let interrupted = false;
-  for (const k of mine) {
-    if (fault !== null) break;
-    const remaining = ctx.deadline - Date.now();
-    if (remaining <= 0) {
-      interrupted = true;
-      break;
-    }
-    const d = await fc.check(fc.asyncProperty(runCaseArb(), predicate), {
-      numRuns: 1,
-      seed: runSeed(ctx.settings.seed, k),
-      interruptAfterTimeLimit: Math.max(1_000, remaining),
-      markInterruptAsFailure: false,
+  /** Shrinks run k's failure over the wire and records it as a finding with its portable trace. */
+  const shrinkAndRecord = async (k: number, remaining: number): Promise<void> => {
+    failureSeen = false;
+    attempts = 0;
+    const details = await fc.check(fc.asyncProperty(runCaseArb(), predicate), {
+      numRuns: 1, seed: runSeed(ctx.settings.seed, k), interruptAfterTimeLimit: Math.max(1_000, remaining), markInterruptAsFailure: false,
     });
-    if (d.interrupted && !d.failed) interrupted = true;
-    if (d.failed) {
-      details = d;
-      failedRun = k;
-      break;
+    if (!details.failed || details.counterexample === null || !(details.errorInstance instanceof Divergence)) {
+      if (details.failed) {
+        const err = details.errorInstance;
+        throw err instanceof Error ? err : new Error(String(err));
+      }
+      notes.push(`run ${k + 1} failed once and passed when run again to shrink it (a flaky implementation?)`);
+      return;
     }
-  }
-
-  const findings: Finding[] = [];
-  if (details !== null && details.failed && details.counterexample !== null && details.errorInstance instanceof Divergence) {
     const [shrunk] = details.counterexample;
     const original = details.errorInstance;
     // Replay the shrunk case once more, on the live session, to record its trace and check that it
@@ -187,22 +188,82 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
       invariant: m.invariant, stage: "differential", check: "differential/step",
       summary: `step ${shown.index + 1} of a shrunk run of ${commands} command(s): ${trace.summary}`, trace,
     });
-    notes.push(`run ${failedRun + 1} of ${ctx.settings.runs} failed; shrunk over the wire in ${details.numShrinks} step(s) and ${attempts} replay(s); run seed ${details.seed}, path ${details.counterexamplePath ?? ""}`);
-  } else if (details !== null && details.failed) {
-    const err = details.errorInstance;
-    throw err instanceof Error ? err : new Error(String(err));
+    reported.add(m.invariant ?? "wire");
+    notes.push(`run ${k + 1} of ${ctx.settings.runs} failed (${m.invariant ?? "wire"}); shrunk over the wire in ${details.numShrinks} step(s) and ${attempts} replay(s); run seed ${details.seed}, path ${details.counterexamplePath ?? ""}`);
+  };
+
+  /** Records run k's break of the wire protocol (once per W rule) and restarts the process for the next run. */
+  const recordBreak = async (k: number, b: { readonly error: WireBreak; readonly plan: readonly PlannedStep[] }): Promise<void> => {
+    const key = `wire/${b.error.rule}`;
+    if (reported.has(key) || findings.length >= MAX_DIFFERENTIAL_FINDINGS) {
+      repeats.set(key, (repeats.get(key) ?? 0) + 1);
+    } else {
+      reported.add(key);
+      const at = b.error instanceof PlannedBreak ? `step ${b.error.index + 1} of run ${k + 1}: ` : `run ${k + 1}: `;
+      findings.push({
+        invariant: null, stage: "differential", check: key, summary: `${at}${b.error.message}; raw: ${b.error.raw}`,
+        trace: b.error instanceof PlannedBreak ? breakTrace(b.error, b.plan, "differential", key, runSeed(ctx.settings.seed, k)) : null,
+      });
+    }
+    // After a reply the runner could not read, the process's state is unknown: start it afresh.
+    if (++restarts > 3) fault = new Undrivable(`the implementation broke the protocol or died ${restarts} times; giving up (restart budget 3)`);
+    else await session.restart().catch((e: unknown) => {
+      fault = e instanceof Undrivable ? e : new Undrivable(`restart after a protocol break failed: ${e instanceof Error ? e.message : String(e)}`);
+    });
+  };
+
+  // Each run k has its own seed, derived from the campaign seed: run k is the same whichever
+  // shard runs it, and a failure shrinks within its own run (D-038).
+  const mine = [...Array(ctx.settings.runs).keys()].filter((k) => owns(ctx.shard, "differential", k));
+  if (mine.length === 0 && ctx.shard !== undefined) {
+    await session.close();
+    return notThisShard(ctx.shard);
   }
+  let interrupted = false;
+  for (const k of mine) {
+    if (fault !== null || (ctx.failFast === true && findings.length > 0)) break;
+    const remaining = ctx.deadline - Date.now();
+    if (remaining <= 0) {
+      interrupted = true;
+      break;
+    }
+    failureSeen = false;
+    broken = null;
+    // First without shrinking: only a failure not reported yet is worth the shrinking.
+    const d = await fc.check(fc.asyncProperty(runCaseArb(), predicate), {
+      numRuns: 1, seed: runSeed(ctx.settings.seed, k), interruptAfterTimeLimit: Math.max(1_000, remaining), markInterruptAsFailure: false, endOnFailure: true,
+    });
+    if (d.interrupted && !d.failed) interrupted = true;
+    const b = broken as { readonly error: WireBreak; readonly plan: readonly PlannedStep[] } | null;
+    if (b !== null) {
+      await recordBreak(k, b);
+      broken = null;
+      continue;
+    }
+    if (!d.failed) continue;
+    if (!(d.errorInstance instanceof Divergence)) {
+      const err = d.errorInstance;
+      throw err instanceof Error ? err : new Error(String(err));
+    }
+    const key = d.errorInstance.mismatch.invariant ?? "wire";
+    if (reported.has(key) || findings.length >= MAX_DIFFERENTIAL_FINDINGS) {
+      repeats.set(key, (repeats.get(key) ?? 0) + 1);
+      continue;
+    }
+    await shrinkAndRecord(k, ctx.deadline - Date.now());
+  }
+
+  for (const [key, n] of repeats) notes.push(`${n} more failing run(s) of ${key}, not shrunk (already reported${findings.length >= MAX_DIFFERENTIAL_FINDINGS ? `, or the ${MAX_DIFFERENTIAL_FINDINGS} findings a campaign reports were reached` : ""})`);
   notes.push(`${runsDone} run(s), ${steps} request(s) agreed with the model in ${Math.round((Date.now() - started) / 1000)} s (seed ${ctx.settings.seed}${ctx.shard === undefined || ctx.shard.count === 1 ? "" : `, ${mine.length} of ${ctx.settings.runs} runs in shard ${ctx.shard.index + 1}/${ctx.shard.count}`})`);
   await session.close();
   ctx.progress.done();
-  if (findings.length > 0) return outcome("fail", findings[0]?.summary ?? "divergence", runsDone, findings, notes);
-  if (fault !== null) {
-    const f = fault as Error;
-    if (f instanceof WireBreak) {
-      return outcome("fail", `${f.rule}: ${f.message}`, runsDone, [{ invariant: null, stage: "differential", check: `wire/${f.rule}`, summary: `${f.message}; raw: ${f.raw}`, trace: null }], notes);
-    }
-    return outcome("inconclusive", `the implementation could not be driven after ${runsDone} run(s): ${f.message}`, runsDone, [], notes);
+  const f = fault as Undrivable | null;
+  if (findings.length > 0) {
+    const tail = f === null ? "" : `; then the implementation could not be driven: ${f.message}`;
+    const which = findings.map((x) => x.invariant ?? x.check).join(", ");
+    return outcome("fail", `${findings.length === 1 ? "" : `${findings.length} distinct failures (${which}); first: `}${findings[0]?.summary ?? "divergence"}${tail}`, runsDone, findings, notes);
   }
+  if (f !== null) return outcome("inconclusive", `the implementation could not be driven after ${runsDone} run(s): ${f.message}`, runsDone, [], notes);
   if (interrupted || runsDone < mine.length) {
     return outcome("inconclusive", `the time budget ended after ${runsDone} of ${mine.length} run(s)`, runsDone, [], notes);
   }

@@ -6,6 +6,10 @@
  *
  * Then the wire session (W-9.1, `conformance/golden/wire-session.jsonl`): its raw lines, sent at
  * once to a fresh process before any handshake, must get exactly the replies in the file, in order.
+ * A profile is sent the lines it may be sent: all of them when it declares a family (the session's
+ * only operation is the bootstrap advaita.mint, D-034), the lines that need no family when it is
+ * empty — so even the empty profile's replay checks something. Which lines and sessions apply is
+ * computed from the lines themselves (conformance/golden/applicability.ts).
  * A difference is a wire-protocol finding (`invariant: null`, check `golden/wire-session`).
  */
 import { readFileSync } from "node:fs";
@@ -13,28 +17,24 @@ import { join } from "node:path";
 import { KIT_ROOT } from "../kit-root.ts";
 import { readGolden } from "../golden/replay.ts";
 import { GOLDEN_SESSIONS, goldenPath } from "../golden/session.ts";
-import { guardsOf, opAllowed } from "../oracle/families.ts";
+import { guardsOf } from "../oracle/families.ts";
 import { refineMismatch } from "../oracle/refine.ts";
-import { opAt, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
+import { breakTrace, opAt, PlannedBreak, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { owns } from "../shard/shard.ts";
 import { notThisShard, outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 import { replayWireSession } from "../golden/wire-replay.ts";
 import { readWireSession, WIRE_SESSION_PATH } from "../golden/wire-session.ts";
+import { opsOutside, sessionOps, wireStepOp, wireStepsFor } from "../golden/applicability.ts";
 
 /** The wire session as one more unit of the golden stage (sharding), after the command sessions. */
 const WIRE_UNIT = (): number => GOLDEN_SESSIONS.length;
-/** The only operation the wire session sends (its accepted mints), so it needs the advaita family. */
-const WIRE_SESSION_OP = "advaita.mint";
 
 export const goldenSteps = (name: string): PlannedStep[] => {
   const g = GOLDEN_SESSIONS.find((x) => x.name === name);
   if (g === undefined) throw new Error(`no golden session ${name}`);
   return readGolden(join(KIT_ROOT, goldenPath(g))).map((l) => ({ request: l.request, expected: l.reply }));
 };
-
-const opsOf = (steps: readonly PlannedStep[]): string[] =>
-  steps.flatMap((s) => (s.request.type === "command" ? [String((s.request["command"] as { op: string }).op)] : []));
 
 export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
   const findings: Finding[] = [];
@@ -46,7 +46,7 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
   if (mine.length === 0 && !wireMine && ctx.shard !== undefined) return notThisShard(ctx.shard);
   for (const g of mine) {
     const steps = goldenSteps(g.name);
-    const outside = [...new Set(opsOf(steps).filter((op) => !opAllowed(op, ctx.families)))];
+    const outside = opsOutside(sessionOps(steps), ctx.families);
     if (outside.length > 0) {
       notes.push(`${g.name}: not applicable, it uses operations outside the profile (${outside.slice(0, 4).join(", ")}${outside.length > 4 ? ", …" : ""})`);
       continue;
@@ -54,7 +54,27 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
     ctx.progress.line(`srk: golden ${g.name} (${steps.length} lines)`);
     const session = await ctx.target.open();
     try {
-      const { replies, mismatch } = await runPlanned(session, steps);
+      let planned: Awaited<ReturnType<typeof runPlanned>>;
+      try {
+        planned = await runPlanned(session, steps);
+      } catch (e) {
+        // A reply that breaks the wire protocol ends this session, not the stage: it becomes a
+        // finding with a trace up to that line, and the next session runs on a fresh process.
+        if (!(e instanceof PlannedBreak)) throw e;
+        ran++;
+        checks += e.index + 1;
+        for (let i = 0; i < e.index; i++) {
+          const s = steps[i];
+          if (s?.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(steps, i)), s.expected);
+        }
+        const at = `${g.name} line ${e.index + 1} (${String(steps[e.index]?.request.id)})`;
+        findings.push({
+          invariant: null, stage: "golden", check: `golden/${g.name}`, summary: `${at}: ${e.rule}: ${e.message}; raw: ${e.raw}`,
+          trace: breakTrace(e, steps, "golden", `golden/${g.name}`, "seed" in g ? g.seed : null),
+        });
+        continue;
+      }
+      const { replies, mismatch } = planned;
       ran++;
       const agreed = mismatch === null ? replies.length : mismatch.index;
       checks += replies.length;
@@ -84,16 +104,17 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
     }
   }
   if (wireMine) {
-    if (!opAllowed(WIRE_SESSION_OP, ctx.families)) {
-      notes.push(`wire-session: not applicable, it sends ${WIRE_SESSION_OP}, outside the profile`);
-    } else {
-      const steps = readWireSession(readFileSync(join(KIT_ROOT, WIRE_SESSION_PATH), "utf8"));
-      ctx.progress.line(`srk: golden wire-session (${steps.length} raw lines)`);
-      const r = await replayWireSession(ctx.target.spawnSpec(ctx.target.freshDir()), steps, ctx.settings.startupTimeoutMs + 4 * ctx.settings.requestTimeoutMs);
-      ran++;
-      checks += r.replies;
-      if (r.mismatch !== null) findings.push({ invariant: null, stage: "golden", check: "golden/wire-session", summary: `wire-session ${r.mismatch}`, trace: null });
+    const all = readWireSession(readFileSync(join(KIT_ROOT, WIRE_SESSION_PATH), "utf8"));
+    const steps = wireStepsFor(all, ctx.families);
+    if (steps.length < all.length) {
+      const ops = [...new Set(all.filter((s) => !steps.includes(s)).map(wireStepOp).filter((op) => op !== null))];
+      notes.push(`wire-session: ${steps.length} of its ${all.length} lines, those the profile may be sent; the other ${all.length - steps.length} send ${ops.join(", ")}, outside the profile, or read the world it made (W-5.2, D-034)`);
     }
+    ctx.progress.line(`srk: golden wire-session (${steps.length} raw lines)`);
+    const r = await replayWireSession(ctx.target.spawnSpec(ctx.target.freshDir()), steps, ctx.settings.startupTimeoutMs + 4 * ctx.settings.requestTimeoutMs);
+    ran++;
+    checks += r.replies;
+    if (r.mismatch !== null) findings.push({ invariant: null, stage: "golden", check: "golden/wire-session", summary: `wire-session ${r.mismatch}`, trace: null });
   }
   if (ran === 0) return outcome("not-applicable", "no golden session uses only the declared families", 0, [], notes);
   if (findings.length > 0) return outcome("fail", `${findings.length} golden session(s) diverged`, checks, findings, notes);

@@ -62,6 +62,8 @@ export interface StageContext {
   readonly deadline: number;
   /** The part of the campaign this run does (conformance/shard/shard.ts); the whole when absent. */
   readonly shard?: Shard;
+  /** --fail-fast: a stage that can go on after a finding (the differential campaign) stops at its first. */
+  readonly failFast?: boolean;
 }
 
 const NOT_THIS_SHARD = "no unit of this stage belongs to shard";

@@ -20,6 +20,7 @@ import { match } from "ts-pattern";
 import type { Command, WorldView } from "../../spec/index.ts";
 import type { CrashAfterRequest, HelloResult, Query, QueryName, QueryResult, Reply } from "../../spec/wire/index.ts";
 import { HelloResult as HelloResultSchema, PROTOCOL_VERSION, Reply as ReplySchema } from "../../spec/wire/index.ts";
+import { replyIssue, replyIssueText } from "./reply-issue.ts";
 import { describeExit, ImplementationProcess, MAX_REPLY_BYTES, type ExitInfo, type SpawnSpec, type StdoutLine } from "./process.ts";
 
 export class ProcessExited extends Error {
@@ -78,8 +79,9 @@ interface Pending {
 
 type Outgoing = { type: string; [k: string]: unknown };
 
-const RAW_SHOWN = 300;
-const shown = (s: string): string => (s.length > RAW_SHOWN ? `${s.slice(0, RAW_SHOWN)}… (${s.length} chars)` : s);
+/** How much of an offending line a finding shows: whole replies, up to this cap, saying when cut. */
+export const RAW_SHOWN = 8192;
+const shown = (s: string): string => (s.length > RAW_SHOWN ? `${s.slice(0, RAW_SHOWN)}… (cut: the first ${RAW_SHOWN} of ${s.length} characters shown)` : s);
 
 export class WireClient {
   private proc: ImplementationProcess;
@@ -215,8 +217,8 @@ export class WireClient {
     const id = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { id?: unknown }).id : undefined;
     const parsed = ReplySchema.safeParse(json);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      this.violate("W-3", `a stdout message is not a Reply (${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"})`, text, id);
+      const issue = replyIssue(json);
+      this.violate("W-3", `a stdout message is not a Reply: ${issue === null ? "invalid" : replyIssueText(issue)}`, text, id);
       return;
     }
     const reply = parsed.data;

@@ -4,8 +4,12 @@
  * passing certification of the kit's implementation and for a failing one (the mutant
  * S-4.replay-claim-miscounts), over file:// with every other request refused. It checks the 19
  * rows, the failing row and its story, the two diagrams, the filters, that nothing is fetched and
- * nothing is logged as an error; and saves the screenshots committed under reports/screenshots/
- * (report-pass.png, report-diagrams.png, report-fail.png: the viewport, 1280×1100).
+ * nothing is logged as an error; and takes the screenshots (report-pass.png, report-diagrams.png,
+ * report-fail.png: the viewport, 1280×1100) into a temporary folder, or the folder
+ * $SRK_SCREENSHOT_DIR names. It never writes the committed ones under reports/screenshots/:
+ * reports/screenshots.ts runs this test with that variable set and copies the pictures there once
+ * every test has passed (test-support/screenshots.ts). They are not compared with the committed
+ * ones, pixel for pixel: the pages show the run's durations and dates, which differ every run.
  *
  * The browser is Debian's /usr/bin/chromium (or $CHROMIUM_PATH), which `.ci/run` installs when
  * missing. Without it these tests are skipped, with one line saying so and how to install it; under
@@ -21,6 +25,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { MUTANTS } from "../../properties/mutants/catalog.ts";
 import { Certificate } from "../../spec/certificate.ts";
 import { CHROMIUM as BROWSER, CHROMIUM_PATH, needs } from "../../test-support/needs.ts";
+import { COMMITTED_SCREENSHOTS, pngSize, SCREENSHOT_DIR_ENV, SCREENSHOT_FILES, VIEWPORT } from "../../test-support/screenshots.ts";
 import { certify, type CertifyResult } from "../certify.ts";
 import { mutantCommandLine } from "../mutants/matrix.ts";
 import { JANMA_MACHINE, MIGRATION_MACHINE } from "../oracle/transitions.ts";
@@ -28,11 +33,11 @@ import { REPO_ROOT } from "../transport/local.ts";
 import { REPORT_FILES, writeReports } from "./write.ts";
 
 const CHROMIUM = CHROMIUM_PATH;
-const SCREENSHOTS = join(REPO_ROOT, "reports", "screenshots");
-const VIEWPORT = { width: 1280, height: 1100 };
 
 // Made in beforeAll, which does not run when every test here is skipped (afterAll would not remove it).
 let tmp = "";
+/** Where the screenshots go: $SRK_SCREENSHOT_DIR (reports/screenshots.ts), else the temporary folder. */
+let shots = "";
 let browser: Browser | null = null;
 let pass: CertifyResult;
 let fail: CertifyResult;
@@ -47,6 +52,8 @@ const needBrowser = (): void => {
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), "srk-browser-"));
+  shots = process.env[SCREENSHOT_DIR_ENV] ?? join(tmp, "screenshots");
+  mkdirSync(shots, { recursive: true });
   if (!existsSync(CHROMIUM)) return; // under CI each test fails (needs(BROWSER)); without CI they are skipped
   const mutant = MUTANTS.find((m) => m.id === "S-4.replay-claim-miscounts");
   if (mutant === undefined) throw new Error("mutant S-4.replay-claim-miscounts missing from the catalog");
@@ -149,10 +156,9 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
       await page.locator('input[data-filter="verdict"][value="pass"]').check();
       expect(await visibleRows(page)).toBe(19);
 
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: join(SCREENSHOTS, "report-pass.png") });
+      await page.screenshot({ path: join(shots, "report-pass.png") });
       await page.evaluate("document.getElementById(\"coverage\").scrollIntoView()");
-      await page.screenshot({ path: join(SCREENSHOTS, "report-diagrams.png") });
+      await page.screenshot({ path: join(shots, "report-diagrams.png") });
       expect(problems).toEqual([]);
       expect(requests).toEqual([]);
     } finally {
@@ -196,8 +202,7 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
       await page.locator('input[data-filter="verdict"][value="inconclusive"]').uncheck();
       expect(await visibleRows(page)).toBe(1);
       await page.evaluate("window.scrollTo(0, 0)");
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: join(SCREENSHOTS, "report-fail.png") });
+      await page.screenshot({ path: join(shots, "report-fail.png") });
       expect(problems).toEqual([]);
       expect(requests).toEqual([]);
     } finally {
@@ -225,6 +230,15 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
       expect(requests).toEqual([]);
     } finally {
       await page.close();
+    }
+  });
+
+  it("the screenshots are taken at the viewport's size, outside the committed folder, and the committed ones are the same pictures' size", () => {
+    needBrowser();
+    expect(shots.startsWith(join(REPO_ROOT, COMMITTED_SCREENSHOTS)), `the test writes its screenshots to ${shots}, not to ${COMMITTED_SCREENSHOTS}/`).toBe(false);
+    for (const f of SCREENSHOT_FILES) {
+      expect(pngSize(join(shots, f)), f).toEqual(VIEWPORT);
+      expect(pngSize(join(REPO_ROOT, COMMITTED_SCREENSHOTS, f)), `${COMMITTED_SCREENSHOTS}/${f}`).toEqual(VIEWPORT);
     }
   });
 });

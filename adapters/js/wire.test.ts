@@ -5,8 +5,10 @@
  * with refusals checked against TAB-3, definite and indefinite INTERNAL (W-3.4), the crash hook and
  * reset envelopes, shutdown (W-2.2), and the start-up checks of the configuration.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createWire, MAX_LINE_BYTES, Refusal, type Handlers, type Profile, type Reply, type Wire } from "./index.mjs";
+import { createWire, LineFramer, MAX_LINE_BYTES, QUERY_NAMES, Refusal, type Handlers, type Profile, type Reply, type Wire } from "./index.mjs";
 
 const j = (v: unknown): string => JSON.stringify(v);
 const DIGEST = `sha256:${"0".repeat(64)}`;
@@ -395,4 +397,58 @@ describe("the configuration is checked at start", () => {
     expect(logs.join("\n")).toMatch(/ripa\.task_start are never called/);
     expect(logs.join("\n")).toMatch(/crash_after is never called/);
   });
+});
+
+describe("the kit's golden wire sessions (W-9.1), through the adapter", () => {
+  const GOLDEN = join(import.meta.dirname, "..", "..", "conformance", "golden");
+  const files = readdirSync(GOLDEN).filter((n) => /^wire-session.*\.jsonl$/.test(n));
+  type Segment = { text?: string; hex?: string; repeat?: string; times?: number };
+  type Expected = { id: unknown; ok: boolean; events?: unknown[]; result?: unknown; error?: { code: string; invariant: string | null; definite: boolean } } | null;
+  type Line = { step: string; send: Segment[]; reply: Expected };
+  const bytesOf = (send: Segment[]): Buffer =>
+    Buffer.concat([...send.map((s) => (s.text !== undefined ? Buffer.from(s.text, "utf8") : s.hex !== undefined ? Buffer.from(s.hex.replace(/ /g, ""), "hex") : Buffer.from((s.repeat ?? "").repeat(s.times ?? 0), "utf8"))), Buffer.from("\n")]);
+  /** The normative part (W-9), and of a successful hello only the chosen version (W-9.1). */
+  const normative = (r: Reply | null | Expected): unknown => {
+    if (r === null) return null;
+    if (!r.ok) return { id: r.id, ok: false, error: { code: r.error?.code, invariant: r.error?.invariant, definite: r.error?.definite } };
+    const result = r.result as { protocol_version?: string; profile?: unknown } | undefined;
+    if (result?.profile !== undefined || (result?.protocol_version !== undefined && Object.keys(result).length === 1)) return { id: r.id, ok: true, events: r.events, result: { protocol_version: result.protocol_version } };
+    return { id: r.id, ok: true, events: r.events, ...(r.result === undefined ? {} : { result: r.result }) };
+  };
+
+  it("there is at least one session to replay", () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  for (const file of files) {
+    it(`${file}: every reply equals the file's, where the operations and queries answer as the file expects`, async () => {
+      const lines = readFileSync(join(GOLDEN, file), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Line);
+      // Handlers that answer from the file's own expectations: what is left to compare is the adapter's.
+      // An id's first expectation: a later line reusing it expects DUPLICATE_REQUEST_ID, which no handler sees.
+      const byId = new Map<unknown, Expected>();
+      for (const l of lines) if (l.reply !== null && !byId.has(l.reply.id)) byId.set(l.reply.id, l.reply);
+      const scripted = (_: unknown, ctx: { id: unknown }) => {
+        const want = byId.get(ctx.id);
+        if (want === undefined || want === null) throw new Error(`request ${JSON.stringify(ctx.id)} should not have reached a handler`);
+        if (!want.ok) throw new Refusal(want.error?.code ?? "", want.error?.invariant ?? null);
+        return want.events !== undefined && want.events.length > 0 ? want.events : want.result;
+      };
+      const ticks: unknown[] = [];
+      const { wire, logs } = make({ families: ["advaita"], crash_hook: false }, {
+        command: { "advaita.mint": (c, ctx) => (ticks.push(c.tick), scripted(c, ctx) as unknown[]) },
+        query: Object.fromEntries(QUERY_NAMES.map((q) => [q, scripted])),
+        reset: () => undefined,
+      });
+      const framer = new LineFramer();
+      for (const l of lines) {
+        const replies: (Reply | null)[] = [];
+        for (const f of framer.push(bytesOf(l.send))) replies.push(await wire.handle(f));
+        expect(replies, `${l.step}: one frame per line`).toHaveLength(1);
+        expect(normative(replies[0] ?? null), `${l.step}`).toEqual(normative(l.reply));
+      }
+      expect(logs.filter((x) => !x.startsWith("serve:"))).toEqual([]);
+      expect(ticks.every((t) => Number.isInteger(t))).toBe(true);
+      expect(wire.stopped).toBe(true);
+    });
+  }
 });

@@ -8,6 +8,13 @@
  * written out from the W-4 table, never taken from an implementation's output; only accepted
  * commands and world queries are the reference model's answers (`npm run golden` writes the file,
  * conformance/golden/golden.test.ts fails when it is stale).
+ *
+ * Its only operation is `advaita.mint` (W-9.1), which D-034 lets the runner send to any profile
+ * that declares a family. Every line that needs no family comes first, then a world query of the
+ * world they left (empty), then the G-7 mints and the closing world query, then shutdown: the
+ * empty profile is sent the lines before the mints and the shutdown, which is a session of its own
+ * with the same expected replies (conformance/golden/applicability.ts computes the split from the
+ * lines; golden.test.ts replays both against the kit's implementation).
  */
 import { Result } from "effect";
 import type { Command, Event } from "../../spec/index.ts";
@@ -119,15 +126,7 @@ export const wireSession = (): WireStep[] => {
   line("G-20", "W-5.3", "a second hello that is also malformed and offers no common version", (s) => text(`{"type":"hello","id":"${s}","protocol_versions":["9"],"settings":[]}`),
     (s) => wireErr(s, "BAD_REQUEST"));
 
-  // --- G-7: integral numbers --------------------------------------------------------------------
-  const [minted] = modelCommand("G-7", "W-1.8, D-043", "advaita.mint with tick spelled 1.0: tick 1", setupMint(1, "wire-golden-root-1"), (j) => once(j, '"tick":1,', '"tick":1.0,'));
-  modelCommand("G-7", "W-1.8, D-043", "advaita.mint with tick spelled 20E-1: tick 2", setupMint(2, "wire-golden-root-2"), (j) => once(j, '"tick":2,', '"tick":20E-1,'));
-  if (minted?.type !== "agent.minted") throw new Error("wire session: the model did not mint the G-7.1 agent");
-  // A second operation family reads the integer too; the closing world query shows the world at tick 3.
-  modelCommand("G-7", "W-1.8, D-043", "ripa.task_start on the G-7.1 agent with tick spelled 3.0: tick 3",
-    { op: "ripa.task_start", tick: 3, agent: minted.identity, task_id: "task-g7" }, (j) => once(j, '"tick":3,', '"tick":3.0,'));
-  line("G-7", "W-2.3, D-043", "advaita.mint with tick 2.5: not an integer, MALFORMED", (s) => text(once(JSON.stringify({ type: "command", id: s, command: setupMint(3, "wire-golden-root-3") }), '"tick":3,', '"tick":2.5,')),
-    (s) => wireErr(s, "MALFORMED"));
+  // --- G-7: integral numbers (the commands spelling them are at the end: they need advaita.mint) -
   probe("G-7", "W-2.1", "request id 100", () => "100", () => notFound(100));
   probe("G-7", "W-1.8, W-2.1, D-043", "request id 1e2: the id 100 again", () => "1e2", () => wireErr(100, "DUPLICATE_REQUEST_ID"));
   probe("G-7", "W-1.8, W-2.1, D-043", "request id 100.0: the id 100 again", () => "100.0", () => wireErr(100, "DUPLICATE_REQUEST_ID"));
@@ -238,8 +237,24 @@ export const wireSession = (): WireStep[] => {
   line("o", "W-4 rows 6-9", "a reused id with an extra envelope field", () => text(`{"type":"query","id":"G-13.1","query":{"name":"world"},"extra":1}`), () => wireErr("G-13.1", "DUPLICATE_REQUEST_ID"));
   line("o", "W-4 rows 9-10", "crash_after with writes 0 (row 9, whatever the profile)", (s) => text(`{"type":"crash_after","id":"${s}","writes":0,"at":"after_commit"}`), (s) => wireErr(s, "BAD_REQUEST"));
 
+  // --- The lines that need a family: advaita.mint, the session's only operation -------------------
+  // D-034 sends it to every profile that declares a family; the empty profile is sent everything
+  // above and the shutdown (conformance/golden/applicability.ts). First the world all of that left:
+  // nothing above may change it (W-4), so it is the empty world.
+  line("s", "W-4, W-9", "the whole world after every line that needs no family: still empty", (s) => text(`{"type":"query","id":"${s}","query":{"name":"world"}}`),
+    (s) => ({ id: s, ok: true, events: [], result: view(world) }));
+  const minted = [
+    modelCommand("G-7", "W-1.8, D-043", "advaita.mint with tick spelled 1.0: tick 1", setupMint(1, "wire-golden-root-1"), (j) => once(j, '"tick":1,', '"tick":1.0,')),
+    modelCommand("G-7", "W-1.8, D-043", "advaita.mint with tick spelled 20E-1: tick 2", setupMint(2, "wire-golden-root-2"), (j) => once(j, '"tick":2,', '"tick":20E-1,')),
+    modelCommand("G-7", "W-1.8, D-043", "advaita.mint with tick spelled 0.3e1: tick 3", setupMint(3, "wire-golden-root-3"), (j) => once(j, '"tick":3,', '"tick":0.3e1,')),
+  ];
+  if (!minted.every((events) => events[0]?.type === "agent.minted")) throw new Error("wire session: the model did not mint the three G-7 agents");
+  const mintSteps = steps.slice(-3).map((x) => x.step);
+  line("G-7", "W-2.3, D-043", "advaita.mint with tick 2.5: not an integer, MALFORMED", (s) => text(once(JSON.stringify({ type: "command", id: s, command: setupMint(4, "wire-golden-root-4") }), '"tick":4,', '"tick":2.5,')),
+    (s) => wireErr(s, "MALFORMED"));
+
   // --- The end: the world the accepted commands made, then shutdown (nothing may follow it) --------
-  line("s", "W-9", "the whole world: the agents of G-7.1 and G-7.2 at tick 3, task-g7 started (G-7.3); nothing else changed it", (s) => text(`{"type":"query","id":"${s}","query":{"name":"world"}}`), (s) => ({ id: s, ok: true, events: [], result: view(world) }));
+  line("s", "W-9", `the whole world: the agents of ${mintSteps.join(", ")} at tick 3; nothing else changed it`, (s) => text(`{"type":"query","id":"${s}","query":{"name":"world"}}`), (s) => ({ id: s, ok: true, events: [], result: view(world) }));
   line("s", "W-2.2", "shutdown", (s) => text(`{"type":"shutdown","id":"${s}"}`), (s) => ({ id: s, ok: true, events: [] }));
   return steps;
 };

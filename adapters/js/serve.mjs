@@ -31,7 +31,10 @@ export const serve = (options) => {
     finish = resolve;
   });
 
+  let stopping = false;
   const stop = (how) => {
+    if (stopping) return;
+    stopping = true;
     input.removeListener("data", onData);
     input.removeListener("end", onEnd);
     if (typeof input.pause === "function") input.pause();
@@ -80,11 +83,14 @@ export const serve = (options) => {
     void pump();
   };
   const onEnd = () => {
+    if (stopping) return;
     ended = true; // W-1.7: what the framer still holds is an unterminated line, ignored
     void pump();
   };
   input.on("data", onData);
   input.on("end", onEnd);
+  // A read error of stdin ends the input like its end does (W-1.7), after the lines already framed.
+  input.on("error", onEnd);
   // The runner closing stdout (it killed the session) ends the process quietly.
   output.on("error", () => {
     if (exit) process.exit(0);

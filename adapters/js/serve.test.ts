@@ -77,6 +77,20 @@ describe("serve", () => {
     expect(replies.map((r) => r.id)).toEqual(["h", ...Array.from({ length: 300 }, (_, i) => i)]);
   });
 
+  it("a read error of stdin ends the input like its end: the lines framed before it are answered", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let text = "";
+    output.on("data", (d: Buffer) => void (text += d.toString("utf8")));
+    const done = serve({ implementation: { name: "serve-test", version: "1" }, profile: EMPTY, input, output, exit: false, log: () => undefined });
+    input.write(`${HELLO}\n${world(1)}\n${world(2)}`);
+    await new Promise((r) => setImmediate(r));
+    input.emit("error", new Error("EIO"));
+    expect(await done).toBe("end");
+    await new Promise((r) => setImmediate(r));
+    expect(text.trimEnd().split("\n").map((l) => (JSON.parse(l) as Replied).id)).toEqual(["h", 1]);
+  });
+
   it("a bad configuration throws before any line is read", () => {
     expect(() => serve({ implementation: { name: "", version: "1" }, profile: EMPTY, input: new PassThrough(), output: new PassThrough(), exit: false })).toThrow(TypeError);
   });

@@ -19,6 +19,7 @@ export const LONG_TESTS = [
   "conformance/cli/cli.test.ts",
   "conformance/stages/crash.test.ts",
   "conformance/profiles/profiles.test.ts",
+  "conformance/stages/schema-invalid.test.ts",
 ];
 
 // One suite for the whole kit. Campaigns (fuzz, bench, the mutant matrix) live behind their own

@@ -5,6 +5,7 @@
  * restarts it on the same directory and carries on with the next request, as the crash stage did.
  */
 import type { PortableTrace } from "../spec/certificate.ts";
+import type { Reply } from "../spec/wire/index.ts";
 import type { ExpectedReply } from "./golden/session.ts";
 import { Target, type Session } from "./driver/target.ts";
 import { comparePlanned, type PlannedStep } from "./oracle/planned.ts";
@@ -41,7 +42,13 @@ export const replayTrace = async (trace: PortableTrace, o: ReplayOptions): Promi
         await session.restart();
         continue;
       }
-      const reply = session.check(o2, `step ${i + 1}`);
+      let reply: Reply;
+      try {
+        reply = session.check(o2, `step ${i + 1}`);
+      } catch (e) {
+        if (e instanceof WireBreak) return { kind: "still-fails", step: i + 1, summary: `${e.rule}: ${e.message}; raw: ${e.raw}` };
+        throw e;
+      }
       const m = comparePlanned(steps, i, reply);
       if (m !== null) return { kind: "still-fails", step: i + 1, summary: `${m.summary}${m.invariant === null ? "" : ` [${m.invariant}]`}` };
     }

@@ -205,9 +205,10 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
         trace: b.error instanceof PlannedBreak ? breakTrace(b.error, b.plan, "differential", key, runSeed(ctx.settings.seed, k)) : null,
       });
     }
-    // After a reply the runner could not read, the process's state is unknown: start it afresh.
-    if (++restarts > 3) fault = new Undrivable(`the implementation broke the protocol or died ${restarts} times; giving up (restart budget 3)`);
-    else await session.restart().catch((e: unknown) => {
+    // After a reply the runner could not read, what the process holds is unknown: start it afresh.
+    // Not counted against the restart budget, which is for deaths: a process that breaks the
+    // protocol in every run costs a restart per run, bounded by the runs and the time budget.
+    await session.restart().catch((e: unknown) => {
       fault = e instanceof Undrivable ? e : new Undrivable(`restart after a protocol break failed: ${e instanceof Error ? e.message : String(e)}`);
     });
   };

@@ -230,6 +230,7 @@ describe("INPUT_SETS", () => {
     expect(files("invariants")).toEqual(expect.arrayContaining(["reports/render.ts", "reports/mutants.json", "docs/examples/certificate/certificate.json", "spec/OPERATIONS.md", "conformance/golden/session-3-store.jsonl", "impl/core/store.ts", "properties/merge.property.test.ts"]));
     expect(files("bench")).toEqual(expect.arrayContaining(["bench/run.ts", "bench/echo-child.ts", "impl/main.ts", "conformance/cli/main.ts", "bin/srk.mjs"]));
     expect(files("mutants").filter((f) => f.startsWith("reports/") || f.startsWith("conformance/reporters/") || f.endsWith(".test.ts"))).toEqual([]);
+    for (const a of ARTIFACTS) expect(files(a), `${a}: the record-keeping module is not an input`).not.toContain("reports/inputs.ts");
     for (const [a, own] of [["mutants", "reports/mutants.json"], ["invariants", "reports/invariants.md"], ["bench", "reports/bench.json"], ["sample-certificate", "docs/examples/certificate/certificate.json"]] as const) {
       expect(files(a), `${a} is not an input of itself`).not.toContain(own);
     }

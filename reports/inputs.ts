@@ -51,6 +51,13 @@ const NOT_DECIDING = [
 ] as const;
 
 /**
+ * This module, which generators import to record their inputs: it decides what is recorded, not
+ * what is generated, so editing it does not make the evidence stale (a changed INPUT_SETS shows as
+ * added or removed inputs anyway).
+ */
+const RECORD_KEEPING = "!reports/inputs.ts";
+
+/**
  * The inputs of each artifact: every file that can change what its generator writes.
  *
  * - sample-certificate (docs/examples/certificate/, `npm run docs:sample`): the runner (from
@@ -83,16 +90,19 @@ export const INPUT_SETS: Record<Artifact, readonly string[]> = {
     "imports:conformance/mutants/run-matrix.ts", "imports:impl/main.ts", "imports:impl/api.ts", "conformance/golden/*.jsonl", ...NOT_DECIDING,
     // load() imports the patched copy's impl/api.ts, named above by the original's.
     "computed:conformance/mutants/harness.ts",
+    RECORD_KEEPING,
   ],
   invariants: [
     "imports:reports/generate.ts",
     "conformance/golden/*.jsonl", "reports/mutants.json", "docs/examples/certificate/certificate.json",
     "spec/OPERATIONS.md", "spec/wire/PROTOCOL.md", "spec/DECISIONS.md",
     "impl/**/*.ts", "model/**/*.ts", "spec/**/*.test.ts", "properties/**/*.test.ts", "conformance/**/*.test.ts",
+    RECORD_KEEPING,
   ],
   bench: [
     "imports:bench/run.ts", "imports:bench/echo-child.ts", "imports:bench/fsync-probe.ts", "imports:impl/main.ts", "imports:conformance/cli/main.ts",
     "bin/srk.mjs", "bin/engine.mjs", "conformance/golden/*.jsonl",
+    RECORD_KEEPING,
   ],
 };
 

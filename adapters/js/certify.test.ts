@@ -1,7 +1,8 @@
 /**
  * The adapter with an EMPTY handler table, certified by `srk certify` over the wire as an
- * implementer would run it: the handshake stage (W-5) and the wire stage (the hostile-input
- * catalog of W-1 and W-4) must pass, every invariant is not applicable (the profile declares no
+ * implementer would run it: the handshake stage (W-5), the golden stage (the lines of the wire
+ * session that need no family, W-9.1) and the wire stage (the hostile-input catalog of W-1 and
+ * W-4) must pass, every invariant is not applicable (the profile declares no
  * family, W-5.2), and the run ends inconclusive with exit 2 because nothing of the protocols was
  * certified (D-036) — by design, not a failure of the adapter.
  */
@@ -29,7 +30,7 @@ interface Cert {
 }
 
 describe("srk certify on the adapter with no handler (examples/empty.mjs)", () => {
-  it("passes the handshake and wire stages; every invariant not applicable; inconclusive, exit 2", async () => {
+  it("passes the handshake, golden and wire stages; every invariant not applicable; inconclusive, exit 2", async () => {
     let code = 0;
     let stdout = "";
     try {
@@ -45,6 +46,8 @@ describe("srk certify on the adapter with no handler (examples/empty.mjs)", () =
     expect(cert.implementation.profile).toEqual({ families: [], crash_hook: false });
     expect(stage("handshake")?.verdict, stage("handshake")?.reason).toBe("pass");
     expect(stage("wire")?.verdict, JSON.stringify(stage("wire")?.findings.slice(0, 3))).toBe("pass");
+    // The golden stage replays the wire session's lines that need no family (W-9.1, D-034).
+    expect(stage("golden")?.verdict, JSON.stringify(stage("golden")?.findings.slice(0, 3))).toBe("pass");
     expect(stage("wire")?.findings).toEqual([]);
     // Every line of the catalog was checked (the stage counts one check per line, plus the batch and the after-checks).
     expect(stage("wire")?.checks ?? 0).toBeGreaterThan(100);
@@ -57,6 +60,7 @@ describe("srk certify on the adapter with no handler (examples/empty.mjs)", () =
     // The numbers README.md quotes are this run's.
     const readme = readFileSync(join(import.meta.dirname, "README.md"), "utf8");
     const lines = /^(\d+) hostile or boundary lines/.exec(stage("wire")?.reason ?? "")?.[1];
-    expect(readme).toContain(`handshake (${stage("handshake")?.checks} checks) and the wire stage (${lines} hostile or boundary`);
+    expect(readme).toContain(`handshake (${stage("handshake")?.checks} checks), the golden stage (${stage("golden")?.checks} checks`);
+    expect(readme).toContain(`the wire stage (${lines} hostile or boundary`);
   }, 120_000);
 });

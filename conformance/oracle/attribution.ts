@@ -5,59 +5,86 @@
  * 1. Outcomes differ. The model rejected under invariant M and the implementation accepted: M was
  *    not protected, so M. The implementation rejected under I where the model accepted: I was
  *    misapplied, so I. Both rejected with different codes: M, else I.
- * 2. Replies agree but events or the world view differ: the field that differs names the
- *    invariant (the store's lineage links: S-3; its state and retained distillates: AD-3 after a
- *    merge, S-5 after an excision, S-4 after a replay; momentum: S-4; held trace entries: S-1;
- *    obligations and quarantine: J-4; when several fields differ, the most specific wins; substrate identity, memory, body: I1, I2, I3; authority, effects,
- *    attempts, replicas (executions that must hold no authority, OP-6.10): I4; providers and capability deltas: I5; surfaces and labels: I6); otherwise
+ * 2. Replies agree in outcome but events or the world view differ: the field that differs names
+ *    the invariant that owns it (conformance/oracle/field-owners.ts: D-035's list, and the owners
+ *    the spec names for fields the list leaves out). An event names the owner of what it reports
+ *    (trace.destroyed: S-1, custody.discharged: J-4, ...); when several world fields differ, the
+ *    most specific wins (the aggregate before the head that digests it). Otherwise
  * 3. the first invariant (catalog order) guarding the operation; an operation no invariant guards
  *    falls back to its family's first invariant.
  */
 import { INVARIANTS, type InvariantId } from "../../spec/catalog.ts";
 import { familyOfOp, guardsOf } from "./families.ts";
+import { agentRelative, EVENT_OWNERS, reportFieldOwner, WORLD_FIELDS } from "./field-owners.ts";
 
 export interface Disagreement {
   readonly op: string;
   /** The model's rejection invariant (null if it accepted or rejected with a generic code). */
   readonly modelRejected: { readonly code: string; readonly invariant: string | null } | null;
   readonly implRejected: { readonly code: string; readonly invariant: string | null } | null;
-  /** Path of the first differing field ($events… or $world…), when the replies agreed. */
+  /** Path of the first differing field ($reply.events… or $world…), when the replies agreed. */
   readonly path: string | null;
   /** Every differing path found (bounded), for the priority rule; defaults to [path]. */
   readonly paths?: readonly string[];
+  /** The events of both replies, when the difference is in them: an event's type names its owner. */
+  readonly events?: { readonly expected: readonly unknown[]; readonly actual: readonly unknown[] };
 }
 
 const isInvariant = (s: string | null | undefined): s is InvariantId => s !== null && s !== undefined && INVARIANTS.some((i) => i.id === s);
 
-/**
- * Fields of the world view and the invariant they show, in priority order: when several fields
- * differ (a wrong aggregate also changes the head digest that hashes it), the most specific
- * cause wins — the retained distillates and the aggregate before the lineage links that digest them.
- */
-const FIELD_RULES: readonly { readonly test: RegExp; readonly by: (op: string) => InvariantId }[] = [
-  { test: /\.store\.distillates/, by: (op) => (op === "samskara.excise" ? "S-5" : op === "samskara.replay" ? "S-4" : "AD-3") },
-  { test: /\.store\.state/, by: (op) => (op === "samskara.replay" ? "S-4" : "AD-3") },
-  { test: /\.store\.quarantined/, by: () => "J-4" },
-  { test: /\.store\.(chain|head|batches)/, by: (op) => (op === "samskara.excise" ? "S-5" : op === "samskara.replay" ? "S-4" : "S-3") },
-  { test: /\.store\.momentum/, by: () => "S-4" },
-  { test: /\.store\.excisions/, by: () => "S-5" },
-  { test: /\.trace_entries/, by: () => "S-1" },
-  { test: /\.obligations/, by: () => "J-4" },
-  { test: /\.substrate\.identity|\.identity\.designation/, by: () => "I1" },
-  { test: /\.substrate\.memory/, by: () => "I2" },
-  { test: /\.substrate\.body/, by: () => "I3" },
-  { test: /\.ripa\.(authority|effects|live_attempts|fences|marker|replicas)/, by: () => "I4" },
-  { test: /\.ripa\.(providers|required_capabilities)|\.delta/, by: () => "I5" },
-  { test: /\.(surfaces|labels)/, by: () => "I6" },
-];
-
-const fallback = (op: string): InvariantId => {
+/** Rule (3). */
+export const fallback = (op: string): InvariantId => {
   const g = guardsOf(op)[0];
   if (g !== undefined) return g;
   const fam = familyOfOp(op);
   const first = INVARIANTS.find((i) => i.protocol === fam);
   if (first === undefined) throw new Error(`no invariant in family ${fam}`);
   return first.id;
+};
+
+const typeOf = (e: unknown): string | undefined => {
+  const t = (e as { type?: unknown } | null | undefined)?.type;
+  return typeof t === "string" ? t : undefined;
+};
+
+/**
+ * The event a `$reply.events…` difference is about: the event at the differing index when both
+ * replies have one of the same type there; else (an event missing, extra or of another type) the
+ * first type that one reply emits more often than the other, which is the event a person would
+ * look for; else the expected event at that index.
+ */
+export const differingEvent = (path: string, events: NonNullable<Disagreement["events"]>): { type: string; rest: string } | null => {
+  const m = /^\$reply\.events(?:\.(\d+))?(.*)$/.exec(path);
+  if (m === null) return null;
+  const k = m[1] === undefined ? undefined : Number(m[1]);
+  const e = k === undefined ? undefined : events.expected[k];
+  const a = k === undefined ? undefined : events.actual[k];
+  if (typeOf(e) !== undefined && typeOf(e) === typeOf(a)) return { type: typeOf(e) as string, rest: m[2] ?? "" };
+  const count = (list: readonly unknown[]): Map<string, number> => {
+    const c = new Map<string, number>();
+    for (const x of list) c.set(typeOf(x) ?? "?", (c.get(typeOf(x) ?? "?") ?? 0) + 1);
+    return c;
+  };
+  const ce = count(events.expected);
+  const ca = count(events.actual);
+  const uneven = [...events.expected, ...events.actual].map(typeOf).find((t) => t !== undefined && ce.get(t) !== ca.get(t));
+  const type = uneven ?? typeOf(e) ?? typeOf(a);
+  return type === undefined ? null : { type, rest: "" };
+};
+
+/** Rule (2) for one reply's events. */
+const eventOwner = (op: string, path: string, events: NonNullable<Disagreement["events"]>): InvariantId | null => {
+  const ev = differingEvent(path, events);
+  if (ev === null) return null;
+  if (ev.type === "migration.resumed") return reportFieldOwner(ev.rest.replace(/^\.report/, "")) ?? "I4";
+  return EVENT_OWNERS[ev.type]?.by(op) ?? null;
+};
+
+/** Rule (2) for world-view paths: the first row (in priority order) that some differing path matches. */
+const worldOwner = (op: string, paths: readonly string[]): InvariantId | null => {
+  const relative = paths.filter((p) => p.startsWith("$world")).map(agentRelative);
+  const row = WORLD_FIELDS.find((r) => relative.some((p) => r.test.test(p)));
+  return row === undefined ? null : row.by(op);
 };
 
 export const attribute = (d: Disagreement): InvariantId => {
@@ -71,7 +98,10 @@ export const attribute = (d: Disagreement): InvariantId => {
     return fallback(d.op);
   }
   const paths = d.paths ?? (d.path === null ? [] : [d.path]);
-  const rule = FIELD_RULES.find((r) => paths.some((p) => r.test.test(p)));
-  if (rule !== undefined) return rule.by(d.op);
-  return fallback(d.op);
+  const first = paths[0];
+  if (d.events !== undefined && first !== undefined && first.startsWith("$reply.events")) {
+    const owner = eventOwner(d.op, first, d.events);
+    if (owner !== null) return owner;
+  }
+  return worldOwner(d.op, paths) ?? fallback(d.op);
 };

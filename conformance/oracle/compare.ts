@@ -33,7 +33,9 @@ export const compareReply = (op: string, expected: ExpectedReply, actual: Reply)
   const i = rejection(a as ExpectedReply);
   const sameOutcome = (m === null) === (i === null) && (m === null || (m.code === i?.code && m.invariant === i.invariant));
   const path = sameOutcome ? diff.split(":")[0] ?? null : null;
-  const invariant = attribute({ op, modelRejected: m, implRejected: i, path });
+  const eventsOf = (r: unknown): readonly unknown[] => ((r as { events?: readonly unknown[] }).events ?? []);
+  const events = sameOutcome && m === null ? { expected: eventsOf(expected), actual: eventsOf(a) } : undefined;
+  const invariant = attribute({ op, modelRejected: m, implRejected: i, path, ...(events === undefined ? {} : { events }) });
   const summary = sameOutcome
     ? `${op}: the model and the implementation both ${says(m)}, but ${diff.replace(": model ", ": expected ").replace(" vs impl ", ", got ")}`
     : `${op}: the model ${says(m)}, the implementation ${says(i)}`;

@@ -1,14 +1,39 @@
 /**
  * Mutants of the implementation, at least one per invariant (J-1 .. I6). Each is a small source
- * patch that breaks exactly the rule its invariant protects: a guard removed, an effect altered.
- * The kit's checks are worth something only if they kill every one of them
- * (conformance/mutants/in-process.test.ts; the wire mutants in conformance/mutants/wire.test.ts):
- * the model-versus-implementation differential and the golden transcripts must notice each mutant,
+ * patch that breaks exactly one rule of the spec: a guard removed, an effect altered, a decided
+ * reading replaced by the one the kit decided against. The kit's checks are worth something only
+ * if they kill every one of them (conformance/mutants/in-process.test.ts; the wire mutants in
+ * conformance/mutants/wire.test.ts; over the wire, the kill matrix of npm run mutants): the
+ * model-versus-implementation differential and the golden transcripts must notice each mutant,
  * and the unpatched copy must pass, so a kill is never an artefact of the harness.
  *
  * A patch names a file under impl/, a text that must occur there exactly once, and its replacement;
  * if the implementation changes so that the text no longer occurs, the mutant fails loudly and
  * must be updated.
+ *
+ * Labels come from the spec, never from a run: `invariant`, `clause` and `why` say which rule the
+ * patch breaks and whose rule it is, decided from spec/*.md, spec/checks.json and spec/REVIEW-1.md
+ * alone. The kill matrix then measures whether the runner's attribution (D-035) lands on that
+ * invariant, and reports a mutant killed under another invariant as a finding with its reason
+ * (conformance/mutants/matrix.ts); a label is never edited to match it. How a label is decided:
+ *
+ * - a check weakened or removed (the mutant accepts what the check rejects): the check's invariant,
+ *   and the check is the clause (OP-2.2.c6);
+ * - another outcome decides where the spec's check decides (an order, a scope or a code changed):
+ *   the invariant of the spec's deciding check (G-29: OP-2.3.c5, AD-4, loses to the TTL check); if
+ *   that check has a generic code (NOT_FOUND, DUPLICATE_ID, MALFORMED), the invariant the mutant's
+ *   wrong rejection claims (G-38: a misapplied I4); if neither side names one, the invariant whose
+ *   state the rule protects, as the clause or its D-record says (G-33: provider grants, I5);
+ * - an effect, event or view changed: the invariant that owns the field, as the invariant's
+ *   statement or the clause's D-record says (G-32: the trace destruction is S-1's); the clause is
+ *   the operation's or the store algebra's (OP-2.7, OP-1.9) or the D-record that decided it;
+ * - a wire mutant breaks a rule of spec/wire/PROTOCOL.md, not an invariant: invariant null, and
+ *   the W rule is the clause.
+ *
+ * properties/mutants/labels.lock.json records each label with a digest of its `why`;
+ * properties/mutants/labels.test.ts fails when an invariant or clause changes while the `why`
+ * stays the same (refresh with `npx tsx properties/mutants/lock-labels.ts`, which refuses such a
+ * change too).
  */
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { GenProfile } from "../generators/commands.ts";
@@ -39,10 +64,30 @@ export interface Mutant {
   readonly profile?: GenProfile;
 }
 
-export const MUTANTS: readonly Mutant[] = [
+/** A catalog entry: a mutant with the rule it breaks, decided from the spec (see above). */
+export interface LabelledMutant extends Mutant {
+  /**
+   * The rule the patch breaks: a check id of spec/checks.json (OP-2.7.c9), an operation or store
+   * clause of spec/OPERATIONS.md (OP-2.7, OP-1.9, OP-7.c1), a decision of spec/DECISIONS.md (D-042)
+   * or, for a wire mutant, a W rule of spec/wire/PROTOCOL.md (W-1.8).
+   */
+  readonly clause: string;
+  /** One line: why that rule and that invariant (it names both). */
+  readonly why: string;
+  /**
+   * Set for the mutants written to check D-035 rule (2)'s field owners: each changes one field of
+   * the world view and nothing a reply shows at that step. Checked over the wire by the kill
+   * matrix; in process only with MUTANTS=all (conformance/mutants/in-process.test.ts).
+   */
+  readonly fieldOwner?: true;
+}
+
+export const MUTANTS: readonly LabelledMutant[] = [
   {
     id: "J-1.birth-ignores-unresolved-tool",
     invariant: "J-1",
+    clause: "OP-2.2.c6",
+    why: "removes OP-2.2.c6, which rejects with J-1 a birth whose tool binding names no offered tool",
     description: "birth succeeds although a bound tool is not offered",
     file: "impl/core/ops/janma.ts",
     find: 'if (!offered) violates("J-1"',
@@ -51,6 +96,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "J-2.act-without-covering-grant",
     invariant: "J-2",
+    clause: "OP-2.3.c7",
+    why: "removes the grant test of OP-2.3.c7, which rejects with J-2 an act no held grant covers",
     description: "an act is accepted although no held grant covers its capability",
     file: "impl/core/ops/janma.ts",
     find: "if (!inst.grants.some((g) => grantCovers(g, s.action.capability))) {",
@@ -59,6 +106,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "J-3.act-after-ttl",
     invariant: "J-3",
+    clause: "OP-2.3.c6",
+    why: "moves OP-2.3.c6's deadline, which rejects with J-3 an act at or after born_tick + ttl_ticks",
     description: "acts are accepted at or after the TTL deadline",
     file: "impl/core/ops/janma.ts",
     find: "if (cmd.tick >= bornTick + m.ttl_ticks) violates(",
@@ -67,6 +116,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "J-4.dissolve-before-discharge",
     invariant: "J-4",
+    clause: "OP-2.8.c3",
+    why: "drops the discharge test of OP-2.8.c3, which rejects with J-4 a dissolution before the obligation is discharged",
     description: "an instance dissolves while its obligation is still pending",
     file: "impl/core/ops/janma.ts",
     find: 'if (ob === undefined || ob.status !== "discharged") violates("J-4"',
@@ -75,6 +126,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "S-1.no-leakage-check",
     invariant: "S-1",
+    clause: "OP-2.7.c9",
+    why: "removes OP-2.7.c9, which rejects with S-1 a guidance leaking 4 consecutive trace tokens",
     description: "guidance that repeats four trace tokens is persisted",
     file: "impl/core/ops/distil.ts",
     find: "if (runs.leaks(disp.guidance)) violates(",
@@ -83,6 +136,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "S-1.trace-kept-after-distillation",
     invariant: "S-1",
+    clause: "OP-2.7",
+    why: "breaks OP-2.7's effect that destroys the trace when the distillate is accepted; S-1 says the trace MUST be destroyed then (D-029)",
     description: "the episode trace survives distillation",
     file: "impl/core/ops/distil.ts",
     find: "inst.trace = []; // S-1 (D-029)",
@@ -91,6 +146,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "S-2.sign-not-checked",
     invariant: "S-2",
+    clause: "OP-2.7.c7",
+    why: "drops the sign test of OP-2.7.c7, which rejects with S-2 a weight whose sign is not the valence's",
     description: "a disposition may carry a weight of the opposite sign to the principal's valence",
     file: "impl/core/ops/distil.ts",
     find: "if (Math.sign(disp.weight) !== Math.sign(v) || Math.abs(disp.weight) > Math.abs(v)) {",
@@ -99,6 +156,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "S-3.version-not-linked-to-head",
     invariant: "S-3",
+    clause: "OP-1.6",
+    why: "breaks OP-1.6's parent link (the new version's parent is the head); S-3: every new head MUST extend the previous chain",
     description: "a new version names the genesis, not the previous head, as its parent",
     file: "impl/core/store.ts",
     find: "const parent = this.head();",
@@ -107,6 +166,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "S-4.replay-claim-miscounts",
     invariant: "S-4",
+    clause: "OP-4.3",
+    why: "breaks the lineage-replay claim of OP-4.3 (versions = chain length); S-4: the store MUST attest the replay as a typed claim",
     description: "the lineage-replay claim omits the genesis from its version count",
     file: "impl/core/ops/samskara.ts",
     find: "versions: chain.length,",
@@ -115,6 +176,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "S-5.excision-keeps-empty-batches",
     invariant: "S-5",
+    clause: "OP-1.8",
+    why: "breaks OP-1.8's 'skip any batch left empty' (D-009); S-5: the re-derived chain MUST be the one the remaining distillates produce",
     description: "excision keeps a version for a batch left empty, so the chain differs from a store that never merged the forgotten lives",
     file: "impl/core/store.ts",
     find: "if (members.length > 0) fresh.mergeBatch(members);",
@@ -123,6 +186,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "J-4.exhausted-corrective-stays-pending",
     invariant: "J-4",
+    clause: "OP-3.1",
+    why: "breaks OP-3.1's escalation at attempts = max_retries + 1 and its fail-safe; J-4: a corrective obligation ends with bounded retries",
     description: "a corrective obligation whose attempts are exhausted is never escalated, so no fail-safe applies",
     file: "impl/core/ops/custody.ts",
     find: "} else if (ob.attempts === ob.maxRetries + 1) {",
@@ -131,6 +196,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "J-4.declined-without-fail-safe",
     invariant: "J-4",
+    clause: "OP-3.1",
+    why: "breaks OP-3.1's fail-safe on a declined corrective obligation (D-019); J-4: declined or escalated obligations MUST quarantine the pin",
     description: "a declined corrective obligation does not quarantine the pin it was born from",
     file: "impl/core/ops/custody.ts",
     find: 'discharge(agent, ob, "declined", true, events);',
@@ -139,6 +206,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "S-5.excised-content-retained",
     invariant: "S-5",
+    clause: "OP-1.8",
+    why: "breaks OP-1.8's 'X's distillate content is deleted'; S-5: the excised content MUST be gone from the store",
     description: "excision re-derives the chain but keeps the forgotten distillates' content",
     file: "impl/core/store.ts",
     find: "for (const id of drop) this.retained.delete(id);",
@@ -147,6 +216,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "AD-3.lowest-weighted-leader",
     invariant: "AD-3",
+    clause: "OP-1.2",
+    why: "inverts OP-1.2's highest-weighted contributor (D-007, which refines AD-3): the decided deterministic rule for contested keys",
     description: "a merged key takes the guidance of the lowest-weighted contributor (D-007)",
     file: "impl/core/accumulator.ts",
     find: "if (sa !== sb) return sa > sb;",
@@ -155,6 +226,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "S-4.momentum-not-absolute",
     invariant: "S-4",
+    clause: "OP-1.9",
+    why: "breaks OP-1.9's |w_n - w_n-1| (D-023, which refines S-4)",
     description: "karmic momentum sums signed weight changes instead of their magnitudes (D-023)",
     file: "impl/core/store.ts",
     find: "kappa += Math.abs((this.keys.get(key) as KeyAccumulator).weight() - w0);",
@@ -163,6 +236,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "AD-1.root-reuse",
     invariant: "AD-1",
+    clause: "OP-5.1.c1",
+    why: "removes OP-5.1.c1, which rejects with AD-1 a mint whose root was already used",
     description: "a lineage root may be used twice",
     file: "impl/core/ops/advaita.ts",
     find: "if (world.rootsUsed.has(cmd.root)) violates(\"AD-1\", `root ${cmd.root} was already used`, [\"root\"]);\n  const ids",
@@ -171,6 +246,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "AD-2.nonce-reuse",
     invariant: "AD-2",
+    clause: "OP-2.1.c3",
+    why: "removes OP-2.1.c3, which rejects with AD-2 a conception reusing a projection nonce",
     description: "two projections may share a nonce",
     file: "impl/core/ops/janma.ts",
     find: 'if (agent.nonces.has(cmd.nonce)) violates("AD-2"',
@@ -179,6 +256,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "AD-3.round-half-up",
     invariant: "AD-3",
+    clause: "OP-1.2",
+    why: "breaks OP-1.2's roundHalfEven (D-002, which refines AD-3)",
     description: "the per-key mean rounds ties away from zero instead of to even",
     file: "impl/core/rounding.ts",
     find: "(twiceRemainder === den && q % 2n === 1n)",
@@ -187,6 +266,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "AD-3.contested-needs-two-negatives",
     invariant: "AD-3",
+    clause: "OP-1.2",
+    why: "breaks OP-1.2's contested(k) (D-007, which refines AD-3)",
     description: "a key counts as contested only with two negative contributors",
     file: "impl/core/accumulator.ts",
     find: "contested: this.positives > 0 && this.negatives > 0,",
@@ -195,6 +276,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "AD-4.unsigned-act",
     invariant: "AD-4",
+    clause: "OP-2.3.c5",
+    why: "drops the signature recomputation of OP-2.3.c5, which rejects with AD-4 an act whose signature does not match",
     description: "an act whose signature does not recompute is accepted",
     file: "impl/core/ops/janma.ts",
     find: "s.action.tick !== cmd.tick || s.signature !== expected",
@@ -203,6 +286,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "I1.ungoverned-identity-update",
     invariant: "I1",
+    clause: "OP-6.8.c2",
+    why: "removes OP-6.8.c2, which rejects with I1 an identity update without a custodian's authorisation",
     description: "anyone may update the installed identity",
     file: "impl/core/ops/ripa.ts",
     find: 'if (!agent.isCustodian(cmd.authorization.custodian)) violates("I1"',
@@ -211,6 +296,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "I2.unknown-task-resumes",
     invariant: "I2",
+    clause: "OP-6.3.c2",
+    why: "removes OP-6.3.c2, which rejects with I2 a resume of a task memory never recorded",
     description: "a task that memory never recorded can be resumed",
     file: "impl/core/ops/ripa.ts",
     find: 'if (!agent.taskIds.includes(taskId)) violates("I2"',
@@ -219,6 +306,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "I3.ungoverned-evolution",
     invariant: "I3",
+    clause: "OP-6.7.c2",
+    why: "removes OP-6.7.c2, which rejects with I3 an evolution without a custodian's authorisation",
     description: "anyone may evolve the body",
     file: "impl/core/ops/ripa.ts",
     find: 'if (!agent.isCustodian(cmd.authorization.custodian)) violates("I3"',
@@ -227,6 +316,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "I4.stale-token-effect",
     invariant: "I4",
+    clause: "OP-6.6.c1",
+    why: "drops the token test of OP-6.6.c1, which rejects with I4 an effect under a stale epoch token",
     description: "an effect under a stale epoch token is performed",
     file: "impl/core/ops/ripa.ts",
     find: "if (cmd.token !== agent.authority.token || cmd.execution_id !== agent.authority.holder) {",
@@ -235,6 +326,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "I5.provider-capability-not-checked",
     invariant: "I5",
+    clause: "OP-6.6.c3",
+    why: "removes OP-6.6.c3, which rejects with I5 an effect through a provider that does not grant its capability",
     description: "an effect goes through a provider that does not grant its capability",
     file: "impl/core/ops/ripa.ts",
     find: "if (!provider?.capabilities.includes(cmd.capability)) {",
@@ -243,6 +336,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "I6.reserved-labels-accepted",
     invariant: "I6",
+    clause: "OP-6.9.c1",
+    why: "removes OP-6.9.c1, which rejects with I6 a label whose key is reserved (TAB-2)",
     description: "a label may claim the identity",
     file: "impl/core/ops/ripa.ts",
     find: 'if ((RESERVED_LABEL_KEYS as readonly string[]).includes(key)) violates("I6"',
@@ -254,6 +349,8 @@ export const MUTANTS: readonly Mutant[] = [
     // two characters, i.e. it measures lengths in UTF-16 code units, as zod's .max() does.
     id: "S-1.guidance-length-in-utf16-units",
     invariant: "S-1",
+    clause: "OP-2.7.c4",
+    why: "takes the UTF-16 reading of the strict distillate parse of OP-2.7.c4 (D-041 counts code points), which rejects with S-1",
     review: "G-6",
     description: "a distillate's string bounds count UTF-16 code units: a guidance of 1000 astral characters is refused (D-041)",
     file: "impl/core/ops/distil.ts",
@@ -266,6 +363,8 @@ export const MUTANTS: readonly Mutant[] = [
     // the one-disposition-per-key rule is not applied, so a key may contribute twice to a merge.
     id: "S-1.duplicate-disposition-keys-json-schema-only",
     invariant: "S-1",
+    clause: "OP-2.7.c4",
+    why: "skips the rules.json refinement 'one disposition per key' of OP-2.7.c4's strict parse, which rejects with S-1 (D-028)",
     review: "G-5",
     description: "a distillate carrying two dispositions for one key is accepted (the rule JSON Schema cannot express is skipped)",
     file: "impl/core/ops/distil.ts",
@@ -279,10 +378,11 @@ export const MUTANTS: readonly Mutant[] = [
   {
     // The bundle manifest's task ids in memory order (OP-7.2, TAB-5, review G-47); sorting them, as
     // most id lists of the views are, changes the bundle digest of every migration whose tasks were
-    // not started in sorted order. The runner blames the first world field that differs, the source
-    // fence's bundle digest, on I4 (D-035), so that is the invariant the kill matrix expects.
+    // not started in sorted order. The id keeps its old prefix because spec/review names it.
     id: "I4.bundle-task-ids-sorted",
-    invariant: "I4",
+    invariant: "I2",
+    clause: "OP-7.2",
+    why: "breaks OP-7.2's bundle task_ids 'in memory order' (TAB-5); task ids are memory (I2 names them), and the bundle is the artefact validate checks for I2 (OP-7.3.c2)",
     review: "G-47",
     description: "the checkpoint bundle lists the task ids sorted instead of in memory order",
     file: "impl/core/ops/migration.ts",
@@ -292,12 +392,11 @@ export const MUTANTS: readonly Mutant[] = [
   {
     // Also implementation-only: the shared ConsentGrant schema refuses the grant, so the patch
     // removes the repeated rows (keeping the first) before the command reaches it, which is what
-    // "the first row wins" amounts to. MALFORMED protects no invariant, so the runner blames the
-    // disagreement on janma.conceive's first guard in the catalog (D-035 rule 3): J-1, now that the
-    // guards are derived from the checks (review G-3). If they change, this invariant must follow
-    // (npm run mutants says so).
+    // "the first row wins" amounts to.
     id: "G-30.duplicate-default-rows-first-wins",
-    invariant: "J-1",
+    invariant: "S-1",
+    clause: "D-042",
+    why: "accepts what D-042 (which refines S-1) makes MALFORMED, two default rows for one category, so the S-1 consent verdict of a later distillation depends on a tie-break",
     review: "G-30",
     description: "a consent grant with two default rows for one category is accepted, the first row winning (D-042)",
     file: "impl/core/dispatch.ts",
@@ -313,6 +412,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-53.pause-keeps-attempt",
     invariant: "I4",
+    clause: "OP-6.12",
+    why: "breaks OP-6.12's effect that revokes the live attempt (D-046, which refines I4); I4: replies carrying a revoked attempt nonce MUST be rejected",
     review: "G-53",
     profile: "mixed",
     description: "a pause reports task.paused but the dead worker's attempt stays live, so its late reply is accepted and the fence stays refused",
@@ -323,6 +424,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-53.late-reply-accepted",
     invariant: "I4",
+    clause: "OP-6.5.c2",
+    why: "weakens OP-6.5.c2, which rejects with I4 a reply whose nonce is not the task's live attempt",
     review: "G-53",
     profile: "mixed",
     description: "a reply for an already used nonce is accepted while the task has no live attempt (a revoked attempt's late reply gets in before the next attempt)",
@@ -336,6 +439,8 @@ export const MUTANTS: readonly Mutant[] = [
     // runner reports as a protocol violation (inconclusive), not as the I2 question it is.
     id: "G-54.resume-extends-memory",
     invariant: "I2",
+    clause: "OP-7.6",
+    why: "breaks OP-7.6's 'the migration appends nothing to memory' (D-047, which refines I2)",
     review: "G-54",
     profile: "mixed",
     description: "resume appends a memory snapshot, as the old flag name memory_extended claimed, instead of carrying the ancestry over unchanged (D-047)",
@@ -347,6 +452,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-7.integral-float-not-an-integer",
     invariant: null,
+    clause: "W-1.8",
+    why: "W-1.8 (D-043): an integral number is that integer whatever its spelling",
     review: "G-7",
     description: "a number spelled with a fraction or an exponent (1.0, 1e2) or as -0 is kept as its spelling, not read as the integer it denotes",
     file: "impl/wire/server.ts",
@@ -356,6 +463,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-8.duplicate-names-last-wins",
     invariant: null,
+    clause: "W-1.8",
+    why: "W-1.8 (D-044): a duplicate member name makes the line BAD_JSON",
     review: "G-8",
     description: "an object with a duplicate member name is accepted, the last value winning (JSON.parse's reading)",
     file: "impl/wire/strict-json.ts",
@@ -365,6 +474,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-9.lone-surrogates-accepted",
     invariant: null,
+    clause: "W-1.8",
+    why: "W-1.8 (D-044): a lone surrogate escape makes the line BAD_JSON",
     review: "G-9",
     description: "a string holding a lone surrogate escape is accepted (JSON.parse's reading) instead of BAD_JSON",
     file: "impl/wire/server.ts",
@@ -374,6 +485,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-11.non-string-type-unknown-op",
     invariant: null,
+    clause: "W-4.1",
+    why: "W-4.1: a type present but not a string is BAD_REQUEST, only an unknown string is UNKNOWN_OP",
     review: "G-11",
     description: "a type that is present but not a string (5, null) is UNKNOWN_OP instead of BAD_REQUEST",
     file: "impl/wire/server.ts",
@@ -383,6 +496,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-12.missing-command-malformed",
     invariant: null,
+    clause: "W-4.1",
+    why: "W-4.1: an absent command field is BAD_REQUEST, a present one the operation's MALFORMED",
     review: "G-12",
     description: "a command request without its command field is MALFORMED (the operation's reading) instead of BAD_REQUEST",
     file: "impl/wire/server.ts",
@@ -392,6 +507,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-13.unknown-name-after-parameters",
     invariant: null,
+    clause: "W-4.1",
+    why: "W-4.1: an unknown query name is UNKNOWN_OP before the parameters are checked",
     review: "G-13",
     description: "an unknown query name is noticed only after the parameters fail the Query schema, so it is BAD_REQUEST instead of UNKNOWN_OP",
     file: "impl/wire/server.ts",
@@ -401,6 +518,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-13.query-parameters-malformed",
     invariant: null,
+    clause: "W-4.1",
+    why: "W-4.1: query parameters failing the Query schema are BAD_REQUEST, never MALFORMED",
     review: "G-13",
     description: "query parameters failing the Query schema are MALFORMED (by analogy with commands) instead of BAD_REQUEST",
     file: "impl/wire/server.ts",
@@ -410,6 +529,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-14.ids-compared-as-text",
     invariant: null,
+    clause: "W-2.1",
+    why: "W-2.1: the string \"1\" and the integer 1 are different ids",
     review: "G-14",
     description: 'request ids are compared by their text, so the string "1" and the integer 1 collide',
     file: "impl/wire/server.ts",
@@ -419,6 +540,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-15.cr-not-counted",
     invariant: null,
+    clause: "W-1.4",
+    why: "W-1.4: MAX_LINE_BYTES counts every byte before the \n, a trailing \r included",
     review: "G-15",
     description: "the line bound leaves a byte for a trailing \\r, so 1 MiB followed by \\r\\n is accepted instead of LINE_TOO_LONG",
     file: "impl/wire/framing.ts",
@@ -428,6 +551,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-16.unicode-whitespace-ignored",
     invariant: null,
+    clause: "W-1.9",
+    why: "W-1.9: all-whitespace means JSON whitespace only",
     review: "G-16",
     description: "a line of Unicode White_Space (U+00A0, U+2028, U+3000...) is ignored like an empty line (String.prototype.trim) instead of BAD_JSON",
     file: "impl/wire/server.ts",
@@ -437,6 +562,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-17.depth-only-on-valid-json",
     invariant: null,
+    clause: "W-1.5",
+    why: "W-1.5: depth is a lexical count over the line, valid JSON or not",
     review: "G-17",
     description: "nesting depth is judged only for text that parses, so an unclosed line 65 brackets deep is BAD_JSON instead of NESTING_TOO_DEEP",
     file: "impl/wire/server.ts",
@@ -446,6 +573,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-20.unknown-settings-refused",
     invariant: null,
+    clause: "W-5.3",
+    why: "W-5.3 (and W-2.5): unknown settings keys are accepted and ignored",
     review: "G-20",
     description: "a hello whose settings hold keys version 1 does not define is refused with BAD_REQUEST instead of the keys being ignored",
     file: "impl/wire/server.ts",
@@ -455,6 +584,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-20.refused-hello-handshakes",
     invariant: null,
+    clause: "W-5.1",
+    why: "W-5.1: a hello answered UNSUPPORTED_VERSION leaves the process un-handshaken",
     review: "G-20",
     description: "a hello refused with UNSUPPORTED_VERSION still completes the handshake",
     file: "impl/wire/server.ts",
@@ -465,6 +596,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-33.capabilities-as-given",
     invariant: "I5",
+    clause: "OP-5.2",
+    why: "breaks OP-5.2 (provider grants are sets, sorted and de-duplicated); providers are I5's (D-025)",
     review: "G-33",
     description: "a provider's capabilities are kept in the order given, duplicates included, instead of as a sorted set",
     file: "impl/core/agent.ts",
@@ -474,6 +607,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-33.providers-in-given-order",
     invariant: "I5",
+    clause: "OP-5.2",
+    why: "breaks OP-5.2 (providers sorted by provider_id); providers are I5's (D-025)",
     review: "G-33",
     description: "the agent's providers are shown in the order the mint listed them, not sorted by provider_id",
     file: "impl/core/views.ts",
@@ -482,9 +617,9 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-33.duplicate-provider-last-wins",
-    // OP-5.1's clause: an installation is refused or made whole; over the wire a generic-code
-    // disagreement on a mint is attributed to the mint's guard, AD-1 (D-035 rule 3).
-    invariant: "AD-1",
+    invariant: "I5",
+    clause: "OP-5.1.c2",
+    why: "removes OP-5.1.c2 (provider ids unique, DUPLICATE_ID): the generic code protects the provider grants, I5's state, so two grants for one provider silently become one (no silent provider change, I5)",
     review: "G-33",
     description: "a mint listing one provider id twice is accepted and the last grant wins, instead of DUPLICATE_ID",
     file: "impl/core/ops/advaita.ts",
@@ -494,6 +629,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-34.install-token-not-used",
     invariant: "I4",
+    clause: "OP-5.1",
+    why: "breaks OP-5.1's 'authority_token is now a token the agent has used' (D-026, which refines I4); I4: a new epoch with a used token MUST be rejected",
     review: "G-34",
     profile: "mixed",
     description: "the authority token a mint or descend installs is not counted as used, so a later epoch may take it again",
@@ -504,6 +641,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-35.child-inherits-body-lineage",
     invariant: "I3",
+    clause: "OP-6.11",
+    why: "breaks OP-6.11 (a): the child's body lineage is [the parent's current revision]; the body is I3's",
     review: "G-35",
     profile: "mixed",
     description: "a descendant's body lineage is the parent's whole lineage instead of its current revision alone",
@@ -514,6 +653,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-35.child-inherits-surfaces",
     invariant: "I6",
+    clause: "OP-6.11",
+    why: "breaks OP-6.11 (b): a child has no surfaces; surfaces and labels are I6's",
     review: "G-35",
     profile: "mixed",
     description: "a descendant starts with the parent's interaction surfaces",
@@ -524,6 +665,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-35.child-inherits-replicas",
     invariant: "I4",
+    clause: "OP-6.11",
+    why: "breaks OP-6.11 (b): a child has no replicas; replicas are executions that hold no authority (OP-6.10), I4's",
     review: "G-35",
     profile: "mixed",
     description: "a descendant starts with the parent's replicas",
@@ -534,6 +677,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-35.child-token-checked-against-parent",
     invariant: "I4",
+    clause: "OP-6.11",
+    why: "applies I4's token freshness across the family, where OP-6.11 (c) and D-026 make it per agent: a misapplied I4 rejection",
     review: "G-35",
     profile: "mixed",
     description: "descend refuses (I4) a child token that the parent has used, as if tokens were shared by the family",
@@ -543,9 +688,9 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-36.replica-target-refused",
-    // OP-7.3's clause, whose first guard is I1: a generic-code disagreement on validate is
-    // attributed to it over the wire (D-035 rule 3).
-    invariant: "I1",
+    invariant: "I4",
+    clause: "OP-7.3.c5",
+    why: "widens OP-7.3.c5 (DUPLICATE_ID, source execution only) to the replicas: the reading concerns which execution may take continuation authority, I4's (OP-6.10, OP-7.6: the migration promotes a replica)",
     review: "G-36",
     profile: "mixed",
     description: "validate refuses (DUPLICATE_ID) a target execution that is one of the agent's replicas",
@@ -556,6 +701,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-36.promoted-replica-stays-replica",
     invariant: "I4",
+    clause: "OP-7.6",
+    why: "breaks OP-7.6: a promoted replica leaves the replica list, since it now holds the authority and a replica holds none (I4)",
     review: "G-36",
     profile: "mixed",
     description: "a replica promoted to be the migration target stays in the replica list while it holds the authority",
@@ -566,6 +713,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-37.surfaces-merged-by-id",
     invariant: "I6",
+    clause: "OP-7.6",
+    why: "breaks OP-7.6: the surfaces are replaced wholesale by the bound ones; surfaces are I6's",
     review: "G-37",
     profile: "mixed",
     description: "resume adds or replaces the migration's surfaces by surface_id and keeps the source's other surfaces",
@@ -576,6 +725,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-37.replicas-dropped-at-resume",
     invariant: "I4",
+    clause: "OP-7.6",
+    why: "breaks OP-7.6: the replicas survive a migration; replicas are executions that hold no authority (OP-6.10), I4's",
     review: "G-37",
     profile: "mixed",
     description: "resume drops every replica of the agent",
@@ -586,6 +737,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-38.no-migration-is-I4",
     invariant: "I4",
+    clause: "OP-7.c1",
+    why: "rejects with I4 what OP-7.c1 makes NOT_FOUND: OP-7 keeps I4 for a phase out of order of the migration in progress, so the mutant misapplies I4",
     review: "G-38",
     profile: "mixed",
     description: "a phase command or cancel when no migration is in progress is rejected as out of order (I4), not NOT_FOUND",
@@ -596,6 +749,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-40.labels-merged",
     invariant: "I6",
+    clause: "OP-6.9",
+    why: "breaks OP-6.9: a rebound surface's labels are replaced, never merged; labels are I6's",
     review: "G-40",
     profile: "mixed",
     description: "rebinding a surface merges the new labels into the old ones instead of replacing them",
@@ -606,6 +761,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-42.cancel-always-drops-marker",
     invariant: "I4",
+    clause: "OP-7.7",
+    why: "breaks OP-7.7: a cancel drops the marker only when it belongs to the cancelled migration; markers are I4's (OP-7, D-026)",
     review: "G-42",
     profile: "mixed",
     description: "cancel drops the target marker even when it belongs to an earlier, completed migration",
@@ -619,6 +776,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-23.merge-j4-before-all-exist",
     invariant: "J-4",
+    clause: "OP-4.1.c2",
+    why: "runs OP-4.1.c3's J-4 test before OP-4.1.c2 has looked every obligation up, so J-4 is applied where NOT_FOUND decides: a misapplied J-4",
     review: "G-23",
     description: "merge examines each obligation in turn (existence, then J-4) instead of checking that all exist first",
     file: "impl/core/ops/samskara.ts",
@@ -629,6 +788,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-24.merge-noop-lists-given-ids",
     invariant: "J-4",
+    clause: "OP-4.1",
+    why: "breaks OP-4.1's store.merge_noop obligation_ids (de-duplicated, sorted); the list names obligations, J-4's (D-008 keys apply-at-most-once on the obligation id)",
     review: "G-24",
     description: "a no-op merge lists the obligation ids as given (order and repetitions kept)",
     file: "impl/core/ops/samskara.ts",
@@ -638,6 +799,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-25.merge-redischarges-applied",
     invariant: "J-4",
+    clause: "OP-4.1",
+    why: "breaks OP-4.1: custody.discharged names only the newly applied obligations; an obligation discharged twice breaks J-4's one discharge per obligation",
     review: "G-25",
     description: "a merge mixing applied and pending obligations reports custody.discharged for the skipped applied ones too",
     file: "impl/core/ops/samskara.ts",
@@ -646,7 +809,9 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-26.momentum-never-rewritten",
-    invariant: "S-4",
+    invariant: "S-5",
+    clause: "OP-1.9",
+    why: "breaks OP-1.9's sentence for excision: κ is recomputed over the re-derived chain, the list a store that never merged the excised lives would show, which is S-5's bit-identity promise",
     review: "G-26",
     description: "karmic momentum is an append-only log: excision keeps the old values and appends those of the re-derived batches",
     file: "impl/core/store.ts",
@@ -656,6 +821,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-27.birth-first-offered-entry",
     invariant: "J-1",
+    clause: "OP-2.2.c6",
+    why: "narrows OP-2.2.c6 (J-1) to the first offered entry with the tool's name, so a birth the check accepts is rejected with J-1",
     review: "G-27",
     description: "a binding is resolved against the first offered entry with its tool name only",
     file: "impl/core/ops/janma.ts",
@@ -664,7 +831,9 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-28.ticks-since-birth-strict",
-    invariant: "J-1",
+    invariant: "J-3",
+    clause: "OP-2.3",
+    why: "breaks OP-2.3's ticks_since_birth_at_least (the boundary fires, D-015, which refines J-3); J-3: withdrawn as soon as a predicate holds",
     review: "G-28",
     description: "ticks_since_birth_at_least n holds only when more than n ticks have passed",
     file: "impl/core/termination.ts",
@@ -673,7 +842,9 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-28.tools-used-in-order-of-use",
-    invariant: "J-1",
+    invariant: "J-3",
+    clause: "OP-2.3",
+    why: "breaks OP-2.3's tools_used (a set, listed sorted), the set the tool_used termination predicate reads (D-015, which refines J-3)",
     review: "G-28",
     description: "the instance view lists tools_used in order of first use instead of sorted",
     file: "impl/core/views.ts",
@@ -683,6 +854,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-29.act-ttl-before-signature",
     invariant: "AD-4",
+    clause: "OP-2.3.c5",
+    why: "lets OP-2.3.c6 (J-3) decide before OP-2.3.c5 (AD-4): a forged act past its deadline loses its AD-4 rejection (review G-29)",
     review: "G-29",
     description: "an act past its TTL is refused for the TTL (J-3) before its signature is checked (AD-4)",
     file: "impl/core/ops/janma.ts",
@@ -692,6 +865,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-30.distil-signal-before-attribution",
     invariant: "AD-4",
+    clause: "OP-2.7.c5",
+    why: "lets OP-2.7.c6 (S-2) decide before OP-2.7.c5 (AD-4): a foreign distillate with zero confidence loses its AD-4 rejection (review G-30)",
     review: "G-30",
     description: "distillation checks the zero-confidence signal (S-2) before the attribution (AD-4)",
     file: "impl/core/ops/distil.ts",
@@ -701,6 +876,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-30.duplicate-key-first-wins",
     invariant: "S-1",
+    clause: "OP-2.7.c4",
+    why: "keeps the first disposition of a repeated key where OP-2.7.c4's strict parse rejects with S-1",
     review: "G-30",
     description: "a distillate with two dispositions for one key is accepted, the first disposition of each key kept",
     file: "impl/core/ops/distil.ts",
@@ -711,6 +888,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-31.discharged-ids-reusable",
     invariant: "AD-3",
+    clause: "OP-2.7.c10",
+    why: "narrows OP-2.7.c10, which rejects with AD-3 a distillate id ever used in the agent",
     review: "G-31",
     description: "a distillate id counts as used only while its obligation is pending or its distillate is retained",
     file: "impl/core/ops/distil.ts",
@@ -719,7 +898,9 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-32.trace-destroyed-counts-acts",
-    invariant: "J-4",
+    invariant: "S-1",
+    clause: "OP-2.7",
+    why: "breaks OP-2.7's trace.destroyed entries (trace entries, not acts), the report of the trace destruction S-1 requires (D-029)",
     review: "G-32",
     description: "trace.destroyed reports the number of acts instead of the number of trace entries",
     file: "impl/core/ops/distil.ts",
@@ -729,6 +910,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-39.excise-authorisation-first",
     invariant: "I2",
+    clause: "OP-4.2.c2",
+    why: "lets OP-4.2.c3 (I2) decide before OP-4.2.c2 (DUPLICATE_ID): a reused id with a non-custodian's authorisation gets a misapplied I2",
     review: "G-39",
     description: "excision checks the authorisation before the excision id's uniqueness",
     file: "impl/core/ops/samskara.ts",
@@ -738,7 +921,9 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     id: "G-39.excision-id-unique-per-world",
-    invariant: "S-3",
+    invariant: "S-5",
+    clause: "OP-4.2.c2",
+    why: "widens OP-4.2.c2 (excision ids unique per agent) to the world, refusing an excision the spec accepts; excision is S-5's operation (unlearning by replay)",
     review: "G-39",
     description: "an excision id is refused when any agent of the world has used it",
     file: "impl/core/ops/samskara.ts",
@@ -748,6 +933,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-49.distillate-format-malformed",
     invariant: "S-1",
+    clause: "OP-2.7.c4",
+    why: "rejects with MALFORMED what OP-2.7.c4 rejects with S-1 (D-028: a malformed distillate is an S-1 rejection)",
     review: "G-49",
     description: "a distillate failing its schema (a decimal weight, an abbreviated digest) is MALFORMED instead of S-1",
     file: "impl/core/ops/distil.ts",
@@ -757,6 +944,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-50.underscore-joins-tokens",
     invariant: "S-1",
+    clause: "OP-2.7.c9",
+    why: "changes D-010's tokens (`_` separates) under OP-2.7.c9, which rejects with S-1 a leaking guidance",
     review: "G-50",
     description: "the leakage tokeniser treats `_` as a word character, so snake_case identifiers are one token",
     file: "impl/core/leakage.ts",
@@ -766,6 +955,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-51.runs-within-one-entry",
     invariant: "S-1",
+    clause: "OP-2.7.c9",
+    why: "keeps runs inside one entry where D-010 reads the trace as one sequence, under OP-2.7.c9 (S-1)",
     review: "G-51",
     description: "the leakage validator looks for 4-token runs inside each trace entry only, never across two entries",
     file: "impl/core/leakage.ts",
@@ -775,13 +966,71 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: "G-52.tie-break-largest-id",
     invariant: "AD-3",
+    clause: "OP-1.2",
+    why: "breaks OP-1.2's final tie-break (the smallest distillate id, D-007, which refines AD-3)",
     review: "G-52",
     description: "the highest-weighted contributor's final tie-break takes the largest distillate id (D-007)",
     file: "impl/core/accumulator.ts",
     find: "return compareCodeUnits(a.distillateId, b.distillateId) < 0;",
     replace: "return compareCodeUnits(a.distillateId, b.distillateId) > 0;",
   },
+  // D-035 rule (2): one field of the world view per owner its list names (and the custodians,
+  // which it leaves out), each changed so that no reply differs at the step that writes it; the
+  // kill matrix checks that the runner blames the field's owner, not the operation's first guard.
+  // The other owners already have such a mutant: S-3.version-not-linked-to-head (lineage links),
+  // S-5.excision-keeps-empty-batches and S-5.excised-content-retained (after an excision),
+  // AD-3.lowest-weighted-leader (state), S-4.momentum-not-absolute, S-1.trace-kept-after-distillation,
+  // G-54.resume-extends-memory (memory), G-35.child-inherits-body-lineage (body),
+  // G-42.cancel-always-drops-marker (markers), G-33.providers-in-given-order (providers) and
+  // G-40.labels-merged (labels).
+  {
+    id: "I1.custodians-as-given",
+    invariant: "I1",
+    clause: "OP-5.1",
+    why: "breaks OP-5.1's custodians (sorted, de-duplicated); the custodians make an authorisation valid (OP-0.5) for D-022's governed changes and are installed with the identity, whose governance is I1's (the first invariant D-022 refines)",
+    fieldOwner: true,
+    profile: "mixed",
+    description: "the agent's custodians are kept as the mint listed them (unsorted, repeated) instead of sorted and de-duplicated",
+    file: "impl/core/agent.ts",
+    find: "readonly custodians: readonly string[] = [...new Set(init.custodians)].sort(),",
+    replace: "readonly custodians: readonly string[] = [...init.custodians],",
+  },
+  {
+    id: "I1.identity-update-keeps-designation",
+    invariant: "I1",
+    clause: "OP-6.8",
+    why: "breaks OP-6.8's effect (designation set, identity_version + 1): the identity record is the substrate identity, I1's",
+    fieldOwner: true,
+    profile: "mixed",
+    description: "an identity update advances the identity version but keeps the old designation",
+    file: "impl/core/ops/ripa.ts",
+    find: "agent.designation = cmd.designation;",
+    replace: "void cmd.designation;",
+  },
+  {
+    id: "J-4.obligation-created-tick-late",
+    invariant: "J-4",
+    clause: "OP-2.7",
+    why: "breaks OP-2.7's obligation record (created_tick = tick); the distillation obligation is J-4's",
+    fieldOwner: true,
+    description: "a distillation obligation records the tick after its distillation as its created_tick",
+    file: "impl/core/ops/distil.ts",
+    find: "cmd.tick, cmd.tick + policy.deadline_ticks, policy.max_retries,",
+    replace: "cmd.tick + 1, cmd.tick + policy.deadline_ticks, policy.max_retries,",
+  },
+  {
+    id: "I4.effects-in-order-performed",
+    invariant: "I4",
+    clause: "OP-6.6",
+    why: "breaks OP-6.6's recorded effect ids as the view lists them (sorted, TAB-5); effects are I4's (the effects an epoch performed)",
+    fieldOwner: true,
+    profile: "mixed",
+    description: "the agent view lists performed effect ids in the order performed instead of sorted",
+    file: "impl/core/views.ts",
+    find: "effects: [...a.effects].sort(compareCodeUnits),",
+    replace: "effects: [...a.effects],",
+  },
 ];
 
 /** Mutants by invariant, for the generated docs. */
-export const mutantsOf = (id: InvariantId): readonly Mutant[] => MUTANTS.filter((m) => m.invariant === id);
+export const mutantsOf = (id: InvariantId): readonly LabelledMutant[] => MUTANTS.filter((m) => m.invariant === id);

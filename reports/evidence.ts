@@ -28,9 +28,15 @@ export interface MatrixMutant {
   readonly id: string;
   /** null: a mutant of the wire layer, killed by a wire-protocol finding. */
   readonly invariant: InvariantId | null;
+  /** The clause the label names (properties/mutants/catalog.ts). */
+  readonly clause: string;
   readonly description: string;
   readonly reported: readonly InvariantId[];
+  /** The certificate failed something (conformance/mutants/matrix.ts). */
   readonly killed: boolean;
+  /** Failed under the label; "other": killed, but only under other invariants. */
+  readonly own: boolean;
+  readonly attribution: "own" | "other" | "survived";
   readonly stage: string | null;
   readonly check: string | null;
   readonly summary: string | null;
@@ -48,6 +54,7 @@ export interface MatrixMutant {
 
 export interface Matrix {
   readonly generated_by: string;
+  readonly counts: { readonly own: number; readonly other: number; readonly survived: number };
   readonly settings: { readonly seed: number; readonly runs: number; readonly time_budget_ms: number; readonly stages: readonly string[] };
   readonly mutants: readonly MatrixMutant[];
 }

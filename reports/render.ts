@@ -165,7 +165,7 @@ const witnessLines = (inv: Invariant, c: Certificate | null): string[] => {
 const stepLines = (s: TraceStep): string[] => [`> ${json(s.request)}`, `< ${json(s.expected)}`];
 
 const mutantLines = (m: MatrixMutant): string[] => {
-  const head = `**Mutant ${code(m.id)}** — ${m.description}. ${m.killed ? "Killed" : "**Not killed**"}: \`srk certify\` reported ${m.reported.join(", ") || "nothing"}${m.stage === null ? "" : ` in the ${m.stage} stage (${code(m.check ?? "")})`}${m.ms_to_failure === null ? "" : ` after ${(m.ms_to_failure / 1000).toFixed(1)} s`}.`;
+  const head = `**Mutant ${code(m.id)}** — ${m.description}. ${m.attribution === "own" ? "Killed under its own invariant" : m.attribution === "other" ? "**Killed under another invariant** (reports/mutants.md says why)" : "**Not killed**"}: \`srk certify\` reported ${m.reported.join(", ") || "nothing"}${m.stage === null ? "" : ` in the ${m.stage} stage (${code(m.check ?? "")})`}${m.ms_to_failure === null ? "" : ` after ${(m.ms_to_failure / 1000).toFixed(1)} s`}.`;
   const ce = m.counterexample;
   const what = m.summary === null ? [] : [`What disagreed: ${escape(m.summary)}`, ""];
   if (ce === null || ce.failing === null) return [head, "", ...what];
@@ -236,7 +236,7 @@ export const renderInvariantsReport = (input: DocsInput): string => {
   const verdictOf = (id: InvariantId): InvariantVerdict | undefined => c?.invariants.find((v) => v.invariant === id);
   const killed = (id: InvariantId): string => {
     const rows = input.matrix?.mutants.filter((m) => m.invariant === id) ?? [];
-    return `${rows.filter((r) => r.killed).length} of ${input.mutants[id].length}`;
+    return `${rows.filter((r) => r.own).length} of ${input.mutants[id].length}`;
   };
   const total = (v: InvariantVerdict | undefined): string =>
     v === undefined ? "—" : String(v.witnesses.accepted + v.witnesses.rejected + v.witnesses.crash_cuts + v.witnesses.algebra + v.witnesses.forgetting);
@@ -262,7 +262,7 @@ export const renderInvariantsReport = (input: DocsInput): string => {
       ? `**Witnesses.** No certificate at \`${BUNDLED_CERTIFICATE}\` yet: run \`npm run docs:sample\`.`
       : `**Witnesses** are from ${certificateLine(c)}. **Mutants** are from [\`${MUTANTS_JSON}\`](mutants.md) (\`npm run mutants\`${input.matrix === null ? ", not run yet" : `, seed ${input.matrix.settings.seed}, ${input.matrix.settings.runs} runs, stages ${input.matrix.settings.stages.join(", ")}`}).`,
     "",
-    "| Id | Protocol | Name | Kind | Error code | Verdict | Witnesses | Mutants killed |",
+    "| Id | Protocol | Name | Kind | Error code | Verdict | Witnesses | Mutants killed under it |",
     "|---|---|---|---|---|---|---|---|",
     ...INVARIANTS.map((i) => `| ${invariantLink(i.id, i.id, true)} | ${i.protocol} | ${escape(i.name)} | ${i.kind} | ${codeLink(i.errorCode)} | ${verdictOf(i.id)?.verdict ?? "—"} | ${total(verdictOf(i.id))} | ${killed(i.id)} |`),
     "",

@@ -1,18 +1,24 @@
 /**
  * The kill matrix over the wire: each mutant of the implementation (properties/mutants/catalog.ts)
  * runs as its own process (a patched copy of impl/, started like any third-party implementation)
- * and is certified by the runner. A mutant is killed only when its certificate says `fail` under
- * the invariant the mutant breaks — a failure blamed on another invariant is a finding against
- * the runner's attribution, not a kill. A mutant of the wire layer (`invariant: null`) breaks no
- * invariant: it is killed when the certificate holds a wire-protocol finding (`invariant: null`),
- * from the golden stage's wire session or the wire stage, which are the stages it is certified with.
+ * and is certified by the runner. The matrix measures attribution instead of assuming it:
+ *
+ * - killed: the certificate failed something — an invariant, or for a wire mutant a wire-protocol
+ *   finding (`invariant: null`, from the golden stage's wire session or the wire stage, which are
+ *   the stages a wire mutant is certified with);
+ * - own: it failed under the mutant's label, the invariant decided from the spec (a wire mutant:
+ *   a wire finding);
+ * - other: killed, but only under other invariants (D-035 attributed the first finding elsewhere),
+ *   a finding against the label or the attribution rule, reported with the finding's check and
+ *   summary (reports/mutants.md lists each, with the decision of conformance/mutants/decisions.ts);
+ * - survived: nothing failed.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { PortableTrace, StageName, TraceStep } from "../../spec/certificate.ts";
-import type { Mutant } from "../../properties/mutants/catalog.ts";
+import type { LabelledMutant, Mutant } from "../../properties/mutants/catalog.ts";
 import { certify } from "../certify.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { readGolden } from "../golden/replay.ts";
@@ -20,15 +26,33 @@ import { GOLDEN_SESSIONS, goldenPath } from "../golden/session.ts";
 import { readTrace } from "../trace/trace.ts";
 import { materialize } from "./harness.ts";
 
+export type Attribution = "own" | "other" | "survived";
+
+/** A failing invariant's first counterexample, or a wire finding (invariant null). */
+export interface Finding {
+  readonly invariant: InvariantId | null;
+  readonly stage: string;
+  readonly check: string;
+  readonly summary: string;
+}
+
 export interface KillRow {
   readonly id: string;
-  /** null: a wire mutant (properties/mutants/catalog.ts). */
+  /** The label: null for a wire mutant (properties/mutants/catalog.ts). */
   readonly invariant: InvariantId | null;
+  /** The clause the label names (a check id, an OP clause, a D-record or a W rule). */
+  readonly clause: string;
   readonly description: string;
   /** Every invariant the certificate failed. */
   readonly reported: readonly InvariantId[];
+  /** The certificate failed something: an invariant, or a wire-protocol finding. */
   readonly killed: boolean;
-  /** The stage and check of the first finding under the mutant's invariant (or the first finding). */
+  /** Failed under the label (a wire mutant: a wire finding). */
+  readonly own: boolean;
+  readonly attribution: Attribution;
+  /** The first counterexample of every failed invariant, then the first wire finding, if any. */
+  readonly findings: readonly Finding[];
+  /** The stage and check of the finding under the label, else of the first finding. */
   readonly stage: string | null;
   readonly check: string | null;
   readonly summary: string | null;
@@ -40,6 +64,13 @@ export interface KillRow {
   /** The counterexample of that finding, compacted for reports/mutants.json (null when it has no trace). */
   readonly counterexample: CounterexampleSketch | null;
 }
+
+/** own / other / survived from what the certificate failed and the label. */
+export const attributionOf = (label: InvariantId | null, reported: readonly InvariantId[], wireFinding: boolean): { killed: boolean; own: boolean; attribution: Attribution } => {
+  const killed = reported.length > 0 || wireFinding;
+  const own = label === null ? wireFinding : reported.includes(label);
+  return { killed, own, attribution: own ? "own" : killed ? "other" : "survived" };
+};
 
 /**
  * A portable trace as reports/mutants.json keeps it (the docs show it per invariant): the failing
@@ -102,7 +133,7 @@ export const mutantCommandLine = (m: Mutant | null, name = `wire-${m?.id ?? "unp
   return `${process.execPath} --import tsx ${join(dirname(api), "main.ts")}`;
 };
 
-export const certifyMutant = async (m: Mutant, o: MatrixOptions): Promise<KillRow> => {
+export const certifyMutant = async (m: LabelledMutant, o: MatrixOptions): Promise<KillRow> => {
   const commandLine = mutantCommandLine(m);
   const root = dataRoot();
   const out = mkdtempSync(join(tmpdir(), "srk-mutant-cert-"));
@@ -111,10 +142,14 @@ export const certifyMutant = async (m: Mutant, o: MatrixOptions): Promise<KillRo
       commandLine, cwd: REPO_ROOT, outDir: out, dataRoot: root, seed: o.seed, runs: o.runs, timeBudgetMs: o.timeBudgetMs,
       requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], stages: o.stages ?? (m.invariant === null ? WIRE_MATRIX_STAGES : MATRIX_STAGES), failFast: true, graceMs: 10_000,
     });
-    const reported = certificate.invariants.filter((i) => i.verdict === "fail").map((i) => i.invariant);
+    const failed = certificate.invariants.filter((i) => i.verdict === "fail");
+    const reported = failed.map((i) => i.invariant);
     const wireFinding = certificate.stages.flatMap((s) => s.findings).find((f) => f.invariant === null);
-    const own = m.invariant === null ? wireFinding : certificate.invariants.find((i) => i.invariant === m.invariant)?.counterexamples[0];
-    const first = own ?? certificate.invariants.flatMap((i) => i.counterexamples)[0] ?? null;
+    const findings: Finding[] = [...failed.flatMap((i) => i.counterexamples.slice(0, 1)), ...(wireFinding === undefined ? [] : [wireFinding])]
+      .map((f) => ({ invariant: f.invariant, stage: f.stage, check: f.check, summary: f.summary }));
+    const { killed, own, attribution } = attributionOf(m.invariant, reported, wireFinding !== undefined);
+    const ownFinding = m.invariant === null ? wireFinding : certificate.invariants.find((i) => i.invariant === m.invariant)?.counterexamples[0];
+    const first = ownFinding ?? certificate.invariants.flatMap((i) => i.counterexamples)[0] ?? wireFinding ?? null;
     let elapsed = 0;
     let msToFailure: number | null = null;
     for (const s of certificate.stages) {
@@ -127,7 +162,7 @@ export const certifyMutant = async (m: Mutant, o: MatrixOptions): Promise<KillRo
     const traceFile = first?.trace_file ?? null;
     const counterexample = traceFile === null ? null : sketchTrace(readTrace(join(out, traceFile)));
     return {
-      id: m.id, invariant: m.invariant, description: m.description, reported, killed: m.invariant === null ? wireFinding !== undefined : reported.includes(m.invariant),
+      id: m.id, invariant: m.invariant, clause: m.clause, description: m.description, reported, killed, own, attribution, findings,
       stage: first?.stage ?? null, check: first?.check ?? null, summary: first?.summary ?? null, msToFailure,
       shrunkSteps: first?.steps ?? null, exitCode: certificate.exit_code, counterexample,
     };
@@ -135,39 +170,4 @@ export const certifyMutant = async (m: Mutant, o: MatrixOptions): Promise<KillRo
     rmSync(root, { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });
   }
-};
-
-/** reports/mutants.json: the kill matrix for the generated docs (reports/render.ts shows each invariant's mutants from it). */
-export const matrixJson = (rows: readonly KillRow[], o: MatrixOptions): string =>
-  `${JSON.stringify({
-    generated_by: "npm run mutants (conformance/mutants/matrix.ts); do not edit",
-    settings: { seed: o.seed, runs: o.runs, time_budget_ms: o.timeBudgetMs, stages: o.stages ?? MATRIX_STAGES },
-    mutants: rows.map((r) => ({
-      id: r.id, invariant: r.invariant, description: r.description, reported: r.reported, killed: r.killed, stage: r.stage, check: r.check,
-      summary: r.summary, ms_to_failure: r.msToFailure, shrunk_steps: r.shrunkSteps, exit_code: r.exitCode, counterexample: r.counterexample,
-    })),
-  }, null, 2)}\n`;
-
-const cell = (s: string): string => s.replaceAll("|", "\\|").replaceAll("\n", " ");
-
-/** reports/mutants.md: the kill matrix as a person reads it. */
-export const renderMatrix = (rows: readonly KillRow[], o: MatrixOptions): string => {
-  const killed = rows.filter((r) => r.killed).length;
-  const lines = [
-    "# Kill matrix over the wire",
-    "",
-    "Generated by `npm run mutants` (conformance/mutants/matrix.ts); do not edit. Each mutant of the",
-    "implementation (properties/mutants/catalog.ts) runs as its own process and is certified by",
-    `\`srk certify\` (stages ${(o.stages ?? MATRIX_STAGES).join(", ")}; seed ${o.seed}, ${o.runs} runs, fail-fast).`,
-    "A mutant counts as killed only when the certificate fails the invariant the mutant breaks.",
-    "",
-    `**${killed} of ${rows.length} mutants killed under their own invariant.**`,
-    "",
-    "| mutant | breaks | reported | killed | stage / check | time to failure | shrunk requests | what disagreed |",
-    "|---|---|---|---|---|---|---|---|",
-    ...rows.map((r) =>
-      `| \`${r.id}\` | ${r.invariant ?? "wire"} | ${r.reported.join(", ") || "—"} | ${r.killed ? "yes" : "**no**"} | ${r.stage ?? "—"} / ${r.check ?? "—"} | ${r.msToFailure === null ? "—" : `${(r.msToFailure / 1000).toFixed(1)} s`} | ${r.shrunkSteps ?? "—"} | ${cell((r.summary ?? "").slice(0, 240))} |`),
-    "",
-  ];
-  return lines.join("\n");
 };

@@ -1,16 +1,17 @@
 /**
- * The kill matrix over the wire, sampled for the default test run: one mutant per family, each
- * run as its own process and certified by `srk`'s certify; each must be failed under the invariant
- * it breaks (D-035). The whole matrix is `npm run mutants`, which writes reports/mutants.md; this
- * file also checks that report covers the whole catalog and records every mutant as killed.
+ * The kill matrix over the wire, sampled for the long test run: one mutant per family, each run as
+ * its own process and certified by `srk`'s certify. Two remove a check whose code names their
+ * invariant (J-2, I4: D-035 rule (1) puts the failure there), two change the store without any
+ * rejection (S-5's retained content, AD-3's rounding: rule (2), the field's owner), so each row
+ * must be "own": failed under the label the catalog gives from the spec. The whole matrix is `npm run mutants`,
+ * which writes reports/mutants.json and .md; that they cover the catalog with its current labels,
+ * and that every mutant killed under another invariant is decided, is reports/evidence.test.ts's
+ * and matrix-report.test.ts's concern.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROTOCOLS } from "../../spec/catalog.ts";
 import { MUTANTS } from "../../properties/mutants/catalog.ts";
 import { familyOfInvariant } from "../oracle/families.ts";
-import { REPO_ROOT } from "../transport/local.ts";
 import { certifyMutant } from "./matrix.ts";
 
 /** One per family: found by the golden sessions, the algebra stage and the differential campaign. */
@@ -27,15 +28,11 @@ describe("kill matrix over the wire (sample; npm run mutants runs all)", () => {
       const m = MUTANTS.find((x) => x.id === id);
       if (m === undefined) throw new Error(`no mutant ${id}`);
       const row = await certifyMutant(m, { seed: 1, runs: 300, timeBudgetMs: 120_000 });
-      expect(row.reported, `${id}: ${row.summary ?? "no finding"}`).toContain(m.invariant);
+      expect(row.attribution, `${id}: ${row.summary ?? "no finding"}`).toBe("own");
+      expect(row.reported).toContain(m.invariant);
+      expect(row.killed && row.own).toBe(true);
       expect(row.exitCode).toBe(1);
       expect(row.shrunkSteps ?? 0).toBeGreaterThan(0);
     }, 180_000);
   }
-
-  it("reports/mutants.md covers the whole catalog, every mutant killed under its own invariant", () => {
-    const md = readFileSync(join(REPO_ROOT, "reports", "mutants.md"), "utf8");
-    for (const m of MUTANTS) expect(md, `${m.id} missing from reports/mutants.md: run npm run mutants`).toContain(`| \`${m.id}\` | ${m.invariant ?? "wire"} |`);
-    expect(md).toContain(`**${MUTANTS.length} of ${MUTANTS.length} mutants killed under their own invariant.**`);
-  });
 });

@@ -84,7 +84,9 @@ describe("the packed kit, installed into an empty project", () => {
     const files = filesUnder(pkg, () => true).filter((f) => statSync(join(pkg, f)).isFile());
     expect(files.filter((f) => /\.test\.|(^|\/)stryker\/|reports\/site\/|srk-reports\/|reports\/certificates\/|(^|\/)impl\/.*\.js$/.test(f))).toEqual([]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
-    for (const f of ["bin/srk.mjs", "dist/conformance/index.js", "dist/conformance/index.d.ts", "spec/INVARIANTS.md", "spec/json-schema/Command.schema.json", "spec/vectors/digests.json", "spec/wire/PROTOCOL.md", "conformance/golden/wire-session.jsonl", "README.md", "LICENSE"]) {
+    for (const f of ["bin/srk.mjs", "dist/conformance/index.js", "dist/conformance/index.d.ts", "spec/INVARIANTS.md", "spec/json-schema/Command.schema.json", "spec/vectors/digests.json", "spec/wire/PROTOCOL.md", "conformance/golden/wire-session.jsonl", "README.md", "LICENSE",
+      // What an implementer copies or reads from the installed kit: the wire adapters and the tokeniser's table (D-045).
+      "adapters/js/index.mjs", "adapters/js/README.md", "adapters/python/srk_adapter/serve.py", "adapters/python/README.md", "spec/unicode/tokeniser-17.0.json"]) {
       expect(files, f).toContain(f);
     }
   });

@@ -18,7 +18,8 @@
  *   npm run mutants -- AD-3.round-half-up S-5.excised-content-retained
  *   MUTANT_SEED=7 MUTANT_RUNS=200 npm run mutants
  */
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MUTANTS } from "../../properties/mutants/catalog.ts";
 import { inputsOf, staleInputs } from "../../reports/inputs.ts";
@@ -62,7 +63,10 @@ process.exitCode = c.survived === 0 ? 0 : 1;
 if (inputs !== null) {
   const changed = staleInputs("mutants", inputs);
   if (changed !== null) {
-    process.stderr.write(`the mutants' inputs changed during the run, so ${MATRIX_JSON} and ${MATRIX_MD} were not written:\n${changed}\n`);
+    // Kept outside the repository, for a look at what was measured: never evidence of one state of the kit.
+    const aside = join(mkdtempSync(join(tmpdir(), "srk-matrix-")), "mutants.json");
+    writeFileSync(aside, matrixJson(matrixDoc(rows, options, inputs)));
+    process.stderr.write(`the mutants' inputs changed during the run, so ${MATRIX_JSON} and ${MATRIX_MD} were not written (the rows are in ${aside}):\n${changed}\n`);
     process.exitCode = 1;
   } else {
     const doc = matrixDoc(rows, options, inputs);

@@ -31,8 +31,12 @@ const tables = readJson("tables.json");
 /** code → { kind: "operation" | "wire", invariant: string | null, definite: boolean } (TAB-3). */
 export const ERROR_CODES = new Map(tables.error_codes.map((e) => [e.code, { kind: e.kind, invariant: e.invariant, definite: e.definite }]));
 
-/** op → its protocol family (TAB-4, D-034). */
-export const OPERATION_FAMILY = new Map(tables.operations.map((o) => [o.op, o.family]));
+/**
+ * op → its protocol family (D-034): TAB-4's `family` column is the op's prefix, and D-034 gives
+ * `custody.*` (the delivery of a distillation, guarded by J-4) to janma, so a janma profile is sent
+ * custody.attempt and custody.expire and must not refuse them UNSUPPORTED.
+ */
+export const OPERATION_FAMILY = new Map(tables.operations.map((o) => [o.op, o.family === "custody" ? "janma" : o.family]));
 
 /** The families a profile may list (W-5.2), from the CapabilityProfile schema. */
 export const FAMILIES = SCHEMAS.CapabilityProfile.$defs.CapabilityProfile.properties.families.items.enum;

@@ -237,6 +237,16 @@ describe("commands: envelope, MALFORMED (W-2.3), profile and dispatch", () => {
     expect(code(await send(advaitaOnly.wire, j({ type: "command", id: 2, command: ripa })))).toBe("UNSUPPORTED");
   });
 
+  it("custody.* belongs to janma (D-034; TAB-4's family column says custody): dispatched to a janma profile, UNSUPPORTED without janma", async () => {
+    const attempt = { op: "custody.attempt", tick: 1, agent: DIGEST, obligation_id: "o-1", ack: "declined" };
+    const seen: unknown[] = [];
+    const janma = await shaken({ families: ["janma"], crash_hook: false }, { command: { "custody.attempt": (c) => (seen.push(c), []) } });
+    expect(await send(janma.wire, j({ type: "command", id: 1, command: attempt }))).toEqual({ type: "reply", id: 1, ok: true, events: [] });
+    expect(seen).toEqual([attempt]);
+    const advaitaOnly = await shaken(advaita, { command: { "advaita.mint": () => MINT_EVENTS } });
+    expect(code(await send(advaitaOnly.wire, j({ type: "command", id: 2, command: attempt })))).toBe("UNSUPPORTED");
+  });
+
   it("advaita.mint is dispatched to any profile with a family (D-034), even janma alone", async () => {
     const seen: unknown[] = [];
     const { wire } = await shaken({ families: ["janma"], crash_hook: false }, { command: { "advaita.mint": (c) => (seen.push(c), MINT_EVENTS) } });

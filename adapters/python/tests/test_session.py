@@ -375,6 +375,19 @@ class Dispatch(unittest.TestCase, Check):
         self.expect(s, {"type": "command", "id": 1, "command": MINT}, "ok", 1)
         self.assertTrue(any("janma.conceive" in m for m in s.logs))
 
+    def test_custody_operations_are_janma_s(self):
+        # D-034: custody.* belongs to janma, although TAB-4's family column says "custody".
+        handlers = {q: (lambda st, query: EMPTY_WORLD) for q in SPEC.query_names}
+        handlers["custody.attempt"] = lambda st, c: []
+        s = session(profile=["janma"], handlers=handlers, state=None, reset=lambda st: None)
+        self.assertEqual(SPEC.operations["custody.attempt"], "janma")
+        self.assertEqual(SPEC.operations["custody.expire"], "janma")
+        self.assertNotIn("custody", SPEC.families)
+        self.assertFalse(any("custody.attempt" in m for m in s.logs), s.logs)  # handled, so not listed as unhandled
+        self.assertTrue(any("custody.expire" in m for m in s.logs), s.logs)  # sendable to janma, no handler
+        with self.assertRaises(ConfigurationError):
+            session(profile=["advaita"], handlers={**full_handlers(), "custody.attempt": lambda st, c: []}, state=None, reset=lambda st: None)
+
 
 class Configuration(unittest.TestCase):
     def refused(self, word, **options):
@@ -387,6 +400,7 @@ class Configuration(unittest.TestCase):
         self.refused("names no operation", handlers={"frobnicate": lambda s, c: []})
         self.refused("families are distinct", profile=["advaita", "advaita"])
         self.refused("families are distinct", profile=["karma"])
+        self.refused("families are distinct", profile=["custody"])  # TAB-4's column, not a W-5.2 family (D-034)
         self.refused("not callable", handlers={"world": "EMPTY"})
         self.refused("is not in the profile", profile=["advaita"], handlers=full_handlers(**{"janma.birth": lambda s, c: []}), reset=lambda s: None)
         self.refused("is not in the profile", profile=[], handlers={"advaita.mint": lambda s, c: []})

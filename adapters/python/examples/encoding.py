@@ -16,13 +16,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # adapters/python, where srk_adapter is
+
+from srk_adapter.spec import find_spec_dir  # noqa: E402  (the kit's spec/, as the adapter finds it)
+
 SAFE_INTEGER = 2**53 - 1  # ENC-1: integers in the IEEE-754 safe range only
 
 # TAB-1 (spec/tables.json, domain_tags): the tag of each kind of hashed object, by the name
 # OPERATIONS.md writes in digestOf(name, v). Read from the kit's table rather than copied, so a
 # renamed tag cannot go unnoticed.
-_TABLES = Path(__file__).resolve().parents[3] / "spec" / "tables.json"
-TAGS: dict[str, str] = {row["name"]: row["tag"] for row in json.loads(_TABLES.read_text("utf-8"))["domain_tags"]}
+SPEC_DIR = find_spec_dir()
+TAGS: dict[str, str] = {row["name"]: row["tag"] for row in json.loads((SPEC_DIR / "tables.json").read_text("utf-8"))["domain_tags"]}
 
 # ENC-2: the short escapes RFC 8785 (ECMAScript JSON.stringify) writes; every other control
 # character is \u00xx in lowercase hex, and every other character is written as itself.
@@ -121,7 +125,7 @@ def check_vectors(path: Path) -> list[str]:
 
 
 if __name__ == "__main__":
-    file = Path(sys.argv[1]) if len(sys.argv) > 1 else _TABLES.parent / "vectors" / "digests.json"
+    file = Path(sys.argv[1]) if len(sys.argv) > 1 else SPEC_DIR / "vectors" / "digests.json"
     found = check_vectors(file)
     for p in found:
         print(p, file=sys.stderr)

@@ -21,10 +21,13 @@ export const COPY_DIR = join(HERE, "spec-copy");
  * What is copied, relative to the kit's spec/ folder; a name ending in "/" is every file of that
  * folder. tables.json: the error codes (TAB-3) and the family of each operation (TAB-4);
  * json-schema/: the request schemas (wire/), the Command schema, the result schemas (WorldView,
- * wire/*Result) and the distillate schema that janma.distil checks (OP-2.7), with rules.json.
+ * wire/*Result) and the distillate schema that janma.distil checks (OP-2.7), with rules.json;
+ * unicode/tokeniser-17.0.json: the D-045 table of the S-1 leakage check (OP-2.7), which
+ * tokeniser.mjs reads when given its path (examples/lifecycle.mjs does).
  */
 export const COPIED = [
   "tables.json",
+  "unicode/tokeniser-17.0.json",
   "json-schema/rules.json",
   "json-schema/Command.schema.json",
   "json-schema/WorldView.schema.json",

@@ -9,13 +9,19 @@
  * kept beside them in `agent.lives`: per instance its manifest and its trace (until distillation,
  * D-029), per obligation the distillate it holds (until it is discharged).
  */
-import { Refusal } from "../index.mjs";
-import { validate } from "../index.mjs";
+import { fileURLToPath } from "node:url";
+import { Refusal, validate } from "../index.mjs";
 import { loadTokeniser } from "../tokeniser.mjs";
 import { digestOf } from "./canonical.mjs";
 import { byString, checkQuiescent, own, sortedSet } from "./world.mjs";
 
-const { tokens } = loadTokeniser(); // D-010 with the Unicode 17.0 data of D-045
+/**
+ * D-010's tokens, with the Unicode 17.0 data of D-045 from the adapter's spec copy (so this runs
+ * wherever the adapter folder is copied); the table is read at the first distillation.
+ */
+const TABLE = fileURLToPath(new URL("../spec-copy/unicode/tokeniser-17.0.json", import.meta.url));
+let tokeniser;
+const tokens = (text) => (tokeniser ??= loadTokeniser(TABLE)).tokens(text);
 
 // ---------------------------------------------------------------------------------------------
 // What an agent holds for its lives

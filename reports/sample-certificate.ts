@@ -4,7 +4,10 @@
  * does, and puts the certificate, its reports (report.md, report.html, junit.xml) and its traces,
  * if any, in `docs/examples/certificate/`, with `inputs.json`: the commit, and the digest of every
  * input of the certification (reports/inputs.ts, `inputsOf("sample-certificate")`). Nothing is
- * rewritten by hand: the files are the ones `certify` wrote.
+ * rewritten by hand: the files are the ones `certify` wrote, except that the reports are rendered
+ * again once the sample is in place (by the same reporters, from the same certificate), since
+ * report.html's links to the invariants' docs are relative to its folder
+ * (conformance/reporters/doc-links.ts).
  *
  * The certification runs in a temporary folder, the sample is replaced only once it is done, so
  * an interrupted run leaves the committed sample as it was. It writes to the relative folder
@@ -77,6 +80,8 @@ const full = async (): Promise<number> => {
     for (const e of readdirSync(target)) if (SRK_ENTRIES.has(e) || e === "inputs.json") rmSync(join(target, e), { recursive: true, force: true });
     const made = join(work, SAMPLE_DIR);
     for (const e of readdirSync(made)) cpSync(join(made, e), join(target, e), { recursive: true });
+    // Written in the temporary folder, report.html linked the docs from there: render it where it now is.
+    await writeReports({ certificate: result.certificate, certificatePath: join(target, "certificate.json") });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

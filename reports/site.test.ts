@@ -7,10 +7,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { INVARIANT_IDS } from "../spec/catalog.ts";
+import type { CommentDisplayPart } from "typedoc";
+import { INVARIANTS, INVARIANT_IDS, type InvariantId } from "../spec/catalog.ts";
+import { invariantSitePage } from "../conformance/reporters/doc-links.ts";
 import { checkHtmlLinks, checkMarkdownLinks, countHtmlLinks, listFilesUnder, markdownAnchors } from "./links.ts";
 import { REPO_ROOT } from "./paths.ts";
-import { digestInputs, linkInvariantIds, renderSourcePage, siteInputs, SITE_DIR, SITE_INPUTS } from "./site.ts";
+import { digestInputs, linkInvariantIds, readableTranscripts, relinkMediaPage, renderSourcePage, siteInputs, SITE_DIR, SITE_INPUTS } from "./site.ts";
+import { indexPage, invariantOfAnchor, invariantPage, redirectScript, splitSections } from "./site-invariants.ts";
 
 const SITE = join(REPO_ROOT, SITE_DIR);
 const read = (f: string): string => readFileSync(join(SITE, f), "utf8");
@@ -35,25 +38,57 @@ describe("the docs site (reports/site/)", () => {
     expect(broken, show(broken)).toEqual([]);
   });
 
-  it("has the guide, the invariant pages (an anchor per invariant), the error codes, the kill matrix and the spec's prose", () => {
+  it("has the guide, the error codes, the kill matrix, the spec's prose, and the invariants: an index page and a page per invariant", () => {
     const docs = listFilesUnder(join(SITE, "documents"), (f) => f.endsWith(".html")).map((f) => f.slice(SITE.length + 1));
     for (const d of ["Implementer_s_guide", "The_19_invariants", "Error_codes", "Kill_matrix", "Spec__operations", "Spec__wire_protocol", "Spec__decisions"]) expect(docs).toContain(`documents/${d}.html`);
-    const inv = read("documents/The_19_invariants.html");
-    for (const id of INVARIANT_IDS) {
-      expect(inv).toContain(`id="${id.toLowerCase()}"`);
-      expect(inv).toContain(`id="${id}"`);
+    // The names report.html links to (conformance/reporters/doc-links.ts): one page per invariant, and no other.
+    expect(docs.filter((d) => d.startsWith("documents/invariant-")).sort()).toEqual(INVARIANT_IDS.map(invariantSitePage).sort());
+    const index = read("documents/The_19_invariants.html");
+    for (const inv of INVARIANTS) {
+      // The index keeps both anchors of each old section (and a script sends them on), and links the page.
+      expect(index).toContain(`<span id="${inv.id.toLowerCase()}"></span><span id="${inv.id}"></span><a href="invariant-${inv.id}.html">${inv.id}</a>`);
+      const page = read(invariantSitePage(inv.id));
+      expect(page).toContain(`>${inv.id} ${inv.name}<a href="#`); // its heading
+      expect(page).toContain(`id="${inv.id.toLowerCase()}"`);
+      expect(page).toContain(`id="${inv.id}"`);
+      expect(page).toContain(inv.statement.slice(0, 60));
+      // Only its own section: no other invariant's statement.
+      for (const other of INVARIANTS.filter((o) => o.id !== inv.id)) expect(page, `${inv.id} holds ${other.id}'s statement`).not.toContain(`<p>${other.statement.slice(0, 60)}`);
     }
+    expect(index).toContain(redirectScript());
+    // The one long page is gone: the index holds no section.
+    expect(index).not.toContain("Checked by.");
+  });
+
+  it("code blocks: transcripts wrap between members under a hanging indent, other code scrolls, tables scroll inside the column", () => {
+    const page = read(invariantSitePage("J-1"));
+    expect(page).toContain('<pre class="transcript"><code class="text"><span class="line">&gt; {&quot;type&quot;:&quot;command&quot;,<wbr>&quot;id&quot;:');
+    expect(page).not.toContain('<pre><code class="text">');
+    expect(page).toContain('href="../assets/custom.css"');
+    const css = read("assets/custom.css");
+    expect(css).toMatch(/\.tsd-typography pre \{[^}]*white-space: pre;[^}]*overflow-x: auto;/);
+    expect(css).toMatch(/\.tsd-typography pre\.transcript \{[^}]*white-space: pre-wrap;/);
+    expect(css).toMatch(/\.tsd-typography pre\.transcript \.line \{[^}]*padding-left: 2ch;[^}]*text-indent: -2ch;/);
+    expect(css).toMatch(/\.tsd-typography table \{[^}]*overflow-x: auto;/);
   });
 
   it("cross-links by invariant id: the spec's prose and the API docs link each id to its section", () => {
-    expect(read("documents/Spec__operations.html")).toContain('<a href="The_19_invariants.html#j-4">J-4</a>');
-    expect(read("index.html")).toContain('<a href="documents/The_19_invariants.html#ad-3">AD-3</a>');
+    expect(read("documents/Spec__operations.html")).toContain('<a href="invariant-J-4.html">J-4</a>');
+    expect(read("index.html")).toContain('<a href="documents/invariant-AD-3.html">AD-3</a>');
     const api = listFilesUnder(join(SITE, "variables"), (f) => f.endsWith(".html")).map((f) => readFileSync(f, "utf8")).join("\n");
-    expect(api).toMatch(/<a href="\.\.\/documents\/The_19_invariants\.html#(?:j|s|ad|i)-?\d">/);
+    expect(api).toMatch(/<a href="\.\.\/documents\/invariant-(?:J-|S-|AD-|I)\d\.html">/);
+    // Markdown links to a section of reports/invariants.md go to the page, nowhere to the index's anchors.
+    expect(read("documents/Error_codes.html")).toContain('href="invariant-J-1.html"');
+    const all = listFilesUnder(SITE, (f) => f.endsWith(".html")).map((f) => readFileSync(f, "utf8")).join("\n");
+    expect(all).not.toMatch(/The_19_invariants\.html#(?:j|s|ad|i)-?\d"/);
+    // Another invariant's id links to its page; the page's own id does not link to itself.
+    const s4 = read(invariantSitePage("S-4"));
+    expect(s4).toMatch(/<a href="invariant-(?!S-4)[A-Z]+-?\d\.html">/);
+    expect(s4).not.toContain('<a href="invariant-S-4.html">S-4</a>');
   });
 
   it("shows one title per page (no doubled heading)", () => {
-    for (const page of ["index.html", "documents/The_19_invariants.html", "documents/Implementer_s_guide.html", "documents/Spec__wire_protocol.html"]) {
+    for (const page of ["index.html", "documents/The_19_invariants.html", invariantSitePage("AD-3"), "documents/Implementer_s_guide.html", "documents/Spec__wire_protocol.html"]) {
       expect(read(page).match(/<h1[\s>]/g)?.length, page).toBe(1);
     }
   });
@@ -69,7 +104,7 @@ describe("the docs site (reports/site/)", () => {
   });
 
   it("links source files to pages with line anchors", () => {
-    const inv = read("documents/The_19_invariants.html");
+    const inv = read(invariantSitePage("J-1"));
     const m = /href="\.\.\/source\/(model\/predicates\.ts)\.html#L(\d+)"/.exec(inv);
     expect(m).not.toBeNull();
     expect(read(`source/${m?.[1] ?? ""}.html`)).toContain(`id="L${m?.[2] ?? ""}"`);
@@ -110,8 +145,53 @@ describe("the link checker", () => {
     expect(page).toContain('href="../../assets/style.css"');
   });
 
-  it("links invariant ids in text, not inside links or code", () => {
-    expect(linkInvariantIds('<p>J-1 and <code>S-5</code> and <a href="x">AD-3</a>, not I10</p>', "inv.html"))
-      .toBe('<p><a href="inv.html#j-1">J-1</a> and <code>S-5</code> and <a href="x">AD-3</a>, not I10</p>');
+  it("links invariant ids in text, not inside links, code or headings, and not the id the page is about", () => {
+    const url = (id: InvariantId): string | null => (id === "I2" ? null : `p-${id}.html`);
+    expect(linkInvariantIds('<h2 id="x">J-2 here</h2><p>J-1 and <code>S-5</code> and <a href="x">AD-3</a>, I2, not I10</p>', url))
+      .toBe('<h2 id="x">J-2 here</h2><p><a href="p-J-1.html">J-1</a> and <code>S-5</code> and <a href="x">AD-3</a>, I2, not I10</p>');
+  });
+
+  it("splits the invariants document at its sections, and says which section is missing or doubled", () => {
+    const text = (t: string): CommentDisplayPart => ({ kind: "text", text: t });
+    const link: CommentDisplayPart = { kind: "relative-link", text: "mutants.md", target: undefined, targetAnchor: undefined };
+    const body = INVARIANT_IDS.map((id) => `## ${id}\n\n<a id="${id}"></a>\n\nabout ${id}\n\n`).join("");
+    // A section's text can be cut by a link part; the intro ends where the first heading starts.
+    const parts = [text(`# Title\n\n| [J-1](#j-1) | [S-2](#s-2) |\n\n${body.slice(0, body.indexOf("about S-1"))}`), link, text(body.slice(body.indexOf("about S-1")))];
+    const { intro, sections } = splitSections(parts, "the document");
+    expect(intro).toEqual([text("# Title\n\n| [J-1](#j-1) | [S-2](#s-2) |\n\n")]);
+    expect([...sections.keys()]).toEqual([...INVARIANT_IDS]);
+    expect(sections.get("J-2")).toEqual([text('## J-2\n\n<a id="J-2"></a>\n\nabout J-2\n\n')]);
+    expect(sections.get("S-1")).toEqual([text('## S-1\n\n<a id="S-1"></a>\n\n'), link, text("about S-1\n\n")]);
+    expect(() => splitSections([text(body.replace("## I3\n", "## I3x\n"))], "the document")).toThrow('the document has no section "## I3"');
+    expect(() => splitSections([text(`${body}## AD-2\n`)], "the document")).toThrow('the document has two sections "## AD-2"');
+
+    // The index: in-page links go to the pages, each keeping its two anchors.
+    expect(indexPage(intro)[0]).toEqual(text('# Title\n\n| <span id="j-1"></span><span id="J-1"></span>[J-1](invariant-J-1.html) | <span id="s-2"></span><span id="S-2"></span>[S-2](invariant-S-2.html) |\n\n'));
+    expect(indexPage(intro)).toHaveLength(2);
+    // A link whose text and anchor name different invariants is not the table's: left as it is.
+    expect(indexPage([text("[J-1](#j-2)")])[0]).toEqual(text("[J-1](#j-2)"));
+    // A page: the id and name as its heading, both anchors, then the previous, the index and the next.
+    const index: CommentDisplayPart = { kind: "relative-link", text: "invariants.md", target: undefined, targetAnchor: undefined };
+    expect(invariantPage("J-2", sections.get("J-2") ?? [], index)).toEqual([
+      text('# J-2 Scoped capabilities\n\n<a id="j-2"></a>\n\n<a id="J-2"></a>\n\nabout J-2\n\n'),
+      text("\n\n---\n\n← [J-1 Complete at birth (janma: birth)](invariant-J-1.html) · [All 19 invariants]("),
+      index,
+      text(") · [J-3 Bounded lifetime (ayus: lifespan)](invariant-J-3.html) →\n"),
+    ]);
+    expect(invariantPage("J-1", sections.get("J-1") ?? [], index)[1]).toEqual(text("\n\n---\n\n[All 19 invariants]("));
+    expect(invariantPage("I6", sections.get("I6") ?? [], index).at(-1)).toEqual(text(")\n"));
+    expect(() => invariantPage("J-1", sections.get("J-2") ?? [], index)).toThrow('the section of J-1 does not start with its heading "## J-1"');
+    expect([invariantOfAnchor("ad-3"), invariantOfAnchor("AD-3"), invariantOfAnchor("ad-31"), invariantOfAnchor("fields"), invariantOfAnchor(undefined)]).toEqual(["AD-3", "AD-3", undefined, undefined, undefined]);
+  });
+
+  it("writes a transcript block one line per request or reply, breakable after commas, and leaves other code alone", () => {
+    const html = '<pre><code class="text">&gt; {"a":1,"b":2}\n&lt; {"ok":true}\n</code><button>Copy</button></pre><pre><code class="sh">a,b\n</code></pre>';
+    expect(readableTranscripts(html)).toBe('<pre class="transcript"><code class="text"><span class="line">&gt; {"a":1,<wbr>"b":2}\n</span><span class="line">&lt; {"ok":true}\n</span></code><button>Copy</button></pre><pre><code class="sh">a,b\n</code></pre>');
+  });
+
+  it("relinks a page copied into media/: a link into the site from where it was written, from media/ instead; others untouched", () => {
+    const html = '<a href="../../../reports/site/documents/invariant-J-1.html">J-1</a> <a href="#cx-1">1</a> <a href="traces/t.json">t</a> <a href="https://x.org/a">x</a> <a href="../../../reports/site/documents/The_19_invariants.html#j-1">old</a>';
+    expect(relinkMediaPage(html, "/r/docs/examples/certificate", "/r/reports/site/media", "/r/reports/site"))
+      .toBe('<a href="../documents/invariant-J-1.html">J-1</a> <a href="#cx-1">1</a> <a href="traces/t.json">t</a> <a href="https://x.org/a">x</a> <a href="../documents/The_19_invariants.html#j-1">old</a>');
   });
 });

@@ -7,8 +7,12 @@
  *
  * - zod schemas are documented by their fields (reports/schema-docs.ts) with a link to their JSON
  *   Schema, instead of their `ZodObject<…>` type;
- * - every mention of an invariant id in a comment or a document links to its section of the
- *   invariant pages (`#j-1`);
+ * - the invariant pages are one page per invariant, with an index page (reports/site-invariants.ts),
+ *   instead of one page some 100,000 px tall; every mention of an invariant id in a comment or a
+ *   document, and every link to `invariants.md#j-1`, goes to the invariant's page;
+ * - code blocks stay inside the page (reports/site.css): a transcript line (one JSON request or
+ *   reply, often hundreds of characters) wraps at its commas under a hanging indent, other code
+ *   keeps its lines and scrolls sideways, and a wide table scrolls inside the column;
  * - the readme's title is dropped on the index page, where TypeDoc already prints the project's name
  *   (no doubled heading), and documents get readable names in the navigation;
  * - links to source files (a test, a model guard, `file.ts#L42`) go to a page of the file with line
@@ -22,12 +26,14 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { dirname, join, posix } from "node:path";
 import type { z } from "zod";
 import {
-  Application, Comment, Converter, DeclarationReflection, DocumentReflection, MarkdownEvent, normalizePath, ProjectReflection, ReferenceType, ReflectionKind,
-  UnknownType, type CommentDisplayPart, type Context, type Reflection,
+  Application, Comment, Converter, DeclarationReflection, DocumentReflection, KindRouter, MarkdownEvent, normalizePath, ProjectReflection, ReferenceType, ReflectionKind,
+  UnknownType, type CommentDisplayPart, type Context, type Reflection, type RouterTarget,
 } from "typedoc";
-import { INVARIANT_IDS } from "../spec/catalog.ts";
+import { INVARIANT_IDS, type InvariantId } from "../spec/catalog.ts";
+import { invariantSitePage } from "../conformance/reporters/doc-links.ts";
 import { REPO_ROOT } from "./paths.ts";
 import { describeSchema, describeSchemaMap, type SchemaPart } from "./schema-docs.ts";
+import { indexPage, invariantOfAnchor, invariantPage, pageTitle, redirectScript, splitSections } from "./site-invariants.ts";
 
 export const SITE_DIR = "reports/site";
 export const SITE_INPUTS = `${SITE_DIR}/site-inputs.json`;
@@ -48,6 +54,8 @@ export const DOCUMENT_NAMES: Readonly<Record<string, string>> = {
 };
 
 const INVARIANTS_DOC = "reports/invariants.md";
+/** The site's own style sheet (TypeDoc's `customCss`), after TypeDoc's. */
+const SITE_CSS = "reports/site.css";
 
 /** Every file the site is built from: what typedoc.json names, the sources it documents, this builder. */
 export const siteInputs = (): string[] => {
@@ -55,7 +63,8 @@ export const siteInputs = (): string[] => {
     readdirSync(join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((e) =>
       e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [`${dir}/${e.name}`] : []);
   return [
-    "typedoc.json", "README.md", ...Object.keys(DOCUMENT_NAMES), "reports/site.ts", "reports/schema-docs.ts",
+    "typedoc.json", "README.md", ...Object.keys(DOCUMENT_NAMES), "reports/site.ts", "reports/schema-docs.ts", "reports/site-invariants.ts", SITE_CSS,
+    "conformance/reporters/doc-links.ts",
     ...walk("spec"), ...walk("model"), ...walk("impl").filter((f) => !f.startsWith("impl/test/")),
   ].sort();
 };
@@ -195,21 +204,92 @@ export const renderSourcePage = (file: string, text: string): string => {
 
 const ID_PATTERN = new RegExp(`(^|[^A-Za-z0-9-])(${[...INVARIANT_IDS].sort((a, b) => b.length - a.length).map((id) => id.replace("-", "\\-")).join("|")})(?![A-Za-z0-9])`, "g");
 
-/** Links every invariant id in the text of rendered HTML (not inside links, code or tags) to `url#j-1`. */
-export const linkInvariantIds = (html: string, url: string): string => {
+/**
+ * Links every invariant id in the text of rendered HTML (not inside links, code, headings or tags)
+ * to the URL `urlOf` gives it; an id it gives null for (the page's own) stays text.
+ */
+export const linkInvariantIds = (html: string, urlOf: (id: InvariantId) => string | null): string => {
   let skip = 0;
   return html
     .split(/(<[^>]*>)/)
     .map((piece) => {
       if (piece.startsWith("<")) {
-        if (/^<(a|code|pre)[\s>]/i.test(piece)) skip++;
-        else if (/^<\/(a|code|pre)>/i.test(piece)) skip = Math.max(0, skip - 1);
+        if (/^<(a|code|pre|h[1-6])[\s>]/i.test(piece)) skip++;
+        else if (/^<\/(a|code|pre|h[1-6])>/i.test(piece)) skip = Math.max(0, skip - 1);
         return piece;
       }
-      return skip > 0 ? piece : piece.replace(ID_PATTERN, (_m, before: string, id: string) => `${before}<a href="${url}#${id.toLowerCase()}">${id}</a>`);
+      return skip > 0 ? piece : piece.replace(ID_PATTERN, (m, before: string, id: InvariantId) => {
+        const url = urlOf(id);
+        return url === null ? m : `${before}<a href="${url}">${id}</a>`;
+      });
     })
     .join("");
 };
+
+/**
+ * Transcripts readable in the page's column: each line of a `text` code block (a `>` request or a
+ * `<` reply, one JSON value) becomes a block of its own, so reports/site.css can wrap it under a
+ * hanging indent, with a break opportunity after each comma, so it wraps between members rather
+ * than inside a string. The text copied from the block is unchanged (`<wbr>` has none).
+ */
+export const readableTranscripts = (html: string): string =>
+  html.replace(/<pre><code class="text">([\s\S]*?)<\/code>/g, (_m, body: string) => {
+    const lines = body.replace(/\n$/, "").split("\n");
+    return `<pre class="transcript"><code class="text">${lines.map((l) => `<span class="line">${l.replaceAll(",", ",<wbr>")}\n</span>`).join("")}</code>`;
+  });
+
+// --- Invariant pages -------------------------------------------------------------------------------
+
+/**
+ * Splits the invariants document into the index page and one child document per invariant
+ * (reports/site-invariants.ts); returns the child documents with their invariant, which the
+ * router names `documents/invariant-J-1.html`.
+ */
+const makeInvariantPages = (project: ProjectReflection, doc: DocumentReflection): Map<Reflection, InvariantId> => {
+  const pages = new Map<Reflection, InvariantId>();
+  const { intro, sections } = splitSections(doc.content, INVARIANTS_DOC);
+  const file = project.files.registerAbsolute(normalizePath(join(REPO_ROOT, INVARIANTS_DOC)));
+  const indexLink: CommentDisplayPart = { kind: "relative-link", text: "invariants.md", targetAnchor: undefined, target: file.target };
+  doc.content = indexPage(intro);
+  for (const id of INVARIANT_IDS) {
+    const child = new DocumentReflection(pageTitle(id), doc, invariantPage(id, sections.get(id) ?? [], indexLink), {});
+    doc.addChild(child);
+    project.registerReflection(child, undefined, undefined);
+    pages.set(child, id);
+  }
+  return pages;
+};
+
+/** Rewrites every link to a section of the invariants document (`invariants.md#j-1`) into a link to the invariant's page. */
+const linkInvariantPages = (project: ProjectReflection, doc: DocumentReflection): void => {
+  const rewrite = (parts: CommentDisplayPart[], depth: number): CommentDisplayPart[] =>
+    parts.map((p) => {
+      if (p.kind !== "relative-link" || p.target === undefined) return p;
+      const id = invariantOfAnchor(p.targetAnchor);
+      if (id === undefined || project.files.resolve(p.target, project) !== doc) return p;
+      return { kind: "text", text: `${"../".repeat(depth)}${invariantSitePage(id)}` };
+    });
+  if (project.readme !== undefined) project.readme = rewrite(project.readme, 0);
+  for (const r of Object.values(project.reflections)) {
+    if (r instanceof DocumentReflection) r.content = rewrite(r.content, 1);
+    if (r.comment !== undefined) r.comment.summary = rewrite(r.comment.summary, 1);
+  }
+};
+
+// --- Media ------------------------------------------------------------------------------------------
+
+/**
+ * An HTML file a page links to is copied into `media/` (the sample report.html); its relative links
+ * that lead into the site (report.html's links to the invariant pages) are written again from
+ * there, so they still resolve. Other relative links are left as written.
+ */
+export const relinkMediaPage = (html: string, sourceDir: string, mediaDir: string, siteDir: string): string =>
+  html.replace(/(\s(?:href|src)=")([^"#:]+?)(#[^"]*)?"/g, (whole, attr: string, path: string, anchor: string | undefined) => {
+    if (path.startsWith("/")) return whole;
+    const target = posix.normalize(posix.join(sourceDir, decodeURIComponent(path)));
+    if (!target.startsWith(`${siteDir}/`)) return whole;
+    return `${attr}${posix.relative(mediaDir, target).split("/").map(encodeURIComponent).join("/")}${anchor ?? ""}"`;
+  });
 
 interface MdToken {
   type: string;
@@ -248,13 +328,33 @@ export const headingCodeAsText = (md: MdParser): void => {
   });
 };
 
+/** Applies relinkMediaPage to each HTML file TypeDoc copied into `media/` (`names`: its name there -> its source file). */
+const relinkMedia = (out: string, names: ReadonlyMap<string, string>): void => {
+  const site = normalizePath(out);
+  for (const [name, source] of names) {
+    const page = join(out, "media", name);
+    if (!name.endsWith(".html") || !existsSync(page)) continue;
+    writeFileSync(page, relinkMediaPage(readFileSync(page, "utf8"), posix.dirname(normalizePath(source)), `${site}/media`, site));
+  }
+};
+
 /** The first `<h1>` of the readme (TypeDoc prints the project's name as the index page's title), and its anchor id. */
 const TITLE = /^\s*<h1(?:\s+id="([^"]*)")?[^>]*>[\s\S]*?<\/h1>\s*/;
 
 export const buildSite = async (out = join(REPO_ROOT, SITE_DIR)): Promise<void> => {
   const modules = await runtimeModules();
-  const app = await Application.bootstrapWithPlugins({ out, markdownItLoader: (parser: unknown) => headingCodeAsText(parser as MdParser) });
+  const app = await Application.bootstrapWithPlugins({
+    out, router: "srk-site", customCss: join(REPO_ROOT, SITE_CSS), markdownItLoader: (parser: unknown) => headingCodeAsText(parser as MdParser),
+  });
   let invariantsDoc: DocumentReflection | undefined;
+  let invariantPages = new Map<Reflection, InvariantId>();
+  // TypeDoc's router, but an invariant's page is `documents/invariant-J-1.html` (the name report.html links to).
+  app.renderer.defineRouter("srk-site", class extends KindRouter {
+    protected override getIdealBaseName(target: RouterTarget): string {
+      const id = invariantPages.get(target as Reflection);
+      return id === undefined ? super.getIdealBaseName(target as Reflection) : invariantSitePage(id).replace(/\.html$/, "");
+    }
+  });
   let sources = new Set<string>();
   let media: string[] = [];
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context: Context) => {
@@ -263,6 +363,9 @@ export const buildSite = async (out = join(REPO_ROOT, SITE_DIR)): Promise<void> 
     sources = linkSourcePages(context.project, out);
     media = [...context.project.files.getMediaPaths()].map((p) => posix.relative(normalizePath(REPO_ROOT), p));
     invariantsDoc = context.project.getReflectionsByKind(ReflectionKind.Document).find((d): d is DocumentReflection => d.name === DOCUMENT_NAMES[INVARIANTS_DOC]);
+    if (invariantsDoc === undefined) throw new Error(`typedoc did not read ${INVARIANTS_DOC} (typedoc.json projectDocuments): the site would have no invariant pages`);
+    invariantPages = makeInvariantPages(context.project, invariantsDoc);
+    linkInvariantPages(context.project, invariantsDoc);
   });
   app.renderer.on(MarkdownEvent.PARSE, (event: MarkdownEvent) => {
     const page = event.page;
@@ -274,10 +377,9 @@ export const buildSite = async (out = join(REPO_ROOT, SITE_DIR)): Promise<void> 
       const i = page.pageHeadings.findIndex((h) => h.level === 1 && h.link === `#${title[1] ?? ""}`);
       if (i >= 0) page.pageHeadings.splice(i, 1);
     }
-    if (invariantsDoc === undefined || page.model === invariantsDoc) return;
-    const target = app.renderer.router?.getFullUrl(invariantsDoc);
-    if (target === undefined) return;
-    event.parsedText = linkInvariantIds(event.parsedText, posix.relative(posix.dirname(page.url), target));
+    const own = invariantPages.get(page.model as Reflection);
+    event.parsedText = readableTranscripts(linkInvariantIds(event.parsedText, (id) => (id === own ? null : posix.relative(posix.dirname(page.url), invariantSitePage(id)))));
+    if (page.model === invariantsDoc) event.parsedText += redirectScript();
   });
   const project = await app.convert();
   if (project === undefined) throw new Error("typedoc could not convert the project");
@@ -285,6 +387,7 @@ export const buildSite = async (out = join(REPO_ROOT, SITE_DIR)): Promise<void> 
   if (app.logger.hasErrors()) throw new Error("typedoc reported errors");
   rmSync(out, { recursive: true, force: true });
   await app.generateDocs(project, out);
+  relinkMedia(out, project.files.getNameToAbsoluteMap());
   for (const file of sources) {
     const page = join(out, sourcePagePath(file));
     mkdirSync(dirname(page), { recursive: true });

@@ -1,14 +1,18 @@
 /**
- * What every reporter reads: the certificate, the portable traces next to it, and the few
- * derived facts the reports share (the counterexamples in order, a step in one line, the first
- * difference between an expected and an actual reply). Pure functions of their inputs; the only
- * I/O is `loadReportInput`, which reads the traces the certificate names.
+ * What every reporter reads: the certificate, the portable traces next to it, where each
+ * invariant's documentation is from the report's folder, and the few derived facts the reports
+ * share (the counterexamples in order, a step in one line, the first difference between an
+ * expected and an actual reply, what decided a verdict). Pure functions of their inputs; the only
+ * I/O is `loadReportInput`, which reads the traces the certificate names and looks for the docs
+ * (doc-links.ts).
  */
 import { dirname, relative, resolve, sep } from "node:path";
-import { INVARIANTS, type InvariantId } from "../../spec/catalog.ts";
+import { INVARIANTS, type Invariant, type InvariantId } from "../../spec/catalog.ts";
 import type { Certificate, CounterexampleRef, InvariantVerdict, PortableTrace, StageResult, TraceStep } from "../../spec/certificate.ts";
+import { KIT_ROOT } from "../kit-root.ts";
 import { readTrace } from "../trace/trace.ts";
-import { countInvariants } from "../verdicts/decide.ts";
+import { countInvariants, STAGE_CONCERNS } from "../verdicts/decide.ts";
+import { invariantDocLinks, type DocLinks } from "./doc-links.ts";
 
 export interface ReportInput {
   readonly certificate: Certificate;
@@ -16,10 +20,15 @@ export interface ReportInput {
   readonly certificatePath: string;
   /** The traces the certificate names, by trace_file (as written in the certificate). */
   readonly traces: ReadonlyMap<string, PortableTrace | { readonly error: string }>;
+  /** Each invariant's documentation, relative to the reports' folder (doc-links.ts). */
+  readonly docs: DocLinks;
 }
 
-/** Reads the traces a certificate names (only files inside its folder), keeping a reason for each one that cannot be read. */
-export const loadReportInput = (certificate: Certificate, certificatePath: string): ReportInput => {
+/**
+ * Reads the traces a certificate names (only files inside its folder), keeping a reason for each one
+ * that cannot be read, and finds each invariant's documentation in the kit's folder `kitRoot`.
+ */
+export const loadReportInput = (certificate: Certificate, certificatePath: string, kitRoot: string = KIT_ROOT): ReportInput => {
   const dir = resolve(dirname(certificatePath));
   const traces = new Map<string, PortableTrace | { error: string }>();
   for (const ref of certificate.stages.flatMap((s) => s.findings)) {
@@ -36,7 +45,7 @@ export const loadReportInput = (certificate: Certificate, certificatePath: strin
       traces.set(file, { error: e instanceof Error ? e.message.replace(dir + sep, "") : String(e) });
     }
   }
-  return { certificate, certificatePath, traces };
+  return { certificate, certificatePath, traces, docs: invariantDocLinks(dir, kitRoot) };
 };
 
 export const traceOf = (input: ReportInput, ref: CounterexampleRef): PortableTrace | { readonly error: string } | null =>
@@ -65,6 +74,37 @@ export const counterexamplesOf = (all: readonly Counterexample[], v: InvariantVe
   all.filter((x) => v.counterexamples.some((r) => sameRef(r, x.ref)));
 
 export const invariantName = (id: InvariantId): string => INVARIANTS.find((i) => i.id === id)?.name ?? id;
+
+const invariantOf = (id: InvariantId): Invariant | undefined => INVARIANTS.find((i) => i.id === id);
+
+/**
+ * An invariant's meaning in one line: its statement's first clause (up to the first colon,
+ * semicolon or full stop), which is the rule; the rest of the statement says how it is checked.
+ */
+export const oneLineMeaning = (id: InvariantId): string => {
+  const statement = invariantOf(id)?.statement ?? "";
+  const cut = /[:;.](?:\s|$)/.exec(statement);
+  return cut === null ? statement : `${statement.slice(0, cut.index)}.`;
+};
+
+const andList = (xs: readonly string[]): string => (xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1] ?? ""}`);
+
+/**
+ * What decided a verdict, in words, for the reports' reason column. Every verdict but `pass` is
+ * decided by one fact the certificate's reason already names (a finding, the profile, a stage that
+ * could not finish, no witness, --only); a pass is decided by the stages that check the invariant
+ * having run to the end with witnesses and without a finding, which its reason (a count the witness
+ * columns already show) does not say.
+ */
+export const decidedBy = (c: Certificate, v: InvariantVerdict): string => {
+  const expected = !v.expected_failure ? "" : v.verdict === "pass" ? " (listed in the baseline as an expected failure: a stale entry)" : " (an expected failure: listed in the baseline)";
+  if (v.verdict !== "pass") {
+    const stage = v.verdict === "fail" ? v.counterexamples[0]?.stage : undefined;
+    return `${stage === undefined ? "" : `the ${stage} stage found it: `}${v.reason}${expected}`;
+  }
+  const stages = c.stages.filter((s) => s.stage !== "handshake" && s.verdict !== "not-applicable" && STAGE_CONCERNS[s.stage].includes(v.invariant)).map((s) => s.stage);
+  return `witnessed, never violated${stages.length === 0 ? "" : ` in the ${andList(stages)} stage${stages.length === 1 ? "" : "s"}`}${expected}`;
+};
 
 export const totalWitnesses = (v: InvariantVerdict): number =>
   v.witnesses.accepted + v.witnesses.rejected + v.witnesses.crash_cuts + v.witnesses.algebra + v.witnesses.forgetting;

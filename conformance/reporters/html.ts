@@ -2,10 +2,14 @@
  * `report.html`: one self-contained page (inline CSS, inline SVG, one inline script; no network,
  * no external asset — a Content-Security-Policy says so to the browser too, and allows only the
  * page's own script by its hash). It shows the result; the run's profile, seeds, durations and
- * spec digest; the verdict table (19 rows, witness counts) with filters by verdict and family; each
- * counterexample as a step-by-step story (request, expected, actual, the first difference
- * highlighted) with its replay command; the Janma lifecycle and the RIPA migration drawn as state
- * diagrams with the transitions the campaign covered highlighted and counted; the stages.
+ * spec digest; the verdict table (19 rows: each invariant linked to its documentation (doc-links.ts)
+ * with its meaning in one line, the witness counts, and what decided the verdict) with filters by
+ * verdict and family, which say so when nothing matches; each counterexample as a step-by-step
+ * story (request, expected, actual, the first difference highlighted) with its replay command; the
+ * state machines of the declared profile's families (the Janma lifecycle for janma, the RIPA
+ * migration for ripa) drawn with the transitions the campaign covered highlighted and counted; the
+ * stages. The links to the docs are the page's only links out of it: a reader follows them, the
+ * page fetches nothing.
  *
  * Every string from the certificate or a trace is escaped: the implementation under test chooses
  * some of them (its name, its replies), and a hostile one must not run script in the reader's browser.
@@ -13,13 +17,14 @@
 import { createHash } from "node:crypto";
 import type { Certificate, CounterexampleRef, PortableTrace, TraceStep } from "../../spec/certificate.ts";
 import { VERDICTS } from "../../spec/certificate.ts";
-import { PROTOCOLS } from "../../spec/catalog.ts";
-import { MACHINES } from "../oracle/transitions.ts";
+import { INVARIANTS, PROTOCOLS, type InvariantId, type Protocol } from "../../spec/catalog.ts";
+import { MACHINES, type Machine, type MachineSpec } from "../oracle/transitions.ts";
 import { renderDiagram, type Diagram } from "./html-diagrams.ts";
 import {
-  at, counterexamples, divergence, counterexamplesOf, countVerdicts, failingIndex, firstDifferencePath, invariantName, isTrace, pathText, replyLabel,
-  requestLabel, seconds, totalWitnesses, traceOf, type Counterexample, type JsonPath, type ReportInput,
+  at, counterexamples, decidedBy, divergence, counterexamplesOf, countVerdicts, failingIndex, firstDifferencePath, invariantName, isTrace, oneLineMeaning, pathText,
+  replyLabel, requestLabel, seconds, totalWitnesses, traceOf, type Counterexample, type JsonPath, type ReportInput,
 } from "./common.ts";
+import type { DocLinks } from "./doc-links.ts";
 import { countsText, describeResult } from "../verdicts/decide.ts";
 
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
@@ -88,7 +93,10 @@ tr.v-fail td { background:#fef2f2; }
 .filters fieldset { border:1px solid var(--line); border-radius:6px; padding:3px 10px; margin:0; background:#fff; }
 .filters legend { font-size:12px; color:var(--muted); padding:0 4px; } .filters label { margin-right:10px; white-space:nowrap; }
 #shown { color:var(--muted); }
-td.reason { color:#3f3f46; max-width:520px; overflow-wrap:anywhere; }
+td.reason { color:#3f3f46; min-width:200px; max-width:420px; overflow-wrap:anywhere; }
+td.id a { color:var(--blue); text-decoration:none; } td.id a:hover, td.id a:focus { text-decoration:underline; }
+td.meaning { max-width:320px; } td.meaning .stmt { display:block; color:var(--muted); font-size:12px; white-space:nowrap; overflow:hidden; text-overflow:ellipsis; }
+#no-match { margin:8px 0 0; padding:10px 12px; background:#fff; border:1px dashed #a1a1aa; border-radius:6px; color:var(--muted); }
 .story { background:#fff; border:1px solid var(--line); border-left:4px solid var(--fail); border-radius:8px; padding:12px 14px; margin:0 0 14px; }
 .story .meta { color:var(--muted); margin:2px 0 8px; }
 ol.steps { margin:6px 0; padding-left:0; list-style:none; } ol.steps > li { margin:3px 0; } ol.steps ol.steps { padding-left:14px; }
@@ -114,6 +122,8 @@ const SCRIPT = `
   var boxes = Array.prototype.slice.call(document.querySelectorAll("input[data-filter]"));
   var rows = Array.prototype.slice.call(document.querySelectorAll("#verdict-table tbody tr"));
   var shown = document.getElementById("shown");
+  var table = document.getElementById("verdict-table");
+  var none = document.getElementById("no-match");
   function checked(kind) {
     return boxes.filter(function (b) { return b.getAttribute("data-filter") === kind && b.checked; }).map(function (b) { return b.value; });
   }
@@ -125,6 +135,8 @@ const SCRIPT = `
       if (visible) n++;
     });
     shown.textContent = n + " of " + rows.length + " invariants shown";
+    table.hidden = n === 0;
+    none.hidden = n !== 0;
   }
   boxes.forEach(function (b) { b.addEventListener("change", apply); });
   apply();
@@ -157,7 +169,16 @@ const facts = (c: Certificate, traces: readonly PortableTrace[]): string => {
   return `<dl class="facts">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("")}</dl>`;
 };
 
-const verdictTable = (c: Certificate, all: readonly Counterexample[]): string => {
+const statementOf = (id: InvariantId): string => INVARIANTS.find((i) => i.id === id)?.statement ?? "";
+
+/** The invariant's id, linked to its documentation when the kit's folder has it. */
+const idCell = (id: InvariantId, docs: DocLinks): string => {
+  const d = docs[id];
+  const title = d === null ? "" : d.where === "site" ? `${id} in the kit's docs site` : `${id} in the kit's spec/INVARIANTS.md`;
+  return d === null ? `<td class="id"><b>${esc(id)}</b></td>` : `<td class="id"><a href="${esc(d.href)}" title="${esc(title)}" data-docs="${d.where}"><b>${esc(id)}</b></a></td>`;
+};
+
+const verdictTable = (c: Certificate, all: readonly Counterexample[], docs: DocLinks): string => {
   const counts = countVerdicts(c);
   const famCount = (f: string): number => c.invariants.filter((i) => i.family === f).length;
   const filters = `<div class="filters">
@@ -168,16 +189,17 @@ const verdictTable = (c: Certificate, all: readonly Counterexample[]): string =>
     const w = v.witnesses;
     const links = counterexamplesOf(all, v).map((x) => ` <a href="#cx-${x.n}">counterexample #${x.n}</a>`).join("");
     return `<tr data-invariant="${esc(v.invariant)}" data-verdict="${esc(v.verdict)}" data-family="${esc(v.family)}" class="v-${esc(v.verdict)}">`
-      + `<td><b>${esc(v.invariant)}</b></td><td>${esc(invariantName(v.invariant))}</td><td>${esc(v.family)}</td>`
+      + `${idCell(v.invariant, docs)}<td class="meaning">${esc(invariantName(v.invariant))}<span class="stmt" title="${esc(statementOf(v.invariant))}">${esc(oneLineMeaning(v.invariant))}</span></td><td>${esc(v.family)}</td>`
       + `<td class="verdict">${badge(v.verdict)}${v.expected_failure ? " <small>(expected)</small>" : ""}</td>`
       + `<td class="n">${w.accepted}</td><td class="n">${w.rejected}</td><td class="n">${w.crash_cuts}</td><td class="n">${w.algebra}</td><td class="n">${w.forgetting}</td><td class="n"><b>${totalWitnesses(v)}</b></td>`
-      + `<td class="reason">${esc(v.reason)}${links}</td></tr>`;
+      + `<td class="reason">${esc(decidedBy(c, v))}${links}</td></tr>`;
   });
   return `${filters}
-<table id="verdict-table"><thead><tr><th>invariant</th><th>name</th><th>family</th><th>verdict</th><th class="n">accepted</th><th class="n">rejected</th><th class="n">crash cuts</th><th class="n">algebra</th><th class="n">forgetting</th><th class="n">witnesses</th><th>reason</th></tr></thead>
+<table id="verdict-table"><thead><tr><th>invariant</th><th>meaning</th><th>family</th><th>verdict</th><th class="n">accepted</th><th class="n">rejected</th><th class="n">crash cuts</th><th class="n">algebra</th><th class="n">forgetting</th><th class="n">witnesses</th><th>what decided it</th></tr></thead>
 <tbody>
 ${rows.join("\n")}
-</tbody></table>`;
+</tbody></table>
+<p id="no-match" hidden>No invariant matches this filter: check a verdict and a family above.</p>`;
 };
 
 /** Steps before the failing one shown with their request in full; earlier ones are one line each. */
@@ -287,10 +309,10 @@ export const renderHtml = (input: ReportInput, diagrams: readonly Diagram[]): st
 </header>
 <main>
 <section id="run"><h2>Run</h2>${facts(c, traces)}</section>
-<section id="verdicts"><h2>Verdicts</h2>${verdictTable(c, all)}</section>
+<section id="verdicts"><h2>Verdicts</h2>${verdictTable(c, all, input.docs)}</section>
 <section id="counterexamples"><h2>Counterexamples</h2>${all.length === 0 ? "<p>None: no stage found a violation.</p>" : all.map((x) => storyHtml(input, x)).join("\n")}</section>
 <section id="coverage"><h2>State machines: transitions covered</h2>
-<p>Accepted commands of the golden sessions and the generated runs, whose replies agreed with the reference model, replayed over each machine.</p>
+${coverageIntro(c, diagrams)}
 ${diagrams.map((d) => diagramHtml(d, c.coverage !== undefined)).join("\n")}</section>
 <section id="stages"><h2>Stages</h2>${stagesTable(c)}</section>
 ${faults("Implementation faults", c.implementation_faults)}
@@ -303,6 +325,24 @@ ${faults("Harness faults (bugs of the runner)", c.harness_faults)}
 `;
 };
 
-/** Draws the two machines from the certificate's coverage (none recorded: drawn with nothing covered). */
+/** The family whose operations drive each machine: a machine is drawn only when its family is declared. */
+export const MACHINE_FAMILY: Readonly<Record<Machine, Protocol>> = { janma: "janma", "ripa-migration": "ripa" };
+
+/** The machines of the declared profile's families (none without a handshake: no profile was declared). */
+export const profileMachines = (c: Certificate): MachineSpec[] => {
+  const families: readonly string[] = c.implementation.profile?.families ?? [];
+  return MACHINES.filter((m) => families.includes(MACHINE_FAMILY[m.machine]));
+};
+
+const coverageIntro = (c: Certificate, diagrams: readonly Diagram[]): string => {
+  const profile = c.implementation.profile;
+  const left = MACHINES.filter((m) => !diagrams.some((d) => d.machine === m.machine)).map((m) => `${esc(m.title)} (needs ${MACHINE_FAMILY[m.machine]})`);
+  const notDrawn = left.length === 0 ? "" : ` Not drawn, outside the declared profile: ${left.join("; ")}.`;
+  if (profile === null) return `<p>No state machine is drawn: no handshake succeeded, so no profile was declared.</p>`;
+  if (diagrams.length === 0) return `<p>No state machine is drawn: the declared profile (${esc(profile.families.join(", ") || "no family")}) has none.${notDrawn}</p>`;
+  return `<p>Accepted commands of the golden sessions and the generated runs, whose replies agreed with the reference model, replayed over each machine of the declared profile.${notDrawn}</p>`;
+};
+
+/** Draws the machines of the declared profile from the certificate's coverage (none recorded: drawn with nothing covered). */
 export const renderDiagrams = (c: Certificate): Promise<Diagram[]> =>
-  Promise.all(MACHINES.map((m) => renderDiagram(m, c.coverage?.transitions ?? [])));
+  Promise.all(profileMachines(c).map((m) => renderDiagram(m, c.coverage?.transitions ?? [])));

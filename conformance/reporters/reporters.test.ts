@@ -4,18 +4,22 @@
  * and escaped, the diagrams, and the transition coverage the stages record. No process is started
  * here (the certificate is the spec's example); browser.test.ts certifies for real and opens the page.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, describe, expect, it } from "vitest";
+import { INVARIANTS, INVARIANT_IDS } from "../../spec/catalog.ts";
 import { Certificate } from "../../spec/certificate.ts";
 import { certificate as exampleCertificate, portableTrace } from "../../spec/examples.ts";
 import { goldenSteps } from "../stages/golden.ts";
 import { STAGE_CONCERNS } from "../verdicts/decide.ts";
 import { CoverageBook, JANMA_MACHINE, MIGRATION_MACHINE, sessionTransitions, type CoverageStep } from "../oracle/transitions.ts";
-import { firstDifferencePath } from "./common.ts";
-import { cspHash, esc, jsonHtml } from "./html.ts";
+import { markdownAnchors } from "../../reports/links.ts";
+import { KIT_ROOT } from "../kit-root.ts";
+import { decidedBy, firstDifferencePath, loadReportInput, oneLineMeaning } from "./common.ts";
+import { clauseAnchors, INVARIANT_CLAUSES, invariantDocLinks, invariantSitePage, SITE_DIR_IN_KIT } from "./doc-links.ts";
+import { cspHash, esc, jsonHtml, profileMachines, renderDiagrams, renderHtml } from "./html.ts";
 import { machineDot, renderDiagram } from "./html-diagrams.ts";
 import { mdBlock, mdCode } from "./markdown.ts";
 import { REPORT_FILES, writeReports } from "./write.ts";
@@ -150,7 +154,10 @@ describe("report.html", () => {
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain(`script-src ${cspHash(scripts[0]?.[1] ?? "")}`);
     expect((html.match(/<tr data-invariant=/g) ?? []).length).toBe(19);
-    expect((html.match(/<svg /g) ?? []).length).toBe(2);
+    // The profile declares janma, samskara, advaita: the Janma lifecycle only, never the RIPA migration.
+    expect((html.match(/<svg /g) ?? []).length).toBe(1);
+    expect(html).toContain('<figure class="diagram" data-machine="janma">');
+    expect(html).not.toContain('data-machine="ripa-migration"');
   });
 
   it("escapes every string of a hostile certificate", async () => {
@@ -184,6 +191,138 @@ describe("report.html", () => {
     expect(firstDifferencePath([1, 2], [1, 2, 3])).toEqual([2]);
     expect(firstDifferencePath({ a: [1] }, { a: [1] })).toBeNull();
     expect(esc(`<a href="x">'&`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;");
+  });
+});
+
+describe("report.html: links to the docs, meanings, what decided each verdict, diagrams of the profile, an empty filter", () => {
+  /** A kit folder with the clauses file, and the docs site's pages of `withPages` only. */
+  const fakeKit = (name: string, withPages: readonly string[], clauses = true): string => {
+    const kit = join(tmp, name);
+    mkdirSync(join(kit, SITE_DIR_IN_KIT, "documents"), { recursive: true });
+    if (clauses) {
+      mkdirSync(join(kit, "spec"), { recursive: true });
+      writeFileSync(join(kit, INVARIANT_CLAUSES), readFileSync(join(KIT_ROOT, INVARIANT_CLAUSES), "utf8"));
+    }
+    for (const id of withPages) writeFileSync(join(kit, SITE_DIR_IN_KIT, invariantSitePage(id as never)), "<h1>page</h1>");
+    return kit;
+  };
+  const rowOf = (html: string, id: string): string => new RegExp(`<tr data-invariant="${id}"[^>]*>[\\s\\S]*?</tr>`).exec(html)?.[0] ?? "";
+  const hrefOf = (row: string): string | null => /<td class="id"><a href="([^"]*)"/.exec(row)?.[1] ?? null;
+
+  it("links each invariant to its page of the docs site when the kit has it, else to its clause in spec/INVARIANTS.md, else not at all; every link resolves from the report's folder", async () => {
+    const kit = fakeKit("kit-mixed", ["J-1", "AD-3"]);
+    const reportDir = join(tmp, "elsewhere", "out");
+    mkdirSync(reportDir, { recursive: true });
+    const c = example();
+    const html = renderHtml(loadReportInput(c, join(reportDir, "certificate.json"), kit), await renderDiagrams(c));
+    const clausesMd = readFileSync(join(kit, INVARIANT_CLAUSES), "utf8");
+    const githubAnchors = markdownAnchors(clausesMd);
+    for (const id of INVARIANT_IDS) {
+      const href = hrefOf(rowOf(html, id));
+      expect(href, id).not.toBeNull();
+      const [path, anchor] = (href ?? "").split("#");
+      const target = resolve(reportDir, decodeURIComponent(path ?? ""));
+      expect(existsSync(target), `${id}: ${href}`).toBe(true);
+      if (id === "J-1" || id === "AD-3") {
+        expect(target).toBe(join(kit, SITE_DIR_IN_KIT, invariantSitePage(id)));
+        expect(anchor).toBeUndefined();
+      } else {
+        expect(target).toBe(join(kit, INVARIANT_CLAUSES));
+        // The anchor GitHub gives the clause's heading (the link checker's rule, reports/links.ts), and it is this invariant's heading.
+        expect(githubAnchors.has(anchor ?? ""), `${id}: #${anchor}`).toBe(true);
+        expect(anchor?.startsWith(`inv-${id.toLowerCase()}-`) || anchor === `inv-${id.toLowerCase()}`, `${id}: #${anchor}`).toBe(true);
+      }
+    }
+    expect(html).not.toMatch(/https?:\/\//i);
+    // A kit folder without either: the id is shown, not linked.
+    const bare = fakeKit("kit-bare", [], false);
+    const none = renderHtml(loadReportInput(c, join(reportDir, "certificate.json"), bare), await renderDiagrams(c));
+    expect(hrefOf(rowOf(none, "J-1"))).toBeNull();
+    expect(rowOf(none, "J-1")).toContain('<td class="id"><b>J-1</b></td>');
+    expect(Object.values(invariantDocLinks(reportDir, bare)).every((d) => d === null)).toBe(true);
+  });
+
+  it("in this clone, every invariant links to its built page of the docs site", () => {
+    const links = invariantDocLinks(join(tmp, "report-here"));
+    for (const id of INVARIANT_IDS) {
+      const page = join(KIT_ROOT, SITE_DIR_IN_KIT, invariantSitePage(id));
+      expect(existsSync(page), `${page}: run npx tsx reports/build-site.ts`).toBe(true);
+      expect(links[id]?.where).toBe("site");
+      expect(resolve(join(tmp, "report-here"), links[id]?.href ?? "")).toBe(page);
+    }
+  });
+
+  it("finds every clause's heading anchor in spec/INVARIANTS.md, and none that is not there", () => {
+    const anchors = clauseAnchors(readFileSync(join(KIT_ROOT, INVARIANT_CLAUSES), "utf8"));
+    expect(Object.keys(anchors).sort()).toEqual([...INVARIANT_IDS].sort());
+    expect(anchors["J-1"]).toBe("inv-j-1-complete-at-birth-janma-birth");
+    expect(anchors["I4"]).toBe("inv-i4-continuation-authority");
+    expect(clauseAnchors("## INV-J-9 Nothing\n## INV-AD-2 Projection statelessness\n")).toEqual({ "AD-2": "inv-ad-2-projection-statelessness" });
+  });
+
+  it("shows each invariant's name and its statement's first clause in one line, the whole statement on hover", async () => {
+    const { html } = await written("meaning", example());
+    // The rule: the statement up to its first colon, semicolon or full stop.
+    expect(oneLineMeaning("J-4")).toBe("Withdrawal, voluntary or forced, MUST lead to exactly one distillation obligation.");
+    expect(oneLineMeaning("J-2")).toBe("An act MUST use a tool that was bound at birth and a capability that the tool declares and the manifest grants.");
+    expect(oneLineMeaning("I4")).toBe("At most one execution MAY hold continuation authority.");
+    for (const inv of INVARIANTS) {
+      const row = rowOf(html, inv.id);
+      expect(inv.statement.startsWith(oneLineMeaning(inv.id).slice(0, -1)), inv.id).toBe(true);
+      expect(row).toContain(`<td class="meaning">${esc(inv.name)}<span class="stmt" title="${esc(inv.statement)}">${esc(oneLineMeaning(inv.id))}</span></td>`);
+    }
+  });
+
+  it("the reason column says what decided each verdict, and a pass's reason is not its witness count", async () => {
+    const c = example();
+    const { html } = await written("decided", c);
+    const reason = (id: string): string => (/<td class="reason">([^<]*)/.exec(rowOf(html, id))?.[1] ?? "").trimEnd();
+    // fail: the stage and the finding.
+    expect(reason("J-1")).toBe(esc(`the differential stage found it: ${c.invariants[0]?.reason ?? ""}`));
+    // pass: the stages that check it and ran (golden was not applicable; handshake and wire check no invariant).
+    expect(reason("S-4")).toBe("witnessed, never violated in the differential, algebra and crash stages");
+    expect(reason("S-1")).toBe("witnessed, never violated in the differential, crash and forgetting stages");
+    expect(reason("J-2")).toBe("witnessed, never violated in the differential and crash stages");
+    for (const v of c.invariants.filter((i) => i.verdict === "pass")) expect(reason(v.invariant)).not.toMatch(/\d/);
+    // not-applicable: the certificate's reason as it is.
+    const i1 = c.invariants.find((i) => i.invariant === "I1");
+    expect(i1?.verdict).toBe("not-applicable");
+    expect(reason("I1")).toBe(esc(i1?.reason ?? "?"));
+    // An expected failure says so; a passing baseline entry is stale.
+    expect(decidedBy(c, { ...c.invariants[0]!, expected_failure: true })).toMatch(/ \(an expected failure: listed in the baseline\)$/);
+    expect(decidedBy(c, { ...c.invariants[1]!, expected_failure: true })).toMatch(/ \(listed in the baseline as an expected failure: a stale entry\)$/);
+    // inconclusive: the stage that could not finish, as decided.
+    expect(decidedBy(c, { ...c.invariants[1]!, verdict: "inconclusive", reason: "stage crash could not finish: the time budget ended" })).toBe("stage crash could not finish: the time budget ended");
+  });
+
+  it("draws the state machines of the declared profile's families only, and says which it leaves out and why", async () => {
+    const withFamilies = (families: string[] | null): Certificate => {
+      const c = example();
+      c.implementation.profile = families === null ? null : { families: families as never, crash_hook: true };
+      return c;
+    };
+    const machines = (c: Certificate): string[] => profileMachines(c).map((m) => m.machine);
+    expect(machines(withFamilies(["janma", "samskara", "advaita", "ripa"]))).toEqual(["janma", "ripa-migration"]);
+    expect(machines(withFamilies(["ripa"]))).toEqual(["ripa-migration"]);
+    expect(machines(withFamilies(["samskara", "advaita"]))).toEqual([]);
+    expect(machines(withFamilies(null))).toEqual([]);
+    const store = await written("no-machine", withFamilies(["samskara", "advaita"]));
+    expect(store.html).not.toContain("<figure");
+    expect(store.html).toContain("No state machine is drawn: the declared profile (samskara, advaita) has none. Not drawn, outside the declared profile: ");
+    expect(store.html).toContain("(needs janma)");
+    expect(store.html).toContain("(needs ripa)");
+    const ripa = await written("ripa-machine", withFamilies(["ripa"]));
+    expect((ripa.html.match(/<figure class="diagram" data-machine="([^"]+)"/g) ?? [])).toEqual(['<figure class="diagram" data-machine="ripa-migration"']);
+    const undriven = await written("undriven-machine", withFamilies(null));
+    expect(undriven.html).toContain("No state machine is drawn: no handshake succeeded, so no profile was declared.");
+  });
+
+  it("an empty filter result has its message, shown by the page's script when no row is visible", async () => {
+    const { html } = await written("empty-filter", example());
+    expect(html).toContain('<p id="no-match" hidden>No invariant matches this filter');
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
+    expect(script).toContain("none.hidden = n !== 0");
+    expect(script).toContain("table.hidden = n === 0");
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Writes the three reports next to `certificate.json`: `junit.xml` (CI), `report.md` (pull
  * requests) and `report.html` (a person, in a browser). Called at the end of every `srk certify`.
- * Each report is a pure function of the certificate and the traces it names.
+ * Each report is a pure function of the certificate, the traces it names and, for report.html's
+ * links to the invariants' docs, where the kit's docs are from the reports' folder (doc-links.ts).
  */
 import { dirname, join } from "node:path";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";

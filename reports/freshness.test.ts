@@ -42,6 +42,7 @@ const CHECKED: Record<Artifact, string> = {
   mutants: "reports/freshness.test.ts",
   invariants: "reports/freshness.test.ts",
   bench: "reports/freshness.test.ts",
+  guide: "reports/guide.test.ts",
 };
 
 describe("generated evidence records its inputs, and they are current", () => {

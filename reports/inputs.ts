@@ -37,8 +37,8 @@ import ts from "typescript";
 import { REPO_ROOT } from "./paths.ts";
 
 /** The committed generated evidence whose inputs are recorded and checked. */
-export type Artifact = "sample-certificate" | "mutants" | "invariants" | "bench";
-export const ARTIFACTS: readonly Artifact[] = ["sample-certificate", "mutants", "invariants", "bench"];
+export type Artifact = "sample-certificate" | "mutants" | "invariants" | "bench" | "guide";
+export const ARTIFACTS: readonly Artifact[] = ["sample-certificate", "mutants", "invariants", "bench", "guide"];
 
 /** The runner's modules that cannot change what a certification decides, left out of the sets that run one. */
 const NOT_DECIDING = [
@@ -99,6 +99,14 @@ export const INPUT_SETS: Record<Artifact, readonly string[]> = {
     "impl/**/*.ts", "model/**/*.ts", "spec/**/*.test.ts", "properties/**/*.test.ts", "conformance/**/*.test.ts",
     RECORD_KEEPING,
   ],
+  // The guide's sample outputs (docs/guide/runs.json): srk run on the Python adapter's examples
+  // and on the kit's implementation under smaller profiles; the adapter reads the spec's JSON.
+  guide: [
+    "imports:conformance/cli/main.ts", "imports:impl/main.ts", "conformance/golden/*.jsonl", ...NOT_DECIDING,
+    "adapters/python/srk_adapter/*.py", "adapters/python/examples/*.py",
+    "spec/tables.json", "spec/json-schema/", "spec/unicode/*.json",
+    RECORD_KEEPING,
+  ],
   bench: [
     "imports:bench/run.ts", "imports:bench/echo-child.ts", "imports:bench/fsync-probe.ts", "imports:impl/main.ts", "imports:conformance/cli/main.ts",
     "bin/srk.mjs", "bin/engine.mjs", "conformance/golden/*.jsonl",
@@ -112,6 +120,7 @@ export const REGENERATE: Record<Artifact, string> = {
   mutants: "npm run mutants",
   invariants: "npx tsx reports/generate.ts (a step of npm run docs)",
   bench: "npm run bench",
+  guide: "npx tsx reports/guide.ts --run (a few minutes)",
 };
 
 /**
@@ -123,6 +132,7 @@ export const RECORDS: Record<Artifact, { readonly file: string; readonly field: 
   mutants: { file: "reports/mutants.json", field: "inputs" },
   invariants: { file: "reports/invariants.inputs.json", field: null },
   bench: { file: "reports/bench.json", field: "inputs" },
+  guide: { file: "docs/guide/runs.json", field: "inputs" },
 };
 
 /** The record an artifact's generator wrote (undefined when the file or the field is missing). */

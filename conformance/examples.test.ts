@@ -61,11 +61,14 @@ describe(`the guide's Python example (${EXAMPLE})`, () => {
       expect(Object.values(inv.witnesses).every((n) => n === 0), `${inv.invariant} has witnesses`).toBe(true);
     }
     const stage = (name: string) => certificate.stages.find((s) => s.stage === name);
-    // What an empty profile still certifies: the handshake (W-5) and the hostile-input catalog (W-1, W-4).
+    // What an empty profile still certifies: the handshake (W-5), the wire session's lines that need
+    // no family (W-9.1, D-049) and the hostile-input catalog (W-1, W-4).
     expect(stage("handshake")?.verdict, stage("handshake")?.reason).toBe("pass");
+    expect(stage("golden")?.verdict, stage("golden")?.reason).toBe("pass");
+    expect(stage("golden")?.notes.join("\n")).toMatch(/wire-session: \d+ of its \d+ lines, those the profile may be sent/);
     expect(stage("wire")?.verdict, JSON.stringify(stage("wire")?.findings.slice(0, 3))).toBe("pass");
     expect(stage("wire")?.checks ?? 0).toBeGreaterThan(70);
-    for (const s of ["golden", "differential", "algebra", "crash", "forgetting"]) expect(stage(s)?.verdict, `${s}: ${stage(s)?.reason}`).toBe("not-applicable");
+    for (const s of ["differential", "algebra", "crash", "forgetting"]) expect(stage(s)?.verdict, `${s}: ${stage(s)?.reason}`).toBe("not-applicable");
     expect(certificate.implementation_faults).toEqual([]);
     expect(certificate.harness_faults).toEqual([]);
     // D-036: an empty profile certifies nothing, so the run is inconclusive (exit 2) although the

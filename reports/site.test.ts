@@ -12,7 +12,7 @@ import { INVARIANTS, INVARIANT_IDS, type InvariantId } from "../spec/catalog.ts"
 import { invariantSitePage } from "../conformance/reporters/doc-links.ts";
 import { checkHtmlLinks, checkMarkdownLinks, countHtmlLinks, listFilesUnder, markdownAnchors } from "./links.ts";
 import { REPO_ROOT } from "./paths.ts";
-import { digestInputs, linkInvariantIds, readableTranscripts, relinkMediaPage, renderSourcePage, siteInputs, SITE_DIR, SITE_INPUTS } from "./site.ts";
+import { digestInputs, folderPagePath, linkInvariantIds, readableTranscripts, relinkMediaPage, renderFolderPage, renderSourcePage, siteInputs, SITE_DIR, SITE_INPUTS } from "./site.ts";
 import { indexPage, invariantOfAnchor, invariantPage, redirectScript, splitSections } from "./site-invariants.ts";
 
 const SITE = join(REPO_ROOT, SITE_DIR);
@@ -143,6 +143,22 @@ describe("the link checker", () => {
     expect(page).toContain('<span id="L2"><span class="ln">2</span>const b = a &lt; 2;</span>');
     expect(page).not.toContain('id="L3"');
     expect(page).toContain('href="../../assets/style.css"');
+  });
+
+  it("renders a folder's page: its entries, each source file linked to its page; its digest is its list of entries", () => {
+    const page = renderFolderPage("adapters/js/examples", ["a.mjs", "b.d.mts", "sub/"]);
+    expect(folderPagePath("adapters/js/examples")).toBe("source/adapters/js/examples/index.html");
+    expect(page).toContain('<li><a href="a.mjs.html"><code>a.mjs</code></a></li><li><code>b.d.mts</code></li><li><code>sub/</code></li>');
+    expect(page).toContain('href="../../../../assets/style.css"');
+    const dir = mkdtempSync(join(REPO_ROOT, ".tmp-site-test-"));
+    dirs.push(dir);
+    const rel = dir.slice(REPO_ROOT.length + 1);
+    writeFileSync(join(dir, "x.ts"), "1");
+    const before = digestInputs([rel])[rel];
+    writeFileSync(join(dir, "x.ts"), "2");
+    expect(digestInputs([rel])[rel], "a folder's digest is of its entries, not their bytes").toBe(before);
+    writeFileSync(join(dir, "y.ts"), "");
+    expect(digestInputs([rel])[rel], "a new entry changes it").not.toBe(before);
   });
 
   it("links invariant ids in text, not inside links, code or headings, and not the id the page is about", () => {

@@ -16,13 +16,14 @@
  * - the readme's title is dropped on the index page, where TypeDoc already prints the project's name
  *   (no doubled heading), and documents get readable names in the navigation;
  * - links to source files (a test, a model guard, `file.ts#L42`) go to a page of the file with line
- *   anchors under `source/`, instead of a raw copy in `media/`;
+ *   anchors under `source/`, instead of a raw copy in `media/`; a link to a folder (the guide's
+ *   `adapters/python/examples/`) goes to a page listing its files, which TypeDoc cannot copy;
  * - `reports/site/site-inputs.json` records a digest of every input, so a test can tell a stale site.
  *
  * reports/site.test.ts checks that every link of the site resolves.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
 import type { z } from "zod";
 import {
@@ -69,8 +70,13 @@ export const siteInputs = (): string[] => {
   ].sort();
 };
 
+/** The SHA-256 of each input: of a file's bytes, of a folder's list of entries (a folder page shows that list). */
 export const digestInputs = (files: readonly string[]): Record<string, string> =>
-  Object.fromEntries(files.map((f) => [f, createHash("sha256").update(readFileSync(join(REPO_ROOT, f))).digest("hex")]));
+  Object.fromEntries(files.map((f) => {
+    const path = join(REPO_ROOT, f);
+    const bytes = statSync(path).isDirectory() ? JSON.stringify(folderEntries(path)) : readFileSync(path);
+    return [f, createHash("sha256").update(bytes).digest("hex")];
+  }));
 
 // --- zod schemas --------------------------------------------------------------------------------
 
@@ -153,12 +159,29 @@ const SOURCE_EXTENSIONS = [".ts", ".mjs", ".py", ".json", ".jsonl", ".txt"];
 
 export const sourcePagePath = (file: string): string => `source/${file}.html`;
 
+/** A folder's page: `source/adapters/js/examples/index.html`. */
+export const folderPagePath = (dir: string): string => `source/${dir}/index.html`;
+
+/** A folder's entries, sorted, folders with a trailing slash. */
+const folderEntries = (path: string): string[] =>
+  readdirSync(path, { withFileTypes: true }).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+
+const isSource = (file: string): boolean => SOURCE_EXTENSIONS.some((e) => file.endsWith(e));
+
+export interface LinkedSources {
+  /** Files with a source page, relative to the repository root. */
+  readonly files: Set<string>;
+  /** Folders with a page listing their entries. */
+  readonly folders: Set<string>;
+}
+
 /**
  * Rewrites relative links to source files into links to their source pages, in every document, the
  * readme and every comment; returns the files linked (relative to the repository root).
  */
-const linkSourcePages = (project: ProjectReflection, site: string): Set<string> => {
+const linkSourcePages = (project: ProjectReflection, site: string): LinkedSources => {
   const files = new Set<string>();
+  const folders = new Set<string>();
   const root = normalizePath(REPO_ROOT);
   const siteRoot = normalizePath(site);
   const rewrite = (parts: CommentDisplayPart[], depth: number, base: string): CommentDisplayPart[] =>
@@ -171,7 +194,13 @@ const linkSourcePages = (project: ProjectReflection, site: string): Set<string> 
       if (written.startsWith(`${siteRoot}/`)) return { kind: "text", text: `${up}${posix.relative(siteRoot, written)}${anchor}` };
       if (p.target === undefined) return p;
       const target = project.files.resolve(p.target, project);
-      if (typeof target !== "string" || !SOURCE_EXTENSIONS.some((e) => target.endsWith(e)) || target.includes("/json-schema/")) return p;
+      if (typeof target === "string" && existsSync(target) && statSync(target).isDirectory()) {
+        const rel = posix.relative(root, normalizePath(target));
+        folders.add(rel);
+        for (const e of folderEntries(target)) if (isSource(e)) files.add(`${rel}/${e}`);
+        return { kind: "text", text: `${up}${folderPagePath(rel)}` };
+      }
+      if (typeof target !== "string" || !isSource(target) || target.includes("/json-schema/")) return p;
       const rel = posix.relative(root, target);
       files.add(rel);
       return { kind: "text", text: `${up}${sourcePagePath(rel)}${anchor}` };
@@ -181,7 +210,7 @@ const linkSourcePages = (project: ProjectReflection, site: string): Set<string> 
     if (r instanceof DocumentReflection) r.content = rewrite(r.content, 1, posix.dirname(project.files.getReflectionPath(r) ?? `${root}/x`));
     if (r.comment !== undefined) r.comment.summary = rewrite(r.comment.summary, 1, root);
   }
-  return files;
+  return { files, folders };
 };
 
 const escapeHtml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -197,6 +226,22 @@ export const renderSourcePage = (file: string, text: string): string => {
     "<style>pre.src{padding:1em;overflow-x:auto;line-height:1.45}pre.src span.ln{display:inline-block;width:" + `${width + 1}` + "ch;color:#888;user-select:none}pre.src :target{background:#ffe98a66}</style></head>",
     `<body><div class="container"><p><a href="${up}index.html">Samsara + RIPA verification kit</a> / <code>${escapeHtml(file)}</code> (${lines.length} lines)</p>`,
     `<pre class="src">${lines.map((l, i) => `<span id="L${i + 1}"><span class="ln">${i + 1}</span>${escapeHtml(l)}</span>`).join("\n")}</pre>`,
+    "</div></body></html>",
+    "",
+  ].join("\n");
+};
+
+/** A page listing a folder's entries; a source file links to its page (which the site has: linkSourcePages adds them). */
+export const renderFolderPage = (dir: string, entries: readonly string[]): string => {
+  const page = folderPagePath(dir);
+  const up = "../".repeat(page.split("/").length - 1);
+  const item = (e: string): string =>
+    isSource(e) ? `<li><a href="${escapeHtml(posix.relative(posix.dirname(page), sourcePagePath(`${dir}/${e}`)))}"><code>${escapeHtml(e)}</code></a></li>` : `<li><code>${escapeHtml(e)}</code></li>`;
+  return [
+    "<!DOCTYPE html>",
+    `<html lang="en"><head><meta charset="utf-8"/><title>${escapeHtml(dir)}/</title><link rel="stylesheet" href="${up}assets/style.css"/></head>`,
+    `<body><div class="container"><p><a href="${up}index.html">Samsara + RIPA verification kit</a> / <code>${escapeHtml(dir)}/</code> (${entries.length} entries)</p>`,
+    `<ul>${entries.map(item).join("")}</ul>`,
     "</div></body></html>",
     "",
   ].join("\n");
@@ -355,7 +400,7 @@ export const buildSite = async (out = join(REPO_ROOT, SITE_DIR)): Promise<void> 
       return id === undefined ? super.getIdealBaseName(target as Reflection) : invariantSitePage(id).replace(/\.html$/, "");
     }
   });
-  let sources = new Set<string>();
+  let sources: LinkedSources = { files: new Set(), folders: new Set() };
   let media: string[] = [];
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context: Context) => {
     nameDocuments(context.project);
@@ -388,11 +433,16 @@ export const buildSite = async (out = join(REPO_ROOT, SITE_DIR)): Promise<void> 
   rmSync(out, { recursive: true, force: true });
   await app.generateDocs(project, out);
   relinkMedia(out, project.files.getNameToAbsoluteMap());
-  for (const file of sources) {
+  for (const file of sources.files) {
     const page = join(out, sourcePagePath(file));
     mkdirSync(dirname(page), { recursive: true });
     writeFileSync(page, renderSourcePage(file, readFileSync(join(REPO_ROOT, file), "utf8")));
   }
-  writeFileSync(join(out, "site-inputs.json"), `${JSON.stringify(digestInputs([...new Set([...siteInputs(), ...sources, ...media])].sort()), null, 2)}\n`);
+  for (const dir of sources.folders) {
+    const page = join(out, folderPagePath(dir));
+    mkdirSync(dirname(page), { recursive: true });
+    writeFileSync(page, renderFolderPage(dir, folderEntries(join(REPO_ROOT, dir))));
+  }
+  writeFileSync(join(out, "site-inputs.json"), `${JSON.stringify(digestInputs([...new Set([...siteInputs(), ...sources.files, ...sources.folders, ...media])].sort()), null, 2)}\n`);
 };
 

@@ -115,7 +115,9 @@ describe("links of the Markdown pages", () => {
   it("every relative link of README, the guide, the generated reports and the spec's prose resolves", () => {
     const files = [
       join(REPO_ROOT, "README.md"),
-      ...listFilesUnder(join(REPO_ROOT, "docs"), (f) => f.endsWith(".md")),
+      // docs/guide/IMPLEMENTING.src.md is the guide's source: its links are written for where it is
+      // rendered, docs/IMPLEMENTING.md (reports/guide.ts), which is checked here instead.
+      ...listFilesUnder(join(REPO_ROOT, "docs"), (f) => f.endsWith(".md") && !f.endsWith(".src.md")),
       ...listFilesUnder(join(REPO_ROOT, "reports"), (f) => f.endsWith(".md")).filter((f) => !f.startsWith(SITE)),
       ...listFilesUnder(join(REPO_ROOT, "spec"), (f) => f.endsWith(".md")),
     ];

@@ -8,6 +8,7 @@ import { initialWorld, transition } from "./world.ts";
 import type { Agent, Instance, World } from "./state.ts";
 import { PREDICATES, type HistoryStep, type TransitionStep } from "./predicates.ts";
 import type { Rejection } from "./rejection.ts";
+import { check } from "../spec/checks.ts";
 import * as K from "./testkit.ts";
 
 export const accept = (w: World, c: Command): { world: World; events: Event[] } => {
@@ -20,6 +21,21 @@ export const rejection = (w: World, c: unknown): Rejection => {
   const r = transition(w, c);
   if (Result.isSuccess(r)) throw new Error(`expected ${(c as Command).op} to be rejected, it was accepted`);
   return r.failure;
+};
+
+/**
+ * The command must be rejected at check clause `id` of spec/checks.ts: the rejection names that
+ * clause (`Rejection.check`, which the kit's witness book reads as the verdict of which check
+ * failed) and rejects with what that clause rejects with. `id` is the clause the scenario was
+ * built to fail, read from the spec, never taken from the model's answer.
+ */
+export const rejectedAt = (w: World, c: unknown, id: string): Rejection => {
+  const r = rejection(w, c);
+  const op = (c as Command).op;
+  if (r.check !== id) throw new Error(`expected ${op} to fail at ${id}, it failed at ${r.check === "" ? "(no clause)" : r.check} with ${r.code}`);
+  const targets: readonly string[] = check(id).targets;
+  if (!targets.includes(r.invariant ?? r.code)) throw new Error(`${op} failed at ${id} with ${r.invariant ?? r.code}; ${id} rejects with ${targets.join(" or ")}`);
+  return r;
 };
 
 /** Apply commands in order, all of which must be accepted. */

@@ -33,7 +33,7 @@ const INCLUDE: Record<string, readonly string[]> = {
  * instrumented (every mutant is inserted behind a switch), so they would fail on the unmutated
  * code and tell nothing about a mutant.
  */
-const SOURCE_TEXT_TESTS = ["model/checks.test.ts"];
+const SOURCE_TEXT_TESTS = ["model/checks.test.ts", "model/sort-equivalence.test.ts"];
 
 const include = INCLUDE[scope];
 if (include === undefined) throw new Error(`STRYKER_SCOPE=${scope}: expected one of ${Object.keys(INCLUDE).join(", ")}`);

@@ -6,6 +6,7 @@
  * those files, never to TypeScript. Each table is computed from the TypeScript the kit itself runs
  * on, so the tables cannot drift from it; spec/generated.test.ts fails when a file is stale.
  */
+import { familyOfOp } from "./profiles.ts";
 import { z } from "zod";
 import { DOMAIN } from "./digest.ts";
 import { ERROR_CODES } from "./errors.ts";
@@ -86,7 +87,8 @@ export const specTables = () => ({
     ...ERROR_CODES.map((r) => ({ code: r.code, kind: "operation" as const, invariant: r.invariant, definite: true, meaning: r.meaning })),
     ...WIRE_ERROR_CODES.map((r) => ({ code: r.code, kind: "wire" as const, invariant: r.invariant, definite: isDefiniteCode(r.code), meaning: r.meaning })),
   ],
-  operations: COMMAND_OPS.map((op) => ({ op, family: op.slice(0, op.indexOf(".")), clause: OPERATION_CLAUSES[op], summary: commandDescription(op) })),
+  // The family of D-034, as a profile declares it: custody.* is janma's (its prefix is not a family).
+  operations: COMMAND_OPS.map((op) => ({ op, family: familyOfOp(op), clause: OPERATION_CLAUSES[op], summary: commandDescription(op) })),
   list_orders: LIST_ORDERS.map((l) => ({ owner: l.owner, field: l.field, order: l.order, clauses: l.clauses, decided: l.decided ?? null })),
 });
 

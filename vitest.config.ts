@@ -21,6 +21,7 @@ export const LONG_TESTS = [
   "conformance/profiles/profiles.test.ts",
   "conformance/stages/schema-invalid.test.ts",
   "adapters/js/examples.test.ts",
+  "adapters/python/examples.test.ts",
 ];
 
 // One suite for the whole kit. Campaigns (fuzz, bench, the mutant matrix) live behind their own

@@ -57,11 +57,8 @@ class Spec:
         self.directory = find_spec_dir(spec_dir)
         with open(self.directory / "tables.json", encoding="utf-8") as f:
             tables: dict[str, Any] = json.load(f)
-        #: TAB-4: every operation and the family it belongs to. TAB-4's family column names custody.*
-        #: "custody", which is no family of W-5.2: for a profile, custody.* is janma's (D-034).
-        self.operations: dict[str, str] = {
-            row["op"]: "janma" if row["family"] == "custody" else row["family"] for row in tables["operations"]
-        }
+        #: TAB-4: every operation and the family it belongs to (custody.* is janma's, D-034).
+        self.operations: dict[str, str] = {row["op"]: row["family"] for row in tables["operations"]}
         #: The protocol families, in the table's order of first appearance.
         self.families: tuple[str, ...] = tuple(dict.fromkeys(self.operations.values()))
         #: TAB-3: every error code.

@@ -73,6 +73,17 @@ describe("decide (D-036)", () => {
     expect(d2.exit_code).toBe(2);
   });
 
+  it("a finding fails its invariant even outside the profile: janma.distil checks S-1, so a janma+advaita implementation that skips it is no certified one", () => {
+    const d = decide({ ...base, families: ["janma", "advaita"], stages: [stage("differential", "fail", [finding("S-1")])] });
+    expect(verdictOf(d, "S-1")).toBe("fail");
+    expect(verdictOf(d, "S-2")).toBe("not-applicable");
+    expect([d.result, d.exit_code]).toEqual(["violations", 1]);
+    // --only still decides first: a finding on an invariant left out changes nothing.
+    const only = decide({ ...base, families: ["janma", "advaita"], only: ["J-1"], stages: [stage("differential", "fail", [finding("S-1")])] });
+    expect(verdictOf(only, "S-1")).toBe("not-selected");
+    expect(only.exit_code).toBe(0);
+  });
+
   it("an inconclusive stage leaves exactly the invariants it concerns undecided", () => {
     const d = decide({ ...base, stages: [stage("golden", "pass"), stage("algebra", "inconclusive")] });
     expect(verdictOf(d, "AD-3")).toBe("inconclusive");

@@ -3,10 +3,12 @@
  * result two ways). Per invariant, most severe first:
  *
  * - `not-selected`: `--only` left it out (decided first: nothing about it can fail or stall the run);
+ * - `fail`: a finding is attributed to it — before not-applicable, since an operation of a declared
+ *   family checks invariants of others (janma.distil checks S-1, S-2, AD-3), and a disagreement
+ *   there is a violation in any profile;
  * - `not-applicable`: its family is outside the declared profile (W-5.2), or the profile cannot
  *   witness it by construction: none of its guards can reach it with the declared families, and
  *   the reason names the families it needs (D-049, spec/profiles.ts);
- * - `fail`: a finding is attributed to it;
  * - `inconclusive`: no handshake; or a stage that concerns it could not finish (the implementation
  *   could not be driven, the time budget ended); or it has no witness at all (vacuity guard);
  * - `pass`: otherwise — checked, witnessed, never violated.
@@ -65,9 +67,9 @@ export const decide = (input: DecideInput): Decision => {
     const v = (verdict: Verdict, reason: string): InvariantVerdict => ({ ...base, verdict, reason });
     if (input.only.length > 0 && !input.only.includes(inv.id)) return v("not-selected", `not selected: --only ${input.only.join(",")}`);
     if (input.families === null) return v("inconclusive", "no handshake succeeded: the implementation could not be driven");
+    if (mine.length > 0) return v("fail", mine[0]?.summary ?? "violated");
     const app = applicability(inv.id, input.families);
     if (!app.applicable) return v("not-applicable", app.reason);
-    if (mine.length > 0) return v("fail", mine[0]?.summary ?? "violated");
     const stuck = input.stages.find((s) => s.verdict === "inconclusive" && STAGE_CONCERNS[s.stage].includes(inv.id));
     if (stuck !== undefined) return v("inconclusive", `stage ${stuck.stage} could not finish: ${stuck.reason}`);
     if (totalWitnesses(witnesses) === 0) return v("inconclusive", "no witness: nothing the campaign did exercised it (vacuity guard)");

@@ -212,7 +212,7 @@ describe("a distillate in the paper's formats (spec review G-49)", () => {
     return last;
   };
   it("a decimal weight is S-1 at the weight, asking for integer millionths", () => {
-    const r = replayUntil("G-49.50");
+    const r = replayUntil("G-49.51");
     expect(r?.ok).toBe(false);
     if (r?.ok === false) {
       expect(r.error).toMatchObject({ invariant: "S-1", path: ["distillate", "dispositions", 0, "weight"] });
@@ -220,7 +220,7 @@ describe("a distillate in the paper's formats (spec review G-49)", () => {
     }
   });
   it("an abbreviated digest is S-1 at the evidence digest, asking for a full digest", () => {
-    const r = replayUntil("G-49.51");
+    const r = replayUntil("G-49.52");
     expect(r?.ok).toBe(false);
     if (r?.ok === false) {
       expect(r.error).toMatchObject({ invariant: "S-1", path: ["distillate", "dispositions", 0, "evidence_digest"] });
@@ -228,7 +228,7 @@ describe("a distillate in the paper's formats (spec review G-49)", () => {
     }
   });
   it("a duplicate key is S-1 without a format hint", () => {
-    const r = replayUntil("G-30.49");
+    const r = replayUntil("G-30.50");
     expect(r?.ok === false && r.error.invariant).toBe("S-1");
     expect(r?.ok === false && r.error.message.includes("D-00")).toBe(false);
   });

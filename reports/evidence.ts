@@ -45,7 +45,8 @@ export interface MatrixMutant {
   readonly exit_code: number;
   readonly counterexample: {
     readonly steps_total: number;
-    readonly golden_prefix: { readonly file: string; readonly lines: number } | null;
+    /** commands_only: the commands among those lines, the queries left out (conformance/mutants/matrix.ts). */
+    readonly golden_prefix: { readonly file: string; readonly lines: number; readonly commands_only?: true } | null;
     readonly before: readonly TraceStep[];
     readonly failing: TraceStep | null;
     readonly difference: string | null;

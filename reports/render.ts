@@ -170,7 +170,7 @@ const mutantLines = (m: MatrixMutant): string[] => {
   const what = m.summary === null ? [] : [`What disagreed: ${escape(m.summary)}`, ""];
   if (ce === null || ce.failing === null) return [head, "", ...what];
   const before = ce.golden_prefix !== null
-    ? `lines 1–${ce.golden_prefix.lines} of \`${ce.golden_prefix.file}\` (every reply as expected), then`
+    ? `${ce.golden_prefix.commands_only === true ? "the commands of " : ""}lines 1–${ce.golden_prefix.lines} of \`${ce.golden_prefix.file}\` (${ce.golden_prefix.commands_only === true ? "its queries left out; " : ""}every reply as expected), then`
     : ce.before.length === 0 ? "on an empty world:" : `${plural(ce.before.length, "request")} (below), then`;
   const lines = [head, "", `Shrunk counterexample, ${plural(ce.steps_total, "request")}: ${before}`, ""];
   const whole = (v: unknown): boolean => typeof v === "string" && v.includes("a whole world view");

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { MUTANTS } from "../../properties/mutants/catalog.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { parseDecisions, readDecisions } from "./decisions.ts";
-import { attributionOf } from "./matrix.ts";
+import { attributionOf, goldenPrefixOf } from "./matrix.ts";
 import { MATRIX_MD, readMatrixDoc } from "./matrix-files.ts";
 import { countsLine, countsOf, renderMatrix, ruleOf, type MatrixDoc, type MatrixRow } from "./matrix-report.ts";
 
@@ -29,6 +29,24 @@ describe("own, other, survived", () => {
   });
   it("a non-wire mutant that only broke the wire protocol is killed under another rule", () => {
     expect(attributionOf("I2", [], true)).toEqual({ killed: true, own: false, attribution: "other" });
+  });
+});
+
+describe("a counterexample's steps before the failing one, by reference to a golden session", () => {
+  const cmd = (id: string) => ({ request: { type: "command", id, command: { op: "janma.act" } } });
+  const query = (id: string) => ({ request: { type: "query", id, query: { name: "world" } } });
+  const sessions = [{ file: "g.jsonl", lines: [cmd("1"), query("q1"), cmd("2"), cmd("3"), query("q2")] }];
+  const steps = (xs: { request: unknown }[]) => xs.map((x) => ({ ...x, expected: null, actual: null })) as never[];
+  it("the first lines whole", () => {
+    expect(goldenPrefixOf(steps([cmd("1"), query("q1"), cmd("2")]), sessions)).toEqual({ file: "g.jsonl", lines: 3 });
+  });
+  it("the commands of the first lines, the queries left out (what a sharper attribution replays)", () => {
+    expect(goldenPrefixOf(steps([cmd("1"), cmd("2"), cmd("3")]), sessions)).toEqual({ file: "g.jsonl", lines: 4, commands_only: true });
+  });
+  it("no reference when the steps are not the session's, in its order, from its start", () => {
+    expect(goldenPrefixOf(steps([cmd("2"), cmd("3")]), sessions)).toBeNull();
+    expect(goldenPrefixOf(steps([cmd("1"), cmd("3")]), sessions)).toBeNull();
+    expect(goldenPrefixOf([], sessions)).toBeNull();
   });
 });
 
@@ -72,7 +90,7 @@ describe("reports/mutants.md", () => {
     expect(section).toContain("### `b.other`");
     expect(section).toContain("- label: S-1 (OP-2.7); reported: J-4");
     expect(section).toMatch(/b\.other`[\s\S]*why there: rule \(2\)[\s\S]*\*\*not decided yet\*\*/);
-    expect(section).toMatch(/c\.other`[\s\S]*so rule \(3\)[\s\S]*decision: the D-035 is wrong\. the label stands/);
+    expect(section).toMatch(/c\.other`[\s\S]*so rule \(3\)[\s\S]*decision: D-035 as written puts the failure there; a change of D-035 is proposed\. the label stands/);
     expect(section).not.toContain("a.own");
     expect(md.slice(md.indexOf("## Survived"))).toContain("`d.survived`");
   });

@@ -11,7 +11,7 @@
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { Attribution, CounterexampleSketch, Finding, KillRow, MatrixOptions } from "./matrix.ts";
 import { MATRIX_STAGES } from "./matrix.ts";
-import type { Decisions } from "./decisions.ts";
+import type { Decision, Decisions } from "./decisions.ts";
 
 /** One mutant as reports/mutants.json records it. */
 export interface MatrixRow {
@@ -78,6 +78,13 @@ const cell = (s: string): string => s.replaceAll("|", "\\|").replaceAll("\n", " 
 const label = (r: MatrixRow): string => r.invariant ?? "wire";
 const mark = (a: Attribution): string => (a === "own" ? "own" : a === "other" ? "**other**" : "**survived**");
 
+/** What each kind of decision says before its reason. */
+const VERDICT: Readonly<Record<Decision["wrong"], string>> = {
+  label: "the label was wrong (fixed in the catalog with its new reason).",
+  attribution: "the attribution did not follow D-035 (fixed in conformance/oracle/).",
+  "D-035": "D-035 as written puts the failure there; a change of D-035 is proposed.",
+};
+
 const otherSection = (rows: readonly MatrixRow[], decisions: Decisions): string[] => {
   const others = rows.filter((r) => r.attribution === "other");
   if (others.length === 0) return ["## Killed under another invariant", "", "None: every killed mutant failed under the invariant its label names.", ""];
@@ -97,7 +104,7 @@ const otherSection = (rows: readonly MatrixRow[], decisions: Decisions): string[
         `- label: ${label(r)} (${r.clause}); reported: ${r.reported.join(", ") || "a wire finding only"}`,
         ...r.findings.map((f) => `- ${f.invariant ?? "wire"} by ${f.stage} / ${f.check}: ${cell(f.summary.slice(0, 400))}`),
         `- why there: ${first === undefined ? "no finding" : ruleOf(first.summary)}`,
-        `- decision: ${d === undefined ? "**not decided yet**: decide whether the label or the attribution rule is wrong (conformance/mutants/decisions.json)" : `the ${d.wrong} is wrong. ${d.decision}`}`,
+        `- decision: ${d === undefined ? "**not decided yet**: decide whether the label or the attribution rule is wrong (conformance/mutants/decisions.json)" : `${VERDICT[d.wrong]} ${d.decision}`}`,
         "",
       ];
     }),

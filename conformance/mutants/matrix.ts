@@ -79,8 +79,12 @@ export const attributionOf = (label: InvariantId | null, reported: readonly Inva
  */
 export interface CounterexampleSketch {
   readonly steps_total: number;
-  /** The steps before the failing one are the first `lines` requests of this golden session. */
-  readonly golden_prefix: { readonly file: string; readonly lines: number } | null;
+  /**
+   * The steps before the failing one are the first `lines` requests of this golden session, or,
+   * with `commands_only`, its commands among those lines, its queries left out (a sharper
+   * attribution replays the commands alone and then asks for the world, oracle/refine.ts).
+   */
+  readonly golden_prefix: { readonly file: string; readonly lines: number; readonly commands_only?: true } | null;
   /** The steps before the failing one, when they are not a golden prefix. */
   readonly before: readonly TraceStep[];
   readonly failing: TraceStep | null;
@@ -95,19 +99,31 @@ const shorten = (v: unknown): TraceStep["expected"] => {
   return (text.length <= MAX_PART_CHARS ? v : `(${text.length} characters, a whole world view: see the difference)`) as TraceStep["expected"];
 };
 
+/** The golden session whose first lines (all of them, or their commands alone) are `before`, if any. */
+export const goldenPrefixOf = (before: readonly TraceStep[], sessions: readonly { readonly file: string; readonly lines: readonly { readonly request: unknown }[] }[]): CounterexampleSketch["golden_prefix"] => {
+  if (before.length === 0) return null;
+  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+  for (const { file, lines } of sessions) {
+    if (before.length <= lines.length && before.every((s, i) => same(s.request, lines[i]?.request))) return { file, lines: before.length };
+  }
+  for (const { file, lines } of sessions) {
+    const commands = lines.map((l, i) => ({ l, i })).filter(({ l }) => (l.request as { type?: unknown }).type === "command");
+    if (before.length <= commands.length && before.every((s, k) => same(s.request, commands[k]?.l.request))) {
+      return { file, lines: (commands[before.length - 1]?.i ?? 0) + 1, commands_only: true };
+    }
+  }
+  return null;
+};
+
 export const sketchTrace = (t: PortableTrace): CounterexampleSketch => {
   const at = t.failing_step ?? t.steps.length - 1;
   const before = t.steps.slice(0, at);
   const failing = t.steps[at];
-  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-  const golden = GOLDEN_SESSIONS.map((g) => goldenPath(g)).find((file) => {
-    const lines = readGolden(join(REPO_ROOT, file));
-    return before.length > 0 && before.length <= lines.length && before.every((s, i) => same(s.request, lines[i]?.request));
-  });
+  const golden = goldenPrefixOf(before, GOLDEN_SESSIONS.map((g) => goldenPath(g)).map((file) => ({ file, lines: readGolden(join(REPO_ROOT, file)) })));
   return {
     steps_total: t.steps.length,
-    golden_prefix: golden === undefined ? null : { file: golden, lines: before.length },
-    before: golden === undefined ? before : [],
+    golden_prefix: golden,
+    before: golden === null ? before : [],
     failing: failing === undefined ? null : { request: failing.request, expected: shorten(failing.expected), actual: shorten(failing.actual) },
     difference: t.difference,
   };

@@ -28,7 +28,11 @@ export const replayTrace = async (trace: PortableTrace, o: ReplayOptions): Promi
     commandLine: o.commandLine, requestTimeoutMs: o.requestTimeoutMs ?? 15_000, startupTimeoutMs: o.startupTimeoutMs ?? 30_000,
     ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
   });
-  const steps: PlannedStep[] = trace.steps.map((s) => ({ request: s.request as PlannedStep["request"], expected: s.expected as ExpectedReply }));
+  const steps: PlannedStep[] = trace.steps.map((s) => ({
+    request: s.request as PlannedStep["request"],
+    expected: s.expected as ExpectedReply,
+    ...(s.model === undefined ? {} : { rejectedAt: s.model.rule === undefined ? { check: s.model.check } : { check: s.model.check, rule: s.model.rule } }),
+  }));
   let session: Session | null = null;
   let armed = false;
   try {

@@ -20,6 +20,12 @@ export class Rejection extends Data.TaggedError("Rejection")<{
    * property suite count which checks each run reached and failed.
    */
   readonly check: string;
+  /**
+   * For a MALFORMED from one of the schema's uniqueness rules (spec/rules.ts): the rule's id, which
+   * the schema's issue names. Informative, like `check`: D-035 attributes such a rejection to the
+   * invariant the rule protects.
+   */
+  readonly rule?: string;
 }> {}
 
 /** A rejection protecting an invariant: its code is the catalog's error code for that id; `check` the failing clause. */

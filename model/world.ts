@@ -8,7 +8,7 @@
 import { Result } from "effect";
 import { Command, type CommandOp, type Event } from "../spec/index.ts";
 import { QUIESCED_OPS as SPEC_QUIESCED_OPS, quiescenceCheckOf } from "../spec/checks.ts";
-import { generic, no, ok, violates, type Outcome } from "./rejection.ts";
+import { Rejection, generic, no, ok, violates, type Outcome } from "./rejection.ts";
 import type { World } from "./state.ts";
 import type { Handler, Stepped } from "./step.ts";
 import { mint } from "./advaita/mint.ts";
@@ -71,7 +71,10 @@ export const parseCommand = (input: unknown): Outcome<Command> => {
   if (r.success) return ok(r.data);
   const issue = r.error.issues[0];
   const path = (issue?.path ?? []).map((p) => (typeof p === "number" ? p : String(p)));
-  return no(generic("MALFORMED", "OP-0.2.c1", issue?.message ?? "command does not match its schema", path));
+  const message = issue?.message ?? "command does not match its schema";
+  const rule = (issue as { params?: { rule?: unknown } } | undefined)?.params?.rule;
+  if (typeof rule === "string") return no(new Rejection({ code: "MALFORMED", invariant: null, message, path, check: "OP-0.2.c1", rule }));
+  return no(generic("MALFORMED", "OP-0.2.c1", message, path));
 };
 
 const dispatch = (world: World, cmd: Command): Outcome<Stepped> => {

@@ -45,6 +45,10 @@ export const TraceStep = z
     request: z.record(z.string(), z.json()).describe("the wire request, exactly as sent (its id included)"),
     expected: z.json().describe("the normative part of the reply the reference model gives (W-9)"),
     actual: z.union([z.json(), z.null()]).describe("the normative part of the implementation's reply; null when none came"),
+    model: z
+      .strictObject({ check: z.string(), rule: z.string().optional() })
+      .optional()
+      .describe("informative, on a step the model rejects: the check clause (and uniqueness rule) its rejection failed at, which attributes a disagreement over a generic code (D-035 rule 1)"),
   })
   .meta({ id: "TraceStep" });
 export type TraceStep = z.infer<typeof TraceStep>;

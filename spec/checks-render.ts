@@ -28,6 +28,7 @@ export const renderChecksJson = (): string =>
         outcomes: c.targets.map((t) => ({ code: codeOf(t), invariant: isInvariantId(t) ? t : null })),
         ...(c.unreachable === undefined ? {} : { unreachable: c.unreachable }),
         ...(c.alwaysRejects === true ? { always_rejects: true } : {}),
+        ...(c.protects === undefined ? {} : { protects: c.protects }),
       })),
     },
     null,
@@ -58,7 +59,9 @@ export const renderChecksMarkdown = (): string => {
     if (rows[0]?.op === null) lines.push(`Applies to: ${rows[0].ops.map((o) => `\`${o}\``).join(", ")}.`, "");
     lines.push("| Check | Condition | Rejects with |", "|---|---|---|");
     for (const c of rows) {
-      const note = c.unreachable === undefined ? "" : ` (never fails against a conforming system: ${c.unreachable})`;
+      const unreachable = c.unreachable === undefined ? "" : ` (never fails against a conforming system: ${c.unreachable})`;
+      const protects = c.protects === undefined ? "" : `; a disagreement here is attributed to ${c.protects.invariant} (D-035): ${c.protects.why}`;
+      const note = unreachable + protects;
       lines.push(`| ${c.id} | ${cell(c.text)} | ${cell(outcome(c))}${cell(note)} |`);
     }
     lines.push("");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CHECKS, MIGRATION_PHASE_OPS, QUIESCED_OPS, check, checksOf, quiescenceCheckOf } from "./checks.ts";
+import { CHECKS, GENERIC_PROTECTS, MIGRATION_PHASE_OPS, QUIESCED_OPS, check, checksOf, quiescenceCheckOf } from "./checks.ts";
+import { INVARIANTS } from "./catalog.ts";
 import { parseCommonChecks, parseOperationChecks, parseQuiescedOps, readOperations, targetsOf } from "./checks-prose.ts";
 import { COMMAND_OPS } from "./schemas/commands.ts";
 
@@ -60,5 +61,25 @@ describe("spec/checks.ts matches the Checks lists of OPERATIONS.md item by item"
     expect(targetsOf("a → J-1, b → J-2")).toEqual(["J-1", "J-2"]);
     const edited = md.replace(/(unused by any\s+instance of the agent →) AD-2/, "$1 AD-1");
     expect(parseOperationChecks(edited).find((p) => p.clause === "OP-2.1" && p.index === 3)?.targets).toEqual(["AD-1"]);
+  });
+});
+
+describe("GENERIC_PROTECTS (D-035 rule 1): the invariant a generic-code check protects", () => {
+  it("names only checks that reject with a generic code, each with a reason, and an invariant of the check's own protocol", () => {
+    const generic = new Set(["MALFORMED", "NOT_FOUND", "DUPLICATE_ID", "TICK_REGRESSED"]);
+    for (const [id, p] of Object.entries(GENERIC_PROTECTS)) {
+      const c = check(id);
+      expect(c.targets.every((t) => generic.has(t)), id).toBe(true);
+      expect(c.protects).toEqual(p);
+      expect(p.why.length, id).toBeGreaterThan(20);
+      const family = INVARIANTS.find((i) => i.id === p.invariant)?.protocol;
+      expect(family, id).toBeDefined();
+    }
+  });
+  it("leaves the lookups of an agent, an instance and a migration, the schema and the tick unowned", () => {
+    for (const id of ["OP-0.2.c1", "OP-0.2.c2", "OP-0.2.c3", "OP-7.c1", "OP-2.3.c2", "OP-4.4.c1", "OP-7.7.c1"]) expect(check(id).protects, id).toBeUndefined();
+  });
+  it("no check that rejects under an invariant carries a protects entry (its invariant is on the wire)", () => {
+    for (const c of CHECKS) if (c.targets.some((t) => !["MALFORMED", "NOT_FOUND", "DUPLICATE_ID", "TICK_REGRESSED"].includes(t))) expect(c.protects, c.id).toBeUndefined();
   });
 });

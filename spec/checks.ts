@@ -43,6 +43,12 @@ export interface CheckClause {
   readonly unreachable?: string;
   /** Set on the checks that reject every command reaching them (nothing is acquired, D-017). */
   readonly alwaysRejects?: true;
+  /**
+   * Set on a check that rejects with a generic code (no invariant on the wire, D-032) whose subject
+   * one invariant owns: the invariant a disagreement at this check is attributed to (D-035 rule 1),
+   * and why. Generic checks whose subject no invariant owns (a lookup, the schema, the tick) have none.
+   */
+  readonly protects?: { readonly invariant: InvariantId; readonly why: string };
 }
 
 interface ItemOptions {
@@ -293,6 +299,31 @@ const OPS_IN_ORDER: readonly CommandOp[] = [
 ];
 const AGENT_OPS = OPS_IN_ORDER.filter((op) => op !== "advaita.mint");
 
+/**
+ * D-035 rule 1: the invariant each generic-code check protects, where one invariant owns what the
+ * check looks at. A lookup of an instance, an agent or a migration (every RIPA invariant concerns a
+ * migration), the schema (whose uniqueness rules carry
+ * their own, spec/rules.ts) and the tick protect none: a disagreement there is attributed by rule 3.
+ */
+export const GENERIC_PROTECTS: Readonly<Record<string, { readonly invariant: InvariantId; readonly why: string }>> = {
+  "OP-2.7.c3": { invariant: "J-4", why: "the obligation id names the one distillation obligation of a life, which J-4 counts and carries under custody" },
+  "OP-3.1.c1": { invariant: "J-4", why: "a custody attempt is made on an obligation, whose custody J-4 states" },
+  "OP-3.2.c1": { invariant: "J-4", why: "a custody expiry ends an obligation's custody, which J-4 bounds" },
+  "OP-4.2.c2": { invariant: "S-5", why: "an excision id names one excision, S-5's operation (unlearning by replay without the excised lives)" },
+  "OP-4.2.c4": { invariant: "S-5", why: "the excision's targets are the distillates S-5 re-derives the chain without" },
+  "OP-5.1.c2": { invariant: "I5", why: "the provider grants are the capabilities I5 keeps from changing provider silently (D-025)" },
+  "OP-6.2.c2": { invariant: "I2", why: "task ids are continuity-relevant workflow state, which I2 names" },
+  "OP-6.10.c2": { invariant: "I4", why: "a replica's execution id must differ from the one holding continuation authority, I4's subject" },
+  "OP-7.3.c5": { invariant: "I4", why: "the target execution is the one that takes continuation authority at resume (I4)" },
+  "OP-7.3.c6": { invariant: "I5", why: "the target's provider grants are the capabilities I5 compares with the source's" },
+  "OP-7.4.c3": { invariant: "I6", why: "surfaces are interaction-surface labels, I6's subject" },
+};
+
+const withProtects = (c: CheckClause): CheckClause => {
+  const p = GENERIC_PROTECTS[c.id];
+  return p === undefined ? c : { ...c, protects: p };
+};
+
 /** Every check clause: OP-0.2's common checks, the OP-7 migration lookup, then each operation's. */
 export const CHECKS: readonly CheckClause[] = [
   shared("OP-0.2", 1, "the command parses with its schema", "MALFORMED", OPS_IN_ORDER),
@@ -300,7 +331,7 @@ export const CHECKS: readonly CheckClause[] = [
   shared("OP-0.2", 3, "the named `agent` exists", "NOT_FOUND", AGENT_OPS),
   shared("OP-7", 1, "the named migration is the one in progress", "NOT_FOUND", MIGRATION_PHASE_OPS),
   ...OPERATION_CHECKS,
-];
+].map(withProtects);
 
 const byId: ReadonlyMap<string, CheckClause> = new Map(CHECKS.map((c) => [c.id, c]));
 

@@ -176,6 +176,19 @@ describe("rules.json: its checkers agree with the zod schemas on every example (
     expect(out.rulePaths).toEqual(["dispositions.2.key"]);
   });
 
+  it("each rule's zod issue names the rule (params.rule), which D-035 reads to attribute a MALFORMED to the rule's invariant", () => {
+    for (const rule of SCHEMA_RULES) {
+      const r = zodSchema(rule.schema).safeParse(rule.invalid.value);
+      expect(r.success, rule.id).toBe(false);
+      const issues = r.success ? [] : r.error.issues;
+      expect(issues.map((i) => (i as { params?: { rule?: string } }).params?.rule), rule.id).toEqual([rule.id]);
+      expect(issues[0]?.path.join("."), rule.id).toBe(rule.invalid.path);
+    }
+    // The break: a value valid under the rule carries no rule-named issue.
+    const ok = zodSchema("ConsentGrant").safeParse(consentGrant);
+    expect(ok.success).toBe(true);
+  });
+
   it("every rule id is carried by its schema's x-rules, in every file that holds that schema, and nothing else is", () => {
     const files = readdirSync(JSON_SCHEMA_DIR).filter((f) => f.endsWith(".schema.json"));
     for (const f of files) {

@@ -7,6 +7,7 @@
  * own `superRefine`s; this module is plain data, deliberately not shared with them, so the test
  * compares two independent statements of each rule.
  */
+import type { InvariantId } from "./catalog.ts";
 import { EXAMPLE_DIGESTS, consentGrant, distillate, disposition, manifest } from "./examples.ts";
 
 /** Uniqueness of one member (or a tuple of members) of the elements of one array. */
@@ -28,6 +29,12 @@ export interface SchemaRule {
   readonly statement: string;
   /** The clauses, decisions and review items that settle the rule. */
   readonly settled_by: readonly string[];
+  /**
+   * The invariant a disagreement over this rule is attributed to (D-035 rule 1): a MALFORMED
+   * rejection protects no invariant in general, but one of these rules protects the invariant
+   * that reads the array it keeps unique. The zod schema's issue names the rule (`params.rule`).
+   */
+  readonly protects: InvariantId;
   /** One value of `schema` that breaks only this rule, and the path its rejection names. */
   readonly invalid: { readonly value: unknown; readonly path: string };
 }
@@ -44,6 +51,7 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
     path: "cells.<i>",
     statement: "No two cells of a consent grant name the same (category, dimension) pair: a cell is the one sensitivity of its pair (D-011).",
     settled_by: ["D-011", "review G-5"],
+    protects: "S-1",
     invalid: {
       value: { ...consentGrant, cells: [consentGrant.cells[0], { ...consentGrant.cells[0], sensitivity: "low" }] },
       path: "cells.1",
@@ -58,6 +66,7 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
     path: "category_defaults.<i>",
     statement: "No two rows of category_defaults name the same category, so 'the category's default row' of D-011 is the one row for that category, if any (D-042).",
     settled_by: ["D-042", "D-011", "review G-5", "review G-30"],
+    protects: "S-1",
     invalid: {
       value: { ...consentGrant, category_defaults: [{ category: "financial", sensitivity: "medium" }, { category: "financial", sensitivity: "low" }] },
       path: "category_defaults.1",
@@ -72,6 +81,7 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
     path: "dispositions.<i>.key",
     statement: "A distillate carries at most one disposition per key, so each distillate contributes at most once to a key's aggregate (OP-1.2). Inside janma.distil a violation is S-1, not MALFORMED (OP-2.7, D-028).",
     settled_by: ["OP-1.2", "OP-2.7", "D-028", "review G-5", "review G-30"],
+    protects: "S-1",
     invalid: {
       value: { ...distillate, dispositions: [disposition, { ...disposition, weight: 100_000, evidence_digest: DA }] },
       path: "dispositions.1.key",
@@ -86,6 +96,7 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
     path: "tool_bindings.<i>.tool",
     statement: "A manifest binds each tool at most once: a binding is the one declaration of what its tool may exercise (J-1, J-2).",
     settled_by: ["OP-2.2", "review G-5"],
+    protects: "J-1",
     invalid: {
       value: { ...manifest, tool_bindings: [...manifest.tool_bindings, { tool: "fare_search", capabilities: ["fare.book"] }] },
       path: "tool_bindings.1.tool",
@@ -100,6 +111,7 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
     path: "termination_conditions.<i>.id",
     statement: "No two termination conditions of a manifest share an id: a withdrawal names the condition that fired by its id (OP-2.3, D-015).",
     settled_by: ["OP-2.3", "D-015", "review G-5"],
+    protects: "J-3",
     invalid: {
       value: {
         ...manifest,

@@ -27,10 +27,27 @@ export type ExpectedReply =
   | { readonly ok: true; readonly events: readonly Event[]; readonly result?: WorldView }
   | { readonly ok: false; readonly error: { readonly code: string; readonly invariant: string | null; readonly definite: boolean } };
 
+/**
+ * Where the model's rejection failed: the check clause (spec/CHECKS.md) and, for a MALFORMED from a
+ * uniqueness rule, the rule (spec/json-schema/rules.json). Informative, never compared (W-9): the
+ * runner reads it to attribute a disagreement over a generic code to the invariant that check or
+ * rule protects (D-035 rule 1).
+ */
+export interface RejectedAt {
+  readonly check: string;
+  readonly rule?: string;
+}
+
 export interface GoldenLine {
   readonly request: { readonly type: "command"; readonly id: string; readonly command: Command } | { readonly type: "query"; readonly id: string; readonly query: { readonly name: "world" } };
   readonly reply: ExpectedReply;
+  /** On a rejected command: where the model's rejection failed (informative). */
+  readonly model?: RejectedAt;
 }
+
+/** The informative note of a model rejection. */
+export const rejectedAt = (r: { readonly check: string; readonly rule?: string | undefined }): RejectedAt =>
+  r.rule === undefined ? { check: r.check } : { check: r.check, rule: r.rule };
 
 /** A session drawn from the property generator with a fixed seed. */
 export interface GeneratedGoldenSpec {
@@ -106,11 +123,11 @@ export const GOLDEN_SESSIONS: readonly GoldenSpec[] = [
 export const goldenPath = (g: GoldenSpec): string => `conformance/golden/${g.name}.jsonl`;
 
 /** The model's reply to one command: the next world and the normative part of the reply. */
-const answer = (world: World, command: Command): { world: World; reply: ExpectedReply } => {
+const answer = (world: World, command: Command): { world: World; reply: ExpectedReply; model?: RejectedAt } => {
   const r = transition(world, command);
   if (Result.isSuccess(r)) return { world: r.success.world, reply: { ok: true, events: r.success.events } };
   const d = toRejectionData(r.failure);
-  return { world, reply: { ok: false, error: { code: d.code, invariant: d.invariant, definite: true } } };
+  return { world, reply: { ok: false, error: { code: d.code, invariant: d.invariant, definite: true } }, model: rejectedAt(r.failure) };
 };
 
 const finalQuery = (world: World): GoldenLine => ({
@@ -131,7 +148,7 @@ const generatedSession = (g: GeneratedGoldenSpec): GoldenLine[] => {
     const command = materialize(view(world), mem, choice);
     const step = answer(world, command);
     world = step.world;
-    lines.push({ request: { type: "command", id: `c${i + 1}`, command }, reply: step.reply });
+    lines.push({ request: { type: "command", id: `c${i + 1}`, command }, reply: step.reply, ...(step.model === undefined ? {} : { model: step.model }) });
   });
   lines.push(finalQuery(world));
   return lines;
@@ -146,7 +163,7 @@ const scriptedSession = (g: ScriptedGoldenSpec): GoldenLine[] => {
       if (pins?.startsWith("OP-") === true) check(pins);
       const step = answer(world, command);
       world = step.world;
-      lines.push({ request: { type: "command", id: `${pins ?? "s"}.${lines.length + 1}`, command }, reply: step.reply });
+      lines.push({ request: { type: "command", id: `${pins ?? "s"}.${lines.length + 1}`, command }, reply: step.reply, ...(step.model === undefined ? {} : { model: step.model }) });
       return step.reply;
     },
     query: (pins) => {

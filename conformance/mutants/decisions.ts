@@ -10,15 +10,18 @@
  * - "attribution": conformance/oracle/attribution.ts did not follow D-035; fixed there (the entry
  *   then goes too);
  * - "D-035": the runner follows D-035 as written and D-035 itself puts the failure elsewhere; the
- *   label stands, and the entry states the change of D-035 proposed (spec/decisions.ts is not
- *   edited from the kill matrix).
+ *   label stands, and the entry states the change of D-035 proposed; once D-035 is amended and a
+ *   run at the amended rule shows the mutant own, the entry goes;
+ * - "neither": the label and D-035 both stand: what would name the label's invariant is not on the
+ *   wire (an implementation's generic code at an operation where checks protecting different
+ *   invariants share that code), D-035 says so, and the entry says why this mutant is one of those.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../transport/local.ts";
 
 export interface Decision {
-  readonly wrong: "label" | "attribution" | "D-035";
+  readonly wrong: "label" | "attribution" | "D-035" | "neither";
   readonly decision: string;
 }
 
@@ -33,7 +36,7 @@ export const parseDecisions = (text: string, file = DECISIONS_FILE): Decisions =
   for (const [id, d] of Object.entries(raw as Record<string, unknown>)) {
     const x = d as Partial<Decision> | null;
     if (x === null || typeof x !== "object") throw new Error(`${file}: ${id}: not an object`);
-    if (x.wrong !== "label" && x.wrong !== "attribution" && x.wrong !== "D-035") throw new Error(`${file}: ${id}: wrong must be "label", "attribution" or "D-035", not ${JSON.stringify(x.wrong)}`);
+    if (x.wrong !== "label" && x.wrong !== "attribution" && x.wrong !== "D-035" && x.wrong !== "neither") throw new Error(`${file}: ${id}: wrong must be "label", "attribution", "D-035" or "neither", not ${JSON.stringify(x.wrong)}`);
     if (typeof x.decision !== "string" || x.decision.trim().length < 20) throw new Error(`${file}: ${id}: decision must say what was decided and why`);
     const keys = Object.keys(x).filter((k) => k !== "wrong" && k !== "decision");
     if (keys.length > 0) throw new Error(`${file}: ${id}: unknown field(s) ${keys.join(", ")}`);

@@ -15,6 +15,16 @@ import { attributionOf, goldenPrefixOf } from "./matrix.ts";
 import { MATRIX_MD, readMatrixDoc } from "./matrix-files.ts";
 import { countsLine, countsOf, renderMatrix, ruleOf, type MatrixDoc, type MatrixRow } from "./matrix-report.ts";
 
+describe("ruleOf names the D-035 rule a summary was attributed by", () => {
+  it("a generic code: the model's failing check or rule, the implementation's code when its checks agree, else rule (3)", () => {
+    expect(ruleOf("advaita.mint: the model rejected with DUPLICATE_ID at OP-5.1.c2, which protects I5, the implementation accepted")).toBe("rule (1): the model's rejection failed at OP-5.1.c2, which protects I5");
+    expect(ruleOf("janma.conceive: the model rejected with MALFORMED at OP-0.2.c1, rule ConsentGrant.unique-category-defaults, which protects S-1, the implementation accepted")).toBe("rule (1): the model's rejection failed at OP-0.2.c1 (rule ConsentGrant.unique-category-defaults), which protects S-1");
+    expect(ruleOf("advaita.mint: the model accepted, the implementation rejected with DUPLICATE_ID (at advaita.mint every check rejecting with DUPLICATE_ID protects I5)")).toBe("rule (1): every check of the operation that rejects with the implementation's code protects I5");
+    expect(ruleOf("janma.act: the model rejected with NOT_FOUND at OP-0.2.c3, which protects no invariant, the implementation accepted")).toMatch(/so rule \(3\)/);
+    expect(ruleOf("ripa.migration_validate: the model accepted, the implementation rejected with DUPLICATE_ID")).toMatch(/so rule \(3\)/);
+  });
+});
+
 describe("own, other, survived", () => {
   it("own when the label is among the failed invariants, other when only others failed, survived when nothing did", () => {
     expect(attributionOf("J-3", ["J-3"], false)).toEqual({ killed: true, own: true, attribution: "own" });

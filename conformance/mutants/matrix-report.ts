@@ -62,11 +62,15 @@ export const countsLine = (c: Counts): string =>
  * with differing events or world views is rule (2).
  */
 export const ruleOf = (summary: string): string => {
-  const outcomes = /the model (?:rejected with \S+(?: \((\S+)\))?|accepted), the implementation (?:rejected with \S+(?: \((\S+)\))?|accepted)/.exec(summary);
+  const outcomes = /the model (?:rejected with \S+(?: \((\S+)\))?(?: at \S+(?:, rule \S+)?, which protects (?:no invariant|\S+))?|accepted), the implementation (?:rejected with \S+(?: \((\S+)\))?|accepted)/.exec(summary);
   if (outcomes !== null) {
     if (outcomes[1] !== undefined) return `rule (1): the model's rejection names ${outcomes[1]}`;
+    const check = /the model rejected with \S+ at ([^\s,]+)(?:, rule ([^\s,]+))?, which protects ([^\s,]+)/.exec(summary);
+    if (check !== null && check[3] !== "no") return `rule (1): the model's rejection failed at ${check[1]}${check[2] === undefined ? "" : ` (rule ${check[2]})`}, which protects ${check[3]}`;
     if (outcomes[2] !== undefined) return `rule (1): the implementation's rejection names ${outcomes[2]}`;
-    return "rule (1) found no invariant (a generic code against an acceptance or another generic code), so rule (3): the operation's first guard in catalog order";
+    const impl = /every check rejecting with \S+ protects (\S+?)\)/.exec(summary);
+    if (impl !== null) return `rule (1): every check of the operation that rejects with the implementation's code protects ${impl[1]}`;
+    return "rule (1) found no invariant (a generic code whose check protects none, or an implementation's generic code that checks protecting different invariants share), so rule (3): the operation's first guard in catalog order";
   }
   if (/the world views differ at|the world after it differs too/.test(summary)) return "rule (2): the owner of the first differing world field (field-owners.ts)";
   if (/both .* but \$reply\.events/.test(summary)) return "rule (2): the owner of the differing event (field-owners.ts)";
@@ -83,6 +87,7 @@ const VERDICT: Readonly<Record<Decision["wrong"], string>> = {
   label: "the label was wrong (fixed in the catalog with its new reason).",
   attribution: "the attribution did not follow D-035 (fixed in conformance/oracle/).",
   "D-035": "D-035 as written puts the failure there; a change of D-035 is proposed.",
+  neither: "the label and D-035 both stand: what would attribute the failure to the label is not on the wire, and D-035 says so.",
 };
 
 const otherSection = (rows: readonly MatrixRow[], decisions: Decisions): string[] => {

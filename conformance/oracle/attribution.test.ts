@@ -38,9 +38,42 @@ describe("D-035 rule (1): outcomes differ", () => {
     expect(attribute({ op: "janma.act", modelRejected: { code: "ADVAITA_ATTRIBUTION_LOST", invariant: "AD-4" }, implRejected: { code: "JANMA_LIFETIME_EXCEEDED", invariant: "J-3" }, path: null })).toBe("AD-4");
     expect(attribute({ op: "ripa.migration_cancel", modelRejected: { code: "NOT_FOUND", invariant: null }, implRejected: { code: "RIPA_AUTHORITY_CONFLICT", invariant: "I4" }, path: null })).toBe("I4");
   });
-  it("a generic code on both sides, or against an acceptance, falls to rule (3): the operation's first guard", () => {
+  it("a generic code whose check protects no invariant, or whose check is unknown, falls to rule (3): the operation's first guard", () => {
     expect(attribute({ op: "advaita.mint", modelRejected: { code: "DUPLICATE_ID", invariant: null }, implRejected: null, path: null })).toBe("AD-1");
+    expect(attribute({ op: "janma.act", modelRejected: { code: "NOT_FOUND", invariant: null, check: "OP-2.3.c2" }, implRejected: null, path: null })).toBe("J-1");
+    expect(attribute({ op: "janma.conceive", modelRejected: { code: "MALFORMED", invariant: null, check: "OP-0.2.c1" }, implRejected: null, path: null })).toBe(fallback("janma.conceive"));
     expect(fallback("advaita.mint")).toBe("AD-1");
+  });
+});
+
+describe("D-035 rule (1) for generic codes: the invariant the failing check or uniqueness rule protects", () => {
+  it("the model's check: a duplicate provider id (OP-5.1.c2) is I5's, not the mint's guard AD-1", () => {
+    expect(attribute({ op: "advaita.mint", modelRejected: { code: "DUPLICATE_ID", invariant: null, check: "OP-5.1.c2" }, implRejected: null, path: null })).toBe("I5");
+  });
+  it("the model's uniqueness rule: two default rows for one category (a MALFORMED) are S-1's (D-042), not the conceive's guard", () => {
+    expect(attribute({ op: "janma.conceive", modelRejected: { code: "MALFORMED", invariant: null, check: "OP-0.2.c1", rule: "ConsentGrant.unique-category-defaults" }, implRejected: null, path: null })).toBe("S-1");
+    expect(attribute({ op: "janma.conceive", modelRejected: { code: "MALFORMED", invariant: null, check: "OP-0.2.c1", rule: "JanmaManifest.unique-termination-condition-ids" }, implRejected: null, path: null })).toBe("J-3");
+  });
+  it("both generic: the model's check first (an excision's targets not retained, OP-4.2.c4: S-5), not samskara.excise's first guard S-3", () => {
+    expect(attribute({ op: "samskara.excise", modelRejected: { code: "NOT_FOUND", invariant: null, check: "OP-4.2.c4" }, implRejected: { code: "DUPLICATE_ID", invariant: null }, path: null })).toBe("S-5");
+    expect(fallback("samskara.excise")).toBe("S-3");
+  });
+  it("the implementation's generic code: only when every check of the operation rejecting with it protects one invariant", () => {
+    // advaita.mint has one DUPLICATE_ID check (OP-5.1.c2, I5).
+    expect(attribute({ op: "advaita.mint", modelRejected: null, implRejected: { code: "DUPLICATE_ID", invariant: null }, path: null })).toBe("I5");
+    // ripa.migration_validate has two (OP-7.3.c5, I4; OP-7.3.c6, I5): the code does not say which, so rule (3).
+    expect(attribute({ op: "ripa.migration_validate", modelRejected: null, implRejected: { code: "DUPLICATE_ID", invariant: null }, path: null })).toBe(fallback("ripa.migration_validate"));
+    // A NOT_FOUND can always be the agent lookup (OP-0.2.c3), which protects none.
+    expect(attribute({ op: "samskara.excise", modelRejected: null, implRejected: { code: "NOT_FOUND", invariant: null }, path: null })).toBe("S-3");
+  });
+  it("the model's own rejections carry the check and rule, and the comparison uses them", () => {
+    const dup = { ...MINT, root: "r-2", providers: [...(MINT as { providers: unknown[] }).providers, ...(MINT as { providers: unknown[] }).providers] } as Command;
+    const e = expect1(initialWorld(), dup);
+    expect(e.rejectedAt).toEqual({ check: "OP-5.1.c2" });
+    const m = compareReply("advaita.mint", e.reply, { ok: true, events: [] } as never, e.rejectedAt);
+    expect(m?.invariant).toBe("I5");
+    // Without the note the same disagreement is the mint's first guard: the note is what moves it.
+    expect(compareReply("advaita.mint", e.reply, { ok: true, events: [] } as never)?.invariant).toBe("AD-1");
   });
 });
 
@@ -56,6 +89,12 @@ describe("D-035 rule (2): the field that differs names its owner, whatever opera
   it("store state: AD-3 after a merge, S-5 after an excision, S-4 after a replay", () => {
     const p = "$world.agents.0.store.state.entries.0.weight";
     expect(worldCase("samskara.merge", p)).toBe("AD-3");
+    expect(worldCase("samskara.excise", p)).toBe("S-5");
+    expect(worldCase("samskara.replay", p)).toBe("S-4");
+  });
+  it("momentum: S-4, or S-5 after an excision (OP-1.9 recomputes it over the re-derived chain)", () => {
+    const p = "$world.agents.0.store.momentum.0.kappa";
+    expect(worldCase("samskara.merge", p)).toBe("S-4");
     expect(worldCase("samskara.excise", p)).toBe("S-5");
     expect(worldCase("samskara.replay", p)).toBe("S-4");
   });

@@ -4,7 +4,12 @@
  *
  * 1. Outcomes differ. The model rejected under invariant M and the implementation accepted: M was
  *    not protected, so M. The implementation rejected under I where the model accepted: I was
- *    misapplied, so I. Both rejected with different codes: M, else I.
+ *    misapplied, so I. Both rejected with different codes: M, else I. A rejection with a generic
+ *    code (MALFORMED, NOT_FOUND, DUPLICATE_ID, TICK_REGRESSED) names no invariant on the wire; it
+ *    stands for the invariant its check protects (spec/checks.ts `protects`, or for a MALFORMED
+ *    from a uniqueness rule the rule's, spec/rules.ts): the model's check is known (the golden
+ *    line's or the plan's `model` note); the implementation's only when every check of the
+ *    operation that rejects with its code protects the same invariant. Else rule (3).
  * 2. Replies agree in outcome but events or the world view differ: the field that differs names
  *    the invariant that owns it (conformance/oracle/field-owners.ts: D-035's list, and the owners
  *    the spec names for fields the list leaves out). An event names the owner of what it reports
@@ -14,13 +19,19 @@
  *    falls back to its family's first invariant.
  */
 import { INVARIANTS, type InvariantId } from "../../spec/catalog.ts";
+import { checksOf, check as checkClause, type CheckTarget } from "../../spec/checks.ts";
+import { SCHEMA_RULES } from "../../spec/rules.ts";
+import type { CommandOp } from "../../spec/schemas/commands.ts";
 import { familyOfOp, guardsOf } from "./families.ts";
 import { agentRelative, EVENT_OWNERS, reportFieldOwner, WORLD_FIELDS } from "./field-owners.ts";
 
 export interface Disagreement {
   readonly op: string;
-  /** The model's rejection invariant (null if it accepted or rejected with a generic code). */
-  readonly modelRejected: { readonly code: string; readonly invariant: string | null } | null;
+  /**
+   * The model's rejection (null if it accepted): its invariant (null for a generic code) and, when
+   * known, the check clause and uniqueness rule it failed at.
+   */
+  readonly modelRejected: { readonly code: string; readonly invariant: string | null; readonly check?: string; readonly rule?: string } | null;
   readonly implRejected: { readonly code: string; readonly invariant: string | null } | null;
   /** Path of the first differing field ($reply.events… or $world…), when the replies agreed. */
   readonly path: string | null;
@@ -87,16 +98,38 @@ const worldOwner = (op: string, paths: readonly string[]): InvariantId | null =>
   return row === undefined ? null : row.by(op);
 };
 
+/** Rule (1) for the model's generic-code rejection: what its check, or its uniqueness rule, protects. */
+export const modelProtects = (m: NonNullable<Disagreement["modelRejected"]>): InvariantId | null => {
+  if (m.rule !== undefined) {
+    const rule = SCHEMA_RULES.find((r) => r.id === m.rule);
+    if (rule !== undefined) return rule.protects;
+  }
+  if (m.check === undefined) return null;
+  return checkClause(m.check).protects?.invariant ?? null;
+};
+
+/**
+ * Rule (1) for the implementation's generic-code rejection: its check is not on the wire, so the
+ * code stands for an invariant only when every check of the operation that rejects with that code
+ * protects the same one (advaita.mint's only DUPLICATE_ID check is OP-5.1.c2, I5's; a NOT_FOUND can
+ * always be the agent lookup, which protects none).
+ */
+export const implProtects = (op: string, code: string): InvariantId | null => {
+  const candidates = checksOf(op as CommandOp).filter((c) => c.targets.includes(code as CheckTarget));
+  const owners = new Set(candidates.map((c) => c.protects?.invariant ?? null));
+  const [only] = owners;
+  return owners.size === 1 && only !== undefined ? only : null;
+};
+
+const byModel = (m: NonNullable<Disagreement["modelRejected"]>): InvariantId | null => (isInvariant(m.invariant) ? m.invariant : modelProtects(m));
+const byImpl = (op: string, i: NonNullable<Disagreement["implRejected"]>): InvariantId | null => (isInvariant(i.invariant) ? i.invariant : implProtects(op, i.code));
+
 export const attribute = (d: Disagreement): InvariantId => {
   const m = d.modelRejected;
   const i = d.implRejected;
-  if (m !== null && i === null) return isInvariant(m.invariant) ? m.invariant : fallback(d.op);
-  if (m === null && i !== null) return isInvariant(i.invariant) ? i.invariant : fallback(d.op);
-  if (m !== null && i !== null) {
-    if (isInvariant(m.invariant)) return m.invariant;
-    if (isInvariant(i.invariant)) return i.invariant;
-    return fallback(d.op);
-  }
+  if (m !== null && i === null) return byModel(m) ?? fallback(d.op);
+  if (m === null && i !== null) return byImpl(d.op, i) ?? fallback(d.op);
+  if (m !== null && i !== null) return byModel(m) ?? byImpl(d.op, i) ?? fallback(d.op);
   const paths = d.paths ?? (d.path === null ? [] : [d.path]);
   const first = paths[0];
   if (d.events !== undefined && first !== undefined && first.startsWith("$reply.events")) {

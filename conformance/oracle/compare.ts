@@ -5,9 +5,9 @@
  */
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { Reply } from "../../spec/wire/index.ts";
-import { normativePart, type ExpectedReply } from "../golden/session.ts";
+import { normativePart, type ExpectedReply, type RejectedAt } from "../golden/session.ts";
 import { firstDifference } from "../../properties/differential.ts";
-import { attribute } from "./attribution.ts";
+import { attribute, implProtects, modelProtects, type Disagreement } from "./attribution.ts";
 
 export interface Mismatch {
   readonly invariant: InvariantId;
@@ -24,8 +24,22 @@ const rejection = (r: ExpectedReply | ReturnType<typeof normativePart>): { code:
 const says = (r: { code: string; invariant: string | null } | null): string =>
   r === null ? "accepted" : `rejected with ${r.code}${r.invariant === null ? "" : ` (${r.invariant})`}`;
 
+/** For a generic code: the check (and rule) the model's rejection failed at, and what it protects (D-035 rule 1). */
+const where = (m: NonNullable<Disagreement["modelRejected"]>): string => {
+  if (m.invariant !== null || m.check === undefined) return "";
+  const p = modelProtects(m);
+  const at = m.rule === undefined ? m.check : `${m.check}, rule ${m.rule}`;
+  return p === null ? ` at ${at}, which protects no invariant` : ` at ${at}, which protects ${p}`;
+};
+
+const implWhere = (op: string, i: { code: string; invariant: string | null }): string => {
+  if (i.invariant !== null) return "";
+  const p = implProtects(op, i.code);
+  return p === null ? "" : ` (at ${op} every check rejecting with ${i.code} protects ${p})`;
+};
+
 /** Null when the actual reply's normative part equals the expected one. */
-export const compareReply = (op: string, expected: ExpectedReply, actual: Reply): Mismatch | null => {
+export const compareReply = (op: string, expected: ExpectedReply, actual: Reply, rejectedAt?: RejectedAt): Mismatch | null => {
   const a = normativePart(actual as never);
   const diff = firstDifference(expected, a, "$reply");
   if (diff === null) return null;
@@ -35,10 +49,11 @@ export const compareReply = (op: string, expected: ExpectedReply, actual: Reply)
   const path = sameOutcome ? diff.split(":")[0] ?? null : null;
   const eventsOf = (r: unknown): readonly unknown[] => ((r as { events?: readonly unknown[] }).events ?? []);
   const events = sameOutcome && m === null ? { expected: eventsOf(expected), actual: eventsOf(a) } : undefined;
-  const invariant = attribute({ op, modelRejected: m, implRejected: i, path, ...(events === undefined ? {} : { events }) });
+  const modelRejected = m === null || rejectedAt === undefined ? m : { ...m, ...rejectedAt };
+  const invariant = attribute({ op, modelRejected, implRejected: i, path, ...(events === undefined ? {} : { events }) });
   const summary = sameOutcome
     ? `${op}: the model and the implementation both ${says(m)}, but ${diff.replace(": model ", ": expected ").replace(" vs impl ", ", got ")}`
-    : `${op}: the model ${says(m)}, the implementation ${says(i)}`;
+    : `${op}: the model ${says(m)}${modelRejected === null ? "" : where(modelRejected)}, the implementation ${says(i)}${i === null ? "" : implWhere(op, i)}`;
   return { invariant, summary, path };
 };
 

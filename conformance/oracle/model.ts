@@ -10,12 +10,14 @@ import { Result } from "effect";
 import type { Command, WorldView } from "../../spec/index.ts";
 import { initialWorld, toRejectionData, transition, view, type World } from "../../model/index.ts";
 import { choicesArb, materialize, newMemory, type Choice, type GenProfile } from "../../properties/generators/commands.ts";
-import type { ExpectedReply } from "../golden/session.ts";
+import { rejectedAt, type ExpectedReply, type RejectedAt } from "../golden/session.ts";
 import { opAllowed, type Family } from "./families.ts";
 
 export interface Expected {
   readonly world: World;
   readonly reply: ExpectedReply;
+  /** On a rejection: the check (and rule) it failed at, for attribution (D-035 rule 1). */
+  readonly rejectedAt?: RejectedAt;
 }
 
 /** The model's normative reply to `command` in `world`, and the world after it. */
@@ -23,12 +25,13 @@ export const expect1 = (world: World, command: Command): Expected => {
   const r = transition(world, command);
   if (Result.isSuccess(r)) return { world: r.success.world, reply: { ok: true, events: r.success.events } };
   const d = toRejectionData(r.failure);
-  return { world, reply: { ok: false, error: { code: d.code, invariant: d.invariant, definite: true } } };
+  return { world, reply: { ok: false, error: { code: d.code, invariant: d.invariant, definite: true } }, rejectedAt: rejectedAt(r.failure) };
 };
 
 export interface ModelStep {
   readonly command: Command;
   readonly expected: ExpectedReply;
+  readonly rejectedAt?: RejectedAt;
   /** The model's world view after the step (equal to the one before when rejected). */
   readonly worldAfter: WorldView;
 }
@@ -53,7 +56,7 @@ export const modelSession = (choices: readonly Choice[], options: SessionOptions
     if (!opAllowed(command.op, options.families)) continue;
     const e = expect1(world, command);
     world = e.world;
-    steps.push({ command, expected: e.reply, worldAfter: view(world) });
+    steps.push({ command, expected: e.reply, ...(e.rejectedAt === undefined ? {} : { rejectedAt: e.rejectedAt }), worldAfter: view(world) });
   }
   return { steps, initial };
 };

@@ -5,7 +5,7 @@
  */
 import type { Reply } from "../../spec/wire/index.ts";
 import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
-import { normativePart, type ExpectedReply } from "../golden/session.ts";
+import { normativePart, type ExpectedReply, type RejectedAt } from "../golden/session.ts";
 import type { Session } from "../driver/target.ts";
 import { compareReply, compareWorld, type Mismatch } from "./compare.ts";
 import { WireBreak } from "../stages/types.ts";
@@ -31,6 +31,8 @@ type TraceStage = PortableTrace["stage"];
 export interface PlannedStep {
   readonly request: { readonly type: string; readonly id: string | number; readonly [k: string]: unknown };
   readonly expected: ExpectedReply;
+  /** Where the model's rejection failed (informative, D-035 rule 1). */
+  readonly rejectedAt?: RejectedAt;
 }
 
 export interface PlannedResult {
@@ -58,7 +60,7 @@ export const comparePlanned = (steps: readonly PlannedStep[], index: number, rep
   if (isWorldQuery(step) && step.expected.ok && reply.ok && "result" in step.expected) {
     return compareWorld(op, step.expected.result, reply.result);
   }
-  return compareReply(op, step.expected, reply);
+  return compareReply(op, step.expected, reply, step.rejectedAt);
 };
 
 /** Sends every step pipelined, then compares replies in order. Throws Undrivable, or PlannedBreak (a WireBreak at a step). */
@@ -93,5 +95,6 @@ export const runPlanned = async (session: Session, steps: readonly PlannedStep[]
 export const plannedTrace = (steps: readonly PlannedStep[], replies: readonly Reply[], upTo: number): TraceStep[] =>
   steps.slice(0, upTo + 1).map((s, i) => {
     const r = replies[i];
-    return { request: { ...s.request } as TraceStep["request"], expected: s.expected as never, actual: r === undefined ? null : (normativePart(r as never) as never) };
+    const step: TraceStep = { request: { ...s.request } as TraceStep["request"], expected: s.expected as never, actual: r === undefined ? null : (normativePart(r as never) as never) };
+    return s.rejectedAt === undefined ? step : { ...step, model: { ...s.rejectedAt } };
   });

@@ -55,7 +55,7 @@ export const planRun = (c: RunCase, families: StageContext["families"]): Planned
   const id = (): string => `t${++n}`;
   const world = (w: unknown): PlannedStep => ({ request: { type: "query", id: id(), query: { name: "world" } }, expected: { ok: true, events: [], result: w as never } });
   steps.forEach((s, i) => {
-    plan.push({ request: { type: "command", id: id(), command: s.command }, expected: s.expected });
+    plan.push({ request: { type: "command", id: id(), command: s.command }, expected: s.expected, ...(s.rejectedAt === undefined ? {} : { rejectedAt: s.rejectedAt }) });
     if ((i + 1) % CHECKPOINT === 0 || i === steps.length - 1) plan.push(world(s.worldAfter));
   });
   if (steps.length === 0) plan.push(world(initial));

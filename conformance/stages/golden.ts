@@ -33,7 +33,7 @@ const WIRE_UNIT = (): number => GOLDEN_SESSIONS.length;
 export const goldenSteps = (name: string): PlannedStep[] => {
   const g = GOLDEN_SESSIONS.find((x) => x.name === name);
   if (g === undefined) throw new Error(`no golden session ${name}`);
-  return readGolden(join(KIT_ROOT, goldenPath(g))).map((l) => ({ request: l.request, expected: l.reply }));
+  return readGolden(join(KIT_ROOT, goldenPath(g))).map((l) => ({ request: l.request, expected: l.reply, ...(l.model === undefined ? {} : { rejectedAt: l.model }) }));
 };
 
 export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {

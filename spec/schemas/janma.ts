@@ -83,12 +83,12 @@ export const JanmaManifest = z
   .superRefine((m, ctx) => {
     const tools = new Set<string>();
     m.tool_bindings.forEach((b, i) => {
-      if (tools.has(b.tool)) ctx.addIssue({ code: "custom", path: ["tool_bindings", i, "tool"], message: `tool ${b.tool} bound twice` });
+      if (tools.has(b.tool)) ctx.addIssue({ code: "custom", path: ["tool_bindings", i, "tool"], message: `tool ${b.tool} bound twice`, params: { rule: "JanmaManifest.unique-tool-bindings" } });
       tools.add(b.tool);
     });
     const conds = new Set<string>();
     m.termination_conditions.forEach((c, i) => {
-      if (conds.has(c.id)) ctx.addIssue({ code: "custom", path: ["termination_conditions", i, "id"], message: `duplicate condition id ${c.id}` });
+      if (conds.has(c.id)) ctx.addIssue({ code: "custom", path: ["termination_conditions", i, "id"], message: `duplicate condition id ${c.id}`, params: { rule: "JanmaManifest.unique-termination-condition-ids" } });
       conds.add(c.id);
     });
   })

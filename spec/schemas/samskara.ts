@@ -56,13 +56,13 @@ export const ConsentGrant = z
     const seen = new Set<string>();
     g.cells.forEach((c, i) => {
       const k = `${c.category}/${c.dimension}`;
-      if (seen.has(k)) ctx.addIssue({ code: "custom", path: ["cells", i], message: `duplicate consent cell ${k}` });
+      if (seen.has(k)) ctx.addIssue({ code: "custom", path: ["cells", i], message: `duplicate consent cell ${k}`, params: { rule: "ConsentGrant.unique-cells" } });
       seen.add(k);
     });
     const cats = new Set<string>();
     g.category_defaults.forEach((d, i) => {
       if (cats.has(d.category))
-        ctx.addIssue({ code: "custom", path: ["category_defaults", i], message: `duplicate default row for ${d.category}` });
+        ctx.addIssue({ code: "custom", path: ["category_defaults", i], message: `duplicate default row for ${d.category}`, params: { rule: "ConsentGrant.unique-category-defaults" } });
       cats.add(d.category);
     });
   })
@@ -134,7 +134,7 @@ export const SamskaraDistillate = z
     const keys = new Set<string>();
     d.dispositions.forEach((disp, i) => {
       if (keys.has(disp.key))
-        ctx.addIssue({ code: "custom", path: ["dispositions", i, "key"], message: `duplicate disposition key ${disp.key}` });
+        ctx.addIssue({ code: "custom", path: ["dispositions", i, "key"], message: `duplicate disposition key ${disp.key}`, params: { rule: "SamskaraDistillate.unique-disposition-keys" } });
       keys.add(disp.key);
     });
   })

@@ -8,7 +8,7 @@ import type { Certificate, CounterexampleRef, PortableTrace, TraceStep } from ".
 import { MACHINES } from "../oracle/transitions.ts";
 import { countsText, describeResult } from "../verdicts/decide.ts";
 import {
-  at, counterexamples, divergence, counterexamplesOf, failingIndex, firstDifferencePath, invariantName, isTrace, pathText, replyLabel,
+  at, counterexamples, decidedBy, divergence, counterexamplesOf, failingIndex, firstDifferencePath, invariantName, isTrace, pathText, replyLabel,
   requestLabel, seconds, totalWitnesses, traceOf, type ReportInput,
 } from "./common.ts";
 
@@ -131,13 +131,15 @@ export const renderMarkdown = (input: ReportInput): string => {
   out.push(...factsTable(c), "");
 
   out.push("## Verdicts", "");
-  out.push("| invariant | name | family | verdict | accepted | rejected | crash cuts | algebra | forgetting | reason |");
+  // The last column says what decided the verdict (the same words as report.html): a pass's reason in
+  // the certificate is its witness count, which the columns before it already show.
+  out.push("| invariant | name | family | verdict | accepted | rejected | crash cuts | algebra | forgetting | what decided it |");
   out.push("|---|---|---|---|--:|--:|--:|--:|--:|---|");
   for (const v of c.invariants) {
     const w = v.witnesses;
     const cx = counterexamplesOf(all, v).map((x) => `[#${x.n}](#counterexample-${x.n})`).join(" ");
     const verdict = `${v.verdict === "fail" ? "**fail**" : v.verdict}${v.expected_failure ? " (expected)" : ""}`;
-    out.push(`| ${v.invariant} | ${mdText(invariantName(v.invariant))} | ${v.family} | ${verdict} | ${w.accepted} | ${w.rejected} | ${w.crash_cuts} | ${w.algebra} | ${w.forgetting} | ${mdText(v.reason)}${cx === "" ? "" : ` ${cx}`} |`);
+    out.push(`| ${v.invariant} | ${mdText(invariantName(v.invariant))} | ${v.family} | ${verdict} | ${w.accepted} | ${w.rejected} | ${w.crash_cuts} | ${w.algebra} | ${w.forgetting} | ${mdText(decidedBy(c, v))}${cx === "" ? "" : ` ${cx}`} |`);
   }
   out.push("", `Witnesses in all: ${c.invariants.reduce((a, v) => a + totalWitnesses(v), 0)}.`, "");
 

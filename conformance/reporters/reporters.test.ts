@@ -124,6 +124,13 @@ describe("report.md", () => {
     expect(rows).toHaveLength(19);
     expect(rows.every((r) => r.split(/(?<!\\)\|/).length === 12)).toBe(true); // 10 columns, no broken row
     expect(rows[0]).toContain("| **fail** |");
+    // The last column says what decided each verdict, as report.html does: a pass is not its witness count.
+    const last = (r: string): string => (r.split(/(?<!\\)\|/)[10] ?? "").trim();
+    expect(last(rows[0] ?? "")).toMatch(/^the differential stage found it: /);
+    const s4 = rows.find((r) => r.startsWith("| S-4 |")) ?? "";
+    expect(last(s4)).toBe("witnessed, never violated in the differential, algebra and crash stages");
+    for (const r of rows.filter((x) => x.includes("| pass |"))) expect(last(r)).not.toMatch(/\d/);
+    expect(md).toContain("| what decided it |");
     expect(md).toContain("### 1. J-1 Complete at birth (janma: birth) — differential/step");
     expect(md).toContain("2. Step 2, `command janma.conceive (c2)`: accepted: instance.conceived, as expected.");
     expect(md).toContain("3. **Step 3, `command janma.birth (c3)`: the model expected rejected with JANMA\\_INCOMPLETE\\_AT\\_BIRTH (J-1); the implementation answered accepted: instance.born.**");

@@ -141,6 +141,35 @@ export const program = (): Command => {
       process.exitCode = r.exitCode;
     });
 
+  p.command("record")
+    .description("run an implementation behind a transparent proxy and append every request and reply, timestamped, to a wire log (spec/LOG.md); point your own client or tests at this command instead of the implementation")
+    .requiredOption("--impl <command line>", "the implementation's command line, run as given (no data directory is added)")
+    .requiredOption("--log <file>", "the log to write (never overwritten)")
+    .action(async (o: { impl: string; log: string }) => {
+      const { record } = await import("../log/record.ts");
+      const { readFileSync } = await import("node:fs");
+      const { join } = await import("node:path");
+      const { KIT_ROOT } = await import("../kit-root.ts");
+      const version = (JSON.parse(readFileSync(join(KIT_ROOT, "package.json"), "utf8")) as { version?: string }).version ?? "?";
+      process.exitCode = await record({ commandLine: o.impl, log: o.log, recorder: `srk record ${version}` });
+    });
+
+  p.command("check-log")
+    .description("check a wire log (spec/LOG.md) against the reference model: every reply it holds must be the model's; exit 0 consistent, 1 violations, 2 nothing checked")
+    .argument("<log>", "the log file (from srk record, or an adapter)")
+    .option("--json <file>", "also write the result as JSON")
+    .action(async (file: string, o: { json?: string }) => {
+      const { checkLog } = await import("../log/check.ts");
+      const { renderLogCheck } = await import("../log/render.ts");
+      const c = await checkLog(file);
+      if (o.json !== undefined) {
+        const { writeJsonAtomic } = await import("../trace/trace.ts");
+        writeJsonAtomic(o.json, c);
+      }
+      process.stdout.write(renderLogCheck(file, c));
+      process.exitCode = c.exit_code;
+    });
+
   p.command("list")
     .description("list the invariants, the stages and the operations, with what each checks")
     .action(async () => {
@@ -161,10 +190,10 @@ export const main = async (argv: readonly string[]): Promise<void> => {
       return;
     }
     // An error of a command comes from modules that command loaded: importing them again is free.
-    const [{ UsageError }, { TraceFileError }, { JobFailed }] = await Promise.all([
-      import("../driver/command-line.ts"), import("../trace/trace.ts"), import("../shard/jobs.ts"),
+    const [{ UsageError }, { TraceFileError }, { JobFailed }, { LogFileError }] = await Promise.all([
+      import("../driver/command-line.ts"), import("../trace/trace.ts"), import("../shard/jobs.ts"), import("../log/lines.ts"),
     ]);
-    if (e instanceof UsageError || e instanceof TraceFileError) {
+    if (e instanceof UsageError || e instanceof TraceFileError || e instanceof LogFileError) {
       process.stderr.write(`srk: ${e.message}\n`);
       process.exitCode = EXIT_USAGE;
       return;

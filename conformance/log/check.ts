@@ -1,0 +1,311 @@
+/**
+ * Checks a wire log against the reference model (spec/LOG.md L-2, D-050): every request the log
+ * holds is applied to the model in the order the implementation received it (W-1.6), and every
+ * reply the log holds is compared with what the model answers there, by the comparison and the
+ * attribution a certification uses (W-9, D-032, D-035). A log is read once, front to back; the
+ * checker keeps the model's world, the requests still waiting for their reply (replies come in
+ * request order, W-1.6, so that queue stays short) and the counts, never the log itself.
+ *
+ * What the log does not hold is not invented (L-2.2): a request without its reply still changes the
+ * model (the command was received; what it answered is unknown), a world query missing is simply
+ * not compared, and an agent the log never mints is reported as a gap, its commands left
+ * unchecked. After a violation the implementation's state and the model's have parted, so the
+ * rest of that session (up to the next reset) is counted but not judged.
+ */
+import type { InvariantId } from "../../spec/catalog.ts";
+import { INVARIANT_IDS } from "../../spec/catalog.ts";
+import type { Command, WorldView } from "../../spec/index.ts";
+import type { LogEntry, LogHeader } from "../../spec/log.ts";
+import { PROFILE_FAMILIES } from "../../spec/wire/limits.ts";
+import { WIRE_ERROR_CODE_LIST } from "../../spec/wire/errors.ts";
+import { initialWorld, view, type World } from "../../model/index.ts";
+import { compareReply, compareWorld, type Mismatch } from "../oracle/compare.ts";
+import { guardsOf, opAllowed, type Family } from "../oracle/families.ts";
+import { expect1 } from "../oracle/model.ts";
+import type { ExpectedReply } from "../golden/session.ts";
+import { LogFileError, openLog, type Numbered } from "./read.ts";
+
+export interface LogViolation {
+  /** The log line of the reply that no behaviour of the model explains. */
+  readonly line: number;
+  /** The log line of its request. */
+  readonly request_line: number;
+  readonly id: unknown;
+  readonly op: string;
+  readonly invariant: InvariantId;
+  readonly summary: string;
+  /** What the model answers there (a reply's normative part, or the world view). */
+  readonly expected: unknown;
+  /** The log lines of the session that leads to it: from its start (the log's start or the last reset) to the reply. */
+  readonly context: { readonly from_line: number; readonly to_line: number; readonly requests: number };
+}
+
+export interface InvariantTally {
+  readonly invariant: InvariantId;
+  readonly accepted: number;
+  readonly rejected: number;
+  readonly violations: number;
+}
+
+export interface LogCheck {
+  readonly log_check_version: 1;
+  readonly header: LogHeader;
+  readonly entries: number;
+  readonly requests: number;
+  readonly replies: number;
+  /** The declared families, from the hello reply; null when the log holds no successful hello. */
+  readonly profile: readonly Family[] | null;
+  /** Sessions of the model: the log's start, and each reset. */
+  readonly sessions: number;
+  /** Replies compared with the model: command replies and world views. */
+  readonly checked: { readonly replies: number; readonly worlds: number };
+  /** Requests the checker could not judge, by why (L-2.2). */
+  readonly unchecked: {
+    readonly no_reply: number;
+    /** Wire-level requests and replies the model does not decide (hello, shutdown, wire errors, queries other than world, crash hooks). */
+    readonly wire_level: number;
+    /** Commands of an agent the log never mints. */
+    readonly agent_not_in_log: number;
+    /** Requests after a violation, before the next reset. */
+    readonly after_violation: number;
+  };
+  /** Agents the log uses but never mints (the first line that names each). */
+  readonly gaps: readonly { readonly agent: string; readonly line: number }[];
+  /** Entries whose seq skips (entries left out of the log). */
+  readonly seq_gaps: number;
+  readonly invariants: readonly InvariantTally[];
+  readonly violations: readonly LogViolation[];
+  /** consistent: every compared reply is the model's; violations: at least one is not; nothing-checked: no reply was compared. */
+  readonly result: "consistent" | "violations" | "nothing-checked";
+  readonly exit_code: 0 | 1 | 2;
+}
+
+interface Pending {
+  readonly line: number;
+  readonly msg: unknown;
+  /** The request's id when it has a usable one (string or integer), else null. */
+  readonly id: string | number | null;
+}
+
+const obj = (x: unknown): Record<string, unknown> | null => (typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null);
+const idOf = (msg: unknown): string | number | null => {
+  const id = obj(msg)?.["id"];
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
+};
+const WIRE_CODES: ReadonlySet<string> = new Set(WIRE_ERROR_CODE_LIST);
+
+/** Unknown agents: the model rejects at the agent lookup (OP-0.2.c3). */
+const AGENT_LOOKUP = "OP-0.2.c3";
+
+export class LogChecker {
+  private world: World = initialWorld();
+  private readonly pending: Pending[] = [];
+  private profile: Family[] | null = null;
+  private sessionStart = 1;
+  private sessionRequests = 0;
+  private violated = false;
+  private crashed = false;
+  private lastSeq = 0;
+  /** The op of the latest command: a world view that differs after it is attributed by it (D-035 rule 2). */
+  private lastOp = "advaita.mint";
+  private readonly unknownAgents = new Map<string, number>();
+  private readonly tallies = new Map<InvariantId, { accepted: number; rejected: number; violations: number }>(INVARIANT_IDS.map((i) => [i, { accepted: 0, rejected: 0, violations: 0 }]));
+  private readonly out = {
+    entries: 0, requests: 0, replies: 0, sessions: 1, seq_gaps: 0,
+    checked: { replies: 0, worlds: 0 },
+    unchecked: { no_reply: 0, wire_level: 0, agent_not_in_log: 0, after_violation: 0 },
+    violations: [] as LogViolation[],
+  };
+
+  constructor(private readonly file: string, private readonly header: LogHeader) {}
+
+  /** Feeds one entry of the log, in file order. */
+  feed({ line, entry }: Numbered<LogEntry>): void {
+    this.out.entries++;
+    if (entry.seq > this.lastSeq + 1 && this.lastSeq > 0) this.out.seq_gaps++;
+    this.lastSeq = entry.seq;
+    if ("exit" in entry) return;
+    if (entry.dir === "request") {
+      this.out.requests++;
+      const msg = entry.msg ?? null;
+      this.pending.push({ line, msg, id: entry.msg === undefined ? null : idOf(entry.msg) });
+      return;
+    }
+    this.out.replies++;
+    const reply = entry.msg;
+    const rid = reply === undefined ? null : idOf(reply);
+    // W-1.6: replies answer requests in order; a reply whose id is null answers a line that had no usable id (a wire error).
+    const k = this.pending.findIndex((p) => (rid === null ? p.id === null : p.id === rid));
+    if (k === -1) {
+      const shown = rid === null ? "no id" : `id ${JSON.stringify(rid)}`;
+      throw new LogFileError(this.file, line, `a reply with ${shown} answers no request waiting for one (L-2.1): ${this.pending.length} request(s) waiting`);
+    }
+    // Requests before it got no reply in the log (W-1.6 says they were answered first): judged without one.
+    for (const p of this.pending.splice(0, k)) this.judge(p, undefined, null);
+    const [p] = this.pending.splice(0, 1);
+    if (p !== undefined) this.judge(p, reply ?? null, line);
+  }
+
+  /** Ends the log: the requests still waiting got no reply. */
+  finish(): LogCheck {
+    for (const p of this.pending.splice(0)) this.judge(p, undefined, null);
+    const invariants = INVARIANT_IDS.map((invariant) => ({ invariant, ...(this.tallies.get(invariant) ?? { accepted: 0, rejected: 0, violations: 0 }) }));
+    const compared = this.out.checked.replies + this.out.checked.worlds;
+    const result = this.out.violations.length > 0 ? "violations" : compared === 0 ? "nothing-checked" : "consistent";
+    return {
+      log_check_version: 1,
+      header: this.header,
+      entries: this.out.entries,
+      requests: this.out.requests,
+      replies: this.out.replies,
+      profile: this.profile,
+      sessions: this.out.sessions,
+      checked: { ...this.out.checked },
+      unchecked: { ...this.out.unchecked },
+      gaps: [...this.unknownAgents].map(([agent, line]) => ({ agent, line })),
+      seq_gaps: this.out.seq_gaps,
+      invariants,
+      violations: this.out.violations,
+      result,
+      exit_code: result === "violations" ? 1 : result === "nothing-checked" ? 2 : 0,
+    };
+  }
+
+  private judge(p: Pending, reply: unknown, replyLine: number | null): void {
+    const req = obj(p.msg);
+    const type = req?.["type"];
+    if (this.crashed) {
+      this.out.unchecked.wire_level++;
+      return;
+    }
+    if (replyLine !== null && reply !== undefined && this.isWireError(reply)) {
+      // A wire-level refusal: nothing was executed (W-4), so the model does not move.
+      this.out.unchecked.wire_level++;
+      return;
+    }
+    switch (type) {
+      case "hello": {
+        const families = obj(obj(obj(reply)?.["result"])?.["profile"])?.["families"];
+        if (Array.isArray(families)) this.profile = families.filter((f): f is Family => (PROFILE_FAMILIES as readonly string[]).includes(String(f)));
+        this.out.unchecked.wire_level++;
+        return;
+      }
+      case "reset":
+        this.world = initialWorld();
+        this.violated = false;
+        this.unknownAgents.clear();
+        this.sessionStart = p.line;
+        this.sessionRequests = 0;
+        this.out.sessions++;
+        this.out.unchecked.wire_level++;
+        return;
+      case "crash_after":
+        // The process dies at a later write; which commands committed is for the crash stage, not a log.
+        this.crashed = true;
+        this.out.unchecked.wire_level++;
+        return;
+      case "command":
+        this.sessionRequests++;
+        this.command(p, req?.["command"] as Command, reply, replyLine);
+        return;
+      case "query":
+        this.sessionRequests++;
+        this.query(p, obj(req?.["query"]), reply, replyLine);
+        return;
+      default:
+        this.out.unchecked.wire_level++;
+    }
+  }
+
+  private isWireError(reply: unknown): boolean {
+    const r = obj(reply);
+    const code = obj(r?.["error"])?.["code"];
+    return r?.["ok"] === false && typeof code === "string" && WIRE_CODES.has(code);
+  }
+
+  private command(p: Pending, command: Command, reply: unknown, replyLine: number | null): void {
+    const op = String(obj(command)?.["op"] ?? "?");
+    if (this.profile !== null && !opAllowed(op, this.profile)) {
+      this.out.unchecked.wire_level++; // UNSUPPORTED by W-5.2: a wire-level answer
+      return;
+    }
+    const agent = obj(command)?.["agent"];
+    if (typeof agent === "string" && this.unknownAgents.has(agent)) {
+      this.out.unchecked.agent_not_in_log++;
+      return;
+    }
+    const e = expect1(this.world, command);
+    this.lastOp = op;
+    const implCode = obj(obj(reply)?.["error"])?.["code"];
+    if (!e.reply.ok && e.rejectedAt?.check === AGENT_LOOKUP && typeof agent === "string" && reply !== undefined && implCode !== "NOT_FOUND") {
+      // The implementation knows an agent this log never mints (it did not answer NOT_FOUND): a gap, not a violation (L-2.2).
+      this.unknownAgents.set(agent, p.line);
+      this.out.unchecked.agent_not_in_log++;
+      return;
+    }
+    this.world = e.world;
+    if (this.violated) {
+      this.out.unchecked.after_violation++;
+      return;
+    }
+    if (replyLine === null || reply === undefined) {
+      this.out.unchecked.no_reply++;
+      return;
+    }
+    this.out.checked.replies++;
+    const m = compareReply(op, e.reply, reply as never, e.rejectedAt);
+    if (m !== null) return this.violation(p, replyLine, op, m, e.reply);
+    const t = (id: InvariantId) => this.tallies.get(id);
+    if (e.reply.ok) for (const g of guardsOf(op)) (t(g) as { accepted: number }).accepted++;
+    else if (e.reply.error.invariant !== null) {
+      const x = t(e.reply.error.invariant as InvariantId);
+      if (x !== undefined) x.rejected++;
+    }
+  }
+
+  private query(p: Pending, query: Record<string, unknown> | null, reply: unknown, replyLine: number | null): void {
+    if (query?.["name"] !== "world") {
+      this.out.unchecked.wire_level++; // L-2.3: only the world view is compared in version 1
+      return;
+    }
+    if (this.violated) {
+      this.out.unchecked.after_violation++;
+      return;
+    }
+    if (this.unknownAgents.size > 0) {
+      // The implementation's world holds an agent the model never saw: the views cannot agree (L-2.2).
+      this.out.unchecked.agent_not_in_log++;
+      return;
+    }
+    if (replyLine === null || reply === undefined) {
+      this.out.unchecked.no_reply++;
+      return;
+    }
+    const expected: WorldView = view(this.world);
+    const r = obj(reply);
+    this.out.checked.worlds++;
+    const m: Mismatch | null =
+      r?.["ok"] === true
+        ? compareWorld(this.lastOp, expected, r["result"])
+        : compareReply(this.lastOp, { ok: true, events: [], result: expected } as ExpectedReply, reply as never);
+    if (m !== null) this.violation(p, replyLine, "query world", m, expected);
+  }
+
+  private violation(p: Pending, line: number, op: string, m: Mismatch, expected: unknown): void {
+    this.violated = true;
+    const x = this.tallies.get(m.invariant);
+    if (x !== undefined) x.violations++;
+    this.out.violations.push({
+      line, request_line: p.line, id: p.id, op, invariant: m.invariant, summary: m.summary, expected,
+      context: { from_line: this.sessionStart, to_line: line, requests: this.sessionRequests },
+    });
+  }
+}
+
+/** Checks the log at `file` (spec/LOG.md): reads it once, in bounded memory. */
+export const checkLog = async (file: string): Promise<LogCheck> => {
+  const { header, entries } = await openLog(file);
+  const checker = new LogChecker(file, header);
+  for await (const e of entries) checker.feed(e);
+  return checker.finish();
+};

@@ -1,0 +1,240 @@
+/**
+ * Wire logs (spec/LOG.md, D-050) on real recordings: the bundled implementation recorded by `srk
+ * record` under a golden session validates; a catalog mutant recorded the same way fails at the
+ * line where the golden replay (a separate code path, in process) first sees it diverge, under the
+ * invariant its label names (decided from the spec); logs with replies, queries or entries left
+ * out still validate, or still fail for the mutant; hostile logs get an error naming the line, in
+ * bounded memory.
+ */
+import { execFile } from "node:child_process";
+import { appendFileSync, closeSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { MUTANTS } from "../../properties/mutants/catalog.ts";
+import { firstGoldenMismatchAt, readGolden } from "../golden/replay.ts";
+import { goldenPath, GOLDEN_SESSIONS, type GoldenLine } from "../golden/session.ts";
+import { load, materialize } from "../mutants/harness.ts";
+import { REPO_ROOT } from "../transport/local.ts";
+import { checkLog } from "./check.ts";
+import { LogFileError } from "./lines.ts";
+import { record } from "./record.ts";
+
+const run = promisify(execFile);
+const dirs: string[] = [];
+const temp = (): string => {
+  const d = mkdtempSync(join(tmpdir(), "srk-log-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const HELLO = { type: "hello", id: "h", protocol_versions: ["1"], settings: {} };
+const SHUTDOWN = { type: "shutdown", id: "bye" };
+
+/** Records `requests` (hello first, shutdown last) sent to `main` through the proxy; returns the log and the replies the client saw. */
+const recordSession = async (main: string, requests: readonly unknown[]): Promise<{ log: string; replies: string[] }> => {
+  const dir = temp();
+  const log = join(dir, "wire.log");
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const chunks: Buffer[] = [];
+  stdout.on("data", (c: Buffer) => chunks.push(c));
+  const done = record({ commandLine: `${process.execPath} --import tsx ${main} --data-dir ${join(dir, "data")}`, log, recorder: "log.test", stdin, stdout });
+  stdin.end([HELLO, ...requests, SHUTDOWN].map((r) => `${JSON.stringify(r)}\n`).join(""));
+  expect(await done).toBe(0);
+  return { log, replies: Buffer.concat(chunks).toString("utf8").trimEnd().split("\n") };
+};
+
+const requestsOf = (lines: readonly GoldenLine[]): unknown[] => lines.map((l) => l.request);
+const logLines = (log: string): Record<string, unknown>[] => readFileSync(log, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+const writeLog = (file: string, lines: readonly unknown[]): string => {
+  writeFileSync(file, lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n");
+  return file;
+};
+
+const SESSION = GOLDEN_SESSIONS.find((g) => g.name === "session-1");
+if (SESSION === undefined) throw new Error("no golden session-1");
+const LINES = readGolden(join(REPO_ROOT, goldenPath(SESSION)));
+
+describe("srk record and check-log on the bundled implementation", () => {
+  let recorded: { log: string; replies: string[] };
+  it("the proxy passes every reply through and logs every request and reply, seq by seq, timestamps rising", async () => {
+    recorded = await recordSession("impl/main.ts", requestsOf(LINES));
+    // One reply per request (W-1.6): hello, the session, shutdown.
+    expect(recorded.replies).toHaveLength(LINES.length + 2);
+    const entries = logLines(recorded.log);
+    expect(entries[0]).toMatchObject({ srk_log: 1, recorder: "log.test" });
+    const body = entries.slice(1);
+    expect(body.map((e) => e["seq"])).toEqual(body.map((_, i) => i + 1));
+    const t = body.map((e) => Number(e["t_us"]));
+    expect(t.every((x, i) => i === 0 || x >= (t[i - 1] as number))).toBe(true);
+    expect(body.filter((e) => e["dir"] === "request")).toHaveLength(LINES.length + 2);
+    // What the client saw is what the log holds, line for line.
+    expect(body.filter((e) => e["dir"] === "reply").map((e) => e["msg"])).toEqual(recorded.replies.map((r) => JSON.parse(r) as unknown));
+    expect(body.at(-1)).toMatchObject({ exit: { code: 0, signal: null } });
+  }, 120_000);
+
+  it("the log validates: every command reply and world view is the model's", async () => {
+    const c = await checkLog(recorded.log);
+    const commands = LINES.filter((l) => l.request.type === "command").length;
+    const worlds = LINES.length - commands;
+    expect(c.result).toBe("consistent");
+    expect(c.exit_code).toBe(0);
+    expect(c.checked).toEqual({ replies: commands, worlds });
+    expect(c.unchecked).toEqual({ no_reply: 0, wire_level: 2, agent_not_in_log: 0, after_violation: 0 });
+    expect(c.profile).toEqual(["janma", "samskara", "advaita", "ripa"]);
+    // Witnesses: every accepted command counts for the invariants guarding its operation.
+    expect(c.invariants.filter((i) => i.accepted + i.rejected > 0).length).toBeGreaterThan(10);
+    expect(c.violations).toEqual([]);
+  });
+
+  it("a log with replies, world queries and entries left out still validates, counting what it could not compare", async () => {
+    const entries = logLines(recorded.log);
+    const [header, ...body] = entries;
+    let k = 0;
+    const kept = body.filter((e) => {
+      if (e["dir"] !== "reply") return true;
+      k++;
+      return k % 3 !== 0; // every third reply left out
+    });
+    const c = await checkLog(writeLog(join(temp(), "partial.log"), [header, ...kept]));
+    expect(c.result).toBe("consistent");
+    expect(c.unchecked.no_reply).toBeGreaterThan(0);
+    expect(c.seq_gaps).toBeGreaterThan(0);
+    expect(c.checked.replies + c.checked.worlds + c.unchecked.no_reply + c.unchecked.wire_level).toBe(LINES.length + 2);
+    // Without the world queries (request and reply), nothing about them is compared, the rest is.
+    const worldIds = new Set(LINES.filter((l) => l.request.type === "query").map((l) => l.request.id));
+    const noQueries = body.filter((e) => !worldIds.has(String((e["msg"] as { id?: unknown } | undefined)?.id)));
+    const q = await checkLog(writeLog(join(temp(), "no-queries.log"), [header, ...noQueries]));
+    expect(q.result).toBe("consistent");
+    expect(q.checked.worlds).toBe(0);
+  });
+
+  it("an agent the log never mints is a gap, its commands unchecked, not a violation", async () => {
+    const [header, ...body] = logLines(recorded.log);
+    // Drop the first mint and its reply (session-1 mints first after the hello).
+    const mintReq = body.findIndex((e) => (e["msg"] as { command?: { op?: string } } | undefined)?.command?.op === "advaita.mint");
+    const mintId = (body[mintReq]?.["msg"] as { id: string }).id;
+    const rest = body.filter((e) => (e["msg"] as { id?: unknown } | undefined)?.id !== mintId);
+    const c = await checkLog(writeLog(join(temp(), "no-mint.log"), [header, ...rest]));
+    expect(c.gaps.length).toBeGreaterThanOrEqual(1);
+    expect(c.unchecked.agent_not_in_log).toBeGreaterThan(0);
+    // Everything else of session-1 is still checked; a later mint reusing the dropped mint's root would
+    // be the one honest violation (the model never saw the root used), and session-1 has none.
+    expect(c.violations).toEqual([]);
+    expect(c.checked.replies).toBeGreaterThan(0);
+  });
+});
+
+describe("a catalog mutant's recording fails where the golden replay first diverges, under its label", () => {
+  // The first catalog mutant killed by session-1 in process: its line there is found by the golden replay.
+  it("fails at that line, under the mutant's invariant, and still fails with a third of the replies left out", async () => {
+    let found: { id: string; main: string; line: number; invariant: string } | null = null;
+    for (const m of MUTANTS.filter((x) => x.invariant !== null)) {
+      const api = materialize(`log-${m.id}`, m);
+      const open = await load(api);
+      const miss = firstGoldenMismatchAt(LINES, open());
+      if (miss !== null && miss.threw === null) {
+        found = { id: m.id, main: api.replace(/api\.ts$/, "main.ts"), line: miss.line, invariant: m.invariant as string };
+        break;
+      }
+    }
+    expect(found, "some labelled mutant diverges in session-1").not.toBeNull();
+    if (found === null) return;
+    const { log } = await recordSession(found.main, requestsOf(LINES));
+    const c = await checkLog(log);
+    expect(c.result).toBe("violations");
+    expect(c.exit_code).toBe(1);
+    const [v] = c.violations;
+    // Golden line N is request N+1 of the log (the hello is the first); the log's line of that request:
+    const entries = logLines(log);
+    const reqLine = entries.findIndex((e) => e["dir"] === "request" && (e["msg"] as { id?: unknown }).id === LINES[found.line - 1]?.request.id) + 1;
+    expect(v?.request_line, found.id).toBe(reqLine);
+    expect(v?.invariant, found.id).toBe(found.invariant);
+    expect(c.unchecked.after_violation).toBeGreaterThanOrEqual(0);
+    // Left out: every reply but the failing one among every third.
+    const [header, ...body] = entries;
+    const failingReplyLine = v?.line ?? -1;
+    let k = 0;
+    const kept = body.filter((e, i) => {
+      if (e["dir"] !== "reply" || i + 2 === failingReplyLine) return true;
+      k++;
+      return k % 3 !== 0;
+    });
+    const p = await checkLog(writeLog(join(temp(), "mutant-partial.log"), [header, ...kept]));
+    expect(p.result).toBe("violations");
+    expect(p.violations[0]?.invariant).toBe(found.invariant);
+    expect(p.violations[0]?.request_line).toBe(reqLine);
+  }, 240_000);
+});
+
+describe("hostile logs: a clear error naming the line", () => {
+  const header = { srk_log: 1, recorder: "t", impl: null, started_at: null };
+  const hello = (seq: number) => ({ seq, t_us: seq, dir: "request", msg: HELLO });
+  const reject = async (lines: readonly unknown[], pattern: RegExp): Promise<void> => {
+    const f = writeLog(join(temp(), "bad.log"), lines);
+    await expect(checkLog(f)).rejects.toThrow(LogFileError);
+    await expect(checkLog(f)).rejects.toThrow(pattern);
+  };
+  it("a truncated last line", async () => {
+    await reject([header, hello(1), '{"seq":2,"t_us":2,"dir":"re'], /bad\.log:3: not a JSON value/);
+  });
+  it("timestamps that go back", async () => {
+    await reject([header, hello(1), { seq: 2, t_us: 0, dir: "reply", msg: { id: "h", ok: true } }], /bad\.log:3: t_us 0 is before the previous entry's 1/);
+  });
+  it("a repeated seq", async () => {
+    await reject([header, hello(1), { ...hello(1) }], /bad\.log:3: seq 1 after 1/);
+  });
+  it("a reply to an unknown id", async () => {
+    await reject([header, hello(1), { seq: 2, t_us: 2, dir: "reply", msg: { id: "nobody", ok: true, events: [] } }], /bad\.log:3: a reply with id "nobody" answers no request/);
+  });
+  it("no header, an empty file, a missing file, an entry with both msg and raw, an entry after the exit", async () => {
+    await reject([hello(1)], /bad\.log:1: not a log header/);
+    const empty = join(temp(), "empty.log");
+    writeFileSync(empty, "");
+    await expect(checkLog(empty)).rejects.toThrow(/empty\.log: empty: a log starts with its header line/);
+    await expect(checkLog(join(temp(), "absent.log"))).rejects.toThrow(/absent\.log: no such file/);
+    await reject([header, { seq: 1, t_us: 1, dir: "request", msg: {}, raw: "x" }], /bad\.log:2: not a log entry \(L-1\.2\): exactly one of msg and raw/);
+    await reject([header, { seq: 1, t_us: 1, exit: { code: 0, signal: null } }, hello(2)], /bad\.log:3: an entry after the exit on line 2/);
+  });
+  it("bytes that are not UTF-8", async () => {
+    const f = join(temp(), "latin1.log");
+    writeFileSync(f, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n{"seq":1,"t_us":1,"dir":"request","raw":"`), Buffer.from([0xe9]), Buffer.from('"}\n')]));
+    await expect(checkLog(f)).rejects.toThrow(/latin1\.log:2: the line is not valid UTF-8/);
+  });
+  it("a 1 GiB file of one line is refused at that line, after reading at most the line bound", async () => {
+    const f = join(temp(), "huge.log");
+    writeFileSync(f, `${JSON.stringify(header)}\n`);
+    const fd = openSync(f, "r+");
+    ftruncateSync(fd, 1 << 30); // sparse: 1 GiB of zero bytes, no newline
+    closeSync(fd);
+    const before = process.memoryUsage().rss;
+    await expect(checkLog(f)).rejects.toThrow(/huge\.log:2: the line is longer than \d+ bytes \(L-1\.3\)/);
+    // Bounded: the line bound (64 MiB and a little) plus the runtime's slack, far from the file's size.
+    expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+  }, 60_000);
+});
+
+describe("the three commands from a shell", () => {
+  it("srk record, then srk check-log: exit 0 and the summary; a broken log: exit 64 naming the line", async () => {
+    const dir = temp();
+    const log = join(dir, "cli.log");
+    const impl = `${process.execPath} --import tsx impl/main.ts --data-dir ${join(dir, "data")}`;
+    const input = [HELLO, ...requestsOf(LINES.slice(0, 12)), SHUTDOWN].map((r) => JSON.stringify(r)).join("\n") + "\n";
+    const child = execFile(process.execPath, ["bin/srk.mjs", "record", "--impl", impl, "--log", log], { cwd: REPO_ROOT });
+    child.stdin?.end(input);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(0);
+    const ok = await run(process.execPath, ["bin/srk.mjs", "check-log", log], { cwd: REPO_ROOT });
+    expect(ok.stdout).toMatch(/^srk check-log .*cli\.log: consistent \(exit 0\): every one of the \d+ compared replies is the model's/);
+    appendFileSync(log, '{"seq":');
+    const bad = await run(process.execPath, ["bin/srk.mjs", "check-log", log], { cwd: REPO_ROOT }).catch((e: { code: number; stderr: string }) => e);
+    expect((bad as { code: number }).code).toBe(64);
+    expect((bad as { stderr: string }).stderr).toMatch(/cli\.log:\d+: not a JSON value/);
+  }, 120_000);
+});

@@ -22,6 +22,7 @@ export const LONG_TESTS = [
   "conformance/stages/schema-invalid.test.ts",
   "adapters/js/examples.test.ts",
   "adapters/python/examples.test.ts",
+  "conformance/log/recordings.test.ts",
 ];
 
 // One suite for the whole kit. Campaigns (fuzz, bench, the mutant matrix) live behind their own

@@ -58,6 +58,11 @@ describe("D-035 rule (1) for generic codes: the invariant the failing check or u
     expect(attribute({ op: "samskara.excise", modelRejected: { code: "NOT_FOUND", invariant: null, check: "OP-4.2.c4" }, implRejected: { code: "DUPLICATE_ID", invariant: null }, path: null })).toBe("S-5");
     expect(fallback("samskara.excise")).toBe("S-3");
   });
+  it("both rejected, the model with a generic code and the implementation under an invariant: the invariant named on the wire (an excision refused for its authorisation, I2, before its id was checked)", () => {
+    expect(attribute({ op: "samskara.excise", modelRejected: { code: "DUPLICATE_ID", invariant: null, check: "OP-4.2.c2" }, implRejected: { code: "RIPA_MEMORY_ANCESTRY_BROKEN", invariant: "I2" }, path: null })).toBe("I2");
+    // Against an acceptance the same model rejection is what its check protects.
+    expect(attribute({ op: "samskara.excise", modelRejected: { code: "DUPLICATE_ID", invariant: null, check: "OP-4.2.c2" }, implRejected: null, path: null })).toBe("S-5");
+  });
   it("the implementation's generic code: only when every check of the operation rejecting with it protects one invariant", () => {
     // advaita.mint has one DUPLICATE_ID check (OP-5.1.c2, I5).
     expect(attribute({ op: "advaita.mint", modelRejected: null, implRejected: { code: "DUPLICATE_ID", invariant: null }, path: null })).toBe("I5");

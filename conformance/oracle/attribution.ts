@@ -4,7 +4,8 @@
  *
  * 1. Outcomes differ. The model rejected under invariant M and the implementation accepted: M was
  *    not protected, so M. The implementation rejected under I where the model accepted: I was
- *    misapplied, so I. Both rejected with different codes: M, else I. A rejection with a generic
+ *    misapplied, so I. Both rejected with different codes: M, else I (an invariant a reply names
+ *    comes before one inferred from a check, below). A rejection with a generic
  *    code (MALFORMED, NOT_FOUND, DUPLICATE_ID, TICK_REGRESSED) names no invariant on the wire; it
  *    stands for the invariant its check protects (spec/checks.ts `protects`, or for a MALFORMED
  *    from a uniqueness rule the rule's, spec/rules.ts): the model's check is known (the golden
@@ -129,7 +130,12 @@ export const attribute = (d: Disagreement): InvariantId => {
   const i = d.implRejected;
   if (m !== null && i === null) return byModel(m) ?? fallback(d.op);
   if (m === null && i !== null) return byImpl(d.op, i) ?? fallback(d.op);
-  if (m !== null && i !== null) return byModel(m) ?? byImpl(d.op, i) ?? fallback(d.op);
+  // Both rejected: an invariant a reply names on the wire comes before one inferred from a check.
+  if (m !== null && i !== null) {
+    if (isInvariant(m.invariant)) return m.invariant;
+    if (isInvariant(i.invariant)) return i.invariant;
+    return modelProtects(m) ?? implProtects(d.op, i.code) ?? fallback(d.op);
+  }
   const paths = d.paths ?? (d.path === null ? [] : [d.path]);
   const first = paths[0];
   if (d.events !== undefined && first !== undefined && first.startsWith("$reply.events")) {

@@ -26,8 +26,11 @@ const tokens = (text) => (tokeniser ??= loadTokeniser(TABLE)).tokens(text);
 // ---------------------------------------------------------------------------------------------
 // What an agent holds for its lives
 
-/** The private part of an agent: manifests and traces by instance, held distillates by obligation. */
-const livesOf = (agent) => (agent.lives ??= { manifests: {}, traces: {}, held: {} });
+/**
+ * The private part of an agent: manifests and traces by instance, held distillates by obligation
+ * (step 3, lineage.mjs, adds the contents of the distillates its store retains).
+ */
+export const livesOf = (agent) => (agent.lives ??= { manifests: {}, traces: {}, held: {} });
 
 const instanceOf = (agent, id) => {
   const instance = own(agent.instances, id);
@@ -314,8 +317,11 @@ export const dissolve = (world, cmd, agent) => {
 // ---------------------------------------------------------------------------------------------
 // OP-3 custody
 
-/** Discharges an obligation, drops its distillate and applies the fail-safe (D-019) when due. */
-const discharge = (agent, obligation, outcome) => {
+/**
+ * Discharges an obligation, drops its distillate and applies the fail-safe (D-019) when due; a
+ * merge (step 3, lineage.mjs) discharges with "applied", after it has taken the distillate.
+ */
+export const discharge = (agent, obligation, outcome) => {
   obligation.status = "discharged";
   obligation.outcome = outcome;
   delete livesOf(agent).held[obligation.obligation_id];

@@ -61,7 +61,7 @@ export const PortableTrace = z
   .strictObject({
     trace_version: z.literal(1),
     invariant: z.union([InvariantIdSchema, z.null()]).describe("the invariant the failure is attributed to; null for a wire-protocol failure"),
-    stage: StageName,
+    stage: z.union([StageName, z.literal("log")]).describe("the stage that found it, or log: srk check-log, from a recorded log (spec/LOG.md)"),
     check: z.string().describe("the check that failed, e.g. differential/step"),
     summary: z.string().describe("what disagreed, in one sentence"),
     seed: z.union([z.int(), z.null()]),

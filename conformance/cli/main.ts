@@ -157,16 +157,28 @@ export const program = (): Command => {
   p.command("check-log")
     .description("check a wire log (spec/LOG.md) against the reference model: every reply it holds must be the model's; exit 0 consistent, 1 violations, 2 nothing checked")
     .argument("<log>", "the log file (from srk record, or an adapter)")
-    .option("--json <file>", "also write the result as JSON")
-    .action(async (file: string, o: { json?: string }) => {
+    .option("--out <dir>", "where the result (check.json) and a portable trace per violation (traces/) go", undefined)
+    .action(async (file: string, o: { out?: string }) => {
+      const { basename, join } = await import("node:path");
+      const { mkdirSync } = await import("node:fs");
       const { checkLog } = await import("../log/check.ts");
       const { renderLogCheck } = await import("../log/render.ts");
+      const { traceOfViolation } = await import("../log/trace.ts");
+      const { writeJsonAtomic } = await import("../trace/trace.ts");
+      const { defaultOutDir } = await import("./out-dir.ts");
       const c = await checkLog(file);
-      if (o.json !== undefined) {
-        const { writeJsonAtomic } = await import("../trace/trace.ts");
-        writeJsonAtomic(o.json, c);
+      const dir = o.out ?? defaultOutDir(`check-log-${basename(file).replace(/\.[^.]*$/, "")}`);
+      mkdirSync(join(dir, "traces"), { recursive: true });
+      writeJsonAtomic(join(dir, "check.json"), c);
+      // A trace per violation (the first 8), each read from the log again (trace.ts).
+      const traces: string[] = [];
+      for (const [k, v] of c.violations.slice(0, 8).entries()) {
+        const path = join(dir, "traces", `log-${v.invariant}-${k + 1}.json`);
+        writeJsonAtomic(path, await traceOfViolation(file, v));
+        traces.push(path);
       }
-      process.stdout.write(renderLogCheck(file, c));
+      process.stdout.write(renderLogCheck(file, c, traces));
+      process.stdout.write(`(result: ${join(dir, "check.json")})\n`);
       process.exitCode = c.exit_code;
     });
 

@@ -21,6 +21,9 @@ import { seededSession } from "../oracle/model.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { checkLog } from "./check.ts";
 import { record } from "./record.ts";
+import { traceOfViolation } from "./trace.ts";
+import { replayTrace } from "../replay.ts";
+import { PortableTrace } from "../../spec/certificate.ts";
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -197,6 +200,16 @@ describe("a catalog mutant's recording fails where the golden replay first diver
       k++;
       return k % 3 !== 0;
     });
+    // The violation as a portable trace: srk replay still fails on the mutant, at its last step, and passes on the implementation.
+    const trace = PortableTrace.parse(await traceOfViolation(log, v as NonNullable<typeof v>));
+    expect(trace.stage).toBe("log");
+    expect(trace.invariant).toBe(found.invariant);
+    expect(trace.failing_step).toBe(trace.steps.length - 1);
+    const mutantLine = `${process.execPath} --import tsx ${found.main}`;
+    const onMutant = await replayTrace(trace, { commandLine: mutantLine, requestTimeoutMs: 30_000, startupTimeoutMs: 60_000 });
+    expect(onMutant).toMatchObject({ kind: "still-fails", step: trace.steps.length });
+    const onImpl = await replayTrace(trace, { commandLine: `${process.execPath} --import tsx impl/main.ts`, requestTimeoutMs: 30_000, startupTimeoutMs: 60_000 });
+    expect(onImpl).toEqual({ kind: "passes", steps: trace.steps.length });
     const p = await checkLog(writeLog(join(temp(), "mutant-partial.log"), [header, ...kept]));
     expect(p.result).toBe("violations");
     expect(p.violations[0]?.invariant).toBe(found.invariant);
@@ -214,7 +227,8 @@ describe("the three commands from a shell", () => {
     child.stdin?.end(input);
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(0);
-    const ok = await run(process.execPath, ["bin/srk.mjs", "check-log", log], { cwd: REPO_ROOT });
+    const ok = await run(process.execPath, ["bin/srk.mjs", "check-log", log, "--out", join(dir, "out")], { cwd: REPO_ROOT });
+    expect(JSON.parse(readFileSync(join(dir, "out", "check.json"), "utf8"))).toMatchObject({ result: "consistent", exit_code: 0 });
     expect(ok.stdout).toMatch(/^srk check-log .*cli\.log: consistent \(exit 0\): every one of the \d+ compared replies is the model's/);
     appendFileSync(log, '{"seq":');
     const bad = await run(process.execPath, ["bin/srk.mjs", "check-log", log], { cwd: REPO_ROOT }).catch((e: { code: number; stderr: string }) => e);

@@ -10,7 +10,10 @@ const short = (v: unknown, max = 600): string => {
   return s.length > max ? `${s.slice(0, max)}… (${s.length} characters)` : s;
 };
 
-export const renderLogCheck = (file: string, c: LogCheck): string => {
+const shq = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'"'"'`)}'`);
+
+/** `traces[k]`: the trace file written for violation k, if any. */
+export const renderLogCheck = (file: string, c: LogCheck, traces: readonly (string | undefined)[] = []): string => {
   const out: string[] = [];
   const compared = c.checked.replies + c.checked.worlds;
   const head =
@@ -30,6 +33,8 @@ export const renderLogCheck = (file: string, c: LogCheck): string => {
     out.push(`  ${v.summary}`);
     out.push(`  the model answers: ${short(v.expected)}`);
     out.push(`  context: lines ${v.context.from_line}-${v.context.to_line}, ${v.context.requests} request(s) of this session`);
+    const t = traces[c.violations.indexOf(v)];
+    if (t !== undefined) out.push(`  replay: npx srk replay ${shq(t)} --impl ${shq(c.header.impl ?? "<your implementation's command line>")}`);
   }
   const witnessed = c.invariants.filter((i) => i.accepted + i.rejected > 0 && i.violations === 0);
   const failed = c.invariants.filter((i) => i.violations > 0);

@@ -80,10 +80,15 @@ const withBug = (file: string, line: string, planted: string): string => {
   return root;
 };
 
-interface Step { program: string; name: string; families: Family[] }
+interface Step { program: string; args: string; name: string; families: Family[] }
 const STEPS: Step[] = [
-  { program: "advaita.mjs", name: "js-example-advaita", families: ["advaita"] },
-  { program: "janma.mjs", name: "js-example-janma", families: ["janma", "advaita"] },
+  { program: "advaita.mjs", args: "", name: "js-example-advaita", families: ["advaita"] },
+  { program: "janma.mjs", args: "", name: "js-example-janma", families: ["janma", "advaita"] },
+  { program: "samskara.mjs", args: "", name: "js-example-samskara", families: ["janma", "samskara", "advaita"] },
+  // Step 3's program declaring a smaller profile: with steps 1 and 2, every certifiable profile without ripa.
+  ...([["janma"], ["janma", "samskara"], ["samskara", "advaita"]] as Family[][]).map((families) => ({
+    program: "samskara.mjs", args: ` --families ${families.join(",")}`, name: "js-example-samskara", families,
+  })),
 ];
 
 describe("the examples' digests (spec/ENCODING.md) reproduce spec/vectors/digests.json", () => {
@@ -107,9 +112,9 @@ describe("the examples' digests (spec/ENCODING.md) reproduce spec/vectors/digest
   });
 });
 
-describe.each(STEPS)("step $program, profile [$families]", (step) => {
+describe.each(STEPS)("step $program$args, profile [$families]", (step) => {
   it("srk certify: every stage passes or is not applicable, exactly D-049's invariants pass, exit 0", async () => {
-    const { code, output, cert } = await certify(`node adapters/js/examples/${step.program}`);
+    const { code, output, cert } = await certify(`node adapters/js/examples/${step.program}${step.args}`);
     expect(cert.implementation.name).toBe(step.name);
     expect(cert.implementation.profile).toEqual({ families: step.families, crash_hook: false });
     for (const s of cert.stages) expect(["pass", "not-applicable"], `${s.stage}: ${s.reason}`).toContain(s.verdict);
@@ -147,6 +152,24 @@ const BUGS: Bug[] = [
     planted: "if (obligation === undefined)",
     invariant: "J-4",
     stage: "differential", // no golden session fits [janma, advaita]
+  },
+  {
+    step: "samskara.mjs",
+    what: "replay keeps a batch that an excision left empty, as an empty version (D-009's rejected alternative)",
+    file: "store.mjs",
+    line: "if (added.length === 0) continue;",
+    planted: "if (added === null) continue;",
+    invariant: "S-5",
+    stage: "golden", // session-decisions-samsara excises the only member of a batch
+  },
+  {
+    step: "samskara.mjs",
+    what: "the highest-weighted contributor's last tie-break is arrival order, not the smallest distillate id",
+    file: "store.mjs",
+    line: "|| byString(a.id, b.id);",
+    planted: "|| 0;",
+    invariant: "AD-3",
+    stage: "golden", // session-decisions-samsara, line 79 (G-52), merges contributors tied but for their ids
   },
 ];
 

@@ -3,7 +3,8 @@
  * certifiable step of D-049 beyond the empty profile:
  *
  * - step 1, `advaita.py`, profile [advaita];
- * - step 2, `janma.py`, profile [janma, advaita], built on step 1.
+ * - step 2, `janma.py`, profile [janma, advaita], built on step 1;
+ * - step 3, `samskara.py`, profile [janma, samskara, advaita], built on step 2.
  *
  * Each is certified by `srk certify` (the command line a user runs) and must reach exit 0 with every
  * stage passing or not applicable, and exactly the invariants D-049 says its profile certifies
@@ -12,6 +13,8 @@
  * the certificate must fail under the invariant that line protects, with a portable trace whose
  * `srk replay` still fails on the broken copy and passes on the example. Before all that, the
  * examples' digest code reproduces the spec's digest vectors, and says so when a vector is altered.
+ * Step 3 also declares smaller profiles (`--families`); one of them, [janma, samskara], is certified
+ * too, with fewer runs.
  */
 import { execFile } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -85,7 +88,29 @@ const STEPS: readonly Step[] = [
       why: "an act at or after born_tick + ttl_ticks is accepted (OP-2.3.c6)",
     },
   },
+  {
+    example: "samskara.py",
+    name: "python-example-samskara",
+    families: ["janma", "samskara", "advaita"],
+    bug: {
+      file: "samskara.py",
+      find: `    lineage = derive(store["chain"][0], recorded_batches(agent, leave_out=gone))  # OP-1.8`,
+      replace: `    lineage = derive(store["chain"][0], recorded_batches(agent))  # planted bug: the excised distillates are replayed too`,
+      invariant: "S-5",
+      why: "an excision replays the recorded batches with the excised distillates, so the chain is not re-derived (OP-1.8)",
+    },
+  },
 ];
+
+/** A smaller profile of an example that declares it with `--families` (few runs: the crash stage dominates). */
+interface Profile {
+  readonly example: string;
+  readonly name: string;
+  readonly families: readonly Family[];
+  readonly runs: string;
+}
+
+const PROFILES: readonly Profile[] = [{ example: "samskara.py", name: "python-example-samskara", families: ["janma", "samskara"], runs: "10" }];
 
 const tmp = mkdtempSync(join(tmpdir(), "srk-python-examples-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -133,33 +158,38 @@ python.describe("the Python examples of the implementer's path", () => {
     expect(bad.stdout.trim()).toBe(`1 of ${vectors.digests.length + vectors.identities.length} digest vectors disagree`);
   }, 60_000);
 
+  /** `srk certify` of one example and profile: exit 0, every stage as the profile allows, exactly `certifiedBy` passing. */
+  const certifies = async (step: { example: string; name: string; families: readonly Family[] }, impl: string, out: string, generated: string) => {
+    const expected = certifiedBy(step.families);
+    const r = await srk("certify", "--impl", impl, "--out", out, "--runs", generated, "--time-budget", "600");
+    const certificate = readCertificate(out);
+    const summary = `${r.stdout.slice(-3000)}\n${r.stderr.slice(-2000)}`;
+    expect(certificate.implementation.name).toBe(step.name);
+    expect(certificate.implementation.profile).toEqual({ families: [...step.families], crash_hook: true });
+    for (const s of certificate.stages) expect(["pass", "not-applicable"], `${s.stage}: ${s.reason}`).toContain(s.verdict);
+    // Which stages can run follows from the profile: the algebra needs janma and samskara, the
+    // forgetting scans need janma (lives to distil); every other stage runs for a non-empty profile.
+    const runs = (stage: string) =>
+      stage === "algebra" ? step.families.includes("janma") && step.families.includes("samskara") : stage === "forgetting" ? step.families.includes("janma") : true;
+    for (const s of certificate.stages) expect(s.verdict, `${s.stage}: ${s.reason}`).toBe(runs(s.stage) ? "pass" : "not-applicable");
+    expect(certificate.invariants.map((i) => i.invariant)).toEqual([...INVARIANT_IDS]);
+    for (const inv of certificate.invariants) {
+      expect(inv.verdict, `${inv.invariant}: ${inv.reason}`).toBe(expected.includes(inv.invariant) ? "pass" : "not-applicable");
+    }
+    expect(certificate.implementation_faults).toEqual([]);
+    expect(certificate.harness_faults).toEqual([]);
+    expect(certificate.result).toBe("certified");
+    expect(certificate.exit_code).toBe(0);
+    expect(r.code, summary).toBe(0);
+    expect(r.stdout).toMatch(/^result: certified \(exit 0\)/m);
+  };
+
   for (const step of STEPS) {
     const impl = `python3 adapters/python/examples/${step.example}`;
     const expected = certifiedBy(step.families);
 
     it(`${step.example}: srk certify exits 0 and exactly the invariants of the profile [${step.families.join(", ")}] pass (${expected.join(", ")})`, async () => {
-      const out = join(tmp, `cert-${step.name}`);
-      const r = await srk("certify", "--impl", impl, "--out", out, "--runs", RUNS, "--time-budget", "600");
-      const certificate = readCertificate(out);
-      const summary = `${r.stdout.slice(-3000)}\n${r.stderr.slice(-2000)}`;
-      expect(certificate.implementation.name).toBe(step.name);
-      expect(certificate.implementation.profile).toEqual({ families: [...step.families], crash_hook: true });
-      for (const s of certificate.stages) expect(["pass", "not-applicable"], `${s.stage}: ${s.reason}`).toContain(s.verdict);
-      // Which stages can run follows from the profile: the algebra needs janma and samskara, the
-      // forgetting scans need janma (lives to distil); every other stage runs for a non-empty profile.
-      const runs = (stage: string) =>
-        stage === "algebra" ? step.families.includes("janma") && step.families.includes("samskara") : stage === "forgetting" ? step.families.includes("janma") : true;
-      for (const s of certificate.stages) expect(s.verdict, `${s.stage}: ${s.reason}`).toBe(runs(s.stage) ? "pass" : "not-applicable");
-      expect(certificate.invariants.map((i) => i.invariant)).toEqual([...INVARIANT_IDS]);
-      for (const inv of certificate.invariants) {
-        expect(inv.verdict, `${inv.invariant}: ${inv.reason}`).toBe(expected.includes(inv.invariant) ? "pass" : "not-applicable");
-      }
-      expect(certificate.implementation_faults).toEqual([]);
-      expect(certificate.harness_faults).toEqual([]);
-      expect(certificate.result).toBe("certified");
-      expect(certificate.exit_code).toBe(0);
-      expect(r.code, summary).toBe(0);
-      expect(r.stdout).toMatch(/^result: certified \(exit 0\)/m);
+      await certifies(step, impl, join(tmp, `cert-${step.name}`), RUNS);
     }, 900_000);
 
     it(`${step.example} with a planted bug (${step.bug.why}) fails under ${step.bug.invariant}, and its trace replays as failing`, async () => {
@@ -185,6 +215,14 @@ python.describe("the Python examples of the implementer's path", () => {
       const fixed = await srk("replay", trace, "--impl", impl);
       expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
       expect(fixed.stdout).toMatch(/passes now/);
+    }, 900_000);
+  }
+
+  for (const profile of PROFILES) {
+    const impl = `python3 adapters/python/examples/${profile.example} --families ${profile.families.join(",")}`;
+    const expected = certifiedBy(profile.families);
+    it(`${profile.example} --families ${profile.families.join(",")}: srk certify exits 0 and exactly ${expected.join(", ")} pass`, async () => {
+      await certifies(profile, impl, join(tmp, `cert-${profile.name}-${profile.families.join("-")}`), profile.runs);
     }, 900_000);
   }
 });

@@ -124,7 +124,8 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
       }
       refs.set(f, {
         invariant: f.invariant, stage: f.stage, check: f.check, summary: f.summary, steps: f.trace?.steps.length ?? 0, trace_file: traceFile,
-        replay: traceFile === null ? null : `npx srk replay ${shq(join(out(), traceFile))} --impl ${shq(o.commandLine)}`,
+        replay: traceFile !== null ? `npx srk replay ${shq(join(out(), traceFile))} --impl ${shq(o.commandLine)}`
+          : f.rerun !== undefined ? `npx srk ${f.rerun} --impl ${shq(o.commandLine)}` : null,
       });
     }
     const findings = out_.findings.map((f) => refs.get(f) as CounterexampleRef);

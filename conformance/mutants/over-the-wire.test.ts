@@ -12,7 +12,12 @@ import { describe, expect, it } from "vitest";
 import { PROTOCOLS } from "../../spec/catalog.ts";
 import { MUTANTS } from "../../properties/mutants/catalog.ts";
 import { familyOfInvariant } from "../oracle/families.ts";
-import { certifyMutant } from "./matrix.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { certify } from "../certify.ts";
+import { REPO_ROOT } from "../transport/local.ts";
+import { certifyMutant, mutantCommandLine } from "./matrix.ts";
 
 /** One per family: found by the golden sessions, the algebra stage and the differential campaign. */
 const SAMPLE = ["J-2.act-without-covering-grant", "S-5.excised-content-retained", "AD-3.round-half-up", "I4.stale-token-effect"];
@@ -35,4 +40,23 @@ describe("kill matrix over the wire (sample; npm run mutants runs all)", () => {
       expect(row.shrunkSteps ?? 0).toBeGreaterThan(0);
     }, 180_000);
   }
+
+  it("a wire mutant's wire-session finding has no trace (raw lines fit none) and names srk golden as its replay", async () => {
+    const m = MUTANTS.find((x) => x.id === "G-15.cr-not-counted");
+    if (m === undefined) throw new Error("no mutant G-15.cr-not-counted");
+    const commandLine = mutantCommandLine(m, "otw-rerun-G-15");
+    const out = mkdtempSync(join(tmpdir(), "srk-rerun-"));
+    try {
+      const { certificate } = await certify({
+        commandLine, cwd: REPO_ROOT, outDir: join(out, "report"), dataRoot: mkdtempSync(join(out, "data-")), seed: 1, runs: 1, timeBudgetMs: 60_000,
+        requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], stages: ["golden"], failFast: true, graceMs: 10_000,
+      });
+      const f = certificate.stages.flatMap((s) => s.findings).find((x) => x.check === "golden/wire-session");
+      expect(f, JSON.stringify(certificate.stages.map((s) => s.reason))).toBeDefined();
+      expect(f?.trace_file).toBeNull();
+      expect(f?.replay).toBe(`npx srk golden --impl '${commandLine}'`);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

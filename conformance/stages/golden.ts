@@ -114,7 +114,8 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
     const r = await replayWireSession(ctx.target.spawnSpec(ctx.target.freshDir()), steps, ctx.settings.startupTimeoutMs + 4 * ctx.settings.requestTimeoutMs);
     ran++;
     checks += r.replies;
-    if (r.mismatch !== null) findings.push({ invariant: null, stage: "golden", check: "golden/wire-session", summary: `wire-session ${r.mismatch}`, trace: null });
+    // Its raw lines (broken framing, bytes that are not UTF-8) fit no portable trace: `srk golden` replays the session itself.
+    if (r.mismatch !== null) findings.push({ invariant: null, stage: "golden", check: "golden/wire-session", summary: `wire-session ${r.mismatch}`, trace: null, rerun: "golden" });
   }
   if (ran === 0) return outcome("not-applicable", "no golden session uses only the declared families", 0, [], notes);
   if (findings.length > 0) return outcome("fail", `${findings.length} golden session(s) diverged`, checks, findings, notes);

@@ -24,6 +24,11 @@ export interface Finding {
   readonly summary: string;
   /** A portable, replayable counterexample, when the failure is a sequence of requests. */
   readonly trace: PortableTrace | null;
+  /**
+   * When no portable trace can hold the failure (the wire session's raw lines: broken framing,
+   * invalid UTF-8, lines that are not JSON), the srk subcommand that re-runs it, e.g. `golden`.
+   */
+  readonly rerun?: string;
 }
 
 export interface StageOutcome {

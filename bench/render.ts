@@ -227,6 +227,22 @@ const digestMd = (r: BenchReport): string => {
   ].join("\n");
 };
 
+const logMd = (r: BenchReport): string => {
+  const x = r.sections.log;
+  if (x === undefined) return "Not measured: this report was made before the section existed.";
+  if (isError(x)) return failed(x) ?? "";
+  return [
+    `A complete log of ${fmtN(x.commands)} generated commands (${sig(x.log_bytes / 1e6)} MB); ${fmtN(x.round_trips)} sequential round trips per run.`,
+    "",
+    table(["What", "Median (min–max)"], [
+      ["srk check-log on the complete log (in process)", showFigure(x.check_commands_per_s)],
+      ["the model's bare transitions over the same commands", showFigure(x.bare_commands_per_s)],
+      ["round trip to the echo child, directly", showFigure(x.direct_rtt_us)],
+      ["round trip to the echo child through srk record", showFigure(x.recorded_rtt_us)],
+    ]),
+  ].join("\n");
+};
+
 const certRow = (label: string, c: CertRun): string[] => [
   label, c.error === null ? secs(c.wall_ms) : `failed: ${c.error}`, mib(c.peak_rss_bytes), String(c.peak_processes), `${c.result ?? "—"} (exit ${c.exit_code ?? "?"})`,
 ];
@@ -306,6 +322,10 @@ export const renderMarkdown = (r: BenchReport): string => {
     "## Test suite, certification and sharding",
     "",
     suiteMd(r),
+    "",
+    "## Wire logs",
+    "",
+    logMd(r),
     "",
     `Peak memory of the benchmark process itself (the in-process sections): ${mib(r.bench_peak_rss_bytes)}.`,
     "",

@@ -5,6 +5,7 @@ import type { DigestResult } from "./digest.ts";
 import type { DurableResult } from "./durable.ts";
 import type { Goal } from "./goals.ts";
 import type { GrowthResult } from "./growth.ts";
+import type { LogResult } from "./log.ts";
 import type { Inputs } from "../reports/inputs.ts";
 import type { ModelResult } from "./model.ts";
 import type { RunnerResult } from "./runner.ts";
@@ -56,6 +57,8 @@ export interface BenchReport {
     readonly sharding: Section<ShardingResult>;
     /** Absent from reports made before the section existed. */
     readonly startup?: Section<StartupResult>;
+    /** Wire logs: check-log's rate and record's round trip. Absent from reports made before the section existed. */
+    readonly log?: Section<LogResult>;
   };
   readonly goals: readonly Goal[];
   /** Peak RSS of the benchmark's own process (the in-process sections), bytes. */

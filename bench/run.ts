@@ -22,6 +22,7 @@
  * The whole run stays under 10 minutes on 2 cores: the growth section adapts N to its budget and
  * the certifications are bounded by a timeout.
  */
+import { LOG_CHECK_GOAL, LOG_RECORD_GOAL, logGoals, runLog, type LogResult } from "./log.ts";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
@@ -77,6 +78,9 @@ export const goalsOf = (s: BenchReport["sections"]): Goal[] => {
     ...(s.startup === undefined
       ? startupNotMeasured("this report was made before the startup section existed")
       : isError(s.startup) ? startupNotMeasured(why("startup", s.startup)) : startupGoals(s.startup)),
+    ...(s.log === undefined
+      ? [LOG_CHECK_GOAL, LOG_RECORD_GOAL].map((g) => notMeasured(g.name, "log", g.spec, "this report was made before the log section existed"))
+      : isError(s.log) ? [LOG_CHECK_GOAL, LOG_RECORD_GOAL].map((g) => notMeasured(g.name, "log", g.spec, why("log", s.log as SectionError))) : logGoals(s.log)),
   ];
 };
 
@@ -114,7 +118,8 @@ export const runBench = async (o: { quick: boolean; outDir: string; updateReadme
       if (isError(suite)) throw new Error("the --jobs 1 certification it compares with did not run");
       return (await runSharding(ctx, suite.certification)).result;
     });
-    const sections: BenchReport["sections"] = { durable, growth, runner, model, digest, suite, sharding, startup };
+    const log = await section<LogResult>(ctx, "log", async () => runLog(ctx));
+    const sections: BenchReport["sections"] = { durable, growth, runner, model, digest, suite, sharding, startup, log };
     const changed = inputChanges(inputs, currentInputs("bench"));
     if (changed.length > 0) throw new Error(`inputs changed while the benchmark ran, its figures are of no one commit; nothing written, run again:\n  ${changed.join("\n  ")}`);
     const report: BenchReport = {

@@ -7,7 +7,11 @@ import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { LogLine, RAW_KEEP_CHARS } from "../../spec/log.ts";
 import { checkLog } from "./check.ts";
+import { isPlainLine } from "./read.ts";
+import { entryOf } from "./record.ts";
 import { LogFileError } from "./lines.ts";
 
 const dirs: string[] = [];
@@ -72,3 +76,43 @@ describe("hostile logs: a clear error naming the line", () => {
   }, 60_000);
 });
 
+
+describe("the reader's fast path and the recorder agree with the LogLine schema", () => {
+  it("every entry the fast path accepts, the schema accepts (fast-check, 2000 entries: valid ones and each broken one way)", () => {
+    const valid = fc.record({
+      seq: fc.integer({ min: 1, max: 1e9 }),
+      t_us: fc.nat(),
+      dir: fc.constantFrom("request", "reply"),
+      body: fc.oneof(fc.jsonValue().map((msg) => ({ msg })), fc.string().map((raw) => ({ raw })), fc.string().map((raw) => ({ raw, raw_bytes: 9, invalid_utf8: true }))),
+    }).map(({ body, ...rest }) => ({ ...rest, ...body }) as Record<string, unknown>);
+    const breaks: readonly ((e: Record<string, unknown>) => Record<string, unknown>)[] = [
+      (e) => ({ ...e, seq: 0 }), (e) => ({ ...e, seq: 1.5 }), (e) => ({ ...e, seq: Number.MAX_SAFE_INTEGER + 2 }), (e) => ({ ...e, seq: "1" }),
+      (e) => ({ ...e, t_us: -1 }), (e) => ({ ...e, t_us: null }), (e) => ({ ...e, dir: "stderr" }), (e) => ({ ...e, extra: 1 }),
+      (e) => ({ ...e, msg: 1, raw: "x" }), (e) => { const { msg: _m, raw: _r, ...x } = e; return x; }, (e) => ({ ...e, raw: "x".repeat(RAW_KEEP_CHARS + 1), msg: undefined }),
+      (e) => ({ ...e, raw_bytes: -1 }), (e) => ({ ...e, invalid_utf8: false }), (e) => ({ ...e, raw: 7, msg: undefined }),
+    ];
+    const almost = fc.tuple(valid, fc.option(fc.integer({ min: 0, max: breaks.length - 1 }), { freq: 1 })).map(([e, k]) => (k === null ? e : (breaks[k] as (x: Record<string, unknown>) => Record<string, unknown>)(e)));
+    let accepted = 0;
+    fc.assert(
+      fc.property(almost, (v) => {
+        if (!isPlainLine(v)) return;
+        accepted++;
+        expect(LogLine.safeParse(v).success, JSON.stringify(v).slice(0, 200)).toBe(true);
+      }),
+      { numRuns: 2000, seed: 50 },
+    );
+    // The property is not vacuous: some entries took the fast path.
+    expect(accepted).toBeGreaterThan(20);
+  });
+  it("the recorder's raw entries fit the schema: a cut line keeps at most RAW_KEEP_CHARS units, never half a surrogate pair", () => {
+    const long = Buffer.from(`${"a".repeat(RAW_KEEP_CHARS - 1)}\u{1F680}tail`, "utf8");
+    const e = entryOf("request", long, long.length);
+    expect(LogLine.safeParse({ seq: 1, t_us: 0, ...e }).success).toBe(true);
+    expect(e.raw?.length).toBe(RAW_KEEP_CHARS - 1);
+    expect(e.raw_bytes).toBe(long.length);
+    const json = Buffer.from('{"type":"hello"}');
+    expect(entryOf("request", json, json.length)).toEqual({ dir: "request", msg: { type: "hello" } });
+    const bad = Buffer.from([0x7b, 0xe9, 0x7d]);
+    expect(entryOf("reply", bad, bad.length)).toMatchObject({ dir: "reply", invalid_utf8: true });
+  });
+});

@@ -79,7 +79,9 @@ export const entryOf = (dir: LogLine["dir"], bytes: Buffer, total: number): Omit
     valid = bytes.length < total; // a cut in the middle of a character is not a defect of the line
   }
   const text = lenient.decode(bytes);
-  const raw = [...text].slice(0, RAW_KEEP_CHARS).join("");
+  // At most RAW_KEEP_CHARS UTF-16 units (the schema's measure), never half a surrogate pair.
+  let raw = text.slice(0, RAW_KEEP_CHARS);
+  if (raw.length < text.length && /[\uD800-\uDBFF]$/.test(raw)) raw = raw.slice(0, -1);
   return { dir, raw, ...(raw.length < text.length || bytes.length < total ? { raw_bytes: total } : {}), ...(valid ? {} : { invalid_utf8: true as const }) };
 };
 

@@ -27,8 +27,11 @@ const byDistillateId = (a, b) => byString(a.distillate_id, b.distillate_id);
 
 const J4 = (message, path) => new Refusal("JANMA_DISTILLATION_OBLIGATION", "J-4", message, path);
 
-/** OP-1.10: memory extends with a snapshot of the store head after the change (D-024). */
-const extendMemory = (agent, cause) => {
+/**
+ * OP-1.10: memory extends with a snapshot of the store head after the change and of the task ids
+ * (D-024); a merge and an excision extend it here, a task start (ripa, continuity.mjs) too.
+ */
+export const extendMemory = (agent, cause) => {
   const memory = agent.substrate.memory;
   const store_head = headOf(agent.store).version_id;
   const snapshot = digestOf("memorySnapshot", { prev: memory.ancestry[memory.ancestry.length - 1], cause, store_head, task_ids: memory.task_ids });

@@ -16,31 +16,14 @@
  * command of that family UNSUPPORTED (W-5.2), except `advaita.mint`, which every profile with a
  * family needs to create an agent (D-034).
  */
-import { OPERATION_FAMILY } from "../index.mjs";
 import { mint, projectWrite, serveWorld } from "./world.mjs";
 import { lifecycleOperations } from "./lifecycle.mjs";
 import { lineageOperations } from "./lineage.mjs";
+import { allowedOperations, declaredFamilies } from "./profile.mjs";
 
 const FAMILIES = ["janma", "samskara", "advaita"];
 
-/** The families `--families` names (in FAMILIES' order), or all three. */
-const declared = (argv) => {
-  let value;
-  argv.forEach((a, i) => {
-    if (a === "--families") value = argv[i + 1]?.startsWith("--") === false ? argv[i + 1] : "";
-    else if (a.startsWith("--families=")) value = a.slice("--families=".length);
-  });
-  if (value === undefined) return FAMILIES;
-  const named = value.split(",");
-  const unknown = named.filter((f) => !FAMILIES.includes(f));
-  if (value === "" || unknown.length > 0) {
-    process.stderr.write(`--families takes a non-empty comma-separated subset of ${FAMILIES.join(", ")}; got ${JSON.stringify(value)}\n`);
-    process.exit(2);
-  }
-  return FAMILIES.filter((f) => named.includes(f));
-};
-
-const families = declared(process.argv.slice(2));
+const families = declaredFamilies(process.argv.slice(2), FAMILIES);
 const operations = {
   "advaita.mint": mint,
   "advaita.project_write": projectWrite,
@@ -51,5 +34,5 @@ const operations = {
 serveWorld({
   implementation: { name: "js-example-samskara", version: "1.0.0" },
   families,
-  operations: Object.fromEntries(Object.entries(operations).filter(([op]) => op === "advaita.mint" || families.includes(OPERATION_FAMILY.get(op) ?? ""))),
+  operations: allowedOperations(operations, families),
 });

@@ -55,7 +55,7 @@ export const checkQuiescent = (agent) => {
 // advaita.mint (OP-5.1) and advaita.project_write (OP-4.4)
 
 /** OP-5.2: a provider grant's capabilities are a set; providers are sorted by provider_id. */
-const providerSet = (providers) =>
+export const providerSet = (providers) =>
   providers.map((p) => ({ ...p, capabilities: sortedSet(p.capabilities) })).sort((a, b) => byString(a.provider_id, b.provider_id));
 
 /** OP-5.1. */

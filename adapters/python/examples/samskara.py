@@ -179,8 +179,9 @@ def handlers() -> dict[str, Callable[[World, Any], Any]]:
     return {**janma.handlers(), "samskara.merge": merge, "samskara.excise": excise, "samskara.replay": replay}
 
 
-def families(argv: list[str]) -> list[str]:
-    """The profile: ``--families a,b`` (or ``--families=a,b``), a non-empty subset of FAMILIES; all three by default."""
+def families(argv: list[str], allowed: tuple[str, ...] = FAMILIES) -> list[str]:
+    """The profile: ``--families a,b`` (or ``--families=a,b``), a non-empty subset of ``allowed``
+    (this program's FAMILIES; step 4 passes its own); all of them by default."""
     given = None
     for n, arg in enumerate(argv):
         if arg == "--families":
@@ -190,19 +191,20 @@ def families(argv: list[str]) -> list[str]:
         elif arg.startswith("--families="):
             given = arg[len("--families="):]
     if given is None:
-        return list(FAMILIES)
+        return list(allowed)
     chosen = [f for f in given.split(",") if f]
-    unknown = [f for f in chosen if f not in FAMILIES]
+    unknown = [f for f in chosen if f not in allowed]
     if not chosen or unknown:
-        raise SystemExit(f"--families {given!r}: a non-empty subset of {','.join(FAMILIES)}")
-    return [f for f in FAMILIES if f in chosen]
+        raise SystemExit(f"--families {given!r}: a non-empty subset of {','.join(allowed)}")
+    return [f for f in allowed if f in chosen]
 
 
-def table_for(profile: list[str]) -> dict[str, Callable[[World, Any], Any]]:
-    """The handlers the runner may send to ``profile``: its families' operations, advaita.mint
-    (D-034) and the queries. Any other operation is answered UNSUPPORTED by the adapter."""
+def table_for(profile: list[str], table: dict[str, Callable[[World, Any], Any]] | None = None) -> dict[str, Callable[[World, Any], Any]]:
+    """The handlers of ``table`` (this step's, by default) the runner may send to ``profile``: its
+    families' operations, advaita.mint (D-034) and the queries. Any other operation is answered
+    UNSUPPORTED by the adapter."""
     family = janma.SPEC.operations  # TAB-4: operation -> family
-    return {k: v for k, v in handlers().items() if k not in family or k == "advaita.mint" or family[k] in profile}
+    return {k: v for k, v in (table or handlers()).items() if k not in family or k == "advaita.mint" or family[k] in profile}
 
 
 if __name__ == "__main__":

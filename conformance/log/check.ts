@@ -122,7 +122,7 @@ export class LogChecker {
   /** Feeds one entry of the log, in file order. */
   feed({ line, entry }: Numbered<LogEntry>): void {
     this.out.entries++;
-    if (entry.seq > this.lastSeq + 1 && this.lastSeq > 0) this.out.seq_gaps++;
+    if (entry.seq > this.lastSeq + 1) this.out.seq_gaps++;
     this.lastSeq = entry.seq;
     if ("exit" in entry) return;
     if (entry.dir === "request") {
@@ -192,6 +192,7 @@ export class LogChecker {
       }
       case "reset":
         this.world = initialWorld();
+        this.lastOp = "advaita.mint";
         this.violated = false;
         this.unknownAgents.clear();
         this.sessionStart = p.line;

@@ -4,7 +4,8 @@
  *
  * - step 1, `advaita.py`, profile [advaita];
  * - step 2, `janma.py`, profile [janma, advaita], built on step 1;
- * - step 3, `samskara.py`, profile [janma, samskara, advaita], built on step 2.
+ * - step 3, `samskara.py`, profile [janma, samskara, advaita], built on step 2;
+ * - step 4, `ripa.py`, the full profile [janma, samskara, advaita, ripa], built on step 3.
  *
  * Each is certified by `srk certify` (the command line a user runs) and must reach exit 0 with every
  * stage passing or not applicable, and exactly the invariants D-049 says its profile certifies
@@ -13,8 +14,8 @@
  * the certificate must fail under the invariant that line protects, with a portable trace whose
  * `srk replay` still fails on the broken copy and passes on the example. Before all that, the
  * examples' digest code reproduces the spec's digest vectors, and says so when a vector is altered.
- * Step 3 also declares smaller profiles (`--families`); one of them, [janma, samskara], is certified
- * too, with fewer runs.
+ * Steps 3 and 4 also declare smaller profiles (`--families`); one of each, [janma, samskara] and
+ * [advaita, ripa], is certified too, with fewer runs.
  */
 import { execFile } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -100,6 +101,18 @@ const STEPS: readonly Step[] = [
       why: "an excision replays the recorded batches with the excised distillates, so the chain is not re-derived (OP-1.8)",
     },
   },
+  {
+    example: "ripa.py",
+    name: "python-example-ripa",
+    families: ["janma", "samskara", "advaita", "ripa"],
+    bug: {
+      file: "continuity.py",
+      find: `    if command["token"] != authority["token"] or command["execution_id"] != authority["holder"]:  # c1`,
+      replace: `    if False:  # planted bug: OP-6.6.c1 skipped, an effect with a stale token or by a non-holder is accepted`,
+      invariant: "I4",
+      why: "an effect under a stale epoch's token, or by an execution that does not hold it, is accepted (OP-6.6.c1)",
+    },
+  },
 ];
 
 /** A smaller profile of an example that declares it with `--families` (few runs: the crash stage dominates). */
@@ -110,7 +123,10 @@ interface Profile {
   readonly runs: string;
 }
 
-const PROFILES: readonly Profile[] = [{ example: "samskara.py", name: "python-example-samskara", families: ["janma", "samskara"], runs: "10" }];
+const PROFILES: readonly Profile[] = [
+  { example: "samskara.py", name: "python-example-samskara", families: ["janma", "samskara"], runs: "10" },
+  { example: "ripa.py", name: "python-example-ripa", families: ["advaita", "ripa"], runs: "10" },
+];
 
 const tmp = mkdtempSync(join(tmpdir(), "srk-python-examples-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -57,9 +57,9 @@ const srk = async (args: string[]): Promise<{ code: number; output: string }> =>
   }
 };
 
-const certify = async (impl: string, extra: string[] = []): Promise<{ code: number; output: string; cert: Cert; out: string }> => {
+const certify = async (impl: string, extra: string[] = [], runs = RUNS): Promise<{ code: number; output: string; cert: Cert; out: string }> => {
   const out = tempDir("js-example-cert-");
-  const { code, output } = await srk(["certify", "--impl", impl, "--out", out, "--runs", RUNS, ...extra]);
+  const { code, output } = await srk(["certify", "--impl", impl, "--out", out, "--runs", runs, ...extra]);
   const cert = JSON.parse(readFileSync(join(out, "certificate.json"), "utf8")) as Cert;
   return { code, output, cert, out };
 };
@@ -80,7 +80,7 @@ const withBug = (file: string, line: string, planted: string): string => {
   return root;
 };
 
-interface Step { program: string; args: string; name: string; families: Family[] }
+interface Step { program: string; args: string; name: string; families: Family[]; runs?: string }
 const STEPS: Step[] = [
   { program: "advaita.mjs", args: "", name: "js-example-advaita", families: ["advaita"] },
   { program: "janma.mjs", args: "", name: "js-example-janma", families: ["janma", "advaita"] },
@@ -88,6 +88,11 @@ const STEPS: Step[] = [
   // Step 3's program declaring a smaller profile: with steps 1 and 2, every certifiable profile without ripa.
   ...([["janma"], ["janma", "samskara"], ["samskara", "advaita"]] as Family[][]).map((families) => ({
     program: "samskara.mjs", args: ` --families ${families.join(",")}`, name: "js-example-samskara", families,
+  })),
+  { program: "ripa.mjs", args: "", name: "js-example-ripa", families: ["janma", "samskara", "advaita", "ripa"] },
+  // Step 4's program declaring a few profiles with ripa, with fewer runs (the full profile's run covers the operations).
+  ...([["ripa"], ["advaita", "ripa"], ["janma", "ripa"]] as Family[][]).map((families) => ({
+    program: "ripa.mjs", args: ` --families ${families.join(",")}`, name: "js-example-ripa", families, runs: "10",
   })),
 ];
 
@@ -114,7 +119,7 @@ describe("the examples' digests (spec/ENCODING.md) reproduce spec/vectors/digest
 
 describe.each(STEPS)("step $program$args, profile [$families]", (step) => {
   it("srk certify: every stage passes or is not applicable, exactly D-049's invariants pass, exit 0", async () => {
-    const { code, output, cert } = await certify(`node adapters/js/examples/${step.program}${step.args}`);
+    const { code, output, cert } = await certify(`node adapters/js/examples/${step.program}${step.args}`, [], step.runs);
     expect(cert.implementation.name).toBe(step.name);
     expect(cert.implementation.profile).toEqual({ families: step.families, crash_hook: false });
     for (const s of cert.stages) expect(["pass", "not-applicable"], `${s.stage}: ${s.reason}`).toContain(s.verdict);
@@ -170,6 +175,15 @@ const BUGS: Bug[] = [
     planted: "|| 0;",
     invariant: "AD-3",
     stage: "golden", // session-decisions-samsara, line 79 (G-52), merges contributors tied but for their ids
+  },
+  {
+    step: "ripa.mjs",
+    what: "an effect is accepted under a stale authority token or from an execution that does not hold the epoch",
+    file: "continuity.mjs",
+    line: "if (cmd.token !== authority.token || cmd.execution_id !== authority.holder) throw",
+    planted: "if (false) throw",
+    invariant: "I4",
+    stage: "golden", // session-model-ripa, line 4 (OP-6.6.c1), sends an effect under the token a restart replaced
   },
 ];
 

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { certifiedBy, type Family } from "../../spec/profiles.ts";
+import { ALL_PROFILES, certifiedBy, isCertifiable, type Family } from "../../spec/profiles.ts";
 import { canonical, digestOf, identityOf, DOMAIN_TAGS } from "./examples/canonical.mjs";
 
 const run = promisify(execFile);
@@ -95,6 +95,17 @@ const STEPS: Step[] = [
     program: "ripa.mjs", args: ` --families ${families.join(",")}`, name: "js-example-ripa", families, runs: "10",
   })),
 ];
+const key = (f: readonly Family[]): string => [...f].sort().join(",");
+// Every other certifiable profile (D-049) on step 4's program, five runs each: each certifiable profile has a JavaScript example.
+STEPS.push(
+  ...ALL_PROFILES.filter(isCertifiable)
+    .filter((f) => !STEPS.some((s) => key(s.families) === key(f)))
+    .map((f) => ({ program: "ripa.mjs", args: ` --families ${f.join(",")}`, name: "js-example-ripa", families: [...f], runs: "5" })),
+);
+
+it("every certifiable profile is certified by one of the steps", () => {
+  expect(new Set(STEPS.map((s) => key(s.families))).size).toBe(ALL_PROFILES.filter(isCertifiable).length);
+});
 
 describe("the examples' digests (spec/ENCODING.md) reproduce spec/vectors/digests.json", () => {
   const vectors = JSON.parse(readFileSync(join(KIT, "spec", "vectors", "digests.json"), "utf8")) as {

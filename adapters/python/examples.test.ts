@@ -14,8 +14,8 @@
  * the certificate must fail under the invariant that line protects, with a portable trace whose
  * `srk replay` still fails on the broken copy and passes on the example. Before all that, the
  * examples' digest code reproduces the spec's digest vectors, and says so when a vector is altered.
- * Steps 3 and 4 also declare smaller profiles (`--families`); one of each, [janma, samskara] and
- * [advaita, ripa], is certified too, with fewer runs.
+ * Steps 3 and 4 also declare smaller profiles (`--families`): every certifiable profile the steps do
+ * not declare is certified too, with fewer runs, so each of D-049's certifiable profiles has a Python example.
  */
 import { execFile } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -25,7 +25,7 @@ import { promisify } from "node:util";
 import { afterAll, expect, it } from "vitest";
 import { INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
 import { Certificate } from "../../spec/certificate.ts";
-import { certifiedBy, type Family } from "../../spec/profiles.ts";
+import { ALL_PROFILES, certifiedBy, isCertifiable, type Family } from "../../spec/profiles.ts";
 import { needs, PYTHON3 } from "../../test-support/needs.ts";
 import { REPO_ROOT } from "../../conformance/transport/local.ts";
 
@@ -123,10 +123,28 @@ interface Profile {
   readonly runs: string;
 }
 
-const PROFILES: readonly Profile[] = [
+const key = (f: readonly Family[]): string => [...f].sort().join(",");
+const NAMED: readonly Profile[] = [
   { example: "samskara.py", name: "python-example-samskara", families: ["janma", "samskara"], runs: "10" },
   { example: "ripa.py", name: "python-example-ripa", families: ["advaita", "ripa"], runs: "10" },
 ];
+/**
+ * Every other certifiable profile (D-049), on step 4's program (it declares any subset): so each
+ * certifiable profile has a Python example srk certifies to exit 0. Five runs each: the steps and the
+ * full profile exercise the operations, these the profile's own applicability and refusals.
+ */
+const PROFILES: readonly Profile[] = [
+  ...NAMED,
+  ...ALL_PROFILES.filter(isCertifiable)
+    .filter((f) => ![...STEPS.map((s) => s.families), ...NAMED.map((p) => p.families)].some((g) => key(g) === key(f)))
+    .map((families) => ({ example: "ripa.py", name: "python-example-ripa", families, runs: "5" })),
+];
+
+it("every certifiable profile is certified by one of the steps or profiles below", () => {
+  const covered = new Set([...STEPS.map((s) => key(s.families)), ...PROFILES.map((p) => key(p.families))]);
+  expect(ALL_PROFILES.filter(isCertifiable).map(key).filter((k) => !covered.has(k))).toEqual([]);
+  expect(covered.size).toBe(ALL_PROFILES.filter(isCertifiable).length);
+});
 
 const tmp = mkdtempSync(join(tmpdir(), "srk-python-examples-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

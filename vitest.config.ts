@@ -14,6 +14,7 @@ export const LONG_TESTS = [
   "conformance/shard/shard.test.ts",
   "conformance/mutants/over-the-wire.test.ts",
   "conformance/mutants/in-process.test.ts",
+  "conformance/mutants/generated/over-the-wire.test.ts",
   "conformance/certificate/certificate.test.ts",
   "conformance/reporters/browser.test.ts",
   "conformance/cli/cli.test.ts",

@@ -16,6 +16,9 @@
  *   they came from, and fails when an input they quote, e.g. reports/mutants.json, was regenerated
  *   without them.
  * - docs/examples/certificate/ (`npm run docs:sample`): reports/sample-certificate.test.ts (c).
+ * - reports/mutants-generated.json and .md (`npm run mutants:wire-generated`, an hour for the
+ *   sample, hours for the whole set): like the benchmark, a measurement of one commit; it must
+ *   name a commit of this history and every input as at that commit.
  * - reports/bench.json and .md (`npm run bench`, about seven minutes of a loaded machine): a
  *   benchmark is a measurement of one commit on one machine, not a function of the sources, so it
  *   is not rerun at every commit and its inputs are not required to be today's. What must hold is
@@ -40,6 +43,7 @@ const read = (file: string): string => readFileSync(join(REPO_ROOT, file), "utf8
 const CHECKED: Record<Artifact, string> = {
   "sample-certificate": "reports/sample-certificate.test.ts",
   mutants: "reports/freshness.test.ts",
+  "mutants-generated": "reports/freshness.test.ts",
   invariants: "reports/freshness.test.ts",
   bench: "reports/freshness.test.ts",
   guide: "reports/guide.test.ts",
@@ -59,6 +63,12 @@ describe("generated evidence records its inputs, and they are current", () => {
     expect(staleInputs("invariants", readRecord("invariants"))).toBeNull();
     const record = readRecord("invariants") as { outputs?: unknown };
     expect(record.outputs, `${RECORDS.invariants.file} names what reports/generate.ts wrote`).toEqual([...renderReports(currentTraceability()).keys()]);
+  });
+});
+
+describe("reports/mutants-generated.json says truly what it measured", () => {
+  it("its inputs are those of a commit of this history, nothing uncommitted (else: npm run mutants:wire-generated in a clean checkout)", () => {
+    expect(commitMismatch("mutants-generated", readRecord("mutants-generated"))).toBeNull();
   });
 });
 

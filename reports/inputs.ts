@@ -37,8 +37,8 @@ import ts from "typescript";
 import { REPO_ROOT } from "./paths.ts";
 
 /** The committed generated evidence whose inputs are recorded and checked. */
-export type Artifact = "sample-certificate" | "mutants" | "invariants" | "bench" | "guide";
-export const ARTIFACTS: readonly Artifact[] = ["sample-certificate", "mutants", "invariants", "bench", "guide"];
+export type Artifact = "sample-certificate" | "mutants" | "mutants-generated" | "invariants" | "bench" | "guide";
+export const ARTIFACTS: readonly Artifact[] = ["sample-certificate", "mutants", "mutants-generated", "invariants", "bench", "guide"];
 
 /** The runner's modules that cannot change what a certification decides, left out of the sets that run one. */
 const NOT_DECIDING = [
@@ -71,6 +71,12 @@ const RECORD_KEEPING = "!reports/inputs.ts";
  *   copied and patched (every module impl/main.ts and impl/api.ts load; the spec modules they import
  *   are linked into the copy), and the golden transcripts. The spec's Markdown is not read by any of
  *   them, so a wording change does not call for the matrix's quarter of an hour again.
+ * - mutants-generated (reports/mutants-generated.json and .md, `npm run mutants:wire-generated`):
+ *   the script and what it imports (Stryker's instrumenter through the generator, the ignorer of
+ *   informative texts, the compile check, the harness, the runner), the TypeScript project the
+ *   compile check reads, the implementation that is mutated, and the golden transcripts. Like the
+ *   benchmark it is a measurement of one commit (a full run takes hours, sharded): it must say
+ *   truly which commit it measured, not be rerun at every commit (reports/freshness.test.ts).
  * - invariants (reports/invariants.md and reports/error-codes.md, `npx tsx reports/generate.ts`, a
  *   step of `npm run docs`): the renderer and what it imports, and everything it quotes or scans:
  *   the golden transcripts (accepted and rejected examples), the kill matrix reports/mutants.json
@@ -89,6 +95,12 @@ export const INPUT_SETS: Record<Artifact, readonly string[]> = {
   mutants: [
     "imports:conformance/mutants/run-matrix.ts", "imports:impl/main.ts", "imports:impl/api.ts", "conformance/golden/*.jsonl", ...NOT_DECIDING,
     // load() imports the patched copy's impl/api.ts, named above by the original's.
+    "computed:conformance/mutants/harness.ts",
+    RECORD_KEEPING,
+  ],
+  "mutants-generated": [
+    "imports:conformance/mutants/generated/run.ts", "imports:impl/main.ts", "imports:impl/api.ts", "conformance/golden/*.jsonl", ...NOT_DECIDING,
+    "stryker/ignore-informative.mjs", "stryker/tsconfig.impl.json", "tsconfig.json",
     "computed:conformance/mutants/harness.ts",
     RECORD_KEEPING,
   ],
@@ -118,6 +130,7 @@ export const INPUT_SETS: Record<Artifact, readonly string[]> = {
 export const REGENERATE: Record<Artifact, string> = {
   "sample-certificate": "npm run docs:sample",
   mutants: "npm run mutants",
+  "mutants-generated": "npm run mutants:wire-generated (in a clean checkout)",
   invariants: "npx tsx reports/generate.ts (a step of npm run docs)",
   bench: "npm run bench",
   guide: "npx tsx reports/guide.ts --run (a few minutes)",
@@ -130,6 +143,7 @@ export const REGENERATE: Record<Artifact, string> = {
 export const RECORDS: Record<Artifact, { readonly file: string; readonly field: string | null }> = {
   "sample-certificate": { file: "docs/examples/certificate/inputs.json", field: null },
   mutants: { file: "reports/mutants.json", field: "inputs" },
+  "mutants-generated": { file: "reports/mutants-generated.json", field: "inputs" },
   invariants: { file: "reports/invariants.inputs.json", field: null },
   bench: { file: "reports/bench.json", field: "inputs" },
   guide: { file: "docs/guide/runs.json", field: "inputs" },

@@ -101,7 +101,6 @@ export const INPUT_SETS: Record<Artifact, readonly string[]> = {
   "mutants-generated": [
     "imports:conformance/mutants/generated/run.ts", "imports:impl/main.ts", "imports:impl/api.ts", "conformance/golden/*.jsonl", ...NOT_DECIDING,
     "stryker/ignore-informative.mjs", "stryker/tsconfig.impl.json", "tsconfig.json",
-    "computed:conformance/mutants/harness.ts",
     RECORD_KEEPING,
   ],
   invariants: [

@@ -22,37 +22,22 @@ const WORK = join(ROOT, ".tmp", "mutants");
 /** Count non-overlapping occurrences of `needle` in `hay`. */
 const occurrences = (hay: string, needle: string): number => hay.split(needle).length - 1;
 
-/**
- * Copies impl/ for `name`, rewrites `file` (relative to the copy's root) with `patch` when one is
- * given, and returns the copy's entry module path. The hand-written mutants patch by finding a
- * text (`materialize`); the generated ones by a span (conformance/mutants/generated/).
- */
-export const materializeWith = (name: string, patch: { readonly file: string; readonly apply: (text: string) => string } | null): string => {
+/** Copies impl/ for `name`, applies `mutant` (if any), and returns the copy's entry module path. */
+export const materialize = (name: string, mutant: Mutant | null): string => {
   const dir = join(WORK, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(join(ROOT, "impl"), join(dir, "impl"), { recursive: true, filter: (src) => !src.includes(`${join("impl", "test")}`) });
   if (!existsSync(join(dir, "spec"))) symlinkSync(join(ROOT, "spec"), join(dir, "spec"), "dir");
-  if (patch !== null) {
-    const file = join(dir, patch.file);
-    writeFileSync(file, patch.apply(readFileSync(file, "utf8")));
+  if (mutant !== null) {
+    const file = join(dir, mutant.file);
+    const text = readFileSync(file, "utf8");
+    const n = occurrences(text, mutant.find);
+    if (n !== 1) throw new Error(`mutant ${mutant.id}: the text to patch occurs ${n} times in ${mutant.file}, expected once; update the mutant`);
+    writeFileSync(file, text.replace(mutant.find, mutant.replace));
   }
   return join(dir, "impl", "api.ts");
 };
-
-/** Copies impl/ for `name`, applies `mutant` (if any), and returns the copy's entry module path. */
-export const materialize = (name: string, mutant: Mutant | null): string =>
-  materializeWith(name, mutant === null ? null : {
-    file: mutant.file,
-    apply: (text) => {
-      const n = occurrences(text, mutant.find);
-      if (n !== 1) throw new Error(`mutant ${mutant.id}: the text to patch occurs ${n} times in ${mutant.file}, expected once; update the mutant`);
-      return text.replace(mutant.find, mutant.replace);
-    },
-  });
-
-/** Removes the copy `materialize` or `materializeWith` made for `name`. */
-export const discard = (name: string): void => rmSync(join(WORK, name), { recursive: true, force: true });
 
 type Opener = (opts?: OpenOptions) => Implementation;
 

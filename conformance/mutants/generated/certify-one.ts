@@ -23,7 +23,7 @@ import type { StageName } from "../../../spec/certificate.ts";
 import { certify } from "../../certify.ts";
 import { readTrace } from "../../trace/trace.ts";
 import { REPO_ROOT } from "../../transport/local.ts";
-import { discard, materializeWith } from "../harness.ts";
+import { discard, materializeWith } from "./copy.ts";
 import { applyMutant, type GeneratedMutant } from "./source.ts";
 
 export type Outcome = "killed" | "survived" | "inconclusive" | "did-not-start" | "did-not-compile";

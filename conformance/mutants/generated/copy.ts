@@ -1,0 +1,30 @@
+/**
+ * A copy of impl/ with one file rewritten, for a generated mutant: the same layout as the kill
+ * matrix's copies (conformance/mutants/harness.ts `materialize`: impl/ without its tests, spec/
+ * linked so the copy speaks the real spec), under .tmp/mutants/<name>/. Kept apart from the
+ * harness so that the hand-written matrix's inputs (reports/inputs.ts) do not change with it;
+ * the two copy the same way, and a later change may make the harness call this.
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const WORK = join(ROOT, ".tmp", "mutants");
+
+/** Copies impl/ for `name`, rewrites `patch.file` (relative to the copy's root) when a patch is given, and returns the copy's impl/api.ts. */
+export const materializeWith = (name: string, patch: { readonly file: string; readonly apply: (text: string) => string } | null): string => {
+  const dir = join(WORK, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(ROOT, "impl"), join(dir, "impl"), { recursive: true, filter: (src) => !src.includes(`${join("impl", "test")}`) });
+  if (!existsSync(join(dir, "spec"))) symlinkSync(join(ROOT, "spec"), join(dir, "spec"), "dir");
+  if (patch !== null) {
+    const file = join(dir, patch.file);
+    writeFileSync(file, patch.apply(readFileSync(file, "utf8")));
+  }
+  return join(dir, "impl", "api.ts");
+};
+
+/** Removes the copy made for `name`. */
+export const discard = (name: string): void => rmSync(join(WORK, name), { recursive: true, force: true });

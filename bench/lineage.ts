@@ -32,7 +32,7 @@ const manifest = (pin: string): JanmaManifest => ({
   consent_scope: { grant_id: "g", principal: "p", cells: [], category_defaults: [], persist_ceiling: "low" },
   ttl_ticks: 1_000_000_000,
   termination_conditions: [],
-  distillation_policy: { deadline_ticks: 1_000_000_000, max_retries: 1 },
+  distillation_policy: { deadline_ticks: 1_000_000_000, max_retries: 1, satisfaction_model: null },
 });
 
 const ENV = { tools: [{ tool: "search", capabilities: ["fare.search"] }], grantable: ["fare.*"] };

@@ -37,7 +37,7 @@ const patchObligation = (w: World, id: string, over: Partial<DistillationObligat
   patch(w, (a) => {
     const o = a.obligations.get(id);
     if (o === undefined) throw new Error(`no obligation ${id}`);
-    const next = { view: { ...o.view, ...over }, held: held === undefined ? o.held : (held as typeof o.held) };
+    const next = { view: { ...o.view, ...over } as DistillationObligation, held: held === undefined ? o.held : (held as typeof o.held) };
     return { ...a, obligations: new Map(a.obligations).set(id, next) };
   });
 const dropObligation = (w: World, id: string): World =>

@@ -170,6 +170,9 @@ export const oneDistillation = (h: readonly HistoryStep[]): Verdict => {
     for (const o of a.obligations.values()) {
       const v = o.view;
       if (v.attempts > v.max_retries + 1) return `${v.obligation_id} exceeded its retries`;
+      // D-063: exactly a corrective obligation declares the fail-safe, on the pin it was born from.
+      if (v.kind === "corrective" ? v.fail_safe?.store_version !== v.born_from : v.fail_safe !== null)
+        return `${v.obligation_id} (${v.kind}) declares the wrong fail-safe`;
       if (v.status === "discharged" && o.held !== null) return `${v.obligation_id} discharged but still holds its distillate`;
       if (v.kind === "corrective" && (v.outcome === "declined" || v.outcome === "escalated") && !a.store.quarantined.includes(v.born_from))
         return `${v.obligation_id} ${v.outcome} without the quarantine fail-safe`;
@@ -203,11 +206,18 @@ export const onlyDispositions = (w: World): Verdict =>
     return null;
   });
 
-/** S-2: every held or retained weight carries the principal's valence; confidence is positive. */
+/**
+ * S-2: every held or retained weight carries the principal's valence, under the satisfaction model
+ * its manifest declared (D-053); a zero confidence backs nothing (D-057: valence 0, no dispositions).
+ */
 export const principalSigned = (w: World): Verdict =>
   eachAgent(w, (a) => {
     for (const d of heldAndRetained(a)) {
-      if (d.signal.confidence <= 0) return `${d.distillate_id} has zero confidence`;
+      if (d.signal.confidence <= 0 && (d.signal.valence !== 0 || d.dispositions.length > 0))
+        return `${d.distillate_id} has zero confidence yet carries a judgement`;
+      const inst = a.instances.get(d.source.instance_id);
+      if (inst !== undefined && d.signal.model_version !== inst.manifest.distillation_policy.satisfaction_model)
+        return `${d.distillate_id} was judged under ${String(d.signal.model_version)}, not the principal's declared model`;
       for (const x of d.dispositions)
         if (Math.sign(x.weight) !== Math.sign(d.signal.valence) || Math.abs(x.weight) > Math.abs(d.signal.valence))
           return `${d.distillate_id}/${x.key} weight ${x.weight} against valence ${d.signal.valence}`;

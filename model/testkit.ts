@@ -53,7 +53,7 @@ export const manifest = (pin: string, over: Partial<JanmaManifest> = {}): JanmaM
   consent_scope: CONSENT,
   ttl_ticks: 100,
   termination_conditions: [],
-  distillation_policy: { deadline_ticks: 50, max_retries: 1 },
+  distillation_policy: { deadline_ticks: 50, max_retries: 1, satisfaction_model: null },
   ...over,
 });
 

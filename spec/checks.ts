@@ -132,9 +132,9 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
     ["`obligation_id` unused in the agent", "DUPLICATE_ID"],
     ["`distillate` parses with the strict `SamskaraDistillate` schema", "S-1"],
     ["`source.identity`, `source.nonce`, `source.instance_id` and `born_from` match the instance", "AD-4"],
-    ["signal confidence is 0", "S-2"],
-    ["every disposition's weight has the sign of the valence — so a weight of 0 is admissible only when the valence is 0 — and `|weight| ≤ |valence|`", "S-2"],
-    ["every disposition's category is authorised by the manifest's consent grant", "S-1"],
+    ["the signal is the principal's: its `model_version` is the manifest's `distillation_policy.satisfaction_model`, and a confidence of 0 comes only with valence 0 and no dispositions", "S-2"],
+    ["every disposition's weight has the sign of the valence — so a weight of 0 is accepted only when the valence is 0 — and `|weight| ≤ |valence|`", "S-2"],
+    ["every disposition's category is authorised by the manifest's consent grant for both storage and training", "S-1"],
     ["no disposition's guidance leaks 4 consecutive trace tokens", "S-1"],
     ["the `distillate_id` has never been used in the agent (pending or discharged obligations, retained or excised distillates)", "AD-3"],
   ]),
@@ -146,7 +146,7 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
   ...clause("OP-3.1", "custody.attempt", [
     ["obligation exists", "NOT_FOUND"],
     ["status `pending`", "J-4"],
-    ["`tick ≤ deadline_tick`", "J-4"],
+    ["`tick < deadline_tick`", "J-4"],
     [
       "`attempts < max_retries + 1`", "J-4",
       { unreachable: "the attempt that reaches max_retries + 1 discharges the obligation (a reinforcing one at its first attempt, a corrective one at attempts = max_retries + 1), so a pending obligation always has an attempt left and the status check OP-3.1.c2 fails first; the check states the bound, it never decides" },
@@ -161,7 +161,7 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
     ["quiescence (I4)", "I4"],
     ["every listed obligation exists", "NOT_FOUND"],
     ["for every obligation: discharged with outcome other than `applied`", "J-4"],
-    ["pending with `tick > deadline_tick`", "J-4"],
+    ["pending with `tick ≥ deadline_tick`", "J-4"],
   ]),
   ...clause("OP-4.2", "samskara.excise", [
     ["quiescence (I4)", "I4"],

@@ -60,7 +60,7 @@ export const manifest = {
     { id: "three-failures", when: { op: "consecutive_failures_at_least", n: 3 } },
     { id: "done", when: { op: "all", of: [{ op: "tool_used", tool: "fare_search" }, { op: "acts_at_least", n: 5 }] } },
   ],
-  distillation_policy: { deadline_ticks: 10, max_retries: 2 },
+  distillation_policy: { deadline_ticks: 10, max_retries: 2, satisfaction_model: null },
 };
 
 const action = { tool: "fare_search", capability: "fare.search", outcome: "ok", tick: 5, trace: ["called fare_search"] };

@@ -167,7 +167,7 @@ const scriptedSession = (g: ScriptedGoldenSpec): GoldenLine[] => {
       return step.reply;
     },
     query: (pins) => {
-      if (!/^(G-\d+|OP-\d+(\.\d+)?\.c\d+)$/.test(pins)) throw new Error(`golden script ${g.name}: a pinned query names a review item or a check clause, not ${JSON.stringify(pins)}`);
+      if (!/^(G-\d+|D-\d{3}|OP-\d+(\.\d+)?\.c\d+)$/.test(pins)) throw new Error(`golden script ${g.name}: a pinned query names a review item, a decision or a check clause, not ${JSON.stringify(pins)}`);
       if (pins.startsWith("OP-")) check(pins);
       const result = view(world);
       lines.push({ request: { type: "query", id: `${pins}.${lines.length + 1}`, query: { name: "world" } }, reply: { ok: true, events: [], result } });

@@ -81,7 +81,7 @@ const manifestFor = (pin: string): JanmaManifest => ({
   consent_scope: { grant_id: "g", principal: "p", cells: [], category_defaults: [], persist_ceiling: "low" },
   ttl_ticks: TTL,
   termination_conditions: [],
-  distillation_policy: { deadline_ticks: TTL, max_retries: 0 },
+  distillation_policy: { deadline_ticks: TTL, max_retries: 0, satisfaction_model: null },
 });
 
 /**

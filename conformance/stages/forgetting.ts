@@ -70,7 +70,7 @@ const manifest = (pin: string): JanmaManifest => ({
   },
   ttl_ticks: 20,
   termination_conditions: [],
-  distillation_policy: { deadline_ticks: 10, max_retries: 1 },
+  distillation_policy: { deadline_ticks: 10, max_retries: 1, satisfaction_model: null },
 });
 
 const ENVIRONMENT = { tools: [{ tool: "search", capabilities: ["fare.search", "fare.book"] }], grantable: ["fare.*"] };

@@ -32,21 +32,25 @@ export const instanceView = (i: Instance): InstanceView => ({
   obligation_id: i.obligationId,
 });
 
-export const obligationView = (o: Obligation): DistillationObligation => ({
-  obligation_id: o.obligationId,
-  instance_id: o.instanceId,
-  kind: o.kind,
-  distillate_id: o.distillateId,
-  distillate_digest: o.distillateDigest,
-  born_from: o.bornFrom,
-  created_tick: o.createdTick,
-  deadline_tick: o.deadlineTick,
-  max_retries: o.maxRetries,
-  attempts: o.attempts,
-  status: o.status,
-  outcome: o.outcome,
-  fail_safe: { action: "quarantine", store_version: o.bornFrom },
-});
+export const obligationView = (o: Obligation): DistillationObligation => {
+  const common = {
+    obligation_id: o.obligationId,
+    instance_id: o.instanceId,
+    distillate_id: o.distillateId,
+    distillate_digest: o.distillateDigest,
+    born_from: o.bornFrom,
+    created_tick: o.createdTick,
+    deadline_tick: o.deadlineTick,
+    max_retries: o.maxRetries,
+    attempts: o.attempts,
+    status: o.status,
+    outcome: o.outcome,
+  };
+  // Only a corrective obligation declares the quarantine fail-safe (D-019, D-063).
+  return o.kind === "corrective"
+    ? { ...common, kind: "corrective", fail_safe: { action: "quarantine", store_version: o.bornFrom } }
+    : { ...common, kind: "reinforcing", fail_safe: null };
+};
 
 export const storeView = (a: Agent): StoreView => ({
   head: a.storeHead,

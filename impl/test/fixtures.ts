@@ -38,7 +38,7 @@ export const manifest = (pin: string, opts: { ttl?: number; conditions?: Termina
   },
   ttl_ticks: opts.ttl ?? 100,
   termination_conditions: opts.conditions ?? [],
-  distillation_policy: { deadline_ticks: 20, max_retries: 1 },
+  distillation_policy: { deadline_ticks: 20, max_retries: 1, satisfaction_model: null },
 });
 
 export const ENV = { tools: [{ tool: "search", capabilities: ["fare.search", "fare.book"] }], grantable: ["fare.*"] };

@@ -5,7 +5,7 @@ import { QUERY_RESULTS } from "../../spec/wire/index.ts";
 import { openImplementation } from "../api.ts";
 import { divRoundHalfEven } from "../core/rounding.ts";
 import { grantCovers, isGrantable } from "../core/capabilities.ts";
-import { mayPersist, trainingSensitivity } from "../core/consent.ts";
+import { mayPersist, sensitivityOf } from "../core/consent.ts";
 import { holds, type ActCounters } from "../core/termination.ts";
 import { TraceRuns } from "../core/leakage.ts";
 import { KeyAccumulator, type Contribution } from "../core/accumulator.ts";
@@ -64,17 +64,29 @@ describe("units", () => {
     expect(isGrantable("mail.*", ["mail.send"])).toBe(false);
   });
 
-  it("resolves training sensitivity by exact training cell, then the category default, then low (D-011)", () => {
+  it("resolves storage and training sensitivity by exact cell, then the category default, then low (D-011, D-058)", () => {
     const grant = {
       grant_id: "g", principal: "p", persist_ceiling: "medium" as const,
-      cells: [{ category: "health" as const, dimension: "inference" as const, sensitivity: "low" as const }],
+      cells: [
+        { category: "health" as const, dimension: "access" as const, sensitivity: "low" as const },
+        { category: "financial" as const, dimension: "training" as const, sensitivity: "low" as const },
+        { category: "financial" as const, dimension: "storage" as const, sensitivity: "high" as const },
+        { category: "location" as const, dimension: "storage" as const, sensitivity: "low" as const },
+        { category: "location" as const, dimension: "training" as const, sensitivity: "high" as const },
+      ],
       category_defaults: [{ category: "operational" as const, sensitivity: "high" as const }, { category: "health" as const, sensitivity: "medium" as const }],
-    } as unknown as Parameters<typeof trainingSensitivity>[0];
-    // An inference cell says nothing about training: the category default decides.
-    expect(trainingSensitivity(grant, "health")).toBe("medium");
-    expect(trainingSensitivity(grant, "operational")).toBe("high");
+    } as unknown as Parameters<typeof sensitivityOf>[0];
+    // An access cell says nothing about storage or training: the category default decides.
+    expect(sensitivityOf(grant, "health", "training")).toBe("medium");
+    expect(sensitivityOf(grant, "health", "storage")).toBe("medium");
+    expect(sensitivityOf(grant, "operational", "training")).toBe("high");
+    expect(sensitivityOf(grant, "biometric", "storage")).toBe("low");
     expect(mayPersist(grant, "operational")).toBe(false);
     expect(mayPersist(grant, "health")).toBe(true);
+    // D-058: either dimension above the ceiling refuses persistence.
+    expect(mayPersist(grant, "financial")).toBe(false);
+    expect(mayPersist(grant, "location")).toBe(false);
+    expect(mayPersist(grant, "biometric")).toBe(true);
   });
 
   it("never joins two tokens into one when looking for 4-token runs (D-010)", () => {

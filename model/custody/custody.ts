@@ -21,10 +21,11 @@ export const findObligation = (agent: Agent, id: string, check: string): Outcome
 export const discharge = (agent: Agent, ob: Obligation, outcome: CustodyOutcome, failSafe: boolean): { agent: Agent; events: Event[] } => {
   const events: Event[] = [{ type: "custody.discharged", obligation_id: ob.view.obligation_id, outcome }];
   let quarantined = agent.store.quarantined;
-  const pin = ob.view.fail_safe.store_version;
-  if (failSafe && !quarantined.includes(pin)) {
-    quarantined = sortStrings([...quarantined, pin]);
-    events.push({ type: "version.quarantined", store_version: pin });
+  // Only a corrective obligation declares a fail-safe (D-063); `failSafe` is asked only for those.
+  const safe = failSafe ? ob.view.fail_safe : null;
+  if (safe !== null && !quarantined.includes(safe.store_version)) {
+    quarantined = sortStrings([...quarantined, safe.store_version]);
+    events.push({ type: "version.quarantined", store_version: safe.store_version });
   }
   const next: Obligation = { view: { ...ob.view, status: "discharged", outcome }, held: null };
   return {
@@ -39,7 +40,8 @@ export const attempt: Handler<"custody.attempt"> = (world, agent, cmd) => {
   if (found._tag === "Failure") return no(found.failure);
   const ob = found.success;
   if (ob.view.status !== "pending") return no(violates("J-4", "OP-3.1.c2", "the obligation is already discharged"));
-  if (cmd.tick > ob.view.deadline_tick) return no(violates("J-4", "OP-3.1.c3", "the obligation's deadline has passed"));
+  // Strict (D-060): the deadline tick itself belongs to custody.expire, as in the custody protocol.
+  if (cmd.tick >= ob.view.deadline_tick) return no(violates("J-4", "OP-3.1.c3", "the obligation's deadline has been reached"));
   if (ob.view.attempts >= ob.view.max_retries + 1) return no(violates("J-4", "OP-3.1.c4", "no delivery attempts are left"));
   const attempts = ob.view.attempts + 1;
   const tried: Obligation = { ...ob, view: { ...ob.view, attempts } };

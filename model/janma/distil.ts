@@ -40,6 +40,22 @@ export const weightsPrincipalSigned = (d: Distillate): boolean =>
     (x) => Math.sign(x.weight) === Math.sign(d.signal.valence) && Math.abs(x.weight) <= Math.abs(d.signal.valence),
   );
 
+/**
+ * S-2 (OP-2.7.c6): the signal is the principal's. It is computed under the satisfaction model the
+ * manifest declares (D-053), and a zero confidence (no feedback, the satisfaction protocol's SR-1)
+ * comes only with valence 0 and no dispositions, the no-feedback distillate that lets such a life
+ * end (D-057): no weight is ever backed by a zero confidence.
+ */
+export const principalsSignal = (d: Distillate, satisfactionModel: string | null): Rejection | null => {
+  if (d.signal.model_version !== satisfactionModel)
+    return violates("S-2", "OP-2.7.c6", "the signal was not computed under the principal's declared satisfaction model", ["distillate", "signal", "model_version"]);
+  if (d.signal.confidence === 0 && d.signal.valence !== 0)
+    return violates("S-2", "OP-2.7.c6", "a zero-confidence signal carries no valence", ["distillate", "signal", "valence"]);
+  if (d.signal.confidence === 0 && d.dispositions.length > 0)
+    return violates("S-2", "OP-2.7.c6", "a zero-confidence signal backs no disposition", ["distillate", "dispositions"]);
+  return null;
+};
+
 /** S-1 content checks after the schema: consent (D-011) then leakage (D-010). */
 export const dispositionalContent = (d: Distillate, consent: ConsentGrant, trace: readonly string[]): Rejection | null => {
   const i = d.dispositions.findIndex((x) => !consentAllows(consent, x.category));
@@ -66,17 +82,16 @@ export const distil: Handler<"janma.distil"> = (world, agent, cmd) => {
     d.born_from !== inst.view.born_from
   )
     return no(violates("AD-4", "OP-2.7.c5", "the distillate is not attributed to this projection", ["distillate", "source"]));
-  if (d.signal.confidence === 0) return no(violates("S-2", "OP-2.7.c6", "a zero-confidence signal is inadmissible", ["distillate", "signal", "confidence"]));
+  const signal = principalsSignal(d, inst.manifest.distillation_policy.satisfaction_model);
+  if (signal !== null) return no(signal);
   if (!weightsPrincipalSigned(d)) return no(violates("S-2", "OP-2.7.c7", "a weight does not carry the principal's valence", ["distillate", "dispositions"]));
   const content = dispositionalContent(d, inst.manifest.consent_scope, inst.trace);
   if (content !== null) return no(content);
   if (agent.distillate_ids_used.has(d.distillate_id))
     return no(violates("AD-3", "OP-2.7.c10", `distillate id ${d.distillate_id} was already used`, ["distillate", "distillate_id"]));
-  const kind = d.signal.valence < 0 ? "corrective" : "reinforcing";
-  const obligation: DistillationObligation = {
+  const common = {
     obligation_id: cmd.obligation_id,
     instance_id: cmd.instance_id,
-    kind,
     distillate_id: d.distillate_id,
     distillate_digest: distillateDigest(d),
     born_from: inst.view.born_from,
@@ -84,10 +99,15 @@ export const distil: Handler<"janma.distil"> = (world, agent, cmd) => {
     deadline_tick: cmd.tick + inst.manifest.distillation_policy.deadline_ticks,
     max_retries: inst.manifest.distillation_policy.max_retries,
     attempts: 0,
-    status: "pending",
+    status: "pending" as const,
     outcome: null,
-    fail_safe: { action: "quarantine", store_version: inst.view.born_from },
   };
+  // Only a corrective obligation declares the quarantine fail-safe (D-019, D-063).
+  const obligation: DistillationObligation =
+    d.signal.valence < 0
+      ? { ...common, kind: "corrective", fail_safe: { action: "quarantine", store_version: inst.view.born_from } }
+      : { ...common, kind: "reinforcing", fail_safe: null };
+  const kind = obligation.kind;
   const destroyed = inst.trace.length;
   const next = { ...withView(inst, { trace_entries: 0, obligation_id: cmd.obligation_id }), trace: [] };
   const updated = {

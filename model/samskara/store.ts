@@ -52,8 +52,9 @@ export const merge: Handler<"samskara.merge"> = (world, agent, cmd) => {
   for (const ob of obs) {
     if (ob.view.status === "discharged" && ob.view.outcome !== "applied")
       return no(violates("J-4", "OP-4.1.c3", `obligation ${ob.view.obligation_id} was discharged ${ob.view.outcome ?? ""}; it can no longer be applied`));
-    if (ob.view.status === "pending" && cmd.tick > ob.view.deadline_tick)
-      return no(violates("J-4", "OP-4.1.c4", `obligation ${ob.view.obligation_id} is past its deadline`));
+    // Strict (D-060): at the deadline tick only custody.expire acts.
+    if (ob.view.status === "pending" && cmd.tick >= ob.view.deadline_tick)
+      return no(violates("J-4", "OP-4.1.c4", `obligation ${ob.view.obligation_id} has reached its deadline`));
   }
   const pending = obs.filter((o) => o.view.status === "pending").sort((a, b) => (a.view.obligation_id < b.view.obligation_id ? -1 : 1));
   if (pending.length === 0) return withAgent(world, agent, [{ type: "store.merge_noop", obligation_ids: sortStrings(ids) }]); // D-008

@@ -142,10 +142,12 @@ const manifestFor = (pin: string, c: Choice): JanmaManifest => ({
   tool_bindings: [{ tool: "search", capabilities: ["fare.search", "fare.book"] }, { tool: "mail", capabilities: ["mail.send"] }],
   consent_scope: {
     grant_id: "g", principal: "p",
-    cells: [{ category: "health", dimension: "training", sensitivity: "high" }],
+    // D-058: health is refused by its training cell, location by its storage cell alone (under the
+    // low ceiling; the medium ceiling admits location), so each dimension decides somewhere.
+    cells: [{ category: "health", dimension: "training", sensitivity: "high" }, { category: "location", dimension: "storage", sensitivity: "medium" }],
     // Now and then two default rows for one category: MALFORMED at conception (D-042, review G-30).
     category_defaults: c.x % 16 === 3 ? [{ category: "financial", sensitivity: "medium" }, { category: "financial", sensitivity: "low" }] : [],
-    persist_ceiling: "low",
+    persist_ceiling: c.x % 5 === 4 ? "medium" : "low",
   },
   ttl_ticks: 3 + (c.x % 20),
   termination_conditions: c.y % 3 === 0 ? [{ id: "fails", when: { op: "consecutive_failures_at_least", n: 2 } }, { id: "many", when: { op: "acts_at_least", n: 4 } }]
@@ -159,7 +161,8 @@ const manifestFor = (pin: string, c: Choice): JanmaManifest => ({
         { id: "either", when: { op: "any", of: [{ op: "consecutive_failures_at_least", n: 3 }, { op: "ticks_since_birth_at_least", n: 4 + (c.x % 3) }] } },
       ]
     : [],
-  distillation_policy: { deadline_ticks: 5 + (c.x % 15), max_retries: c.y % 3 },
+  // D-053: the principal's satisfaction model, or null for the reference formula.
+  distillation_policy: { deadline_ticks: 5 + (c.x % 15), max_retries: c.y % 3, satisfaction_model: c.x % 3 === 1 ? "psm-2" : null },
 });
 
 const ENV = (bad: boolean) => ({
@@ -266,14 +269,17 @@ const edgeManifest = (pin: string, c: Choice): JanmaManifest => ({
   ttl_ticks: 6 + (c.x % 6),
 });
 
+/** The satisfaction model a life's manifest declares, which its signal must name (D-053). */
+const modelOf = (life: { manifest: JanmaManifest } | undefined): string | null => life?.manifest.distillation_policy.satisfaction_model ?? null;
+
 const withdrawnUndistilled = (agent: AgentView) => agent.instances.filter((x) => x.state === "withdrawn" && x.obligation_id === null);
 
 /** A distillate that passes every check of OP-2.7 for this life, with `guidance` for its one disposition. */
-const distillateFor = (A: string, inst: { instance_id: string; born_from: string }, nonce: string, id: (p: string) => string, guidance: string, category = "operational") => ({
+const distillateFor = (A: string, inst: { instance_id: string; born_from: string }, nonce: string, id: (p: string) => string, guidance: string, category = "operational", model: string | null = null) => ({
   distillate_id: id("d"),
   source: { identity: A, nonce, instance_id: inst.instance_id },
   born_from: inst.born_from,
-  signal: { valence: 400_000, confidence: 1_000_000, model_version: null, explicit: true },
+  signal: { valence: 400_000, confidence: 1_000_000, model_version: model, explicit: true },
   dispositions: [{ key: "k.a", guidance, weight: 200_000, evidence_digest: EVIDENCE, category }],
 });
 
@@ -287,7 +293,7 @@ const leakingGuidance: Situation = ({ A, tick, agent, c, id, mem }) => {
     const words = (life?.trace[0] ?? "").split(" ").slice(0, 4);
     if (i === undefined || life === undefined || words.length < 4) return undefined;
     const quoted = [words.join(" "), words.join(" ").toUpperCase(), fullWidth(words.join(" "))][c.x % 3] ?? "";
-    return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: id("ob"), distillate: distillateFor(A, i, life.nonce, id, `so ${quoted}`) };
+    return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: id("ob"), distillate: distillateFor(A, i, life.nonce, id, `so ${quoted}`, "operational", modelOf(life)) };
   };
 
 /**
@@ -301,12 +307,35 @@ const atCustodyDeadline: Situation = ({ A, agent, c, mem, tick }) => {
       const done = pick(agent.obligations.filter((x) => x.status !== "pending"), c.y);
       return done === undefined ? undefined : { op: "custody.expire", tick, agent: A, obligation_id: done.obligation_id };
     }
-    if (c.x % 2 === 0) {
-      mem.tick = o.deadline_tick;
-      return { op: "custody.attempt", tick: mem.tick, agent: A, obligation_id: o.obligation_id, ack: "deferred" };
-    }
-    mem.tick = o.deadline_tick - 1;
+    // D-060: the deadline is strict for delivery. An attempt or a merge at the deadline tick is
+    // refused (J-4), one tick before it is accepted; expire one tick before it is refused.
+    const side = c.x % 4;
+    mem.tick = side === 0 || side === 3 ? o.deadline_tick : o.deadline_tick - 1;
+    if (side === 0 || side === 1) return { op: "custody.attempt", tick: mem.tick, agent: A, obligation_id: o.obligation_id, ack: "deferred" };
+    if (side === 3) return { op: "samskara.merge", tick: mem.tick, agent: A, obligation_ids: [o.obligation_id] };
     return { op: "custody.expire", tick: mem.tick, agent: A, obligation_id: o.obligation_id };
+  };
+
+/**
+ * OP-2.7.c6, the signal is the principal's (D-053, D-057): a signal under another satisfaction model
+ * than the manifest declares; the no-feedback distillate (confidence 0, valence 0, no dispositions),
+ * accepted; and a zero confidence that carries a valence or backs a disposition, refused. Also
+ * OP-2.7.c8 by the storage dimension alone (D-058): a location lesson, whose storage cell is medium.
+ */
+const principalSignal: Situation = ({ A, agent, c, id, mem, tick }) => {
+    const i = pick(withdrawnUndistilled(agent), c.y);
+    const life = i === undefined ? undefined : mem.lives.get(`${A}/${i.instance_id}`);
+    if (i === undefined || life === undefined) return undefined;
+    const model = modelOf(life);
+    const base = distillateFor(A, i, life.nonce, id, "ask before booking", c.x % 5 === 4 ? "location" : "operational", model);
+    const side = c.x % 5;
+    const distillate =
+      side === 0 ? { ...base, signal: { ...base.signal, model_version: model === null ? "psm-forged" : null } }
+      : side === 1 ? { ...base, signal: { valence: 0, confidence: 0, model_version: model, explicit: false }, dispositions: [] }
+      : side === 2 ? { ...base, signal: { valence: 0, confidence: 0, model_version: model, explicit: false }, dispositions: base.dispositions.map((x) => ({ ...x, weight: 0 })) }
+      : side === 3 ? { ...base, signal: { valence: 300_000, confidence: 0, model_version: model, explicit: false }, dispositions: [] }
+      : base;
+    return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: id("ob"), distillate };
   };
 
 const SITUATIONS: readonly Situation[] = [
@@ -349,13 +378,13 @@ const SITUATIONS: readonly Situation[] = [
     return { op: "janma.distil", tick, agent: A, instance_id: iid, obligation_id: id("ob"), distillate: distillateFor(A, i ?? { instance_id: iid, born_from: agent.store.head }, i?.nonce ?? "n", id, "ask before booking") };
   },
   // OP-2.7.c3 / c5 / c8: a reused obligation id, a distillate from another nonce, an unconsented category.
-  ({ A, tick, agent, c, id }) => {
+  ({ A, tick, agent, c, id, mem }) => {
     const i = pick(withdrawnUndistilled(agent), c.y);
     if (i === undefined) return undefined;
     const used = pick(agent.obligations, c.x)?.obligation_id;
     const which = c.x % 3;
     if (which === 0 && used === undefined) return undefined;
-    const d = distillateFor(A, i, which === 1 ? `${i.nonce}-other` : i.nonce, id, "ask before booking", which === 2 ? "health" : "operational");
+    const d = distillateFor(A, i, which === 1 ? `${i.nonce}-other` : i.nonce, id, "ask before booking", which === 2 ? "health" : "operational", modelOf(mem.lives.get(`${A}/${i.instance_id}`)));
     return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: which === 0 ? (used ?? "ob") : id("ob"), distillate: d };
   },
   leakingGuidance, leakingGuidance, leakingGuidance,
@@ -364,10 +393,10 @@ const SITUATIONS: readonly Situation[] = [
     const i = pick(instancesIn(agent, ["conceived", "ready", "active"]), c.y);
     return i === undefined ? undefined : { op: "janma.dissolve", tick, agent: A, instance_id: i.instance_id };
   },
-  atCustodyDeadline, atCustodyDeadline,
+  atCustodyDeadline, atCustodyDeadline, principalSignal, principalSignal,
   // OP-4.1: pending obligations listed unsorted and twice (OP-0.6).
   ({ A, tick, agent }) => {
-    const ids = agent.obligations.filter((x) => x.status === "pending" && x.deadline_tick >= tick).map((x) => x.obligation_id).slice(0, 2);
+    const ids = agent.obligations.filter((x) => x.status === "pending" && x.deadline_tick > tick).map((x) => x.obligation_id).slice(0, 2);
     return ids.length === 0 ? undefined : { op: "samskara.merge", tick, agent: A, obligation_ids: [...ids].reverse().concat(ids) };
   },
   // OP-4.2: a reused excision id (c2), or retained distillates listed unsorted and twice.
@@ -642,7 +671,7 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
         // G-30: a zero confidence from a foreign nonce is AD-4 (attribution is checked first).
         source: { identity: A, nonce: defect === 1 && c.x % 2 === 0 ? `${life.nonce}-other` : life.nonce, instance_id: i.instance_id },
         born_from: i.born_from,
-        signal: { valence, confidence: defect === 1 ? 0 : tie ? 600_000 : confidence, model_version: null, explicit: true },
+        signal: { valence, confidence: defect === 1 ? 0 : tie ? 600_000 : confidence, model_version: modelOf(life), explicit: true },
         // Now and then one key twice: S-1 by a rule JSON Schema cannot express (rules.json, review G-5).
         dispositions: defect === 2 ? dispositions.map((x) => ({ ...x, weight: -x.weight || 1 })) : c.x % 16 === 9 ? [...dispositions, ...dispositions.slice(0, 1)] : dispositions,
       };
@@ -665,7 +694,7 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
         : { op: "custody.expire", tick: t, agent: A, obligation_id: o?.obligation_id ?? "ghost" };
     }
     case "merge": {
-      const pending = agent.obligations.filter((x) => x.status === "pending" && x.deadline_tick >= tick);
+      const pending = agent.obligations.filter((x) => x.status === "pending" && x.deadline_tick > tick);
       const applied = agent.obligations.filter((x) => x.outcome === "applied");
       // Nothing pending or merged yet: the lineage moves on instead (distil a withdrawn life, or
       // withdraw a living one), so that short runs (fast-check keeps most of them under 20 steps)
@@ -674,7 +703,7 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
         const w = pick(withdrawnUndistilled(agent), c.y);
         const life = w === undefined ? undefined : mem.lives.get(key(w.instance_id));
         if (w !== undefined && life !== undefined)
-          return { op: "janma.distil", tick, agent: A, instance_id: w.instance_id, obligation_id: id("ob"), distillate: distillateFor(A, w, life.nonce, id, GUIDANCE[c.x % GUIDANCE.length] ?? "g") };
+          return { op: "janma.distil", tick, agent: A, instance_id: w.instance_id, obligation_id: id("ob"), distillate: distillateFor(A, w, life.nonce, id, GUIDANCE[c.x % GUIDANCE.length] ?? "g", "operational", modelOf(life)) };
         const living = pick(instancesIn(agent, ["ready", "active"]), c.y);
         if (living !== undefined) return { op: "janma.withdraw", tick, agent: A, instance_id: living.instance_id, reason: "principal" };
       }
@@ -823,7 +852,7 @@ const chaseStep = (v: WorldView, mem: GenMemory, chase: NonNullable<GenMemory["c
       return { name: "chase.withdraw", command: { op: "janma.withdraw", tick, agent: A, instance_id, reason: "principal" } };
     case "withdrawn":
       if (obligation === undefined) {
-        return { name: "chase.distil", command: { op: "janma.distil", tick, agent: A, instance_id, obligation_id: id("ob"), distillate: distillateFor(A, inst, life.nonce, id, "ask before booking") } };
+        return { name: "chase.distil", command: { op: "janma.distil", tick, agent: A, instance_id, obligation_id: id("ob"), distillate: distillateFor(A, inst, life.nonce, id, "ask before booking", "operational", modelOf(life)) } };
       }
       return obligation.status === "pending"
         ? { name: "chase.decline", command: { op: "custody.attempt", tick, agent: A, obligation_id: obligation.obligation_id, ack: "declined" } }

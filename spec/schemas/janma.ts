@@ -57,6 +57,8 @@ export const DistillationPolicy = z
   .strictObject({
     deadline_ticks: PositiveCount,
     max_retries: z.int().min(0).max(100),
+    /** The principal's satisfaction model every signal of the life must be computed under; null = the reference formula (D-053). */
+    satisfaction_model: z.union([Text(128), z.null()]),
   })
   .meta({ id: "DistillationPolicy" });
 export type DistillationPolicy = z.infer<typeof DistillationPolicy>;
@@ -139,12 +141,18 @@ export type CustodyOutcome = z.infer<typeof CustodyOutcome>;
 export const CustodyAck = z.enum(["declined", "deferred", "lost"]).meta({ id: "CustodyAck" });
 export type CustodyAck = z.infer<typeof CustodyAck>;
 
-/** The obligation emitted when a withdrawn instance is distilled (J-4, D-018, D-019). */
-export const DistillationObligation = z
-  .strictObject({
+/** The fail-safe a corrective obligation declares: quarantine the version its life was born from (D-019, D-055). */
+export const FailSafe = z.strictObject({ action: z.literal("quarantine"), store_version: DigestText }).meta({ id: "FailSafe" });
+export type FailSafe = z.infer<typeof FailSafe>;
+
+/**
+ * The obligation emitted when a withdrawn instance is distilled (J-4, D-018, D-019). One shape per
+ * kind (D-063): a corrective obligation declares its fail-safe (the custody protocol's admissible),
+ * a reinforcing one declares none (`fail_safe: null`), so the JSON Schema states the rule too.
+ */
+const obligationFields = {
     obligation_id: Id,
     instance_id: Id,
-    kind: ObligationKind,
     distillate_id: Id,
     distillate_digest: DigestText,
     born_from: DigestText,
@@ -154,7 +162,11 @@ export const DistillationObligation = z
     attempts: Count,
     status: z.enum(["pending", "discharged"]),
     outcome: z.union([CustodyOutcome, z.null()]),
-    fail_safe: z.strictObject({ action: z.literal("quarantine"), store_version: DigestText }),
-  })
-  .meta({ id: "DistillationObligation", description: "Exactly one per withdrawn life (J-4)." });
+};
+export const DistillationObligation = z
+  .discriminatedUnion("kind", [
+    z.strictObject({ ...obligationFields, kind: z.literal("corrective"), fail_safe: FailSafe }),
+    z.strictObject({ ...obligationFields, kind: z.literal("reinforcing"), fail_safe: z.null() }),
+  ])
+  .meta({ id: "DistillationObligation", description: "Exactly one per withdrawn life (J-4); only a corrective one declares a fail-safe (D-063)." });
 export type DistillationObligation = z.infer<typeof DistillationObligation>;

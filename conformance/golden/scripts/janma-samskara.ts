@@ -53,7 +53,7 @@ const driver = (ctx: ScriptContext) => {
     consent_scope: { grant_id: "g", principal: "p", cells: [], category_defaults: [], persist_ceiling: "low" },
     ttl_ticks: 1000,
     termination_conditions: [],
-    distillation_policy: { deadline_ticks: 1000, max_retries: 1 },
+    distillation_policy: { deadline_ticks: 1000, max_retries: 1, satisfaction_model: "psm-travel-1" },
     ...over,
   });
   const ENV = { tools: [{ tool: "search", capabilities: ["fare.search", "fare.book"] }, { tool: "mail", capabilities: ["mail.send"] }], grantable: ["fare.*", "mail.send"] };
@@ -81,7 +81,7 @@ const driver = (ctx: ScriptContext) => {
     distillate_id,
     source: { identity: life.agent, nonce: life.nonce, instance_id: life.instance_id },
     born_from: life.manifest.substrate.store_version,
-    signal: { ...signal, model_version: null, explicit: true },
+    signal: { ...signal, model_version: life.manifest.distillation_policy.satisfaction_model, explicit: true },
     dispositions,
   });
   const distil = (life: Life, obligation_id: string, d: unknown, pins?: string) =>
@@ -96,8 +96,8 @@ const driver = (ctx: ScriptContext) => {
   };
   const merge = (agent: string, obligation_ids: readonly string[], pins?: string) =>
     send((t) => ({ op: "samskara.merge", tick: t, agent, obligation_ids: [...obligation_ids] }), pins);
-  const attempt = (agent: string, obligation_id: string, ack: "declined" | "deferred" | "lost") =>
-    send((t) => ({ op: "custody.attempt", tick: t, agent, obligation_id, ack }));
+  const attempt = (agent: string, obligation_id: string, ack: "declined" | "deferred" | "lost", pins?: string) =>
+    send((t) => ({ op: "custody.attempt", tick: t, agent, obligation_id, ack }), pins);
   const excise = (agent: string, excision_id: string, distillate_ids: readonly string[], authorization: typeof AUTH, pins?: string) =>
     send((t) => ({ op: "samskara.excise", tick: t, agent, excision_id, distillate_ids: [...distillate_ids], authorization }), pins);
   const birth = (life: Life, tools: readonly { tool: string; capabilities: string[] }[], pins?: string) =>
@@ -254,6 +254,55 @@ export const janmaSamskaraScript = (ctx: ScriptContext): void => {
   w.attempt(A, "ob-corr-0", "declined");
   w.attempt(A, "ob-corr-1", "deferred");
   w.attempt(A, "ob-corr-1", "lost");
+
+  // The readings decided against the adjacent protocols (../shared/reviews/adjacent-review-1.md,
+  // D-052 .. D-063), each line failing the other reading. On agent B: A's pin is quarantined above.
+  // D-053: the signal must be computed under the satisfaction model the manifest declares
+  // (psm-travel-1 here): the reference formula (null) and a model of the distiller's are S-2.
+  const judged = w.born(B, { consent_scope: { grant_id: "g", principal: "p", cells: [{ category: "location", dimension: "storage", sensitivity: "medium" }], category_defaults: [], persist_ceiling: "low" } });
+  w.act(judged, ["asked about refunds"]);
+  w.withdraw(judged);
+  const lesson = [w.disposition("k.judged", "read the refund terms first", 400_000)];
+  const under = (model: string | null) => ({ ...w.distillate(judged, "d-judged", lesson), signal: { valence: 900_000, confidence: 1_000_000, model_version: model, explicit: true } });
+  w.distil(judged, "ob-judged-1", under(null), "D-053");
+  w.distil(judged, "ob-judged-2", under("psm-distiller"), "D-053");
+  // D-058: persisting uses storage as well as training: location's storage cell (medium, above the
+  // low ceiling) refuses it although its training resolves to low.
+  w.distil(judged, "ob-judged-3", w.distillate(judged, "d-judged", [{ ...lesson[0], category: "location" }]), "D-058");
+  w.distil(judged, "ob-judged-4", under("psm-travel-1"), "D-053");
+
+  // D-057: a life without feedback ends. A zero confidence with a valence, or backing a disposition,
+  // is S-2; with valence 0 and no dispositions it is the no-feedback distillate, accepted; its
+  // reinforcing obligation expires best_effort at its deadline and the life dissolves.
+  const silent = w.born(B, { distillation_policy: { deadline_ticks: 2, max_retries: 0, satisfaction_model: "psm-travel-1" } });
+  w.act(silent, ["looked at hotels"]);
+  w.withdraw(silent);
+  w.distil(silent, "ob-silent-1", w.distillate(silent, "d-silent", [], { valence: 300_000, confidence: 0 }), "D-057");
+  w.distil(silent, "ob-silent-2", w.distillate(silent, "d-silent", [w.disposition("k.silent", "wait for the principal", 0)], { valence: 0, confidence: 0 }), "D-057");
+  w.distil(silent, "ob-silent-3", w.distillate(silent, "d-silent", [], { valence: 0, confidence: 0 }), "D-057"); // deadline: now + 2
+  w.send((t) => ({ op: "janma.dissolve", tick: t, agent: B, instance_id: silent.instance_id }), "D-057"); // pending: J-4
+  w.send((t) => ({ op: "custody.expire", tick: t, agent: B, obligation_id: "ob-silent-3" }), "D-057"); // at the deadline
+  w.send((t) => ({ op: "janma.dissolve", tick: t, agent: B, instance_id: silent.instance_id }), "D-057");
+
+  // D-060: the custody deadline is strict. `late` (corrective, 3 attempts) and `slow` (reinforcing)
+  // are distilled at t and t+1 with deadlines t+3 and t+4: an attempt at t+2 is accepted, one at
+  // its deadline t+3 is J-4, and so is a merge at slow's deadline t+4; expire settles both after.
+  const policy = (deadline_ticks: number) => ({ distillation_policy: { deadline_ticks, max_retries: 2, satisfaction_model: "psm-travel-1" } });
+  const late = w.born(B, policy(3));
+  const slow = w.born(B, policy(3));
+  for (const life of [late, slow]) {
+    w.act(life, ["waited for the train"]);
+    w.withdraw(life);
+  }
+  w.distil(late, "ob-late", w.distillate(late, "d-late", [w.disposition("k.late", "avoid the last train", -300_000)], { valence: -300_000, confidence: 1_000_000 }));
+  w.distil(slow, "ob-slow", w.distillate(slow, "d-slow", [w.disposition("k.slow", "book the first train", 300_000)], { valence: 300_000, confidence: 1_000_000 }));
+  // D-063: only the corrective obligation declares a fail-safe; the reinforcing ones show null.
+  ctx.query("D-063");
+  w.attempt(B, "ob-late", "deferred", "D-060"); // t+2 = deadline − 1: accepted, still pending
+  w.attempt(B, "ob-late", "lost", "D-060"); // t+3 = its deadline: J-4
+  w.merge(B, ["ob-slow"], "D-060"); // t+4 = its deadline: J-4
+  w.send((t) => ({ op: "custody.expire", tick: t, agent: B, obligation_id: "ob-late" }), "D-060");
+  w.send((t) => ({ op: "custody.expire", tick: t, agent: B, obligation_id: "ob-slow" }), "D-060");
 };
 
 export const JANMA_SAMSKARA_SESSIONS: readonly ScriptedGoldenSpec[] = [

@@ -53,7 +53,7 @@ const manifestFor = (pin: string, consent: Partial<JanmaManifest["consent_scope"
   },
   ttl_ticks: 50,
   termination_conditions: [],
-  distillation_policy: { deadline_ticks: 20, max_retries: 1 },
+  distillation_policy: { deadline_ticks: 20, max_retries: 1, satisfaction_model: null },
 });
 
 const disposition = (key: string, guidance: string): Disposition => ({

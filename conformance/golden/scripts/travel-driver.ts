@@ -53,7 +53,7 @@ export const travelDriver = (ctx: ScriptContext) => {
       consent_scope: { grant_id: "g", principal: "p", cells: [], category_defaults: [], persist_ceiling: "low" },
       ttl_ticks: 1000,
       termination_conditions: [],
-      distillation_policy: { deadline_ticks: 1000, max_retries: 1 },
+      distillation_policy: { deadline_ticks: 1000, max_retries: 1, satisfaction_model: null },
     };
     const life = { agent, instance_id: `i${++seq}`, nonce: `n${seq}`, manifest };
     send((t) => ({ op: "janma.conceive", tick: t, agent, instance_id: life.instance_id, nonce: life.nonce, manifest }));

@@ -37,15 +37,21 @@ export const distil: Handler<"janma.distil"> = (_world, cmd, agent) => {
   ) {
     violates("AD-4", "distillate source does not match the projection that lived", ["distillate", "source"]);
   }
-  // S-2 (D-012): zero confidence is inadmissible; weights follow the principal's valence.
-  if (d.signal.confidence === 0) violates("S-2", "a zero-confidence signal is inadmissible", ["distillate", "signal", "confidence"]);
+  // S-2 (D-053): the signal is computed under the satisfaction model the principal declared.
+  if (d.signal.model_version !== inst.manifest.distillation_policy.satisfaction_model) {
+    violates("S-2", `signal model ${String(d.signal.model_version)} is not the manifest's satisfaction model`, ["distillate", "signal", "model_version"]);
+  }
+  // S-2 (D-057): a zero confidence is a life without feedback: no valence, no dispositions.
+  if (d.signal.confidence === 0 && d.signal.valence !== 0) violates("S-2", "a zero-confidence signal must have valence 0", ["distillate", "signal", "valence"]);
+  if (d.signal.confidence === 0 && d.dispositions.length > 0) violates("S-2", "a zero-confidence signal cannot back dispositions", ["distillate", "dispositions"]);
+  // S-2 (D-012): weights follow the principal's valence.
   const v = d.signal.valence;
   for (const [i, disp] of d.dispositions.entries()) {
     if (Math.sign(disp.weight) !== Math.sign(v) || Math.abs(disp.weight) > Math.abs(v)) {
       violates("S-2", `weight ${disp.weight} does not follow valence ${v} in sign and magnitude`, ["distillate", "dispositions", i, "weight"]);
     }
   }
-  // S-1 (D-011): every category must be authorised by the life's consent grant.
+  // S-1 (D-011, D-058): every category must be authorised for storage and training by the life's consent grant.
   const consent = inst.manifest.consent_scope;
   for (const [i, disp] of d.dispositions.entries()) {
     if (!mayPersist(consent, disp.category)) {

@@ -16,7 +16,7 @@ export const merge: Handler<"samskara.merge"> = (_world, cmd, agent) => {
   for (const ob of obligations) {
     // J-4 (D-018): a discharged obligation cannot be applied later; none after its deadline.
     if (ob.status === "discharged" && ob.outcome !== "applied") violates("J-4", `obligation ${ob.obligationId} was discharged ${ob.outcome}`);
-    if (ob.status === "pending" && cmd.tick > ob.deadlineTick) violates("J-4", `obligation ${ob.obligationId} is past its deadline`);
+    if (ob.status === "pending" && cmd.tick >= ob.deadlineTick) violates("J-4", `obligation ${ob.obligationId} reached its deadline (D-060)`);
   }
   // AD-3 (D-008): re-merging what was already applied is a no-op.
   const pending = obligations.filter((ob) => ob.status === "pending");

@@ -444,7 +444,14 @@ describe("J-4 oneDistillation (history)", () => {
     const { full, final } = scenario();
     const unq = patchStore(final, { quarantined: [] });
     expectHolds(oneDistillation([{ ...lastOf(full), next: patchObligation(unq, "ob-d2", { outcome: "applied" }) }]));
-    expectHolds(oneDistillation([{ ...lastOf(full), next: patchObligation(unq, "ob-d2", { kind: "reinforcing" }) }]));
+    expectHolds(oneDistillation([{ ...lastOf(full), next: patchObligation(unq, "ob-d2", { kind: "reinforcing", fail_safe: null }) }]));
+  });
+  it("J-4 fails when the fail-safe does not follow the kind: a reinforcing one declaring it, a corrective one without it (D-063)", () => {
+    const { full, final } = scenario();
+    const unq = patchStore(final, { quarantined: [] });
+    expect(oneDistillation([{ ...lastOf(full), next: patchObligation(unq, "ob-d2", { kind: "reinforcing" }) }])).toMatchObject(named("ob-d2 (reinforcing) declares the wrong fail-safe"));
+    expect(oneDistillation([{ ...lastOf(full), next: patchObligation(final, "ob-d2", { fail_safe: null }) }])).toMatchObject(named("ob-d2 (corrective) declares the wrong fail-safe"));
+    expect(oneDistillation([{ ...lastOf(full), next: patchObligation(final, "ob-d2", { fail_safe: { action: "quarantine", store_version: K.EVIDENCE } }) }])).toMatchObject(named("ob-d2 (corrective) declares the wrong fail-safe"));
   });
   it("J-4 fails when an obligation is not its instance's obligation, or its instance is gone", () => {
     const { full, final } = scenario();

@@ -177,14 +177,29 @@ describe("S-2 principalSigned", () => {
   it("S-2 holds on the merged world (weights within a positive and a negative valence)", () => {
     expect(principalSigned(merged())).toBe(true);
   });
-  it("S-2 fails when a retained signal has zero confidence (OP-2.7.c6, D-012)", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", signal({ confidence: 0 }))), "d1 has zero confidence");
+  it("S-2 fails when a retained signal has zero confidence and backs weights (OP-2.7.c6, D-012, D-057)", () => {
+    expectViolation(principalSigned(withRetained(merged(), "d1", signal({ confidence: 0 }))), "d1 has zero confidence yet carries a judgement");
   });
-  it("S-2 fails when a held signal has zero confidence (OP-2.7.c6)", () => {
-    expectViolation(principalSigned(withHeld(merged(), "ob-d2", signal({ confidence: 0 }))), "d2 has zero confidence");
+  it("S-2 fails when a held signal has zero confidence and backs weights (OP-2.7.c6)", () => {
+    expectViolation(principalSigned(withHeld(merged(), "ob-d2", signal({ confidence: 0 }))), "d2 has zero confidence yet carries a judgement");
   });
   it("S-2 fails when a signal's confidence is negative", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", signal({ confidence: -1 }))), "d1 has zero confidence");
+    expectViolation(principalSigned(withRetained(merged(), "d1", signal({ confidence: -1 }))), "d1 has zero confidence yet carries a judgement");
+  });
+  it("S-2 holds for the no-feedback distillate: confidence 0, valence 0, no dispositions (D-057)", () => {
+    const silent = (d: D): D => ({ ...d, signal: { ...d.signal, confidence: 0, valence: 0 }, dispositions: [] });
+    expect(principalSigned(withRetained(merged(), "d1", silent))).toBe(true);
+    expect(principalSigned(withHeld(merged(), "ob-d2", silent))).toBe(true);
+  });
+  it("S-2 fails for a zero confidence with valence 0 that still backs a zero weight (D-057 boundary)", () => {
+    const zeroed = (d: D): D => weights(0, 0)({ ...d, signal: { ...d.signal, confidence: 0, valence: 0 } });
+    expectViolation(principalSigned(withRetained(merged(), "d1", zeroed)), "d1 has zero confidence yet carries a judgement");
+  });
+  it("S-2 fails for a zero confidence with a valence and no dispositions (D-057 boundary)", () => {
+    expectViolation(principalSigned(withRetained(merged(), "d1", (d) => ({ ...d, signal: { ...d.signal, confidence: 0 }, dispositions: [] }))), "d1 has zero confidence yet carries a judgement");
+  });
+  it("S-2 fails when a retained signal names another satisfaction model than its manifest declares (D-053)", () => {
+    expectViolation(principalSigned(withRetained(merged(), "d1", signal({ model_version: "psm-distiller" }))), "d1 was judged under psm-distiller, not the principal's declared model");
   });
   it("S-2 holds when confidence is the smallest positive value (1 micro)", () => {
     expect(principalSigned(withRetained(merged(), "d1", signal({ confidence: 1 })))).toBe(true);
@@ -223,7 +238,7 @@ describe("S-2 principalSigned", () => {
     expectViolation(principalSigned(withRetained(merged(), "d1", weights(500_000, 600_001))), "d1/k.b weight 600001 against valence 600000");
   });
   it("S-2 reports zero confidence before a bad weight (first violation wins)", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", (d) => weights(-1)(signal({ confidence: 0 })(d)))), "d1 has zero confidence");
+    expectViolation(principalSigned(withRetained(merged(), "d1", (d) => weights(-1)(signal({ confidence: 0 })(d)))), "d1 has zero confidence yet carries a judgement");
   });
   it("S-2 holds on the final world, where discharged obligations hold nothing", () => {
     const w = scenario().final;

@@ -330,8 +330,11 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
     invalid: [{ value: { id: "fail3" }, path: "when", why: "a condition needs a predicate" }],
   },
   DistillationPolicy: {
-    valid: [{ deadline_ticks: 10, max_retries: 0 }],
-    invalid: [{ value: { deadline_ticks: 0, max_retries: 0 }, path: "deadline_ticks", why: "a deadline is in the future" }],
+    valid: [{ deadline_ticks: 10, max_retries: 0, satisfaction_model: null }, { deadline_ticks: 10, max_retries: 0, satisfaction_model: "psm-2026-03" }],
+    invalid: [
+      { value: { deadline_ticks: 0, max_retries: 0, satisfaction_model: null }, path: "deadline_ticks", why: "a deadline is in the future" },
+      { value: { deadline_ticks: 10, max_retries: 0 }, path: "satisfaction_model", why: "the principal declares the satisfaction model, null for the reference formula (D-053)" },
+    ],
   },
   JanmaManifest: {
     valid: [manifest],
@@ -376,6 +379,11 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
         born_from: DC, created_tick: 10, deadline_tick: 20, max_retries: 2, attempts: 0, status: "pending", outcome: null,
         fail_safe: { action: "quarantine", store_version: DC },
       },
+      {
+        obligation_id: "o-2", instance_id: "i-2", kind: "reinforcing", distillate_id: "d-2", distillate_digest: DA,
+        born_from: DC, created_tick: 10, deadline_tick: 20, max_retries: 2, attempts: 1, status: "discharged", outcome: "best_effort",
+        fail_safe: null,
+      },
     ],
     invalid: [
       {
@@ -385,6 +393,23 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
         },
         path: "fail_safe",
         why: "an obligation must declare its fail-safe (D-019)",
+      },
+      {
+        value: {
+          obligation_id: "o-1", instance_id: "i-1", kind: "corrective", distillate_id: "d-1", distillate_digest: DA,
+          born_from: DC, created_tick: 10, deadline_tick: 20, max_retries: 2, attempts: 0, status: "pending", outcome: null, fail_safe: null,
+        },
+        path: "fail_safe",
+        why: "a corrective obligation declares the quarantine fail-safe (D-063)",
+      },
+      {
+        value: {
+          obligation_id: "o-2", instance_id: "i-2", kind: "reinforcing", distillate_id: "d-2", distillate_digest: DA,
+          born_from: DC, created_tick: 10, deadline_tick: 20, max_retries: 2, attempts: 0, status: "pending", outcome: null,
+          fail_safe: { action: "quarantine", store_version: DC },
+        },
+        path: "fail_safe",
+        why: "a reinforcing obligation declares no fail-safe (D-063)",
       },
     ],
   },

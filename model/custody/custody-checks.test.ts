@@ -15,9 +15,11 @@ const expire = (tick: number): Command => ({ op: "custody.expire", tick, agent: 
 const discharged = () => accept(pending(), { op: "custody.attempt", tick: 3, agent: AGENT, obligation_id: "ob-d1", ack: "declined" }).world;
 
 describe("custody.attempt (OP-3.1) and custody.expire (OP-3.2)", () => {
-  it("attempt fails at OP-3.1.c2 on a discharged obligation, c3 after the deadline", () => {
+  it("attempt fails at OP-3.1.c2 on a discharged obligation, c3 at the deadline (strict, D-060)", () => {
     expect(rejectedAt(discharged(), attempt(4), "OP-3.1.c2").invariant).toBe("J-4");
-    expect(accept(pending(), attempt(52)).events[0]).toMatchObject({ type: "custody.attempted" });
+    // The deadline is tick 52: one tick before it is the last delivery tick; at it, only expire acts.
+    expect(accept(pending(), attempt(51)).events[0]).toMatchObject({ type: "custody.attempted" });
+    expect(rejectedAt(pending(), attempt(52), "OP-3.1.c3").invariant).toBe("J-4");
     expect(rejectedAt(pending(), attempt(53), "OP-3.1.c3").invariant).toBe("J-4");
   });
   it("expire fails at OP-3.2.c2 on a discharged obligation, c3 before the deadline", () => {

@@ -115,8 +115,17 @@ describe("S-1 D-011 consent resolution", () => {
     expect(consentAllows(grant, "financial")).toBe(false); // default medium > ceiling low
     expect(consentAllows({ ...grant, persist_ceiling: "medium" }, "financial")).toBe(true);
     expect(consentAllows(grant, "operational")).toBe(true); // resolves to low
-    expect(consentAllows({ ...grant, cells: [{ category: "financial", dimension: "training", sensitivity: "low" }] }, "financial")).toBe(true);
-    expect(consentAllows({ ...grant, cells: [{ category: "operational", dimension: "storage", sensitivity: "high" }] }, "operational")).toBe(true);
+    // A training cell alone does not decide: storage still resolves to the default row (D-058).
+    expect(consentAllows({ ...grant, cells: [{ category: "financial", dimension: "training", sensitivity: "low" }] }, "financial")).toBe(false);
+    expect(consentAllows({ ...grant, cells: [{ category: "financial", dimension: "training", sensitivity: "low" }, { category: "financial", dimension: "storage", sensitivity: "low" }] }, "financial")).toBe(true);
+    // A cell of another dimension is not read at all.
+    expect(consentAllows({ ...grant, cells: [{ category: "operational", dimension: "access", sensitivity: "high" }] }, "operational")).toBe(true);
+  });
+  it("S-1 persisting uses storage and training: either above the ceiling refuses (D-058)", () => {
+    expect(consentAllows({ ...grant, cells: [{ category: "operational", dimension: "storage", sensitivity: "high" }] }, "operational")).toBe(false);
+    expect(consentAllows({ ...grant, cells: [{ category: "operational", dimension: "storage", sensitivity: "medium" }] }, "operational")).toBe(false);
+    expect(consentAllows({ ...grant, persist_ceiling: "medium", cells: [{ category: "operational", dimension: "storage", sensitivity: "medium" }] }, "operational")).toBe(true);
+    expect(consentAllows({ ...grant, persist_ceiling: "medium", cells: [{ category: "operational", dimension: "training", sensitivity: "high" }] }, "operational")).toBe(false);
   });
 });
 

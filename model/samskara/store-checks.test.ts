@@ -19,11 +19,13 @@ const merge = (tick: number, ids: readonly string[]): Command => ({ op: "samskar
 const excise = (over: object = {}): Command => ({ op: "samskara.excise", tick: 6, agent: AGENT, excision_id: "x1", distillate_ids: ["d1"], authorization: K.AUTH, ...over } as Command);
 
 describe("samskara.merge (OP-4.1)", () => {
-  it("fails at OP-4.1.c2 for an unknown obligation, c3 for one discharged other than applied, c4 for one pending past its deadline", () => {
+  it("fails at OP-4.1.c2 for an unknown obligation, c3 for one discharged other than applied, c4 for one pending at its deadline (D-060)", () => {
     expect(rejectedAt(twoPending(), merge(5, ["ob-d1", "ob-none"]), "OP-4.1.c2").code).toBe("NOT_FOUND");
     const declined = accept(twoPending(), { op: "custody.attempt", tick: 3, agent: AGENT, obligation_id: "ob-d1", ack: "declined" }).world;
     expect(rejectedAt(declined, merge(4, ["ob-d1"]), "OP-4.1.c3").invariant).toBe("J-4");
-    expect(accept(twoPending(), merge(52, ["ob-d1"])).events[0]).toMatchObject({ type: "store.merged" });
+    // Both deadlines are tick 52: tick 51 is the last merge tick, tick 52 belongs to expire (D-060).
+    expect(accept(twoPending(), merge(51, ["ob-d1"])).events[0]).toMatchObject({ type: "store.merged" });
+    expect(rejectedAt(twoPending(), merge(52, ["ob-d2"]), "OP-4.1.c4").invariant).toBe("J-4");
     expect(rejectedAt(twoPending(), merge(53, ["ob-d2"]), "OP-4.1.c4").invariant).toBe("J-4");
   });
 });

@@ -217,13 +217,22 @@ export const withdrawInstance = (world, cmd, agent) => {
 
 const SENSITIVITY = { low: 0, medium: 1, high: 2 };
 
-/** D-011: persisting is the "training" dimension; exact cell, else the category's default row, else low. */
-const consents = (grant, category) => {
-  const cell = grant.cells.find((c) => c.category === category && c.dimension === "training");
+/**
+ * D-011, D-058: persisting a disposition is both the "storage" and the "training" use of its
+ * category (D-011 first read training alone).
+ */
+const PERSIST_DIMENSIONS = ["storage", "training"];
+
+/** The sensitivity of (category, dimension): the exact cell, else the category's default row, else low. */
+const sensitivityOf = (grant, category, dimension) => {
+  const cell = grant.cells.find((c) => c.category === category && c.dimension === dimension);
   const row = grant.category_defaults.find((d) => d.category === category);
-  const sensitivity = cell?.sensitivity ?? row?.sensitivity ?? "low";
-  return SENSITIVITY[sensitivity] <= SENSITIVITY[grant.persist_ceiling];
+  return cell?.sensitivity ?? row?.sensitivity ?? "low";
 };
+
+/** A disposition of `category` may persist iff both its storage and its training sensitivity are at or below the ceiling. */
+const consents = (grant, category) =>
+  PERSIST_DIMENSIONS.every((dim) => SENSITIVITY[sensitivityOf(grant, category, dim)] <= SENSITIVITY[grant.persist_ceiling]);
 
 /** D-010: some 4 consecutive tokens of the guidance are 4 consecutive tokens of the trace. */
 const leaks = (guidance, trace) => {
@@ -257,17 +266,24 @@ export const distil = (world, cmd, agent) => {
     || d.born_from !== instance.born_from) {
     throw new Refusal("ADVAITA_ATTRIBUTION_LOST", "AD-4", "the distillate is not attributed to this instance", ["distillate", "source"]); // c5
   }
-  if (d.signal.confidence === 0) throw S2("a signal of zero confidence is inadmissible", ["distillate", "signal", "confidence"]); // c6
+  // c6: the signal is the principal's: computed under the manifest's satisfaction model (D-053;
+  // null is the reference formula, compared exactly), and a confidence of 0 only with valence 0 and
+  // no dispositions, the no-feedback distillate (D-057).
+  const lives = livesOf(agent);
+  const manifest = lives.manifests[instance.instance_id];
+  if (d.signal.model_version !== manifest.distillation_policy.satisfaction_model) {
+    throw S2("the signal was not computed under the principal's declared satisfaction model", ["distillate", "signal", "model_version"]);
+  }
+  if (d.signal.confidence === 0 && d.signal.valence !== 0) throw S2("a zero-confidence signal carries no valence", ["distillate", "signal", "valence"]);
+  if (d.signal.confidence === 0 && d.dispositions.length > 0) throw S2("a zero-confidence signal backs no disposition", ["distillate", "dispositions"]);
   const valence = d.signal.valence;
   d.dispositions.forEach((p, i) => { // c7 (D-012)
     if (Math.sign(p.weight) !== Math.sign(valence) || Math.abs(p.weight) > Math.abs(valence)) {
       throw S2(`weight ${p.weight} does not carry the valence ${valence}`, ["distillate", "dispositions", i, "weight"]);
     }
   });
-  const lives = livesOf(agent);
-  const manifest = lives.manifests[instance.instance_id];
-  d.dispositions.forEach((p, i) => { // c8
-    if (!consents(manifest.consent_scope, p.category)) throw S1(`category ${p.category} may not persist under the consent grant`, ["distillate", "dispositions", i, "category"]);
+  d.dispositions.forEach((p, i) => { // c8 (D-011, D-058)
+    if (!consents(manifest.consent_scope, p.category)) throw S1(`category ${p.category} may not persist under the consent grant for both storage and training`, ["distillate", "dispositions", i, "category"]);
   });
   const trace = lives.traces[instance.instance_id];
   d.dispositions.forEach((p, i) => { // c9
@@ -295,7 +311,8 @@ export const distil = (world, cmd, agent) => {
     attempts: 0,
     status: "pending",
     outcome: null,
-    fail_safe: { action: "quarantine", store_version: instance.born_from },
+    // Only a corrective obligation declares the quarantine fail-safe (D-019, D-063).
+    fail_safe: kind === "corrective" ? { action: "quarantine", store_version: instance.born_from } : null,
   };
   lives.held[cmd.obligation_id] = d; // until a merge applies it or custody discharges it otherwise
   return [
@@ -318,17 +335,18 @@ export const dissolve = (world, cmd, agent) => {
 // OP-3 custody
 
 /**
- * Discharges an obligation, drops its distillate and applies the fail-safe (D-019) when due; a
- * merge (step 3, lineage.mjs) discharges with "applied", after it has taken the distillate.
+ * Discharges an obligation, drops its distillate and applies the fail-safe (D-019) when due: only
+ * a corrective obligation declares one (D-063), and it applies when declined or escalated. A merge
+ * (step 3, lineage.mjs) discharges with "applied", after it has taken the distillate.
  */
 export const discharge = (agent, obligation, outcome) => {
   obligation.status = "discharged";
   obligation.outcome = outcome;
   delete livesOf(agent).held[obligation.obligation_id];
   const events = [{ type: "custody.discharged", obligation_id: obligation.obligation_id, outcome }];
-  const failSafe = obligation.kind === "corrective" && (outcome === "declined" || outcome === "escalated");
-  const version = obligation.fail_safe.store_version;
-  if (failSafe && !agent.store.quarantined.includes(version)) {
+  const failSafe = obligation.kind === "corrective" && (outcome === "declined" || outcome === "escalated") ? obligation.fail_safe : null;
+  const version = failSafe?.store_version;
+  if (failSafe !== null && !agent.store.quarantined.includes(version)) {
     agent.store.quarantined = [...agent.store.quarantined, version].sort(byString);
     events.push({ type: "version.quarantined", store_version: version });
   }
@@ -339,7 +357,8 @@ export const discharge = (agent, obligation, outcome) => {
 export const custodyAttempt = (world, cmd, agent) => {
   const obligation = obligationOf(agent, cmd.obligation_id); // c1
   if (obligation.status !== "pending") throw J4(`obligation ${obligation.obligation_id} is already discharged`, ["obligation_id"]); // c2
-  if (cmd.tick > obligation.deadline_tick) throw J4(`the deadline was tick ${obligation.deadline_tick}`, ["tick"]); // c3
+  // c3, strict: the deadline tick belongs to custody.expire (D-060)
+  if (cmd.tick >= obligation.deadline_tick) throw J4(`the deadline is tick ${obligation.deadline_tick}; an attempt comes before it`, ["tick"]);
   if (obligation.attempts >= obligation.max_retries + 1) throw J4("no attempt is left", ["obligation_id"]); // c4
 
   obligation.attempts += 1;

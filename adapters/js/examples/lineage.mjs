@@ -51,7 +51,8 @@ export const merge = (world, cmd, agent) => {
   });
   for (const o of obligations) {
     if (o.status === "discharged" && o.outcome !== "applied") throw J4(`obligation ${o.obligation_id} was discharged ${o.outcome}`, ["obligation_ids"]); // c3
-    if (o.status === "pending" && cmd.tick > o.deadline_tick) throw J4(`obligation ${o.obligation_id}'s deadline was tick ${o.deadline_tick}`, ["obligation_ids"]); // c4
+    // c4, strict: at the deadline tick only custody.expire acts (D-060)
+    if (o.status === "pending" && cmd.tick >= o.deadline_tick) throw J4(`obligation ${o.obligation_id} reached its deadline, tick ${o.deadline_tick}`, ["obligation_ids"]);
   }
 
   const pending = obligations.filter((o) => o.status === "pending"); // applied ones are skipped (D-008)

@@ -55,7 +55,7 @@ export const aggregate = (ds) => {
   const entries = [...byKey.keys()].sort(byString).map((key) => {
     const cs = byKey.get(key) ?? [];
     const num = cs.reduce((s, x) => s + BigInt(x.w) * BigInt(x.c), 0n);
-    const den = cs.reduce((s, x) => s + BigInt(x.c), 0n); // > 0: a zero confidence never passes S-2
+    const den = cs.reduce((s, x) => s + BigInt(x.c), 0n); // > 0: a zero confidence passes S-2 only without dispositions (D-057)
     const leader = [...cs].sort(leaderFirst)[0];
     return {
       key,

@@ -26,7 +26,7 @@ from typing import Any
 import advaita  # step 1; importing it also puts srk_adapter on sys.path
 from advaita import Command, Event, World
 from encoding import digest_of
-from janma_rules import Leakage, covers, grantable, holds, may_persist, tool_offered, weight_admissible
+from janma_rules import Leakage, covers, grantable, holds, may_persist, signal_refusal, tool_offered, weight_valid
 from srk_adapter import Refusal, Spec
 
 SPEC = Spec()  # for the distillate's own schema, which janma.distil applies itself (OP-2.7.c4)
@@ -265,14 +265,15 @@ def distil(world: World, command: Command) -> list[Event]:
             agent["identity"]["identity"], view["nonce"], view["instance_id"], view["born_from"]):  # c5
         raise Refusal(AD4, "the distillate is not attributed to this life", path=["distillate", "source"])
     signal = d["signal"]
-    if signal["confidence"] == 0:  # c6
-        raise Refusal(S2, "a zero-confidence signal is inadmissible (D-012)", path=["distillate", "signal", "confidence"])
+    refused = signal_refusal(signal, d["dispositions"], manifest["distillation_policy"]["satisfaction_model"])
+    if refused is not None:  # c6: the principal's satisfaction model (D-053), the no-feedback distillate (D-057)
+        raise Refusal(S2, refused[0], path=["distillate", *refused[1]])
     for n, disp in enumerate(d["dispositions"]):  # c7
-        if not weight_admissible(disp["weight"], signal["valence"]):
+        if not weight_valid(disp["weight"], signal["valence"]):
             raise Refusal(S2, "the weight must follow the valence's sign and not exceed it (D-012)", path=["distillate", "dispositions", n, "weight"])
     for n, disp in enumerate(d["dispositions"]):  # c8
         if not may_persist(disp["category"], manifest["consent_scope"]):
-            raise Refusal(S1, f"category {disp['category']} may not persist under the consent grant (D-011)", path=["distillate", "dispositions", n, "category"])
+            raise Refusal(S1, f"category {disp['category']} may not persist under the consent grant for both storage and training (D-011, D-058)", path=["distillate", "dispositions", n, "category"])
     runs = LEAKAGE.runs(record["trace"])
     for n, disp in enumerate(d["dispositions"]):  # c9
         if LEAKAGE.leaks(disp["guidance"], runs):
@@ -299,7 +300,8 @@ def distil(world: World, command: Command) -> list[Event]:
             "attempts": 0,
             "status": "pending",
             "outcome": None,
-            "fail_safe": {"action": "quarantine", "store_version": view["born_from"]},
+            # Only a corrective obligation declares the quarantine fail-safe (D-019, D-063).
+            "fail_safe": {"action": "quarantine", "store_version": view["born_from"]} if kind == "corrective" else None,
         },
         "distillate": d,  # held until merged or discharged otherwise
     }
@@ -330,13 +332,15 @@ def dissolve(world: World, command: Command) -> list[Event]:
 
 
 def discharge(agent: dict[str, Any], record: dict[str, Any], outcome: str, fail_safe: bool) -> list[Event]:
-    """Discharge an obligation: its distillate is dropped; the fail-safe quarantines the pin."""
+    """Discharge an obligation: its distillate is dropped; the fail-safe, asked only for a corrective
+    obligation (the only kind that declares one, D-063), quarantines the pin."""
     ob = record["view"]
     ob.update(status="discharged", outcome=outcome)
     record["distillate"] = None
     events: list[Event] = [{"type": "custody.discharged", "obligation_id": ob["obligation_id"], "outcome": outcome}]
-    pin = ob["fail_safe"]["store_version"]
-    if fail_safe and pin not in agent["store"]["quarantined"]:
+    safe = ob["fail_safe"] if fail_safe else None
+    if safe is not None and safe["store_version"] not in agent["store"]["quarantined"]:
+        pin = safe["store_version"]
         agent["store"]["quarantined"] = sorted([*agent["store"]["quarantined"], pin])
         events.append({"type": "version.quarantined", "store_version": pin})
     return events
@@ -348,8 +352,8 @@ def custody_attempt(world: World, command: Command) -> list[Event]:
     ob, tick, ack = record["view"], command["tick"], command["ack"]
     if ob["status"] != "pending":  # c2
         raise Refusal(J4, f"obligation {ob['obligation_id']} is already discharged")
-    if tick > ob["deadline_tick"]:  # c3
-        raise Refusal(J4, f"the deadline was tick {ob['deadline_tick']}", path=["tick"])
+    if tick >= ob["deadline_tick"]:  # c3, strict: the deadline tick belongs to custody.expire (D-060)
+        raise Refusal(J4, f"the deadline is tick {ob['deadline_tick']}; an attempt comes before it", path=["tick"])
     if ob["attempts"] >= ob["max_retries"] + 1:  # c4
         raise Refusal(J4, "no attempt is left")
     ob["attempts"] += 1

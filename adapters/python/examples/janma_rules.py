@@ -3,9 +3,10 @@
 - the capability algebra of OP-2 (D-016): ``covers`` and ``grantable``;
 - the tool resolution of birth (OP-2.2, review G-27): ``tool_offered``;
 - the termination-predicate language (D-015): ``holds``;
-- the consent grid (D-011, D-042): ``may_persist``;
+- the consent grid (D-011, D-042, D-058): ``may_persist``;
 - the leakage validator (D-010, D-045): ``Leakage``, on the kit's Unicode 17.0 tokeniser;
-- the S-2 mechanics (D-012): ``weight_admissible``.
+- the S-2 mechanics: the principal's signal (D-053, D-057), ``signal_refusal``, and the weights
+  (D-012), ``weight_valid``.
 """
 
 from __future__ import annotations
@@ -70,33 +71,57 @@ def holds(predicate: dict[str, Any], view: dict[str, Any], now: int) -> bool:
     raise ValueError(f"unknown termination predicate {op!r}")  # the Command schema admits no other
 
 
-# -- consent (D-011, D-042) -------------------------------------------------------------------------
+# -- consent (D-011, D-042, D-058) -----------------------------------------------------------------
 
 _SENSITIVITY = {"low": 0, "medium": 1, "high": 2}
 
+# Persisting a disposition keeps it beyond its life and shapes every later life: both the
+# ``storage`` and the ``training`` usage of its category (D-058; D-011 first read training alone).
+PERSIST_DIMENSIONS = ("storage", "training")
+
+
+def sensitivity_of(category: str, dimension: str, consent: dict[str, Any]) -> str:
+    """The resolved sensitivity of (category, dimension): the exact cell, else the category's one
+    default row, else ``low``."""
+    cell = [c for c in consent["cells"] if c["category"] == category and c["dimension"] == dimension]
+    if cell:
+        return cell[0]["sensitivity"]  # at most one per pair (ConsentGrant.unique-cells)
+    default = [d for d in consent["category_defaults"] if d["category"] == category]
+    if default:
+        return default[0]["sensitivity"]  # at most one per category (D-042)
+    return "low"
+
 
 def may_persist(category: str, consent: dict[str, Any]) -> bool:
-    """Persisting a disposition is the ``training`` usage of its category: the exact cell's
-    sensitivity, else the category's one default row, else ``low``; at or below the ceiling."""
-    sensitivity = "low"
-    cell = [c for c in consent["cells"] if c["category"] == category and c["dimension"] == "training"]
-    default = [d for d in consent["category_defaults"] if d["category"] == category]
-    if cell:
-        sensitivity = cell[0]["sensitivity"]  # at most one per pair (ConsentGrant.unique-cells)
-    elif default:
-        sensitivity = default[0]["sensitivity"]  # at most one per category (D-042)
-    return _SENSITIVITY[sensitivity] <= _SENSITIVITY[consent["persist_ceiling"]]
+    """A disposition of ``category`` may persist iff the resolved sensitivity of both (category,
+    storage) and (category, training) is at or below the grant's ceiling (D-011, D-058)."""
+    ceiling = _SENSITIVITY[consent["persist_ceiling"]]
+    return all(_SENSITIVITY[sensitivity_of(category, dim, consent)] <= ceiling for dim in PERSIST_DIMENSIONS)
 
 
-# -- S-2 (D-012) ------------------------------------------------------------------------------------
+# -- S-2 (D-012, D-053, D-057) ----------------------------------------------------------------------
+
+
+def signal_refusal(signal: dict[str, Any], dispositions: list[Any], satisfaction_model: str | None) -> tuple[str, list[str]] | None:
+    """OP-2.7.c6, the signal is the principal's: computed under the manifest's
+    ``distillation_policy.satisfaction_model`` (D-053; ``None`` for the reference formula, compared
+    exactly), and a confidence of 0 only with valence 0 and no dispositions, the no-feedback
+    distillate (D-057). The first failure in that order, as (message, path inside the distillate)."""
+    if signal["model_version"] != satisfaction_model:
+        return "the signal was not computed under the principal's declared satisfaction model (D-053)", ["signal", "model_version"]
+    if signal["confidence"] == 0 and signal["valence"] != 0:
+        return "a zero-confidence signal carries no valence (D-057)", ["signal", "valence"]
+    if signal["confidence"] == 0 and dispositions:
+        return "a zero-confidence signal backs no disposition (D-057)", ["dispositions"]
+    return None
 
 
 def _sign(n: int) -> int:
     return (n > 0) - (n < 0)
 
 
-def weight_admissible(weight: int, valence: int) -> bool:
-    """The weight has the valence's sign (0 only with valence 0) and no larger magnitude."""
+def weight_valid(weight: int, valence: int) -> bool:
+    """The weight has the valence's sign (0 only with valence 0) and no larger magnitude (D-012)."""
     return _sign(weight) == _sign(valence) and abs(weight) <= abs(valence)
 
 

@@ -84,8 +84,8 @@ def merge(world: World, command: Command) -> list[Event]:
         ob = record["view"]
         if ob["status"] == "discharged" and ob["outcome"] != "applied":  # c3
             raise Refusal(J4, f"obligation {ob['obligation_id']} was discharged {ob['outcome']}", path=["obligation_ids", listed.index(ob["obligation_id"])])
-        if ob["status"] == "pending" and command["tick"] > ob["deadline_tick"]:  # c4
-            raise Refusal(J4, f"obligation {ob['obligation_id']} passed its deadline, tick {ob['deadline_tick']}", path=["obligation_ids", listed.index(ob["obligation_id"])])
+        if ob["status"] == "pending" and command["tick"] >= ob["deadline_tick"]:  # c4, strict: at the deadline only custody.expire acts (D-060)
+            raise Refusal(J4, f"obligation {ob['obligation_id']} reached its deadline, tick {ob['deadline_tick']}", path=["obligation_ids", listed.index(ob["obligation_id"])])
 
     pending = sorted((r for r in records if r["view"]["status"] == "pending"), key=lambda r: r["view"]["obligation_id"])
     if not pending:  # every one is already applied: a no-op (D-008)

@@ -56,10 +56,11 @@ def round_half_even(numerator: int, denominator: int) -> int:
 def aggregate(retained: Iterable[Distillate]) -> State:
     """OP-1.2: one entry per disposition key of the retained set, sorted by key.
 
-    weight = roundHalfEven(Σ w·c / Σ c) with c the distillate's signal confidence (never 0: OP-2.7
-    refuses it, S-2); the leader maximises |w|·c, then |w|, then c, then has the smallest distillate
-    id (D-007), and gives the entry its guidance and category; contested iff some w > 0 and some
-    w < 0. A function of the set only (AD-3): the input order never matters."""
+    weight = roundHalfEven(Σ w·c / Σ c) with c the distillate's signal confidence (never 0 here: OP-2.7
+    accepts a zero confidence only in the no-feedback distillate, which has no disposition, D-057);
+    the leader maximises |w|·c, then |w|, then c, then has the smallest distillate id (D-007), and
+    gives the entry its guidance and category; contested iff some w > 0 and some w < 0. A function
+    of the set only (AD-3): the input order never matters."""
     by_key: dict[str, list[tuple[Distillate, dict[str, Any]]]] = {}
     for d in retained:
         for disp in d["dispositions"]:  # one per key in a distillate (SamskaraDistillate.unique-disposition-keys)

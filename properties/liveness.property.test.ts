@@ -1,4 +1,14 @@
 /**
+ * Liveness on generated histories.
+ *
+ * D-062 (eventual discharge as a property of the caller's clock): after every generated history the
+ * drain of properties/liveness.ts withdraws each living instance, distils each withdrawn life that
+ * has no obligation with the no-feedback distillate (D-057), expires each pending obligation at the
+ * largest deadline and dissolves each withdrawn instance; every obligation must then be discharged
+ * and every instance that was born dissolved. Counted, so that it cannot pass vacuously. The same
+ * drain against the implementation, and its kill of a mutant that strands a life:
+ * properties/liveness-impl.test.ts.
+ *
  * The generator reaches the situation of review G-53 (D-046, OP-6.12): a worker publishes an
  * attempt and dies, the fence is refused while the attempt is live, native recovery pauses the task
  * (revoking the attempt), the dead worker's late reply is rejected as stale (I4), and a fence then
@@ -8,8 +18,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { Result } from "effect";
-import { initialWorld, transition, view } from "../model/index.ts";
-import { choicesArb, materialize, newMemory } from "./generators/commands.ts";
+import { initialWorld, transition, view, type World } from "../model/index.ts";
+import { choicesArb, materialize, newMemory, type GenProfile } from "./generators/commands.ts";
+import { describeViolations, drainLives, modelStepper, modelsFromMemory, runHistory, type DrainCounts, type Stepper } from "./liveness.ts";
 
 interface Counts {
   pauses: number;
@@ -78,5 +89,83 @@ describe("the generator reaches the G-53 situation (worker died, revoke, late re
     expect(c.staleReplies).toBeGreaterThanOrEqual(10);
     expect(c.situations).toBeGreaterThanOrEqual(3);
     expect(c.refusedThenMigrated).toBeGreaterThanOrEqual(1);
+  });
+});
+
+/** Sums of the drain's counts over many histories. */
+const emptyCounts = (): DrainCounts => ({
+  withdrawn: 0, distilled: 0, distilledFromHistory: 0, expiredCorrective: 0, expiredReinforcing: 0,
+  expiredFromHistory: { corrective: 0, reinforcing: 0 }, dissolved: 0, conceived: 0,
+});
+const addCounts = (t: DrainCounts, c: DrainCounts): void => {
+  t.withdrawn += c.withdrawn;
+  t.distilled += c.distilled;
+  t.distilledFromHistory += c.distilledFromHistory;
+  t.expiredCorrective += c.expiredCorrective;
+  t.expiredReinforcing += c.expiredReinforcing;
+  t.expiredFromHistory.corrective += c.expiredFromHistory.corrective;
+  t.expiredFromHistory.reinforcing += c.expiredFromHistory.reinforcing;
+  t.dissolved += c.dissolved;
+  t.conceived += c.conceived;
+};
+
+/** The budget: mixed histories (every family, migrations in progress) and store histories (many lives). */
+const BUDGET: readonly { readonly profile: GenProfile; readonly runs: number; readonly seed: number }[] = [
+  { profile: "mixed", runs: 60, seed: 62 },
+  { profile: "store", runs: 40, seed: 57 },
+];
+
+describe("D-062: after every generated history, the caller can end every life and discharge every obligation (model)", () => {
+  it("the drain (withdraw, no-feedback distil, expire at the largest deadline, dissolve) leaves nothing pending or stranded", () => {
+    const total = emptyCounts();
+    let histories = 0;
+    let regressed = 0;
+    for (const { profile, runs, seed } of BUDGET) {
+      fc.assert(
+        fc.property(choicesArb(60, 200), (cs) => {
+          const mem = newMemory(profile);
+          const reached = runHistory(initialWorld(), modelStepper, mem, cs);
+          const before = JSON.stringify(view(reached));
+          const r = drainLives(reached, modelStepper, modelsFromMemory(mem));
+          expect(r.violations, describeViolations(r.violations)).toEqual([]);
+          // Pure: the world the history reached is untouched; ticks never go backwards.
+          expect(JSON.stringify(view(reached))).toBe(before);
+          expect(r.ticks.expiry).toBeGreaterThanOrEqual(r.ticks.start);
+          if (r.ticks.start < view(reached).tick) regressed++;
+          histories++;
+          addCounts(total, r.counts);
+        }),
+        { seed, numRuns: runs },
+      );
+    }
+    console.error(`D-062 drain over ${histories} histories: ${JSON.stringify(total)}`);
+    expect(regressed).toBe(0);
+    // Not vacuous: the drain really ended lives and obligations of every kind the history left.
+    // (Seeds 62 and 57 gave 200 withdrawn, 346 distilled, 146 of them withdrawn by the history, 55
+    // corrective and 116 reinforcing obligations of the history expired; the floors are half that.)
+    expect(total.withdrawn).toBeGreaterThanOrEqual(100);
+    expect(total.distilled).toBeGreaterThanOrEqual(170);
+    expect(total.distilledFromHistory).toBeGreaterThanOrEqual(70);
+    expect(total.expiredFromHistory.corrective).toBeGreaterThanOrEqual(25);
+    expect(total.expiredFromHistory.reinforcing).toBeGreaterThanOrEqual(55);
+    expect(total.dissolved).toBeGreaterThanOrEqual(total.distilled);
+  });
+
+  it("the drain reports a stranded life: a model that refuses every zero-confidence signal (D-057's old reading) fails it", () => {
+    // The model with one rule changed, as a stepper: janma.distil with confidence 0 is refused (S-2).
+    const oldReading: Stepper<World> = {
+      view: modelStepper.view,
+      apply: (w, cmd) =>
+        cmd.op === "janma.distil" && (cmd.distillate as { signal?: { confidence?: number } }).signal?.confidence === 0
+          ? { ok: false, rejection: { code: "INVARIANT_VIOLATION", invariant: "S-2", message: "zero confidence" } }
+          : modelStepper.apply(w, cmd),
+    };
+    const [cs] = fc.sample(choicesArb(60, 200), { seed: 62, numRuns: 1 });
+    const mem = newMemory("store");
+    const reached = runHistory(initialWorld(), modelStepper, mem, cs ?? []);
+    const r = drainLives(reached, oldReading, modelsFromMemory(mem));
+    expect(r.violations.some((x) => x.kind === "rejected" && x.command.op === "janma.distil" && x.rejection.invariant === "S-2")).toBe(true);
+    expect(r.violations.some((x) => x.kind === "life-stranded" && x.state === "withdrawn")).toBe(true);
+    expect(drainLives(reached, modelStepper, modelsFromMemory(mem)).violations).toEqual([]);
   });
 });

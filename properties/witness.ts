@@ -137,13 +137,27 @@ export const BOUNDARIES: readonly Boundary[] = [
   { id: "OP-2.3@ticks_since_birth_at_least:n-1", what: "n-1 ticks since birth: no withdrawal", hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", -1) },
   { id: "OP-2.3@ticks_since_birth_at_least:n", what: "exactly n ticks since birth: withdrawn", hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", 0) },
   { id: "OP-2.3@ticks_since_birth_at_least:n+1", what: "first act n+1 ticks after birth: withdrawn", hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", 1) },
-  // J-4 custody deadlines (OP-3.1.c3 tick ≤ deadline, OP-3.2.c3 tick ≥ deadline, OP-4.1.c4 tick > deadline fails).
-  { id: "OP-3.1.c3@deadline", what: "attempt exactly at the deadline passes", hit: (s) => passedAt(s, "OP-3.1.c3") && s.cmd.tick === s.obligation?.deadline_tick },
+  // J-4 custody deadlines, strict for delivery (D-060): OP-3.1.c3 tick < deadline, OP-4.1.c4 a
+  // pending obligation at tick ≥ deadline fails, OP-3.2.c3 expiry at tick ≥ deadline.
+  { id: "OP-3.1.c3@deadline-1", what: "attempt one tick before the deadline passes", hit: (s) => passedAt(s, "OP-3.1.c3") && s.cmd.tick === (s.obligation?.deadline_tick ?? NaN) - 1 },
+  { id: "OP-3.1.c3@deadline", what: "attempt exactly at the deadline fails", hit: (s) => failedAt(s, "OP-3.1.c3") && s.cmd.tick === s.obligation?.deadline_tick },
   { id: "OP-3.1.c3@deadline+1", what: "attempt one tick after the deadline fails", hit: (s) => failedAt(s, "OP-3.1.c3") && s.cmd.tick === (s.obligation?.deadline_tick ?? NaN) + 1 },
   { id: "OP-3.2.c3@deadline-1", what: "custody expiry one tick before the deadline fails", hit: (s) => failedAt(s, "OP-3.2.c3") && s.cmd.tick === (s.obligation?.deadline_tick ?? NaN) - 1 },
   { id: "OP-3.2.c3@deadline", what: "custody expiry exactly at the deadline passes", hit: (s) => passedAt(s, "OP-3.2.c3") && s.cmd.tick === s.obligation?.deadline_tick },
-  { id: "OP-4.1.c4@deadline", what: "merge of a pending obligation exactly at its deadline passes", hit: (s) => passedAt(s, "OP-4.1.c4") && mergedObligations(s).some((o) => o.status === "pending" && o.deadline_tick === s.cmd.tick) },
+  { id: "OP-4.1.c4@deadline-1", what: "merge of a pending obligation one tick before its deadline passes", hit: (s) => passedAt(s, "OP-4.1.c4") && mergedObligations(s).some((o) => o.status === "pending" && o.deadline_tick - 1 === s.cmd.tick) },
+  { id: "OP-4.1.c4@deadline", what: "merge of a pending obligation exactly at its deadline fails", hit: (s) => failedAt(s, "OP-4.1.c4") && mergedObligations(s).some((o) => o.status === "pending" && o.deadline_tick === s.cmd.tick) },
   { id: "OP-4.1.c4@deadline+1", what: "merge one tick after a pending obligation's deadline fails", hit: (s) => failedAt(s, "OP-4.1.c4") && mergedObligations(s).some((o) => o.status === "pending" && o.deadline_tick + 1 === s.cmd.tick) },
+  // S-2 the principal's signal (OP-2.7.c6): its model (D-053) and the zero confidence (D-057).
+  { id: "OP-2.7.c6@declared-model", what: "distil under a non-null satisfaction model the manifest declares passes", hit: (s) => passedAt(s, "OP-2.7.c6") && signalOf(s)?.model_version !== null && signalOf(s)?.model_version === s.manifest?.distillation_policy.satisfaction_model },
+  { id: "OP-2.7.c6@other-model", what: "distil under another satisfaction model than the manifest declares fails", hit: (s) => failedAt(s, "OP-2.7.c6") && signalOf(s)?.model_version !== s.manifest?.distillation_policy.satisfaction_model },
+  { id: "OP-2.7.c6@no-feedback", what: "the no-feedback distillate (confidence 0, valence 0, no dispositions) passes", hit: (s) => passedAt(s, "OP-2.7.c6") && signalOf(s)?.confidence === 0 },
+  { id: "OP-2.7.c6@zero-with-valence", what: "confidence 0 with a non-zero valence fails", hit: (s) => failedAt(s, "OP-2.7.c6") && signalOf(s)?.confidence === 0 && signalOf(s)?.valence !== 0 && modelMatches(s) },
+  { id: "OP-2.7.c6@zero-with-disposition", what: "confidence 0 and valence 0 backing a disposition fails", hit: (s) => failedAt(s, "OP-2.7.c6") && signalOf(s)?.confidence === 0 && signalOf(s)?.valence === 0 && modelMatches(s) },
+  { id: "OP-2.7.c6@least-confidence", what: "the smallest positive confidence (1 millionth) backing dispositions passes", hit: (s) => passedAt(s, "OP-2.7.c6") && signalOf(s)?.confidence === 1 && guidances(s).length > 0 },
+  // S-1 consent (OP-2.7.c8, D-058): storage and training each decide.
+  { id: "OP-2.7.c8@storage-refuses", what: "a category whose storage sensitivity alone exceeds the ceiling fails", hit: (s) => failedAt(s, "OP-2.7.c8") && refusedBy(s, "storage") && !refusedBy(s, "training") },
+  { id: "OP-2.7.c8@training-refuses", what: "a category whose training sensitivity alone exceeds the ceiling fails", hit: (s) => failedAt(s, "OP-2.7.c8") && refusedBy(s, "training") && !refusedBy(s, "storage") },
+  { id: "OP-2.7.c8@both-within", what: "a category within the ceiling on both dimensions (medium under a medium ceiling) passes", hit: (s) => passedAt(s, "OP-2.7.c8") && s.manifest?.consent_scope.persist_ceiling === "medium" && categoriesOf(s).some((c) => sensitivity(s, c, "storage") === "medium") },
   // D-010 leakage (OP-2.7.c9): runs of 3 pass, 4 and 5 fail; case and NFKC do not hide a run.
   { id: "OP-2.7.c9@run-3", what: "guidance quoting 3 consecutive trace tokens passes", hit: (s) => passedAt(s, "OP-2.7.c9") && maxRun(s) === 3 },
   { id: "OP-2.7.c9@run-4", what: "guidance quoting exactly 4 consecutive trace tokens fails", hit: (s) => failedAt(s, "OP-2.7.c9") && maxRun(s) === 4 },
@@ -170,6 +184,29 @@ export const BOUNDARIES: readonly Boundary[] = [
   { id: "OP-4.2@distillates-unsorted", what: "excise with distillate ids unsorted", hit: (s) => isOp(s, "samskara.excise") && s.outcome.ok && unsorted(strings(field(s.cmd, "distillate_ids"))) },
   { id: "OP-4.2@distillates-duplicated", what: "excise with a distillate id listed twice", hit: (s) => isOp(s, "samskara.excise") && s.outcome.ok && duplicated(strings(field(s.cmd, "distillate_ids"))) },
 ];
+
+function signalOf(s: StepContext): { valence: number; confidence: number; model_version: string | null } | undefined {
+  const d = field(s.cmd, "distillate") as { signal?: { valence: number; confidence: number; model_version: string | null } } | undefined;
+  return d?.signal;
+}
+function modelMatches(s: StepContext): boolean {
+  return signalOf(s)?.model_version === s.manifest?.distillation_policy.satisfaction_model;
+}
+function categoriesOf(s: StepContext): string[] {
+  const d = field(s.cmd, "distillate") as { dispositions?: unknown } | undefined;
+  return Array.isArray(d?.dispositions) ? d.dispositions.flatMap((x) => (typeof (x as { category?: unknown }).category === "string" ? [(x as { category: string }).category] : [])) : [];
+}
+/** D-011's resolution, written again here: the exact cell, else the category's default row, else low. */
+function sensitivity(s: StepContext, category: string, dimension: string): string {
+  const g = s.manifest?.consent_scope;
+  return g?.cells.find((c) => c.category === category && c.dimension === dimension)?.sensitivity ?? g?.category_defaults.find((d) => d.category === category)?.sensitivity ?? "low";
+}
+/** Some disposition's category is above the ceiling on `dimension`. */
+function refusedBy(s: StepContext, dimension: string): boolean {
+  const rank: Record<string, number> = { low: 0, medium: 1, high: 2 };
+  const ceiling = rank[s.manifest?.consent_scope.persist_ceiling ?? "low"] ?? 0;
+  return categoriesOf(s).some((c) => (rank[sensitivity(s, c, dimension)] ?? 0) > ceiling);
+}
 
 function grantableOf(s: StepContext): string[] {
   const env = field(s.cmd, "environment") as { grantable?: unknown } | undefined;

@@ -503,6 +503,15 @@ export const DECISIONS: readonly Decision[] = [
     refines: ["AD-3", "S-4", "I4"],
   },
   {
+    id: "D-051",
+    title: "At resume the old source execution does not become a replica",
+    decision: "When ripa.migration_resume (OP-7.6) promotes the target, the migration's source execution leaves the agent altogether: it is no longer the bound execution, it holds no authority (the new epoch's holder is the target) and it is not added to the replica list, which keeps exactly the replicas it had (less a promoted target, G-36). The source's fence stays. A source that should go on serving is enlisted again by an explicit ripa.replicate naming its execution, which is then accepted like any execution the agent does not list (OP-6.10), as a replica holding no authority.",
+    why: "Resume replaces the execution binding; nothing in a migration declares that the old execution should keep serving, and a replica is a declared deployment of the agent (OP-6.10), so turning the source into one would be a side effect no command asked for, visible in every later view and making a later ripa.replicate of the same execution a DUPLICATE_ID. Both the reference model and the kit's implementation already dropped the source; OP-7.6 did not say so, and an independent implementer read it both ways.",
+    paper: "RIPA ('Runtime-Independent Persistent Agents'), Section 4 (Authorized Migration Protocol): after target activation 'the source must remain fenced even if it reconnects', and the migration is 'a single governed promotion point'; Section 7.2 (Copying memory does not copy authority): 'A copied checkpoint may instead serve as a replica or descendant under its declared authority policy', i.e. becoming a replica is declared, not implied by migration.",
+    alternatives: "The source becomes a replica at resume (keeps the old deployment reachable, but it is an undeclared replica and the paper keeps the source fenced); the source stays listed as a retired execution (a new list no view has, for no check that reads it).",
+    refines: ["I4"],
+  },
+  {
     id: "D-052",
     title: "Consent levels read as the consent protocol's: low approves, medium records, high waits for a human who is not there",
     decision:

@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { Result } from "effect";
 import type { Command, Event, WorldView } from "../../spec/index.ts";
 import { check } from "../../spec/checks.ts";
+import { decision } from "../../spec/decisions.ts";
 import { initialWorld, toRejectionData, transition, view, type World } from "../../model/index.ts";
 import { choicesArb, materialize, newMemory, type GenProfile } from "../../properties/generators/commands.ts";
 import { SCHEMA_SESSION } from "./scripts/schema.ts";
@@ -66,7 +67,7 @@ export interface GeneratedGoldenSpec {
 export interface ScriptContext {
   /**
    * Applies `command` to the model and records it as a golden line. `pins` names the spec-review
-   * item (e.g. "G-32") or the check clause (e.g. "OP-2.3.c5", spec/CHECKS.md) the line pins; it becomes the prefix of the request id ("G-32.7"), so a
+   * item (e.g. "G-32"), the check clause (e.g. "OP-2.3.c5", spec/CHECKS.md) or the decision (e.g. "D-051") the line pins; it becomes the prefix of the request id ("G-32.7"), so a
    * failing line names the decision it checks. Lines that only set the scene carry no pin ("s.7").
    */
   readonly send: (command: Command, pins?: string) => ExpectedReply;
@@ -161,6 +162,8 @@ const scriptedSession = (g: ScriptedGoldenSpec): GoldenLine[] => {
     send: (command, pins) => {
       // A check-clause pin must name a clause of spec/CHECKS.md (check() throws on a typo).
       if (pins?.startsWith("OP-") === true) check(pins);
+      // A decision pin must name a recorded decision (spec/decisions.ts).
+      if (pins?.startsWith("D-") === true) decision(pins as `D-${string}`);
       const step = answer(world, command);
       world = step.world;
       lines.push({ request: { type: "command", id: `${pins ?? "s"}.${lines.length + 1}`, command }, reply: step.reply, ...(step.model === undefined ? {} : { model: step.model }) });

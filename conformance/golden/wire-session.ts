@@ -135,6 +135,9 @@ export const wireSession = (): WireStep[] => {
   probe("G-7", "W-1.8, W-2.1, D-043", "request id 7.0E0: the id 7", () => "7.0E0", () => notFound(7));
   probe("G-7", "W-2.1", "request id 7: the id of 7.0E0 again", () => "7", () => wireErr(7, "DUPLICATE_REQUEST_ID"));
   probe("G-7", "W-2.1, W-1.8", "request id 1.5: not an integer, BAD_REQUEST with id null", () => "1.5", () => wireErr(null, "BAD_REQUEST"));
+  // A number is never BAD_JSON for its size (W-1.8): 5000 digits denote a value no binary64 holds (infinite, as 1e400), not an integer.
+  probe("G-7", "W-1.8, W-2.1", "request id of 5000 digits: valid JSON, not an integer, BAD_REQUEST with id null (not BAD_JSON)", () => "9".repeat(5000), () => wireErr(null, "BAD_REQUEST"));
+  probe("G-7", "W-1.8, W-2.1", "request id 1 followed by 4999 zeros: BAD_REQUEST with id null", () => `1${"0".repeat(4999)}`, () => wireErr(null, "BAD_REQUEST"));
 
   // --- G-14: string and integer ids ---------------------------------------------------------------
   probe("G-14", "W-2.1", "request id 1", () => "1", () => notFound(1));
@@ -197,6 +200,12 @@ export const wireSession = (): WireStep[] => {
     () => wireErr(null, "BAD_JSON"));
   line("G-9", "W-1.8", "an escaped surrogate pair in the id is the character it encodes", (s) => text(probeText(`"${s}-\\ud83d\\ude80"`)), (s) => notFound(`${s}-🚀`));
   line("G-9", "W-1.8", "noncharacters U+FFFF and U+FDD0 in the id are accepted", (s) => text(probeText(`"${s}-\\uffff\\ufdd0"`)), (s) => notFound(`${s}-\uffff\ufdd0`));
+  // Member names are strings too (W-1.8): a lone surrogate in a name is BAD_JSON, not an unknown field (BAD_REQUEST).
+  line("G-9", "W-1.8, D-044", "a lone high surrogate \\ud800 in a member name of the envelope", (s) => text(`{"type":"query","id":"${s}","query":{"name":"agent","agent":"${NO_AGENT}"},"\\ud800":1}`), () => wireErr(null, "BAD_JSON"));
+  line("G-9", "W-1.8, D-044", "a lone low surrogate \\udc00 in a member name of the query", (s) => text(`{"type":"query","id":"${s}","query":{"name":"agent","agent":"${NO_AGENT}","x\\udc00":1}}`), () => wireErr(null, "BAD_JSON"));
+  line("G-9", "W-1.8, D-044", "a member name ending in a high surrogate, in a hello's settings (unknown settings are ignored, W-2.5)",
+    (s) => text(`{"type":"hello","id":"${s}","protocol_versions":["1"],"settings":{"srk.x\\udbff":true}}`), () => wireErr(null, "BAD_JSON"));
+  line("G-9", "W-1.8", "an escaped surrogate pair in a member name is the character it encodes (an unknown envelope field)", (s) => text(`{"type":"query","id":"${s}","query":{"name":"world"},"\\ud83d\\ude80":1}`), (s) => wireErr(s, "BAD_REQUEST"));
 
   // --- G-11: type ---------------------------------------------------------------------------------
   line("G-11", "W-4.1", "type 5", (s) => text(`{"type":5,"id":"${s}"}`), (s) => wireErr(s, "BAD_REQUEST"));
@@ -251,6 +260,9 @@ export const wireSession = (): WireStep[] => {
   if (!minted.every((events) => events[0]?.type === "agent.minted")) throw new Error("wire session: the model did not mint the three G-7 agents");
   const mintSteps = steps.slice(-3).map((x) => x.step);
   line("G-7", "W-2.3, D-043", "advaita.mint with tick 2.5: not an integer, MALFORMED", (s) => text(once(JSON.stringify({ type: "command", id: s, command: setupMint(4, "wire-golden-root-4") }), '"tick":4,', '"tick":2.5,')),
+    (s) => wireErr(s, "MALFORMED"));
+  line("G-7", "W-1.8, W-2.3", "advaita.mint with a tick of 5000 digits: valid JSON, not an integer, MALFORMED (not BAD_JSON)",
+    (s) => text(once(JSON.stringify({ type: "command", id: s, command: setupMint(4, "wire-golden-root-4") }), '"tick":4,', `"tick":${"9".repeat(5000)},`)),
     (s) => wireErr(s, "MALFORMED"));
 
   // --- The end: the world the accepted commands made, then shutdown (nothing may follow it) --------

@@ -391,6 +391,25 @@ export const MUTANTS: readonly LabelledMutant[] = [
     ].join("\n"),
   },
   {
+    // The same "JSON Schemas alone" reading for the manifest: rules.json's
+    // JanmaManifest.unique-termination-condition-ids is skipped, so two conditions may share an id.
+    // Killed by line G-5.32 of session-schema; not tagged with G-5 because the generator never
+    // repeats a condition id, so the differential cannot kill it (a tagged mutant must be killed by
+    // both, conformance/mutants/in-process.test.ts); as a hand-written mutant either kill counts.
+    id: "J-3.termination-condition-ids-json-schema-only",
+    invariant: "J-3",
+    clause: "OP-0.2.c1",
+    why: "skips the rules.json rule 'no two termination conditions share an id' of OP-0.2.c1's schema check (MALFORMED), a rule that protects J-3: a withdrawal names the condition that fired by its id (OP-2.3, D-015)",
+    description: "a manifest whose termination conditions share an id is conceived (the rule JSON Schema cannot express is skipped)",
+    file: "impl/core/dispatch.ts",
+    find: "const parsed = CommandSchema.safeParse(raw);",
+    replace: [
+      "const strict = CommandSchema.safeParse(raw);",
+      "  const onlyRule = !strict.success && strict.error.issues.every((i) => i.code === \"custom\" && i.path[0] === \"manifest\" && i.path[1] === \"termination_conditions\" && i.path[3] === \"id\");",
+      "  const parsed = onlyRule ? { success: true as const, data: raw as Command, error: undefined } : strict;",
+    ].join("\n"),
+  },
+  {
     // The bundle manifest's task ids in memory order (OP-7.2, TAB-5, review G-47); sorting them, as
     // most id lists of the views are, changes the bundle digest of every migration whose tasks were
     // not started in sorted order. The id keeps its old prefix because spec/review names it.
@@ -476,6 +495,20 @@ export const MUTANTS: readonly LabelledMutant[] = [
     replace: String.raw`msg = JSON.parse(text.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g, (t) => (t.startsWith('"') || !/[.eE]|^-0$/.test(t) ? t : JSON.stringify(t))));`,
   },
   {
+    // Python's json module refuses an integer literal of more than 4300 digits (int's string limit),
+    // so an adapter built on it answers BAD_JSON where W-1.8 reads a number of any size.
+    id: "G-7.long-integer-bad-json",
+    invariant: null,
+    clause: "W-1.8",
+    why: "W-1.8 (D-043): a number is never BAD_JSON for its size; an integer literal of 5000 digits is a number, not an integer",
+    review: "G-7",
+    description: "a line holding an integer literal of more than 4300 digits is BAD_JSON (Python's int limit) instead of a number that is not an integer",
+    file: "impl/wire/server.ts",
+    find: "msg = JSON.parse(text);",
+    replace: String.raw`if (/(?:^|[^\d."\\])-?\d{4301,}/.test(text)) throw new SyntaxError("Exceeds the limit (4300 digits) for integer string conversion");
+      msg = JSON.parse(text);`,
+  },
+  {
     id: "G-8.duplicate-names-last-wins",
     invariant: null,
     clause: "W-1.8",
@@ -496,6 +529,17 @@ export const MUTANTS: readonly LabelledMutant[] = [
     file: "impl/wire/server.ts",
     find: 'if (defect !== null) return wireError(null, "BAD_JSON", defect.message);',
     replace: 'if (defect !== null && defect.rule !== "lone-surrogate") return wireError(null, "BAD_JSON", defect.message);',
+  },
+  {
+    id: "G-9.lone-surrogate-names-accepted",
+    invariant: null,
+    clause: "W-1.8",
+    why: "W-1.8 (D-044): a lone surrogate escape in any string, a member name too, makes the line BAD_JSON",
+    review: "G-9",
+    description: "a lone surrogate escape in an object's member name is accepted (only values are checked), so the name reaches the envelope check as an unknown field",
+    file: "impl/wire/strict-json.ts",
+    find: "      const end = scanString(text, i);\n      if (typeof end !== \"number\") return end;\n      const top = stack.at(-1);",
+    replace: "      const top = stack.at(-1);\n      const scanned = scanString(text, i);\n      const end = typeof scanned !== \"number\" && top !== undefined && top !== null && top.expectName ? text.indexOf('\"', i + 1) : scanned;\n      if (typeof end !== \"number\") return end;",
   },
   {
     id: "G-11.non-string-type-unknown-op",
@@ -1044,6 +1088,35 @@ export const MUTANTS: readonly LabelledMutant[] = [
     file: "impl/core/views.ts",
     find: "effects: [...a.effects].sort(compareCodeUnits),",
     replace: "effects: [...a.effects],",
+  },
+  {
+    // OP-7.6 as D-051 reads it: the source execution leaves the agent at resume. The other reading
+    // keeps it as a replica, so re-enlisting it (ripa.replicate) is a DUPLICATE_ID.
+    id: "I4.source-becomes-replica-at-resume",
+    invariant: "I4",
+    clause: "D-051",
+    why: "breaks D-051 (which refines I4; OP-7.6): at resume the source execution becomes a replica, an execution the agent lists although no command declared it, where replicas are I4's executions holding no authority (OP-6.10)",
+    profile: "mixed",
+    description: "resume keeps the old source execution as a replica of the agent instead of dropping it (D-051)",
+    file: "impl/core/ops/migration.ts",
+    find: "  agent.execution = target.execution;\n  // G-36:",
+    replace: "  agent.replicas.set(agent.execution.execution_id, agent.execution);\n  agent.execution = target.execution;\n  // G-36:",
+  },
+  {
+    // Python's re.match reading of a JSON Schema pattern: `$` also matches before a final newline,
+    // so an identifier or a digest followed by "\n" passes its pattern and is kept as given.
+    id: "AD-1.pattern-dollar-before-final-newline",
+    invariant: "AD-1",
+    clause: "OP-0.2.c1",
+    why: "accepts at OP-0.2.c1 (whose MALFORMED names no invariant) a pattern-checked string followed by a newline, reading `$` as Python's re does; the digest pattern guards the base digest AD-1 computes an identity from (H(base digest || lineage root)), which becomes a value that is no digest",
+    description: "an identifier or digest followed by a newline passes its pattern (Python's re.match) instead of MALFORMED (OP-0.2, ECMA-262)",
+    file: "impl/core/dispatch.ts",
+    find: "const parsed = CommandSchema.safeParse(raw);",
+    replace: [
+      String.raw`const strip = (v: unknown): unknown => (typeof v === "string" ? v.replace(/\n$/, "") : Array.isArray(v) ? v.map(strip) : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, strip(x)])) : v);`,
+      "  const strict = CommandSchema.safeParse(raw);",
+      "  const parsed = !strict.success && CommandSchema.safeParse(strip(raw)).success ? { success: true as const, data: raw as Command, error: undefined } : strict;",
+    ].join("\n"),
   },
 ];
 

@@ -45,7 +45,7 @@ export const ROWS: readonly ReviewRow[] = [
     status: "fixed",
     where: ["OP-0.2", "OP-2.7", "D-028", "D-042"],
     summary:
-      "spec/json-schema/rules.json lists the five rules JSON Schema cannot express (unique cells and default rows in a consent grant, one disposition per key, one binding per tool, unique termination-condition ids), each with schema, path, statement and an invalid example; each schema names its rules in an x-rules keyword, and spec/rules.test.ts proves that Ajv plus a checker written from rules.json accepts and rejects exactly what zod does on every example. Duplicate default rows are now rejected too (D-042), where the review let the first row win.",
+      "spec/json-schema/rules.json lists the five rules JSON Schema cannot express (unique cells and default rows in a consent grant, one disposition per key, one binding per tool, unique termination-condition ids), each with schema, path, statement and an invalid example; each schema names its rules in an x-rules keyword, and spec/rules.test.ts proves that Ajv plus a checker written from rules.json accepts and rejects exactly what zod does on every example. Duplicate default rows are now rejected too (D-042), where the review let the first row win. Line G-5.32 pins the termination-condition rule (two conditions with the id stop: MALFORMED), which nothing checked before (an independent implementer's finding); the catalog's J-3.termination-condition-ids-json-schema-only takes the other reading and fails on it.",
     golden: ["session-schema"],
     mutants: ["S-1.duplicate-disposition-keys-json-schema-only"],
   },

@@ -13,9 +13,9 @@ export const ROWS: readonly ReviewRow[] = [
     status: "decided",
     where: ["W-1.8", "W-2.1", "D-043"],
     summary:
-      "A JSON number is the binary64 value nearest to its decimal; if integral it is that integer wherever an integer is expected: `\"tick\": 1.0` is tick 1, the id 1e2 is 100 and -0 is 0 (both collide with the integer, as the review's section H saw), and canonical JSON and digests see only the integer. The review's guess (normalise integral floats) is the decided reading.",
+      "A JSON number is the binary64 value nearest to its decimal; if integral it is that integer wherever an integer is expected: `\"tick\": 1.0` is tick 1, the id 1e2 is 100 and -0 is 0 (both collide with the integer, as the review's section H saw), and canonical JSON and digests see only the integer. The review's guess (normalise integral floats) is the decided reading. A number is never BAD_JSON for its size: a request id of 5000 digits is BAD_REQUEST with id null and a tick of 5000 digits MALFORMED (not an integer), where a parser with a digit limit (Python's int) answers BAD_JSON (an independent implementer's finding, W-1.8).",
     golden: ["wire-session"],
-    mutants: ["G-7.integral-float-not-an-integer"],
+    mutants: ["G-7.integral-float-not-an-integer", "G-7.long-integer-bad-json"],
   },
   {
     item: "G-8",
@@ -31,9 +31,9 @@ export const ROWS: readonly ReviewRow[] = [
     status: "decided",
     where: ["W-1.8", "W-4", "D-044"],
     summary:
-      "A lone surrogate escape in any string (high without a following low, or a low alone) makes the line BAD_JSON with id null (RFC 7493 §2.1), so no lone surrogate reaches a schema, the store or ENC-2; escaped pairs are the character they encode, noncharacters are accepted. The review guessed acceptance with a \\udxxx escape in canonical JSON.",
+      "A lone surrogate escape in any string (high without a following low, or a low alone) makes the line BAD_JSON with id null (RFC 7493 §2.1), so no lone surrogate reaches a schema, the store or ENC-2; escaped pairs are the character they encode, noncharacters are accepted. The review guessed acceptance with a \\udxxx escape in canonical JSON. Member names are strings too: a lone surrogate in a name is BAD_JSON, not an unknown field (an independent implementer's finding, W-1.8).",
     golden: ["wire-session"],
-    mutants: ["G-9.lone-surrogates-accepted"],
+    mutants: ["G-9.lone-surrogates-accepted", "G-9.lone-surrogate-names-accepted"],
   },
   {
     item: "G-10",

@@ -64,6 +64,10 @@ export const LIVENESS_SESSION: ScriptedGoldenSpec = {
     send({ op: "ripa.migration_rehydrate", tick: 12, agent: A, migration_id: "m-1" });
     // G-54: the report's memory flag is memory_ancestry_preserved (the migration appends no memory).
     send({ op: "ripa.migration_resume", tick: 13, agent: A, migration_id: "m-1", token: "tok-resume-1" }, "G-54");
+    // D-051 (OP-7.6): the old source execution did not become a replica: enlisting it as one is
+    // accepted (a source made a replica at resume would make this DUPLICATE_ID, OP-6.10). Before
+    // G-54's query, so that each reading fails on its own line (the replicate reply shows no memory).
+    send({ op: "ripa.replicate", tick: 13, agent: A, execution: exec("exec-source") }, "D-051");
     // … and the world shows the memory the bundle carried, nothing appended.
     query("G-54");
 

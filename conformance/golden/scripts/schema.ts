@@ -141,6 +141,27 @@ const script = (ctx: ScriptContext): void => {
   // digest, in the migration.checkpointed event, pins both.
   ctx.send({ op: "ripa.migration_fence", tick: 10, agent, migration_id: "m-1", token: "tok-fence" }, "s");
   ctx.send({ op: "ripa.migration_checkpoint", tick: 10, agent, migration_id: "m-1" }, "G-47");
+
+  // A fresh agent for the lines below (the first one is fenced now).
+  // OP-0.2.c1: a pattern is an ECMA-262 regular expression, its `$` the end of the string: an
+  // identifier or a digest followed by a newline is MALFORMED (Python's re.match would accept it).
+  ctx.send({ ...mint(11, "root-nl", "nl"), base_digest: `${BASE}\n` } as Command, "OP-0.2.c1"); // MALFORMED: digest + "\n"
+  ctx.send(mint(11, "root-nl", "nl"), "s");
+  const nl = ctx.view().agents.find((a) => a.identity.root === "root-nl")?.identity.identity;
+  if (nl === undefined) throw new Error("session-schema: the agent root-nl was not minted");
+  ctx.send({ op: "ripa.task_start", tick: 11, agent: nl, task_id: "t-1\n" }, "OP-0.2.c1"); // MALFORMED: id + "\n"
+  ctx.send({ op: "ripa.task_start", tick: 11, agent: `${nl}\n` as never, task_id: "t-1" }, "OP-0.2.c1"); // MALFORMED: the agent digest + "\n"
+  ctx.send({ op: "ripa.task_start", tick: 11, agent: nl, task_id: "t-1" }, "OP-0.2.c1"); // accepted: the id without the newline
+
+  // G-5: two termination conditions sharing an id are MALFORMED (rules.json,
+  // JanmaManifest.unique-termination-condition-ids): a withdrawal names the condition by its id.
+  const nlHead = ctx.view().agents.find((a) => a.identity.identity === nl)?.store.head ?? EVIDENCE;
+  const twoStops = (second: string): JanmaManifest => ({
+    ...manifestFor(nlHead),
+    termination_conditions: [{ id: "stop", when: { op: "acts_at_least", n: 3 } }, { id: second, when: { op: "failures_at_least", n: 1 } }],
+  });
+  ctx.send({ op: "janma.conceive", tick: 12, agent: nl, instance_id: "i-dup-stops", nonce: "n-dup-stops", manifest: twoStops("stop") }, "G-5");
+  ctx.send({ op: "janma.conceive", tick: 12, agent: nl, instance_id: "i-stops", nonce: "n-stops", manifest: twoStops("stop-2") }, "G-5"); // accepted
 };
 
 export const SCHEMA_SESSION: ScriptedGoldenSpec = { name: "session-schema", script };

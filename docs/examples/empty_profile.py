@@ -3,7 +3,7 @@
 empty profile, no protocol family and no crash hook. srk reports all 19 invariants not applicable, sends no operation,
 and checks the protocol itself (W-1..W-5). Python 3.9+, standard library only; docs/IMPLEMENTING.md walks through it. In the kit:
     npx srk certify --impl "python3 docs/examples/empty_profile.py" """
-import json, os, re, sys
+import json, math, os, re, sys
 from itertools import accumulate
 
 MAX_LINE, MAX_DEPTH = 1_048_576, 64  # W-1.4, W-1.5
@@ -39,6 +39,9 @@ def too_deep(text):  # W-1.5: {} has depth 1; strings are skipped (an unterminat
     return max(accumulate((c in "[{") - (c in "]}") for c in re.sub(r'"(?:[^"\\]|\\.)*"?', "", text)), default=0) > MAX_DEPTH
 
 def not_json(constant): raise ValueError(f"{constant} is not JSON")
+def number(literal):  # W-1.8: a number is read as the nearest double (no digit limit: a huge integer is inf, not BAD_JSON)
+    value = float(literal)
+    return int(value) if math.isfinite(value) and value.is_integer() else value
 def members(pairs): return dict(pairs) if len({k for k, _ in pairs}) == len(pairs) else not_json("a duplicate member name")  # W-1.8
 
 def fail(id, code, message, definite=True):  # W-3.2; no code this program sends protects an invariant
@@ -49,7 +52,7 @@ def answer(raw, state):  # the reply to one line (None for an empty line): the W
     except UnicodeDecodeError: return fail(None, "BAD_ENCODING", "the line is not UTF-8")
     if not text.strip(" \t\r"): return None  # W-1.9: JSON whitespace only (not U+00A0, U+2028, a BOM...)
     if too_deep(text): return fail(None, "NESTING_TOO_DEEP", f"nested deeper than {MAX_DEPTH}")
-    try: msg = json.loads(text, parse_constant=not_json, object_pairs_hook=members)
+    try: msg = json.loads(text, parse_constant=not_json, object_pairs_hook=members, parse_int=number, parse_float=number)
     except ValueError as e: return fail(None, "BAD_JSON", str(e))
     if re.search("[\ud800-\udfff]", json.dumps(msg, ensure_ascii=False)): return fail(None, "BAD_JSON", "a lone surrogate")  # W-1.8
     if type(msg) is not dict or not valid({"$ref": "#/$defs/RequestId"}, msg.get("id"), ENVELOPE["hello"]):

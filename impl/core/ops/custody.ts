@@ -19,8 +19,7 @@ const discharge = (agent: Agent, ob: Obligation, outcome: CustodyOutcome, failSa
 export const attempt: Handler<"custody.attempt"> = (_world, cmd, agent) => {
   const ob = obligationOf(agent, cmd.obligation_id);
   if (ob.status !== "pending") violates("J-4", `obligation is already discharged (${ob.outcome})`);
-  // D-060: strict, the deadline tick belongs to custody.expire.
-  if (cmd.tick >= ob.deadlineTick) violates("J-4", `deadline ${ob.deadlineTick} reached`);
+  if (cmd.tick >= ob.deadlineTick) violates("J-4", `deadline ${ob.deadlineTick} reached`); // D-060: strict, the deadline tick is expire's
   if (ob.attempts >= ob.maxRetries + 1) violates("J-4", `all ${ob.maxRetries + 1} attempts are used`);
   ob.attempts += 1;
   const events: Event[] = [{ type: "custody.attempted", obligation_id: ob.obligationId, ack: cmd.ack, attempts: ob.attempts }];

@@ -150,7 +150,7 @@ const ENTRIES: readonly InvariantEntry[] = [
     protocol: "samskara",
     name: "Weights carry the principal's judgement (karma: action and fruit)",
     statement:
-      "Each disposition's weight MUST take the sign of the principal's signal valence (zero when the valence is zero) and MUST NOT exceed the valence in magnitude. A signal with zero confidence is inadmissible. The distiller MUST NOT choose the sign itself.",
+      "Each disposition's weight MUST take the sign of the principal's signal valence (zero when the valence is zero) and MUST NOT exceed the valence in magnitude. The signal MUST be computed under the satisfaction model the life's manifest declares (D-053). A signal with zero confidence MUST NOT back any weight: it is accepted only with valence zero and no dispositions, the distillate of a life without feedback (D-057). The distiller MUST NOT choose the sign itself.",
     source: samsara("Samskara: Dispositional Continuity; Limitations (S-2 is conformance here)"),
     errorCode: "SAMSKARA_WEIGHT_NOT_PRINCIPAL_SIGNED",
     kind: "state",

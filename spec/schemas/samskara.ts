@@ -15,7 +15,7 @@ export const DATA_CATEGORIES = [
 export const DataCategory = z.enum(DATA_CATEGORIES).meta({ id: "DataCategory" });
 export type DataCategory = z.infer<typeof DataCategory>;
 
-/** The eight usage dimensions of the consent grid; persisting a disposition is `training` (D-011). */
+/** The eight usage dimensions of the consent grid; persisting a disposition is `storage` and `training` (D-011, D-058). */
 export const USAGE_DIMENSIONS = [
   "storage", "access", "third_party_sharing", "automated_decision",
   "training", "aggregation", "cross_context_use", "deletion_or_portability",
@@ -40,7 +40,8 @@ export const ConsentDefault = z.strictObject({
 /**
  * The principal's consent grant (D-011). Sensitivity resolves per (category, dimension) as:
  * the exact cell, else the category's default row, else `low`. A disposition of category C may
- * persist iff the resolved sensitivity of (C, training) is at or below `persist_ceiling`.
+ * persist iff the resolved sensitivities of (C, storage) and (C, training) are both at or below
+ * `persist_ceiling` (D-058).
  * Cells are unique per (category, dimension) and default rows per category (D-042), so each
  * lookup finds at most one row; JSON Schema cannot say so, hence the `x-rules` of the export.
  */
@@ -98,8 +99,9 @@ export const Disposition = z
 export type Disposition = z.infer<typeof Disposition>;
 
 /**
- * The principal's satisfaction signal (D-012). Confidence 0 is well-formed but inadmissible
- * (S-2 rejects it), so that the rejection names the invariant rather than the schema.
+ * The principal's satisfaction signal (D-012). Confidence 0 is well-formed; S-2 accepts it only in
+ * the no-feedback distillate (valence 0, no dispositions, D-057) and rejects it otherwise, so that
+ * the rejection names the invariant rather than the schema.
  */
 export const SatisfactionSignal = z
   .strictObject({
@@ -108,7 +110,7 @@ export const SatisfactionSignal = z
     model_version: z.union([Text(128), z.null()]),
     explicit: z.boolean(),
   })
-  .meta({ id: "SatisfactionSignal", description: "Principal-declared valence in [-1,1] and confidence in (0,1]." });
+  .meta({ id: "SatisfactionSignal", description: "Principal-declared valence in [-1,1] and confidence in [0,1] (0 only for a life without feedback, D-057), under the model the manifest declares (D-053)." });
 export type SatisfactionSignal = z.infer<typeof SatisfactionSignal>;
 
 /** Where a distillate came from: the projection (identity, nonce) and its instance id (AD-4). */

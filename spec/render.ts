@@ -15,6 +15,8 @@ import { renderRules } from "./rules.ts";
 import { renderTablesJson, renderTablesMd } from "./tables.ts";
 import { WIRE_SCHEMAS } from "./wire/schemas.ts";
 import { REVIEW_ROWS, renderReview } from "./review/index.ts";
+import { ADJACENT_ROWS } from "./adjacent/rows.ts";
+import { renderAdjacent } from "./adjacent/render.ts";
 
 export const JSON_SCHEMA_DIR = "spec/json-schema";
 
@@ -44,6 +46,7 @@ export const renderSpecArtefacts = (): Map<string, string> => {
   files.set("spec/CHECKS.md", renderChecksMarkdown());
   files.set("spec/checks.json", renderChecksJson());
   files.set("spec/REVIEW-1.md", renderReview(REVIEW_ROWS));
+  files.set("spec/ADJACENT-1.md", renderAdjacent(ADJACENT_ROWS));
   return files;
 };
 

@@ -272,6 +272,16 @@ export const MUTANTS: readonly LabelledMutant[] = [
     replace: ': ({ ...common, kind: "reinforcing", fail_safe: { action: "quarantine", store_version: o.bornFrom } } as unknown as DistillationObligation);',
   },
   {
+    id: "J-4.reinforcing-always-best-effort",
+    invariant: "J-4",
+    clause: "OP-3.1",
+    why: "takes the custody protocol's literal label, which D-061 decided against: OP-3.1 discharges a reinforcing obligation declined when the receiver declined; its outcome is J-4's (reported, never lost silently)",
+    description: "a reinforcing obligation the receiver declined is reported best_effort, as if its one delivery had been lost",
+    file: "impl/core/ops/custody.ts",
+    find: 'discharge(agent, ob, cmd.ack === "declined" ? "declined" : "best_effort", false, events);',
+    replace: 'discharge(agent, ob, "best_effort", false, events);',
+  },
+  {
     id: "S-5.excised-content-retained",
     invariant: "S-5",
     clause: "OP-1.8",

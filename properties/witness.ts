@@ -12,6 +12,7 @@
 import {
   CHECKS, checksOf, type CheckClause,
 } from "../spec/checks.ts";
+import { COMPARISONS } from "./comparisons.ts";
 import type { AgentView, Command, DistillationObligation as ObligationView, Event, InstanceView, JanmaManifest, WorldView } from "../spec/index.ts";
 
 export type StepOutcome =
@@ -57,19 +58,17 @@ const withdrewAtTtl = (s: StepContext) => s.outcome.ok && s.outcome.events.some(
 /** D-010's tokens, written again here (NFKC, lower case, runs of letters, marks and digits). */
 const tokens = (t: string): string[] => t.normalize("NFKC").toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
 const rawTokens = (t: string): string[] => t.match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
-/** The longest run of consecutive tokens of one trace entry that the guidance reproduces. */
+/** The longest run of consecutive trace tokens the guidance reproduces; the trace is one token sequence, runs span entries (review G-51). */
 const longestRun = (guidance: string, trace: readonly string[], tok: (t: string) => string[] = tokens): number => {
   const g = tok(guidance);
+  const e = trace.flatMap(tok);
   let best = 0;
-  for (const entry of trace) {
-    const e = tok(entry);
-    for (let i = 0; i < g.length; i++)
-      for (let j = 0; j < e.length; j++) {
-        let k = 0;
-        while (i + k < g.length && j + k < e.length && g[i + k] === e[j + k]) k++;
-        best = Math.max(best, k);
-      }
-  }
+  for (let i = 0; i < g.length; i++)
+    for (let j = 0; j < e.length; j++) {
+      let k = 0;
+      while (i + k < g.length && j + k < e.length && g[i + k] === e[j + k]) k++;
+      best = Math.max(best, k);
+    }
   return best;
 };
 const guidances = (s: StepContext): string[] => {
@@ -229,6 +228,8 @@ export interface WitnessBook {
   readonly passed: Map<string, number>;
   readonly firstFail: Map<string, number>;
   readonly boundaries: Map<string, number>;
+  /** Ordered comparisons (properties/comparisons.ts): hits per (operation, check, side) cell. */
+  readonly comparisons: Map<string, number>;
   /** Rejections whose check is not one of the command's operation's checks, or allows another code. */
   readonly misnamed: string[];
   /** Generator memory of the book itself: manifests and traces by `agent/instance`. */
@@ -238,7 +239,7 @@ export interface WitnessBook {
 }
 
 export const newWitnessBook = (): WitnessBook => ({
-  passed: new Map(), firstFail: new Map(), boundaries: new Map(), misnamed: [], manifests: new Map(), traces: new Map(), steps: 0,
+  passed: new Map(), firstFail: new Map(), boundaries: new Map(), comparisons: new Map(), misnamed: [], manifests: new Map(), traces: new Map(), steps: 0,
 });
 
 /**
@@ -300,6 +301,7 @@ export const recordWitness = (book: WitnessBook, pre: WorldView, cmd: Command, o
     trace: book.traces.get(key) ?? [],
   };
   for (const b of BOUNDARIES) if (b.hit(ctx)) bump(book.boundaries, b.id);
+  for (const k of COMPARISONS) if (k.hit?.(ctx) === true) bump(book.comparisons, k.id);
 
   if (outcome.ok && cmd.op === "janma.conceive") book.manifests.set(key, cmd.manifest);
   if (outcome.ok && cmd.op === "janma.act") book.traces.set(key, [...(book.traces.get(key) ?? []), ...cmd.signed.action.trace]);
@@ -326,6 +328,14 @@ export const witnessRows = (book: WitnessBook): WitnessRow[] =>
     },
   }));
 
+/** The hits of each cell of properties/comparisons.ts: its own count, or its boundary's; null when impossible. */
+export const comparisonCounts = (book: WitnessBook): Array<{ readonly id: string; readonly what: string; readonly hits: number | null; readonly impossible?: string }> =>
+  COMPARISONS.map((k) => ({
+    id: k.id, what: k.what,
+    hits: k.impossible !== undefined ? null : k.sameAs !== undefined ? (book.boundaries.get(k.sameAs) ?? 0) : (book.comparisons.get(k.id) ?? 0),
+    ...(k.impossible === undefined ? {} : { impossible: k.impossible }),
+  }));
+
 /** Every zero that is not exempt: `OP-2.3.c5 first-fail`, `OP-2.3.c6@deadline`, … */
 export const witnessZeros = (book: WitnessBook): string[] => [
   ...witnessRows(book).flatMap((r) => [
@@ -333,6 +343,7 @@ export const witnessZeros = (book: WitnessBook): string[] => [
     ...(r.firstFail === 0 && r.exempt.firstFail === undefined ? [`${r.id} first-fail`] : []),
   ]),
   ...BOUNDARIES.filter((b) => (book.boundaries.get(b.id) ?? 0) === 0).map((b) => b.id),
+  ...comparisonCounts(book).filter((k) => k.hits === 0).map((k) => k.id),
 ];
 
 export const renderWitnessTable = (book: WitnessBook): string => {
@@ -350,7 +361,11 @@ export const renderWitnessTable = (book: WitnessBook): string => {
   }
   lines.push("", `${"boundary".padEnd(w)}  hits`);
   for (const b of BOUNDARIES) lines.push(`${b.id.padEnd(w)}  ${String(book.boundaries.get(b.id) ?? 0).padStart(4)}  ${b.what}`);
+  const cells = comparisonCounts(book);
+  const cw = Math.max(...cells.map((k) => k.id.length));
+  lines.push("", `${"comparison (operation check side)".padEnd(cw)}  hits`);
+  for (const k of cells) lines.push(`${k.id.padEnd(cw)}  ${(k.hits === null ? "-" : String(k.hits)).padStart(4)}  ${k.what}${k.impossible === undefined ? "" : ` (impossible: ${k.impossible})`}`);
   const zeros = witnessZeros(book);
-  lines.push("", `${CHECKS.length} check clauses, ${BOUNDARIES.length} boundary witnesses; zeros: ${zeros.length === 0 ? "none" : zeros.join(", ")}`);
+  lines.push("", `${CHECKS.length} check clauses, ${BOUNDARIES.length} boundary witnesses, ${cells.length} comparison cells (${cells.filter((k) => k.hits === null).length} impossible); zeros: ${zeros.length === 0 ? "none" : zeros.join(", ")}`);
   return lines.join("\n");
 };

@@ -77,6 +77,11 @@ export interface GenMemory {
    * command is refused (the life then stays where it is).
    */
   chase?: { readonly agent: string; readonly instance_id: string; steps: number } | null;
+  /**
+   * The last act made, whose trace joins its life's remembered trace only once the view shows it
+   * accepted (the instance's act count grew): a leak quoting a refused act's trace is no leak.
+   */
+  pendingAct?: { readonly agent: string; readonly instance_id: string; readonly acts: number; readonly trace: readonly string[] } | null;
 }
 /**
  * Which mix of operations to generate: `mixed` exercises every family; `store` concentrates on one
@@ -269,6 +274,24 @@ const edgeManifest = (pin: string, c: Choice): JanmaManifest => ({
   ttl_ticks: 6 + (c.x % 6),
 });
 
+/**
+ * A validly signed act using `fare.search` by a live life that holds the narrower wildcard
+ * `fare.search.*` (edgeManifest), which does not cover it (OP-2.3.c7, D-016), or undefined.
+ */
+const narrowAct = (agent: AgentView, mem: GenMemory, tick: number): Command | undefined => {
+  const A = agent.identity.identity;
+  const withinTtl = (x: { instance_id: string; born_tick: number | null }) => {
+    const ttl = mem.lives.get(`${A}/${x.instance_id}`)?.manifest.ttl_ticks;
+    return x.born_tick !== null && ttl !== undefined && tick < x.born_tick + ttl;
+  };
+  const narrow = instancesIn(agent, ["ready", "active"]).find((x) => x.grants.includes("fare.search.*") && withinTtl(x));
+  const life = narrow === undefined ? undefined : mem.lives.get(`${A}/${narrow.instance_id}`);
+  if (narrow === undefined || life === undefined) return undefined;
+  const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["narrow wildcard"] };
+  const signature = digestOf(DOMAIN.action, { identity: A, nonce: life.nonce, manifest_digest: narrow.manifest_digest, action });
+  return { op: "janma.act", tick, agent: A, instance_id: narrow.instance_id, signed: { identity: A, nonce: life.nonce, manifest_digest: narrow.manifest_digest, action, signature } };
+};
+
 /** The satisfaction model a life's manifest declares, which its signal must name (D-053). */
 const modelOf = (life: { manifest: JanmaManifest } | undefined): string | null => life?.manifest.distillation_policy.satisfaction_model ?? null;
 
@@ -288,11 +311,15 @@ const fullWidth = (t: string) => [...t].map((ch) => (/[a-z]/.test(ch) ? String.f
 
 /** OP-2.7.c9: guidance quoting exactly 4 trace tokens, verbatim, in upper case, or in full width (D-010). */
 const leakingGuidance: Situation = ({ A, tick, agent, c, id, mem }) => {
-    const i = pick(withdrawnUndistilled(agent), c.y);
+    // Runs do not span trace entries (D-010, G-51): the 4 words come from one accepted entry that
+    // has them (an act's trace is often cut in two or three), of a life that has one (issue 21).
+    const entry = (x: { instance_id: string }) => mem.lives.get(`${A}/${x.instance_id}`)?.trace.find((e) => e.split(" ").length >= 4);
+    const candidates = withdrawnUndistilled(agent).filter((x) => entry(x) !== undefined);
+    const i = pick(candidates, c.y);
     const life = i === undefined ? undefined : mem.lives.get(`${A}/${i.instance_id}`);
-    const words = (life?.trace[0] ?? "").split(" ").slice(0, 4);
+    const words = (i === undefined ? "" : (entry(i) ?? "")).split(" ").slice(0, 4);
     if (i === undefined || life === undefined || words.length < 4) return undefined;
-    const quoted = [words.join(" "), words.join(" ").toUpperCase(), fullWidth(words.join(" "))][c.x % 3] ?? "";
+    const quoted = [words.join(" "), words.join(" ").toUpperCase(), fullWidth(words.join(" "))][(c.x + c.y) % 3] ?? "";
     return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: id("ob"), distillate: distillateFor(A, i, life.nonce, id, `so ${quoted}`, "operational", modelOf(life)) };
   };
 
@@ -353,8 +380,15 @@ const SITUATIONS: readonly Situation[] = [
     const m = manifestFor(agent.store.head, c);
     return { op: "janma.conceive", tick, agent: A, instance_id: id("i"), nonce: id("n"), manifest: { ...m, substrate: { ...m.substrate, base_digest: EVIDENCE } } };
   },
-  // A life with edge-case grants and a ticks-since-birth condition (D-015, D-016, OP-0.6).
+  // A life with edge-case grants and a ticks-since-birth condition (D-015, D-016, OP-0.6); or,
+  // when such a life holds the narrower wildcard fare.search.*, a validly signed act of it using
+  // fare.search itself, which that wildcard does not cover (OP-2.3.c7, D-016).
   ({ A, tick, agent, c, id, mem }) => {
+    const narrow = narrowAct(agent, mem, tick);
+    if (narrow !== undefined) return narrow;
+    // Such a life conceived but not yet born is born first (the ordinary births pick among many).
+    const unborn = instancesIn(agent, ["conceived"]).find((x) => mem.lives.get(`${A}/${x.instance_id}`)?.manifest.capability_grants.includes("fare.search.*") === true);
+    if (unborn !== undefined && c.x % 2 === 0) return { op: "janma.birth", tick, agent: A, instance_id: unborn.instance_id, environment: ENV(false) };
     const instance_id = id("i");
     const nonce = id("n");
     const manifest = edgeManifest(agent.store.head, c);
@@ -514,10 +548,19 @@ const migrationSituation: Situation = firstApplicable(MIGRATION_SITUATIONS);
 
 /** Interpret one choice against the current view. Always returns a command (valid or not). */
 export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command => {
+  if (mem.pendingAct != null) {
+    const p = mem.pendingAct;
+    const accepted = (v.agents.find((a) => a.identity.identity === p.agent)?.instances.find((x) => x.instance_id === p.instance_id)?.acts ?? p.acts) > p.acts;
+    if (accepted) mem.lives.get(`${p.agent}/${p.instance_id}`)?.trace.push(...p.trace);
+    mem.pendingAct = null;
+  }
   if (mem.edges === true) mem.lastEdge = null;
   if (c.y % 4 === 0) mem.tick += 1 + (c.x % 3 === 0 ? c.x % 25 : 0);
   const bad = c.bad === 0 || c.bad === 1; // ~1 in 8 invalid on purpose
-  const tick = c.bad === 2 && c.op % 7 === 0 && v.tick > 0 ? v.tick - 1 : mem.tick; // a few TICK_REGRESSED
+  // A few TICK_REGRESSED (OP-0.2.c2, one tick below the world's): chosen by `x`, not `op`, which
+  // also picks the kind, so that every kind of command has them (issue 21: `op % 7` left 15 out).
+  const regressed = c.bad === 2 && c.x % 2 === 0 && v.tick > 0;
+  const tick = regressed ? v.tick - 1 : mem.tick;
   const id = (p: string) => `${p}${mem.seq++}`;
   if (mem.edges === true && mem.chase != null) {
     const step = chaseStep(v, mem, mem.chase, tick, id);
@@ -563,6 +606,10 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
       return edge.command;
     }
   }
+  // While a life holding a narrower wildcard lives (rarely, and not for long), half the invalid
+  // moves are its acts outside the wildcard (OP-2.3.c7 without the separator, D-016).
+  const narrow = bad && c.y % 2 === 0 && agent.ripa.migration === null ? narrowAct(agent, mem, tick) : undefined;
+  if (narrow !== undefined) return narrow;
   // Migrations are few and each phase lasts one step, so they get one more step in sixteen.
   const special = agent.ripa.migration !== null && ((bad && c.op < 500) || c.bad === 14) ? migrationSituation({ v, mem, c, agent, A, tick, id })
     : bad && c.op < 500 ? situation({ v, mem, c, agent, A, tick, id })
@@ -592,6 +639,9 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
       return { op: "janma.birth", tick, agent: A, instance_id: i?.instance_id ?? "ghost", environment: env.tools.length === 0 ? env : { ...env, tools: offeredTools(c) } };
     }
     case "act": {
+      // A life holding a narrower wildcard lives only a few ticks: half its turns it acts outside it.
+      const outside = c.y % 2 === 1 ? narrowAct(agent, mem, tick) : undefined;
+      if (outside !== undefined) return outside;
       const i = pick(instancesIn(agent, bad ? ["ready", "active", "withdrawn", "conceived"] : ["ready", "active"]), c.y);
       const life = i === undefined ? undefined : mem.lives.get(key(i.instance_id));
       if (i === undefined || life === undefined) {
@@ -607,7 +657,7 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
       };
       const signature = digestOf(DOMAIN.action, { identity: A, nonce: life.nonce, manifest_digest: i.manifest_digest, action });
       const signed = { identity: A, nonce: life.nonce, manifest_digest: i.manifest_digest, action, signature: bad && c.y % 3 === 1 ? EVIDENCE : signature };
-      life.trace.push(...action.trace);
+      mem.pendingAct = { agent: A, instance_id: i.instance_id, acts: i.acts, trace: action.trace };
       return { op: "janma.act", tick, agent: A, instance_id: i.instance_id, signed };
     }
     case "withdraw": {
@@ -620,7 +670,7 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
     case "expire": {
       const i = pick(instancesIn(agent, ["ready", "active"]), c.y);
       if (c.x % 2 === 0) mem.tick += 10;
-      return { op: "janma.expire", tick: Math.max(tick, mem.tick), agent: A, instance_id: i?.instance_id ?? "ghost" };
+      return { op: "janma.expire", tick: regressed ? tick : Math.max(tick, mem.tick), agent: A, instance_id: i?.instance_id ?? "ghost" };
     }
     case "distil": {
       const i = pick(agent.instances.filter((x) => x.state === "withdrawn" && x.obligation_id === null), c.y);
@@ -673,13 +723,20 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
         born_from: i.born_from,
         signal: { valence, confidence: defect === 1 ? 0 : tie ? 600_000 : confidence, model_version: modelOf(life), explicit: true },
         // Now and then one key twice: S-1 by a rule JSON Schema cannot express (rules.json, review G-5).
-        dispositions: defect === 2 ? dispositions.map((x) => ({ ...x, weight: -x.weight || 1 })) : c.x % 16 === 9 ? [...dispositions, ...dispositions.slice(0, 1)] : dispositions,
+        // Defect 2: a weight against the valence's sign, or (odd x, valence not 0) one millionth
+        // over |valence| (OP-2.7.c7, |weight| ≤ |valence| on its far side; issue 21).
+        dispositions: defect === 2 && c.x % 2 === 1 && valence !== 0 ? dispositions.map((x, j) => (j === 0 ? { ...x, weight: valence + Math.sign(valence) } : x))
+          : defect === 2 ? dispositions.map((x) => ({ ...x, weight: -x.weight || 1 })) : c.x % 16 === 9 ? [...dispositions, ...dispositions.slice(0, 1)] : dispositions,
       };
       if (defect === 3 && c.x % 2 === 0) d["episode"] = life.trace.join("\n");
       // G-30: two dispositions for one key (a schema refinement, so S-1), the second otherwise valid.
       if (defect === 3 && c.x % 2 === 1) d["dispositions"] = [...dispositions, { ...dispositions[0], guidance: "a second lesson" }];
       // A leak: a guidance that quotes four or more consecutive words of the trace (S-1, D-010).
-      if (defect === 4) d["dispositions"] = [{ ...dispositions[0], guidance: `prefer ${words.length > 0 ? words.slice(0, 5).join(" ") : "leak leak leak leak"}` }];
+      // Runs do not span trace entries (D-010, G-51), so the quote is taken from one entry of four
+      // words or more when there is one: verbatim, in upper case or in full width (issue 21).
+      const entry = life.trace.find((e) => e.split(" ").length >= 4)?.split(" ").slice(0, 5).join(" ");
+      const leak = entry === undefined ? undefined : [entry, entry.toUpperCase(), fullWidth(entry)][(c.x >> 1) % 3];
+      if (defect === 4) d["dispositions"] = [{ ...dispositions[0], guidance: `prefer ${leak ?? (words.length > 0 ? words.slice(0, 5).join(" ") : "leak leak leak leak")}` }];
       // G-51: an otherwise valid distillate whose guidance quotes four words across an entry boundary.
       if (!bad && c.x % 7 === 3 && life.trace.length > 1) d["dispositions"] = [{ ...dispositions[0], guidance: `then ${words.slice(1, 5).join(" ")}` }];
       return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: id("ob"), distillate: d };
@@ -688,7 +745,7 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
     case "custody_expire": {
       const o = pick(agent.obligations.filter((x) => bad || x.status === "pending"), c.y);
       if (kind === "custody_expire" && o !== undefined && !bad) mem.tick = Math.max(mem.tick, o.deadline_tick);
-      const t = Math.max(tick, kind === "custody_expire" ? mem.tick : tick);
+      const t = regressed ? tick : Math.max(tick, kind === "custody_expire" ? mem.tick : tick);
       return kind === "attempt"
         ? { op: "custody.attempt", tick: t, agent: A, obligation_id: o?.obligation_id ?? "ghost", ack: (["declined", "deferred", "lost"] as const)[c.x % 3] ?? "lost" }
         : { op: "custody.expire", tick: t, agent: A, obligation_id: o?.obligation_id ?? "ghost" };

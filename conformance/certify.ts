@@ -11,6 +11,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ShrinkLedger } from "./shrink-budget.ts";
 import { Certificate, CERTIFICATE_VERSION, STAGES, type CounterexampleRef, type StageName, type StageResult } from "../spec/certificate.ts";
 import type { InvariantId } from "../spec/catalog.ts";
 import type { HelloResult } from "../spec/wire/index.ts";
@@ -122,8 +123,9 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
         traceFile = `traces/${stage}-${f.invariant ?? "wire"}-${traces.length + 1}.json`;
         traces.push({ file: traceFile, trace: f.trace });
       }
+      const cut = f.trace?.shrink?.interrupted === true ? { shrunk: false as const, shrink_reason: f.trace.shrink.reason ?? "interrupted" } : {};
       refs.set(f, {
-        invariant: f.invariant, stage: f.stage, check: f.check, summary: f.summary, steps: f.trace?.steps.length ?? 0, trace_file: traceFile,
+        invariant: f.invariant, stage: f.stage, check: f.check, summary: f.summary, steps: f.trace?.steps.length ?? 0, trace_file: traceFile, ...cut,
         replay: traceFile !== null ? `npx srk replay ${shq(join(out(), traceFile))} --impl ${shq(o.commandLine)}`
           : f.rerun !== undefined ? `npx srk ${f.rerun} --impl ${shq(o.commandLine)}` : null,
       });
@@ -158,6 +160,8 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
     if (hello !== null) {
       const ctx: StageContext = {
         settings: o, hello, families: hello.profile.families, crashHook: hello.profile.crash_hook,
+        // One shrink budget for every stage of this certification (D-064).
+        shrinkLedger: new ShrinkLedger(o.timeBudgetMs),
         target, witnesses, coverage, progress, deadline, ...(o.shard === undefined ? {} : { shard: o.shard }), ...(o.failFast === true ? { failFast: true } : {}),
       };
       for (const stage of plan) {

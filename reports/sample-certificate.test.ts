@@ -90,7 +90,7 @@ describe(`the sample certificate (${SAMPLE_DIR}/) is current`, () => {
     const guide = readFileSync(join(REPO_ROOT, "docs/IMPLEMENTING.md"), "utf8");
     const block = /For example S-5 in the sample:\n\n\s*```json\n([\s\S]*?)```/.exec(guide)?.[1];
     expect(block, "docs/IMPLEMENTING.md quotes the sample's S-5 entry").toBeDefined();
-    expect(JSON.parse(block ?? "null"), `docs/IMPLEMENTING.md §7 quotes another S-5 entry than ${SAMPLE_CERTIFICATE}'s: copy it from there`)
+    expect(JSON.parse(block ?? "null"), `docs/IMPLEMENTING.md ("Reading a certificate") quotes another S-5 entry than ${SAMPLE_CERTIFICATE}'s: copy it from there`)
       .toEqual(certificate.invariants.find((i) => i.invariant === "S-5"));
   });
 });

@@ -71,7 +71,18 @@ export const PortableTrace = z
     failing_step: z.union([Count, z.null()]),
     /** When the failure is in the world view after a step rather than in its reply. */
     difference: z.union([z.string(), z.null()]).describe("the first differing field, as path: expected vs actual"),
-    shrink: z.strictObject({ attempts: Count, original_length: Count, interrupted: z.boolean() }).nullable(),
+    shrink: z
+      .strictObject({
+        attempts: Count.describe("shrink steps that found a smaller failing case"),
+        original_length: Count.describe("requests in the failing run before shrinking"),
+        interrupted: z.boolean().describe("the shrink stopped before it was done: the counterexample is not fully shrunk (still a valid, replayable counterexample, only not minimal)"),
+        reason: z
+          .string()
+          .optional()
+          .describe("informative, when interrupted: why the shrink stopped, e.g. \"shrink budget (20% of the time budget) reached\" (D-064) or \"the time budget ended\""),
+      })
+      .nullable()
+      .describe("how the counterexample was shrunk; null when its stage does not shrink (it was not generated)"),
   })
   .meta({ id: "PortableTrace" });
 export type PortableTrace = z.infer<typeof PortableTrace>;
@@ -85,6 +96,8 @@ export const CounterexampleRef = z
     steps: Count,
     trace_file: z.union([z.string(), z.null()]).describe("path of the portable trace, relative to the certificate"),
     replay: z.union([z.string(), z.null()]).describe("one command line that re-runs it"),
+    shrunk: z.literal(false).optional().describe("present when the counterexample is not fully shrunk: its shrink was cut short (D-064); it still fails"),
+    shrink_reason: z.string().optional().describe("why the shrink was cut short: the shrink budget or the time budget (D-064)"),
   })
   .meta({ id: "CounterexampleRef" });
 export type CounterexampleRef = z.infer<typeof CounterexampleRef>;

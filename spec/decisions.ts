@@ -631,6 +631,27 @@ export const DECISIONS: readonly Decision[] = [
     alternatives: "Keep the dormant fail-safe on reinforcing obligations (one shape for all, but a field that claims a protection never given); drop the member for reinforcing obligations (a world view whose shape depends on kind; null keeps one shape).",
     refines: ["J-4"],
   },
+  {
+    id: "D-064",
+    title: "Conformance: shrinking over the wire may use at most 20 % of the time budget",
+    kit: true,
+    decision:
+      "All the shrinks of one certification together may use at most 20 % (SHRINK_SHARE = 0.2) of its time budget (--time-budget), summed over every counterexample shrunk over the wire in the run; a shrink's time runs from the first failure of its replayed run to its end. When the share is spent the shrink under way stops and keeps the smallest failing case found so far, and a later failure is recorded as found (replayed once, not shrunk). A counterexample whose shrink stopped early, at the shrink budget or at the end of the time budget, is marked: its portable trace's shrink has interrupted true and a reason (\"shrink budget (20% of the time budget) reached\" or \"the time budget ended\"), its finding's summary, which the certificate and the printed summary show, says \"not fully shrunk\", and the certificate's counterexample entry carries shrunk: false with the reason. The bound is the runner's: it never drops a violation, only leaves its counterexample longer, and the time it saves goes to the runs and stages after it.",
+    why: "Shrinking over the wire is a reset and a replay per attempt, and a long failing run can take most of the budget to shrink: the later runs and stages (algebra, crash, forgetting) were cut short and their invariants came out inconclusive because of one violation elsewhere. A fixed share leaves at least 80 % of the budget to finding and deciding, whatever fails. A counterexample that is not minimal is still a valid, replayable counterexample (srk replay reproduces it), so stopping early loses readability, never soundness, and the certificate says so rather than presenting it as minimal.",
+    paper: "Neither paper describes testing; the bound is about how the kit spends its time, not about the protocols.",
+    alternatives: "No bound (one violation can starve the rest of the certification, the problem this decides); a limit on the steps of each shrink (steps over the wire differ in cost by orders of magnitude between implementations, and a per-shrink limit still grows with the number of failures); a share of the time remaining when the shrink starts (a failure found late would get almost nothing, one found early almost everything, and the total would not be bounded by one number a user can reason about).",
+    refines: [],
+  },
+  {
+    id: "D-065",
+    title: "From the satisfaction protocol's floats to millionths: the shortest decimal, rounded half to even; a positive confidence stays positive",
+    decision:
+      "A satisfaction record's valence and confidence, floats in the satisfaction protocol, become integer millionths (D-001) from the shortest decimal that reads back as the same binary64 value (what JSON writers, Python's repr and JavaScript's Number.prototype.toString print), rounded half to even at the sixth decimal place: 0.9 is 900000, -0.35 is -350000, 0.0000125 is 12 and 0.0000135 is 14. A confidence that is positive in the record but rounds to 0 becomes 1 (one millionth), so a life with feedback never passes for one without (D-057); confidence 0 comes only from a record without signal components (the protocol's SR-1). The record's id and components are not carried by the signal, whose schema is strict (S-1, OP-2.7.c4); a distillate links its lessons to their evidence through each disposition's evidence_digest, which may be the digest of the satisfaction record.",
+    why: "Two implementers converting the same record must produce the same distillate digest (AD-3, S-4): multiplying the float by a million and truncating gives 1008 for 0.001009 in most languages, rounding gives 1009, and the exact binary value needs arbitrary-precision arithmetic. The shortest decimal is what a JSON record carries and what every language's standard formatting prints, so every implementer starts from the same digits; half to even is the rounding the kit already uses for the merge (D-002). Keeping a positive confidence positive keeps SR-1's distinction between 'no feedback' and 'little confidence' on the wire.",
+    paper: "Samsara, 'Samskara': a SatisfactionSignal with valence in [-1,1] taken from the principal's welfare feedback. The satisfaction protocol: a record's valence and confidence are floats, SR-1 makes confidence 0 when there are no signal components, and a record has an id, components and quality scores.",
+    alternatives: "Round the exact binary value of the double (exact, but every implementer needs the double's full decimal expansion); truncate (biased, and a small positive confidence becomes 0, turning a judged life into one without feedback); carry floats (rejected by D-001 for digests); add the record id to the signal (a new member of a strict schema, where evidence_digest already links evidence per disposition).",
+    refines: ["S-2", "AD-3", "S-4"],
+  },
 ];
 
 

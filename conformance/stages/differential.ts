@@ -8,7 +8,9 @@
  * Swarm testing: each run disables a random subset of operation kinds (never the bootstrap
  * `mint`) and picks a generator profile, so rare interleavings of the remaining kinds are common.
  * A failure is shrunk over the wire by fast-check (every attempt is a reset and a replay, within
- * the time budget), then replayed once more to record a portable trace and check it reproduces.
+ * the time budget and the shrink budget, D-064), then replayed once more to record a portable trace
+ * and check it reproduces. A shrink cut short keeps the smallest failing case found so far, and its
+ * finding and trace say it is not fully shrunk.
  */
 import fc from "fast-check";
 import { OP_KINDS, choiceArb, type Choice, type GenProfile } from "../../properties/generators/commands.ts";
@@ -22,6 +24,7 @@ import type { Mismatch } from "../oracle/compare.ts";
 import type { Session } from "../driver/target.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { owns, runSeed } from "../shard/shard.ts";
+import { SHRINK_BUDGET_REASON, shrinkLedgerOf, TIME_BUDGET_REASON, type ShrinkClock } from "../shrink-budget.ts";
 import { notThisShard, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 
 /** A world query after every CHECKPOINT-th command, and always at the end of a run. */
@@ -103,9 +106,20 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
   const reported = new Set<string>();
   /** Failing runs whose failure was already reported (same invariant or rule): counted, not shrunk. */
   const repeats = new Map<string, number>();
+  /** The shrink budget of the whole certification (D-064), and the clock of the shrink under way. */
+  const ledger = shrinkLedgerOf(ctx);
+  let shrinkClock: ShrinkClock | null = null;
+  /** Did the shrink under way reach the shrink budget? */
+  let cut = false;
 
   const predicate = async (c: RunCase): Promise<boolean> => {
     if (fault !== null || broken !== null) return true; // this run cannot go on: end it quickly
+    if (failureSeen && shrinkClock?.over() === true) {
+      // The shrink budget is spent: every further candidate passes untried, so fast-check ends
+      // with the smallest failing case found so far.
+      cut = true;
+      return true;
+    }
     const plan = planRun(c, ctx.families);
     if (failureSeen) attempts++;
     try {
@@ -127,6 +141,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
     } catch (e) {
       if (e instanceof Divergence) {
         failureSeen = true;
+        shrinkClock?.start();
         throw e;
       }
       if (e instanceof Undrivable) {
@@ -145,9 +160,15 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
   const shrinkAndRecord = async (k: number, remaining: number): Promise<void> => {
     failureSeen = false;
     attempts = 0;
+    cut = false;
+    shrinkClock = ledger.begin();
     const details = await fc.check(fc.asyncProperty(runCaseArb(), predicate), {
       numRuns: 1, seed: runSeed(ctx.settings.seed, k), interruptAfterTimeLimit: Math.max(1_000, remaining), markInterruptAsFailure: false,
+    }).finally(() => {
+      shrinkClock?.end();
+      shrinkClock = null;
     });
+    const cutBy = cut ? SHRINK_BUDGET_REASON : details.interrupted ? TIME_BUDGET_REASON : null;
     if (!details.failed || details.counterexample === null || !(details.errorInstance instanceof Divergence)) {
       if (details.failed) {
         const err = details.errorInstance;
@@ -182,14 +203,15 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
       summary: `${m.summary}${reproducible ? "" : " (did not reproduce on a second replay)"}`,
       seed: details.seed, path: details.counterexamplePath,
       steps: plannedTrace(shown.steps, shown.replies, shown.index), failing_step: shown.index, difference: m.path,
-      shrink: { attempts: details.numShrinks, original_length: original.steps.length, interrupted: details.interrupted },
+      shrink: { attempts: details.numShrinks, original_length: original.steps.length, interrupted: cutBy !== null, ...(cutBy === null ? {} : { reason: cutBy }) },
     };
+    const run = cutBy === null ? `a shrunk run of ${commands} command(s)` : `a run of ${commands} command(s), not fully shrunk, ${cutBy}`;
     findings.push({
       invariant: m.invariant, stage: "differential", check: "differential/step",
-      summary: `step ${shown.index + 1} of a shrunk run of ${commands} command(s): ${trace.summary}`, trace,
+      summary: `step ${shown.index + 1} of ${run}: ${trace.summary}`, trace,
     });
     reported.add(m.invariant ?? "wire");
-    notes.push(`run ${k + 1} of ${ctx.settings.runs} failed (${m.invariant ?? "wire"}); shrunk over the wire in ${details.numShrinks} step(s) and ${attempts} replay(s); run seed ${details.seed}, path ${details.counterexamplePath ?? ""}`);
+    notes.push(`run ${k + 1} of ${ctx.settings.runs} failed (${m.invariant ?? "wire"}); shrunk over the wire in ${details.numShrinks} step(s) and ${attempts} replay(s)${cutBy === null ? "" : `, not fully (${cutBy})`}; run seed ${details.seed}, path ${details.counterexamplePath ?? ""}`);
   };
 
   /** Records run k's break of the wire protocol (once per W rule) and restarts the process for the next run. */

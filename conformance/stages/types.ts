@@ -13,6 +13,7 @@ import type { CoverageBook } from "../oracle/transitions.ts";
 import type { Target } from "../driver/target.ts";
 import type { Progress } from "../cli/progress.ts";
 import type { Shard } from "../shard/shard.ts";
+import type { ShrinkLedger } from "../shrink-budget.ts";
 
 export interface Finding {
   /** The invariant violated; null for a break of the wire protocol itself (W-1 … W-7 rules). */
@@ -69,6 +70,11 @@ export interface StageContext {
   readonly shard?: Shard;
   /** --fail-fast: a stage that can go on after a finding (the differential campaign) stops at its first. */
   readonly failFast?: boolean;
+  /**
+   * The shrinking time the certification has used, against its share of the time budget (D-064);
+   * when absent, one per run (conformance/shrink-budget.ts, shrinkLedgerOf).
+   */
+  readonly shrinkLedger?: ShrinkLedger;
 }
 
 const NOT_THIS_SHARD = "no unit of this stage belongs to shard";

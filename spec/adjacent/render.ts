@@ -32,7 +32,7 @@ export const renderAdjacent = (rows: readonly AdjacentRow[]): string => {
     "(the documents' wording). A reading the kit changed is pinned by golden lines whose request id",
     "starts with its decision (`D-060.158`) and by a mutant of the implementation that takes the",
     "reading decided against; `conformance/adjacent.test.ts` checks every pin named here. How to map",
-    "the kit's objects onto the three libraries: the implementer's guide, docs/IMPLEMENTING.md.",
+    "the kit's objects onto the three libraries: the implementer's guide, docs/IMPLEMENTING.md, section 7.",
     "",
     `${rows.length} points: ${count("adopted")} adopted, ${count("kept")} kept, ${count("fixed")} fixed, ${count("corrected")} corrected.`,
     "",

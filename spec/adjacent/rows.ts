@@ -43,9 +43,9 @@ export const ADJACENT_ROWS: readonly AdjacentRow[] = [
     summary: "persist_ceiling stays; set it to medium to get the consent protocol's behaviour (low approves, medium records and persists); high escalates to a human who does not answer inside a distillation, so it fails closed.",
   },
   {
-    item: "A-2", title: "Where the signal and a disposition's category come from", protocol: "satisfaction", status: "adopted", decisions: ["D-053"],
+    item: "A-2", title: "Where the signal and a disposition's category come from", protocol: "satisfaction", status: "adopted", decisions: ["D-053", "D-065"],
     golden: [SAMSARA], mutants: ["S-2.signal-model-unchecked"],
-    summary: "The manifest's distillation_policy declares satisfaction_model (null = the reference formula); a signal under another model is S-2 at OP-2.7.c6. The category stays the distiller's statement, audited from the lineage.",
+    summary: "The manifest's distillation_policy declares satisfaction_model (null = the reference formula); a signal under another model is S-2 at OP-2.7.c6. The category stays the distiller's statement, audited from the lineage. The protocol's floats become millionths from their shortest decimal, half to even, a positive confidence never 0 (D-065).",
   },
   {
     item: "A-3", title: "Applied with the acknowledgement lost", protocol: "custody", status: "kept", decisions: ["D-054"],

@@ -3,7 +3,7 @@
  * generated histories (each command made against the implementation's own world view, as the
  * differential makes it), must leave every obligation discharged and every born instance
  * dissolved. It passes on the implementation and on an unpatched copy built like a mutant, and it
- * fails on the catalog mutant J-4.no-feedback-life-stranded (properties/mutants/catalog.ts), which
+ * fails on the catalog mutant S-2.no-feedback-distillate-refused (properties/mutants/catalog.ts), which
  * refuses D-057's no-feedback distillate: the drain reports the refused distillation and the life
  * stranded withdrawn. The same mutant is killed by the golden sessions in
  * conformance/mutants/in-process.test.ts (line D-057.142 of session-decisions-samsara).
@@ -16,7 +16,7 @@ import { MUTANTS } from "./mutants/catalog.ts";
 import { choicesArb, newMemory } from "./generators/commands.ts";
 import { describeViolations, drainLives, modelsFromMemory, runHistory, systemStepper, type DrainViolation } from "./liveness.ts";
 
-const MUTANT_ID = "J-4.no-feedback-life-stranded";
+const MUTANT_ID = "S-2.no-feedback-distillate-refused";
 const RUNS = 50;
 const SEED = 62;
 

@@ -204,15 +204,15 @@ export const MUTANTS: readonly LabelledMutant[] = [
     replace: 'discharge(agent, ob, "declined", false, events);',
   },
   {
-    // The pre-D-057 reading: OP-2.7.c6 refuses confidence 0 outright. The refusal claims S-2, but
-    // the rule it breaks is D-057's acceptance, decided so that J-4's one obligation per life can
-    // be emitted and the life dissolve (OP-2.8): no S-2 check decides this distillate, D-057 does.
+    // The pre-D-057 reading: OP-2.7.c6 refuses confidence 0 outright. The spec's deciding check is
+    // OP-2.7.c6, which accepts the no-feedback distillate, so the label is its invariant, S-2 (the
+    // catalog's rule for a changed outcome); the harm is that the life is stranded (J-4, D-062).
     // Killed by the golden line D-057.142 (session-decisions-samsara) and by D-062's drain
     // (properties/liveness-impl.test.ts), which finds the life stranded withdrawn.
-    id: "J-4.no-feedback-life-stranded",
-    invariant: "J-4",
-    clause: "D-057",
-    why: "takes the reading D-057 decided against, refusing every zero-confidence signal (S-2) at distillation: a withdrawn life without feedback can never emit the exactly one obligation J-4 requires, so it never dissolves (D-057 refines J-4 first; D-062's drain finds it stranded)",
+    id: "S-2.no-feedback-distillate-refused",
+    invariant: "S-2",
+    clause: "OP-2.7.c6",
+    why: "takes the reading D-057 decided against: OP-2.7.c6 (S-2) accepts a zero confidence with valence 0 and no dispositions, and the mutant refuses every zero-confidence signal, so a life without feedback never emits its obligation and never dissolves (J-4, D-062's drain)",
     description: "distillation refuses the no-feedback distillate (confidence 0, valence 0, no dispositions), so such a life stays withdrawn for ever",
     file: "impl/core/ops/distil.ts",
     find: "if (d.signal.confidence === 0 && d.signal.valence !== 0) violates(",

@@ -66,7 +66,7 @@ export const ADJACENT_ROWS: readonly AdjacentRow[] = [
   },
   {
     item: "A-6", title: "A life with no feedback can never end", protocol: "satisfaction", status: "fixed", decisions: ["D-057"],
-    golden: [SAMSARA], mutants: ["J-4.no-feedback-life-stranded"],
+    golden: [SAMSARA], mutants: ["S-2.no-feedback-distillate-refused"],
     summary: "Such a life distils an empty distillate with confidence 0 and valence 0 (SR-1); zero confidence with a valence or a disposition is still S-2; the obligation expires best_effort and the life dissolves.",
   },
   {
@@ -93,7 +93,7 @@ export const ADJACENT_ROWS: readonly AdjacentRow[] = [
   },
   {
     item: "A-11", title: "Eventual discharge", protocol: "custody", status: "fixed", decisions: ["D-062"],
-    golden: [], mutants: ["J-4.no-feedback-life-stranded"],
+    golden: [], mutants: ["S-2.no-feedback-distillate-refused"],
     unpinned: "a liveness property, checked by the property suite's drain after every generated history on the model and the implementation, not by a golden line",
     summary: "From every reachable world the caller can end every life and discharge every obligation by driving time past the deadlines; the drain checks it and fails on a mutant that strands a life.",
   },

@@ -162,9 +162,12 @@ export const sourcePagePath = (file: string): string => `source/${file}.html`;
 /** A folder's page: `source/adapters/js/examples/index.html`. */
 export const folderPagePath = (dir: string): string => `source/${dir}/index.html`;
 
-/** A folder's entries, sorted, folders with a trailing slash. */
+/** Python's bytecode caches: written by running the examples, never a source, never linked. */
+const CACHE_FOLDERS = new Set(["__pycache__"]);
+
+/** A folder's entries, sorted, folders with a trailing slash (caches left out: a run must not make the site stale). */
 const folderEntries = (path: string): string[] =>
-  readdirSync(path, { withFileTypes: true }).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+  readdirSync(path, { withFileTypes: true }).filter((e) => !CACHE_FOLDERS.has(e.name)).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
 
 const isSource = (file: string): boolean => SOURCE_EXTENSIONS.some((e) => file.endsWith(e));
 

@@ -232,6 +232,7 @@ export class LogChecker {
     }
     const agent = obj(command)?.["agent"];
     if (typeof agent === "string" && this.unknownAgents.has(agent)) {
+      this.followTick(command, reply);
       this.out.unchecked.agent_not_in_log++;
       return;
     }
@@ -241,6 +242,7 @@ export class LogChecker {
     if (!e.reply.ok && e.rejectedAt?.check === AGENT_LOOKUP && typeof agent === "string" && reply !== undefined && implCode !== "NOT_FOUND") {
       // The implementation knows an agent this log never mints (it did not answer NOT_FOUND): a gap, not a violation (L-2.2).
       this.unknownAgents.set(agent, p.line);
+      this.followTick(command, reply);
       this.out.unchecked.agent_not_in_log++;
       return;
     }
@@ -262,6 +264,19 @@ export class LogChecker {
       const x = t(e.reply.error.invariant as InvariantId);
       if (x !== undefined) x.rejected++;
     }
+  }
+
+  /**
+   * A command of an agent the log never mints is not applied to the model, but when the
+   * implementation accepted it its world tick became the command's (OP-0.2, OP-0.3): the model's
+   * tick follows, so a later command at a tick below it is a regression in both (L-2.2). The tick
+   * is read from the request and the acceptance from the reply; nothing else of the command is
+   * taken.
+   */
+  private followTick(command: Command, reply: unknown): void {
+    const tick = obj(command)?.["tick"];
+    if (obj(reply)?.["ok"] !== true || typeof tick !== "number" || !Number.isSafeInteger(tick) || tick <= this.world.tick) return;
+    this.world = { ...this.world, tick };
   }
 
   private query(p: Pending, query: Record<string, unknown> | null, reply: unknown, replyLine: number | null): void {

@@ -18,7 +18,7 @@
  * not declare is certified too, with fewer runs, so each of D-049's certifiable profiles has a Python example.
  */
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -196,8 +196,10 @@ python.describe("the Python examples of the implementer's path", () => {
   const certifies = async (step: { example: string; name: string; families: readonly Family[] }, impl: string, out: string, generated: string) => {
     const expected = certifiedBy(step.families);
     const r = await srk("certify", "--impl", impl, "--out", out, "--runs", generated, "--time-budget", "600");
-    const certificate = readCertificate(out);
     const summary = `${r.stdout.slice(-3000)}\n${r.stderr.slice(-2000)}`;
+    // No certificate means srk stopped before writing one (a usage error, a runner bug, a kill): say what it printed.
+    expect(existsSync(join(out, "certificate.json")), `srk certify exited ${r.code} without a certificate:\n${summary}`).toBe(true);
+    const certificate = readCertificate(out);
     expect(certificate.implementation.name).toBe(step.name);
     expect(certificate.implementation.profile).toEqual({ families: [...step.families], crash_hook: true });
     for (const s of certificate.stages) expect(["pass", "not-applicable"], `${s.stage}: ${s.reason}`).toContain(s.verdict);

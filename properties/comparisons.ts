@@ -26,6 +26,7 @@
  */
 import { COMMAND_OPS, type CommandOp } from "../spec/schemas/commands.ts";
 import type { StepContext } from "./witness.ts";
+import { failedAt, field, passedAt, signalOf } from "./step-reads.ts";
 
 export type Side = -1 | 0 | 1;
 
@@ -43,13 +44,8 @@ export interface ComparisonCell {
   readonly impossible?: string;
 }
 
-const field = (s: StepContext, k: string): unknown => (s.cmd as unknown as Record<string, unknown>)[k];
-const passedAt = (s: StepContext, id: string) => s.passed.has(id);
-const failedAt = (s: StepContext, id: string) => s.failedAt === id;
 const reached = (s: StepContext, id: string) => passedAt(s, id) || failedAt(s, id);
 
-interface Signal { readonly valence: number; readonly confidence: number }
-const signalOf = (s: StepContext): Signal | undefined => (field(s, "distillate") as { signal?: Signal } | undefined)?.signal;
 const weightsOf = (s: StepContext): number[] => {
   const d = field(s, "distillate") as { dispositions?: unknown } | undefined;
   return Array.isArray(d?.dispositions) ? d.dispositions.flatMap((x) => (typeof (x as { weight?: unknown }).weight === "number" ? [(x as { weight: number }).weight] : [])) : [];

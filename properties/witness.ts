@@ -13,6 +13,7 @@ import {
   CHECKS, checksOf, type CheckClause,
 } from "../spec/checks.ts";
 import { COMPARISONS } from "./comparisons.ts";
+import { failedAt, field, passedAt, signalOf } from "./step-reads.ts";
 import type { AgentView, Command, DistillationObligation as ObligationView, Event, InstanceView, JanmaManifest, WorldView } from "../spec/index.ts";
 
 export type StepOutcome =
@@ -44,11 +45,7 @@ export interface Boundary {
 
 // --- helpers over the context -------------------------------------------------------------
 
-const field = (cmd: Command, k: string): unknown => (cmd as unknown as Record<string, unknown>)[k];
 const isOp = (s: StepContext, op: string) => s.cmd.op === op;
-/** The check was evaluated and held. */
-const passedAt = (s: StepContext, id: string) => s.passed.has(id);
-const failedAt = (s: StepContext, id: string) => s.failedAt === id;
 const ttlDeadline = (s: StepContext): number | null =>
   s.instance?.born_tick === null || s.instance === undefined || s.manifest === undefined ? null : s.instance.born_tick + s.manifest.ttl_ticks;
 const withdrewBy = (s: StepContext, id: string) =>
@@ -72,7 +69,7 @@ const longestRun = (guidance: string, trace: readonly string[], tok: (t: string)
   return best;
 };
 const guidances = (s: StepContext): string[] => {
-  const d = field(s.cmd, "distillate") as { dispositions?: unknown } | undefined;
+  const d = field(s, "distillate") as { dispositions?: unknown } | undefined;
   return Array.isArray(d?.dispositions) ? d.dispositions.flatMap((x) => (typeof (x as { guidance?: unknown }).guidance === "string" ? [(x as { guidance: string }).guidance] : [])) : [];
 };
 const maxRun = (s: StepContext, tok?: (t: string) => string[]) => Math.max(0, ...guidances(s).map((g) => longestRun(g, s.trace, tok)));
@@ -91,7 +88,7 @@ const termination = (s: StepContext, op: string) =>
 /** After an accepted act: the counters the termination conditions see (OP-2.3 effects). */
 const afterAct = (s: StepContext) => {
   const i = s.instance;
-  const signed = field(s.cmd, "signed") as { action: { outcome: string } } | undefined;
+  const signed = field(s, "signed") as { action: { outcome: string } } | undefined;
   if (i === undefined || signed === undefined || i.born_tick === null) return null;
   const failed = signed.action.outcome === "failed";
   return { acts: i.acts + 1, failures: failed ? i.failures + 1 : i.failures, consecutive: failed ? i.consecutive_failures + 1 : 0, ticks: s.cmd.tick - i.born_tick };
@@ -174,25 +171,21 @@ export const BOUNDARIES: readonly Boundary[] = [
   { id: "OP-2.2@grants-unsorted", what: "birth with the manifest's grants unsorted", hit: (s) => isOp(s, "janma.birth") && s.outcome.ok && unsorted(s.manifest?.capability_grants ?? []) },
   { id: "OP-2.2@grants-duplicated", what: "birth with a grant listed twice", hit: (s) => isOp(s, "janma.birth") && s.outcome.ok && duplicated(s.manifest?.capability_grants ?? []) },
   { id: "OP-2.2@bindings-unsorted", what: "birth with tool bindings (and their capabilities) unsorted", hit: (s) => isOp(s, "janma.birth") && s.outcome.ok && (unsorted((s.manifest?.tool_bindings ?? []).map((b) => b.tool)) || (s.manifest?.tool_bindings ?? []).some((b) => unsorted(b.capabilities))) },
-  { id: "OP-5.1@custodians-unsorted", what: "mint with custodians unsorted", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && unsorted(strings(field(s.cmd, "custodians"))) },
-  { id: "OP-5.1@custodians-duplicated", what: "mint with a custodian listed twice", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && duplicated(strings(field(s.cmd, "custodians"))) },
-  { id: "OP-5.1@required-unsorted", what: "mint with required capabilities unsorted", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && unsorted(strings(field(s.cmd, "required_capabilities"))) },
-  { id: "OP-5.1@required-duplicated", what: "mint with a required capability listed twice", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && duplicated(strings(field(s.cmd, "required_capabilities"))) },
-  { id: "OP-4.1@obligations-unsorted", what: "merge with obligation ids unsorted", hit: (s) => isOp(s, "samskara.merge") && s.outcome.ok && unsorted(strings(field(s.cmd, "obligation_ids"))) },
-  { id: "OP-4.1@obligations-duplicated", what: "merge with an obligation id listed twice", hit: (s) => isOp(s, "samskara.merge") && s.outcome.ok && duplicated(strings(field(s.cmd, "obligation_ids"))) },
-  { id: "OP-4.2@distillates-unsorted", what: "excise with distillate ids unsorted", hit: (s) => isOp(s, "samskara.excise") && s.outcome.ok && unsorted(strings(field(s.cmd, "distillate_ids"))) },
-  { id: "OP-4.2@distillates-duplicated", what: "excise with a distillate id listed twice", hit: (s) => isOp(s, "samskara.excise") && s.outcome.ok && duplicated(strings(field(s.cmd, "distillate_ids"))) },
+  { id: "OP-5.1@custodians-unsorted", what: "mint with custodians unsorted", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && unsorted(strings(field(s, "custodians"))) },
+  { id: "OP-5.1@custodians-duplicated", what: "mint with a custodian listed twice", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && duplicated(strings(field(s, "custodians"))) },
+  { id: "OP-5.1@required-unsorted", what: "mint with required capabilities unsorted", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && unsorted(strings(field(s, "required_capabilities"))) },
+  { id: "OP-5.1@required-duplicated", what: "mint with a required capability listed twice", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && duplicated(strings(field(s, "required_capabilities"))) },
+  { id: "OP-4.1@obligations-unsorted", what: "merge with obligation ids unsorted", hit: (s) => isOp(s, "samskara.merge") && s.outcome.ok && unsorted(strings(field(s, "obligation_ids"))) },
+  { id: "OP-4.1@obligations-duplicated", what: "merge with an obligation id listed twice", hit: (s) => isOp(s, "samskara.merge") && s.outcome.ok && duplicated(strings(field(s, "obligation_ids"))) },
+  { id: "OP-4.2@distillates-unsorted", what: "excise with distillate ids unsorted", hit: (s) => isOp(s, "samskara.excise") && s.outcome.ok && unsorted(strings(field(s, "distillate_ids"))) },
+  { id: "OP-4.2@distillates-duplicated", what: "excise with a distillate id listed twice", hit: (s) => isOp(s, "samskara.excise") && s.outcome.ok && duplicated(strings(field(s, "distillate_ids"))) },
 ];
 
-function signalOf(s: StepContext): { valence: number; confidence: number; model_version: string | null } | undefined {
-  const d = field(s.cmd, "distillate") as { signal?: { valence: number; confidence: number; model_version: string | null } } | undefined;
-  return d?.signal;
-}
 function modelMatches(s: StepContext): boolean {
   return signalOf(s)?.model_version === s.manifest?.distillation_policy.satisfaction_model;
 }
 function categoriesOf(s: StepContext): string[] {
-  const d = field(s.cmd, "distillate") as { dispositions?: unknown } | undefined;
+  const d = field(s, "distillate") as { dispositions?: unknown } | undefined;
   return Array.isArray(d?.dispositions) ? d.dispositions.flatMap((x) => (typeof (x as { category?: unknown }).category === "string" ? [(x as { category: string }).category] : [])) : [];
 }
 /** D-011's resolution, written again here: the exact cell, else the category's default row, else low. */
@@ -208,17 +201,17 @@ function refusedBy(s: StepContext, dimension: string): boolean {
 }
 
 function grantableOf(s: StepContext): string[] {
-  const env = field(s.cmd, "environment") as { grantable?: unknown } | undefined;
+  const env = field(s, "environment") as { grantable?: unknown } | undefined;
   return strings(env?.grantable);
 }
 function actCapability(s: StepContext): string {
-  return (field(s.cmd, "signed") as { action?: { capability?: string } } | undefined)?.action?.capability ?? "";
+  return (field(s, "signed") as { action?: { capability?: string } } | undefined)?.action?.capability ?? "";
 }
 function actTool(s: StepContext): string {
-  return (field(s.cmd, "signed") as { action?: { tool?: string } } | undefined)?.action?.tool ?? "";
+  return (field(s, "signed") as { action?: { tool?: string } } | undefined)?.action?.tool ?? "";
 }
 function mergedObligations(s: StepContext): ObligationView[] {
-  const ids = new Set(strings(field(s.cmd, "obligation_ids")));
+  const ids = new Set(strings(field(s, "obligation_ids")));
   return (s.agent?.obligations ?? []).filter((o) => ids.has(o.obligation_id));
 }
 
@@ -288,11 +281,12 @@ export const recordWitness = (book: WitnessBook, pre: WorldView, cmd: Command, o
   for (const id of passed) bump(book.passed, id);
   if (failed !== null) bump(book.firstFail, failed);
 
-  const agentId = field(cmd, "agent");
+  const member = (k: string): unknown => (cmd as unknown as Record<string, unknown>)[k];
+  const agentId = member("agent");
   const agent = typeof agentId === "string" ? pre.agents.find((a) => a.identity.identity === agentId) : undefined;
-  const instanceId = field(cmd, "instance_id");
+  const instanceId = member("instance_id");
   const key = `${String(agentId)}/${String(instanceId)}`;
-  const obligationId = field(cmd, "obligation_id");
+  const obligationId = member("obligation_id");
   const ctx: StepContext = {
     pre, cmd, outcome, passed, failedAt: outcome.ok ? null : outcome.check, agent,
     instance: agent?.instances.find((i) => i.instance_id === instanceId),

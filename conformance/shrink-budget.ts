@@ -5,7 +5,6 @@
  * then calls not fully shrunk; the rest of the budget stays for the runs and stages after it, so
  * one violation does not leave the other invariants inconclusive.
  */
-import type { StageContext } from "./stages/types.ts";
 
 /** The share of the time budget all the shrinks of one certification may use together. */
 export const SHRINK_SHARE = 0.2;
@@ -73,5 +72,7 @@ export class ShrinkLedger {
  * The shrink ledger of the certification a stage runs in: certify passes one to every stage; a stage
  * run on its own (a test, a library caller) without one gets a fresh ledger over its time budget.
  */
-export const shrinkLedgerOf = (ctx: Pick<StageContext, "shrinkLedger" | "settings">): ShrinkLedger =>
+// The context is typed by the two fields read, not by StageContext: the ledger is vocabulary the
+// stages import, so importing the stages' types back would make a circle (issue 22).
+export const shrinkLedgerOf = (ctx: { readonly shrinkLedger?: ShrinkLedger | undefined; readonly settings: { readonly timeBudgetMs: number } }): ShrinkLedger =>
   ctx.shrinkLedger ?? new ShrinkLedger(ctx.settings.timeBudgetMs);

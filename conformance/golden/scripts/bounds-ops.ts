@@ -7,13 +7,17 @@
  *
  *  - OP-2.2.c5: a conceived life whose pin is quarantined before its birth is J-1.
  *  - OP-2.3.c4: a validly signed act of a dissolved life is J-3 (not accepted).
+ *  - OP-2.3.c5: a signature that recomputes is not enough: identity, nonce, manifest digest and
+ *    the action's tick are each compared with the projection's (AD-4; generated mutants
+ *    janma.ts:64, reports/mutants-generated.md).
+ *  - OP-2.6.c3: a dissolved life cannot be withdrawn (J-4; generated mutant janma.ts:132).
  *  - OP-2.7.c5: each of source.identity, source.instance_id and born_from is checked (AD-4).
  *  - OP-4.1: `store.merged.added` lists distillate ids sorted, even when the obligation ids sort
  *    the other way; the leader of a key whose contributions tie on |w|·c is the larger |w| (D-007).
  *  - OP-7.3: the capability delta's `lost` and `unchanged` are sorted (D-025); the world view sorts
  *    the target's providers and the bound surfaces of a migration in progress.
  */
-import { compareCodeUnits } from "../../../spec/index.ts";
+import { compareCodeUnits, DOMAIN, digestOf } from "../../../spec/index.ts";
 import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
 import { BASE, EVIDENCE, exec, travelDriver } from "./travel-driver.ts";
 
@@ -35,6 +39,9 @@ const script = (ctx: ScriptContext): void => {
 
   // A life conceived on the genesis pin, born only after that pin is quarantined (below).
   const late = conceive(A, "bo-a");
+  // A life that signs the acts of OP-2.3.c5 below, born while the genesis pin is still usable.
+  const s = conceive(A, "bo-a");
+  birth(s);
 
   // Two corrective lessons: one pinned on the genesis version now, one on the merged head later.
   const lesson = [disposition("k.c", "avoid night trains", -300_000)];
@@ -65,6 +72,28 @@ const script = (ctx: ScriptContext): void => {
   // is then J-3, not accepted.
   send((t) => ({ op: "janma.dissolve", tick: t, agent: A, instance_id: m1.instance_id }));
   act(m1, "OP-2.3.c4");
+  // OP-2.6.c3: withdrawing a dissolved life is J-4, as withdrawing a withdrawn one is.
+  send((t) => ({ op: "janma.withdraw", tick: t, agent: A, instance_id: m1.instance_id, reason: "principal" }), "OP-2.6.c3");
+
+  // OP-2.3.c5 (AD-4, D-021): each binding of a signed act is compared on its own. Every act below
+  // carries a signature that recomputes over what it says, and differs from the projection in one
+  // field only (identity, nonce, manifest digest, the action's tick), so a check that compared
+  // only the signature, or only some of the fields, accepts it. The last one, all fields right, is
+  // accepted.
+  const signedAct = (over: { identity?: string; nonce?: string; manifest_digest?: string; actionTick?: (t: number) => number }) =>
+    send((t) => {
+      const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick: over.actionTick?.(t) ?? t, trace: ["looked up fares"] };
+      const identity = over.identity ?? s.agent;
+      const nonce = over.nonce ?? s.nonce;
+      const manifest_digest = over.manifest_digest ?? digestOf(DOMAIN.manifest, s.manifest);
+      const signature = digestOf(DOMAIN.action, { identity, nonce, manifest_digest, action });
+      return { op: "janma.act", tick: t, agent: A, instance_id: s.instance_id, signed: { identity, nonce, manifest_digest, action, signature } };
+    }, "OP-2.3.c5");
+  signedAct({ identity: B });
+  signedAct({ nonce: m1.nonce });
+  signedAct({ manifest_digest: digestOf(DOMAIN.manifest, { ...s.manifest, mission: "another mission" }) });
+  signedAct({ actionTick: (t) => t - 1 });
+  signedAct({});
 
   // OP-7.3: the source capabilities, in provider order, are fare.search x.lost z.keep a.keep b.lost;
   // the delta sorts them (lost: b.lost x.lost; unchanged: a.keep fare.search z.keep).

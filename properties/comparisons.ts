@@ -25,8 +25,7 @@
  * in BOUNDARIES.
  */
 import { COMMAND_OPS, type CommandOp } from "../spec/schemas/commands.ts";
-import type { StepContext } from "./witness.ts";
-import { failedAt, field, passedAt, signalOf } from "./step-reads.ts";
+import { failedAt, field, passedAt, signalOf, type StepContext } from "./step-reads.ts";
 
 export type Side = -1 | 0 | 1;
 

@@ -3,7 +3,28 @@
  * (properties/comparisons.ts) read from one generated step: a command's member, whether a check
  * held or failed there, and a distillate's signal. One statement of each, for both.
  */
-import type { StepContext } from "./witness.ts";
+import type { AgentView, Command, DistillationObligation as ObligationView, Event, InstanceView, JanmaManifest, WorldView } from "../spec/index.ts";
+
+export type StepOutcome =
+  | { readonly ok: true; readonly events: readonly Event[] }
+  | { readonly ok: false; readonly check: string; readonly code: string };
+
+/** What a boundary predicate sees: the step, and what the book remembers of earlier steps. */
+export interface StepContext {
+  readonly pre: WorldView;
+  readonly cmd: Command;
+  readonly outcome: StepOutcome;
+  /** The checks this command got past (in order), and the one that rejected it, if any. */
+  readonly passed: ReadonlySet<string>;
+  readonly failedAt: string | null;
+  readonly agent: AgentView | undefined;
+  readonly instance: InstanceView | undefined;
+  readonly obligation: ObligationView | undefined;
+  /** The manifest the instance was conceived with, and its trace entries so far. */
+  readonly manifest: JanmaManifest | undefined;
+  readonly trace: readonly string[];
+}
+
 
 /** A member of the step's command, as sent (possibly malformed: the generator sends bad input too). */
 export const field = (s: StepContext, k: string): unknown => (s.cmd as unknown as Record<string, unknown>)[k];

@@ -13,28 +13,12 @@ import {
   CHECKS, checksOf, type CheckClause,
 } from "../spec/checks.ts";
 import { COMPARISONS } from "./comparisons.ts";
-import { failedAt, field, passedAt, signalOf } from "./step-reads.ts";
-import type { AgentView, Command, DistillationObligation as ObligationView, Event, InstanceView, JanmaManifest, WorldView } from "../spec/index.ts";
+import { failedAt, field, passedAt, signalOf, type StepContext, type StepOutcome } from "./step-reads.ts";
+import type { Command, DistillationObligation as ObligationView, JanmaManifest, WorldView } from "../spec/index.ts";
 
-export type StepOutcome =
-  | { readonly ok: true; readonly events: readonly Event[] }
-  | { readonly ok: false; readonly check: string; readonly code: string };
-
-/** What a boundary predicate sees: the step, and what the book remembers of earlier steps. */
-export interface StepContext {
-  readonly pre: WorldView;
-  readonly cmd: Command;
-  readonly outcome: StepOutcome;
-  /** The checks this command got past (in order), and the one that rejected it, if any. */
-  readonly passed: ReadonlySet<string>;
-  readonly failedAt: string | null;
-  readonly agent: AgentView | undefined;
-  readonly instance: InstanceView | undefined;
-  readonly obligation: ObligationView | undefined;
-  /** The manifest the instance was conceived with, and its trace entries so far. */
-  readonly manifest: JanmaManifest | undefined;
-  readonly trace: readonly string[];
-}
+// The step a boundary reads is defined beside the readers (step-reads.ts), which the comparison
+// cells share; re-exported so the book's users keep one import.
+export type { StepContext, StepOutcome } from "./step-reads.ts";
 
 export interface Boundary {
   /** `OP-2.3.c6@deadline`: the check (or clause, for an effect rule) and the side of the boundary. */

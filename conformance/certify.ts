@@ -56,11 +56,10 @@ export interface CertifyOptions extends CertifySettings {
   readonly graceMs?: number;
 }
 
-export interface CertifyResult {
-  readonly certificate: Certificate;
-  readonly certificatePath: string;
-  readonly traceFiles: readonly string[];
-}
+// What a certification returns is vocabulary its reporters, the shard merge and the library share:
+// core/certify-result.ts, so that the reporters need not import certify back.
+import type { CertifyResult } from "./core/certify-result.ts";
+export type { CertifyResult };
 
 const kitVersion = (): { name: string; version: string } => {
   const pkg = JSON.parse(readFileSync(join(KIT_ROOT, "package.json"), "utf8")) as { name: string; version: string };

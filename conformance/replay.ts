@@ -6,10 +6,10 @@
  */
 import type { PortableTrace } from "../spec/certificate.ts";
 import type { Reply } from "../spec/wire/index.ts";
-import type { ExpectedReply } from "./golden/session.ts";
+import type { ExpectedReply } from "./core/reply.ts";
 import { Target, type Session } from "./driver/target.ts";
 import { comparePlanned, type PlannedStep } from "./oracle/planned.ts";
-import { Undrivable, WireBreak } from "./stages/types.ts";
+import { Undrivable, WireBreak } from "./core/driver-errors.ts";
 
 export type ReplayVerdict =
   | { readonly kind: "still-fails"; readonly step: number; readonly summary: string }

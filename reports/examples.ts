@@ -13,7 +13,8 @@
 import { join } from "node:path";
 import { INVARIANTS, type InvariantId } from "../spec/catalog.ts";
 import { readGolden } from "../conformance/golden/replay.ts";
-import { GOLDEN_SESSIONS, goldenPath, type GoldenLine } from "../conformance/golden/session.ts";
+import { GOLDEN_SESSIONS, goldenPath } from "../conformance/golden/session.ts";
+import type { GoldenLine } from "../conformance/golden/types.ts";
 import { REPO_ROOT } from "./paths.ts";
 
 export interface GoldenExample {

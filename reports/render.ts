@@ -17,7 +17,7 @@ import { decisionsRefining } from "../spec/decisions.ts";
 import { ERROR_CODES, GENERIC_ERRORS, type ErrorCodeRow } from "../spec/errors.ts";
 import { WIRE_ERROR_CODES } from "../spec/wire/errors.ts";
 import { STAGE_CONCERNS } from "../conformance/verdicts/decide.ts";
-import type { GoldenLine } from "../conformance/golden/session.ts";
+import type { GoldenLine } from "../conformance/golden/types.ts";
 import { NO_REJECTION, type GoldenExample, type InvariantExamples } from "./examples.ts";
 import { BUNDLED_CERTIFICATE, MUTANTS_JSON, type Matrix, type MatrixMutant } from "./evidence.ts";
 import { operationsByCode, OPERATIONS_MD, PROTOCOL_MD, type OperationDoc, type WireCodeRow } from "./operations.ts";

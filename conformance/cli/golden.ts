@@ -2,7 +2,7 @@
 import { match } from "ts-pattern";
 import { goldenStage } from "../stages/golden.ts";
 import { Target } from "../driver/target.ts";
-import { Undrivable, WireBreak } from "../stages/types.ts";
+import { Undrivable, WireBreak } from "../core/driver-errors.ts";
 import { WitnessBook } from "../verdicts/witnesses.ts";
 import { streamProgress } from "./progress.ts";
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { Reply } from "../../spec/wire/index.ts";
 import { ProcessExited, ProtocolViolation, RequestFailed, RequestTimeout, WireClient, type Outcome, type Violation } from "../transport/client.ts";
 import { describeExit, type SpawnSpec } from "../transport/process.ts";
-import { CannotStart, Undrivable, WireBreak } from "../stages/types.ts";
+import { CannotStart, Undrivable, WireBreak } from "../core/driver-errors.ts";
 import { implSpawnSpec, UsageError } from "./command-line.ts";
 
 export interface TargetOptions {

@@ -14,7 +14,8 @@ import { familyOfOp, type Family } from "../oracle/families.ts";
 import { kitImplementation } from "../transport/local.ts";
 import { applicableProfiles, EVERY_PROFILE, opsOutside, sessionOps, wireStepNeeds, wireStepOp, wireStepsFor } from "./applicability.ts";
 import { readGolden } from "./replay.ts";
-import { GOLDEN_SESSIONS, goldenPath, type GoldenLine } from "./session.ts";
+import { GOLDEN_SESSIONS, goldenPath } from "./session.ts";
+import type { GoldenLine } from "./types.ts";
 import { replayWireSession } from "./wire-replay.ts";
 import { readWireSession, WIRE_SESSION_PATH, type WireStep } from "./wire-session.ts";
 

@@ -12,7 +12,8 @@ import { check } from "../../spec/checks.ts";
 import { WireClient } from "../transport/client.ts";
 import { kitImplementation } from "../transport/local.ts";
 import { firstGoldenMismatch, readGolden } from "./replay.ts";
-import { GOLDEN_SESSIONS, goldenPath, normativePart, renderGolden } from "./session.ts";
+import { GOLDEN_SESSIONS, goldenPath, renderGolden } from "./session.ts";
+import { normativePart } from "../core/reply.ts";
 import { firstWireMismatch, replayWireSession } from "./wire-replay.ts";
 import { readWireSession, renderWireSession, WIRE_SESSION_PATH } from "./wire-session.ts";
 

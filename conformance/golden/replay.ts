@@ -6,7 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import type { Implementation } from "../../impl/api.ts";
-import { normativePart, type GoldenLine } from "./session.ts";
+import { normativePart } from "../core/reply.ts";
+import type { GoldenLine } from "./types.ts";
 
 export const readGolden = (path: string): GoldenLine[] =>
   readFileSync(path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as GoldenLine);

@@ -9,11 +9,11 @@
  */
 import fc from "fast-check";
 import { Result } from "effect";
-import type { Command, Event, WorldView } from "../../spec/index.ts";
+import type { Command } from "../../spec/index.ts";
 import { check } from "../../spec/checks.ts";
 import { decision } from "../../spec/decisions.ts";
 import { initialWorld, toRejectionData, transition, view, type World } from "../../model/index.ts";
-import { choicesArb, materialize, newMemory, type GenProfile } from "../../properties/generators/commands.ts";
+import { choicesArb, materialize, newMemory } from "../../properties/generators/commands.ts";
 import { SCHEMA_SESSION } from "./scripts/schema.ts";
 import { LIVENESS_SESSION } from "./scripts/liveness.ts";
 import { RIPA_DECISIONS_SESSION } from "./scripts/ripa.ts";
@@ -22,73 +22,14 @@ import { MODEL_RIPA_SESSION } from "./scripts/model-ripa.ts";
 import { JANMA_SAMSKARA_SESSIONS } from "./scripts/janma-samskara.ts";
 import { MODEL_ADVAITA_SESSION } from "./scripts/model-advaita.ts";
 import { ALGEBRA_EDGES_SESSION } from "./scripts/algebra-edges.ts";
+import { rejectedAt, type ExpectedReply, type RejectedAt } from "../core/reply.ts";
+import type { GeneratedGoldenSpec, GoldenLine, GoldenSpec, ScriptedGoldenSpec } from "./types.ts";
 
-/** The normative part of a reply. */
-export type ExpectedReply =
-  | { readonly ok: true; readonly events: readonly Event[]; readonly result?: WorldView }
-  | { readonly ok: false; readonly error: { readonly code: string; readonly invariant: string | null; readonly definite: boolean } };
+// The vocabulary moved to core/reply.ts and types.ts is re-exported for the importers not yet moved.
+export type { ExpectedReply, RejectedAt } from "../core/reply.ts";
+export { normativePart, rejectedAt } from "../core/reply.ts";
+export type { GeneratedGoldenSpec, GoldenLine, GoldenSpec, ScriptContext, ScriptedGoldenSpec } from "./types.ts";
 
-/**
- * Where the model's rejection failed: the check clause (spec/CHECKS.md) and, for a MALFORMED from a
- * uniqueness rule, the rule (spec/json-schema/rules.json). Informative, never compared (W-9): the
- * runner reads it to attribute a disagreement over a generic code to the invariant that check or
- * rule protects (D-035 rule 1).
- */
-export interface RejectedAt {
-  readonly check: string;
-  readonly rule?: string;
-}
-
-export interface GoldenLine {
-  readonly request: { readonly type: "command"; readonly id: string; readonly command: Command } | { readonly type: "query"; readonly id: string; readonly query: { readonly name: "world" } };
-  readonly reply: ExpectedReply;
-  /** On a rejected command: where the model's rejection failed (informative). */
-  readonly model?: RejectedAt;
-}
-
-/** The informative note of a model rejection. */
-export const rejectedAt = (r: { readonly check: string; readonly rule?: string | undefined }): RejectedAt =>
-  r.rule === undefined ? { check: r.check } : { check: r.check, rule: r.rule };
-
-/** A session drawn from the property generator with a fixed seed. */
-export interface GeneratedGoldenSpec {
-  readonly name: string;
-  readonly seed: number;
-  readonly steps: number;
-  /** Generator profile (properties/generators/commands.ts); `mixed` when absent. */
-  readonly profile?: GenProfile;
-}
-
-/**
- * What a scripted session sees: it sends commands to the reference model one by one (each becomes
- * a golden line) and reads the world view between them, so a script can build exactly the
- * situation that pins one reading of the spec.
- */
-export interface ScriptContext {
-  /**
-   * Applies `command` to the model and records it as a golden line. `pins` names the spec-review
-   * item (e.g. "G-32"), the check clause (e.g. "OP-2.3.c5", spec/CHECKS.md) or the decision (e.g. "D-051") the line pins; it becomes the prefix of the request id ("G-32.7"), so a
-   * failing line names the decision it checks. Lines that only set the scene carry no pin ("s.7").
-   */
-  readonly send: (command: Command, pins?: string) => ExpectedReply;
-  /**
-   * Records a world query pinned to `pins` (request id "G-33.4") and returns the view it expects.
-   * A reading that shows only in the world view (an order, a kept or dropped entry) is pinned by
-   * such a query right after the step that makes the difference, so that a mutant taking the other
-   * reading first fails on a line of its own item, not on the session's final query.
-   */
-  readonly query: (pins: string) => WorldView;
-  /** The model's world view now, without recording a line (for building the next commands). */
-  readonly view: () => WorldView;
-}
-
-/** A session written by hand as a script: each pinned line checks one decided point. */
-export interface ScriptedGoldenSpec {
-  readonly name: string;
-  readonly script: (ctx: ScriptContext) => void;
-}
-
-export type GoldenSpec = GeneratedGoldenSpec | ScriptedGoldenSpec;
 
 /**
  * The committed golden sessions, in the order every replay uses (the golden stage, `srk golden`,
@@ -183,14 +124,3 @@ const scriptedSession = (g: ScriptedGoldenSpec): GoldenLine[] => {
 };
 
 export const renderGolden = (g: GoldenSpec): string => `${goldenSession(g).map((l) => JSON.stringify(l)).join("\n")}\n`;
-
-/** The normative part of an actual wire reply, for comparison with an expected one. */
-export const normativePart = (reply: {
-  ok: boolean;
-  events?: readonly unknown[];
-  result?: unknown;
-  error?: { code: string; invariant: string | null; definite: boolean };
-}): unknown =>
-  reply.ok
-    ? { ok: true, events: reply.events ?? [], ...(reply.result === undefined ? {} : { result: reply.result }) }
-    : { ok: false, error: { code: reply.error?.code, invariant: reply.error?.invariant ?? null, definite: reply.error?.definite } };

@@ -5,7 +5,7 @@
  */
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { Reply } from "../../spec/wire/index.ts";
-import { normativePart, type ExpectedReply, type RejectedAt } from "../golden/session.ts";
+import { normativePart, type ExpectedReply, type RejectedAt } from "../core/reply.ts";
 import { firstDifference } from "../../properties/differential.ts";
 import { attribute, implProtects, modelProtects, type Disagreement } from "./attribution.ts";
 

@@ -10,7 +10,7 @@ import { Result } from "effect";
 import type { Command, WorldView } from "../../spec/index.ts";
 import { initialWorld, toRejectionData, transition, view, type World } from "../../model/index.ts";
 import { choicesArb, materialize, newMemory, type Choice, type GenProfile } from "../../properties/generators/commands.ts";
-import { rejectedAt, type ExpectedReply, type RejectedAt } from "../golden/session.ts";
+import { rejectedAt, type ExpectedReply, type RejectedAt } from "../core/reply.ts";
 import { opAllowed, type Family } from "./families.ts";
 
 export interface Expected {

@@ -5,10 +5,10 @@
  */
 import type { Reply } from "../../spec/wire/index.ts";
 import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
-import { normativePart, type ExpectedReply, type RejectedAt } from "../golden/session.ts";
+import { normativePart, type ExpectedReply, type RejectedAt } from "../core/reply.ts";
 import type { Session } from "../driver/target.ts";
 import { compareReply, compareWorld, type Mismatch } from "./compare.ts";
-import { WireBreak } from "../stages/types.ts";
+import { WireBreak } from "../core/driver-errors.ts";
 
 /**
  * A protocol violation in the reply to step `index` of a plan (a schema-invalid reply, a line that

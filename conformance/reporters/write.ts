@@ -6,7 +6,7 @@
  */
 import { dirname, join } from "node:path";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import type { CertifyResult } from "../certify.ts";
+import type { CertifyResult } from "../core/certify-result.ts";
 import { loadReportInput } from "./common.ts";
 import { renderDiagrams, renderHtml } from "./html.ts";
 import { renderJunit } from "./junit.ts";

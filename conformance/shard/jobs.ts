@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { CertifyResult } from "../certify.ts";
+import type { CertifyResult } from "../core/certify-result.ts";
 import { KIT_ROOT } from "../kit-root.ts";
 import { mergeCertificates } from "./merge.ts";
 import { UsageError } from "../driver/command-line.ts";

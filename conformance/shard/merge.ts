@@ -21,7 +21,7 @@ import { readJsonFile, writeJsonAtomic } from "../trace/trace.ts";
 import type { Baseline } from "../verdicts/baseline.ts";
 import { decide, type StageSummary } from "../verdicts/decide.ts";
 import { WitnessBook, type WitnessKind } from "../verdicts/witnesses.ts";
-import type { CertifyResult } from "../certify.ts";
+import type { CertifyResult } from "../core/certify-result.ts";
 
 export class MergeRefused extends UsageError {
   override readonly name = "MergeRefused";

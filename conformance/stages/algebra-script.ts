@@ -17,7 +17,7 @@
 import type { AgentView, Command, Disposition, JanmaManifest, SamskaraDistillate, StoreView, WorldView } from "../../spec/index.ts";
 import { DOMAIN, digestOf } from "../../spec/index.ts";
 import { initialWorld, view, type World } from "../../model/index.ts";
-import type { ExpectedReply } from "../golden/session.ts";
+import type { ExpectedReply } from "../core/reply.ts";
 import { expect1 } from "../oracle/model.ts";
 
 /** Where a step belongs; decides the check a mismatch is reported under. */

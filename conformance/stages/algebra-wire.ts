@@ -14,10 +14,10 @@ import type { InvariantId } from "../../spec/catalog.ts";
 import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
 import type { Reply } from "../../spec/wire/index.ts";
 import { firstDifference } from "../../properties/differential.ts";
-import { normativePart } from "../golden/session.ts";
+import { normativePart } from "../core/reply.ts";
 import { attribute } from "../oracle/attribution.ts";
 import type { Session } from "../driver/target.ts";
-import { WireBreak } from "./types.ts";
+import { WireBreak } from "../core/driver-errors.ts";
 import type { Phase, Script, ScriptStep } from "./algebra-script.ts";
 
 /** The order in which store fields are compared (see the header). */

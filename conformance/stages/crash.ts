@@ -27,7 +27,7 @@ import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
 import type { CrashAfterRequest, Reply } from "../../spec/wire/index.ts";
 import { initialWorld, view } from "../../model/index.ts";
 import { firstDifference } from "../../properties/differential.ts";
-import { normativePart } from "../golden/session.ts";
+import { normativePart } from "../core/reply.ts";
 import { attribute } from "../oracle/attribution.ts";
 import { familyOfInvariant, guardsOf, type Family } from "../oracle/families.ts";
 import { seededSession, type ModelStep } from "../oracle/model.ts";

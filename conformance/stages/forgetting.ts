@@ -25,7 +25,7 @@ import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
 import type { Reply } from "../../spec/wire/index.ts";
 import { initialWorld, view, type World } from "../../model/index.ts";
 import { firstDifference } from "../../properties/differential.ts";
-import { normativePart } from "../golden/session.ts";
+import { normativePart } from "../core/reply.ts";
 import { attribute } from "../oracle/attribution.ts";
 import { expect1 } from "../oracle/model.ts";
 import type { Session } from "../driver/target.ts";

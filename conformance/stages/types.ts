@@ -87,30 +87,9 @@ export const notThisShard = (shard: Shard): StageOutcome =>
 export const wasNotThisShard = (r: { readonly verdict: string; readonly reason: string }): boolean =>
   r.verdict === "not-applicable" && r.reason.startsWith(NOT_THIS_SHARD);
 
-/** Thrown inside a stage when the implementation cannot be driven (exit, hang): the stage is inconclusive. */
-export class Undrivable extends Error {
-  override readonly name: string = "Undrivable";
-}
-
-/**
- * The program of the command line could not be started at all (no such program or file, not
- * executable): an Undrivable inside a campaign, and a usage error (exit 64) at the first start,
- * where it can only be a mistake in `--impl` (Target.openFirst).
- */
-export class CannotStart extends Undrivable {
-  override readonly name = "CannotStart";
-  constructor(message: string, readonly program: string, readonly code: string) {
-    super(message);
-  }
-}
-
-/** Thrown inside a stage when the implementation broke the wire protocol: the stage fails. */
-export class WireBreak extends Error {
-  override readonly name = "WireBreak";
-  constructor(readonly rule: string, message: string, readonly raw: string) {
-    super(message);
-  }
-}
+// The driver's errors live in core/driver-errors.ts (the driver throws them, stages catch them);
+// re-exported for the stages.
+export { CannotStart, Undrivable, WireBreak } from "../core/driver-errors.ts";
 
 export const outcome = (verdict: Verdict, reason: string, checks: number, findings: readonly Finding[] = [], notes: readonly string[] = []): StageOutcome => ({
   verdict, reason, checks, findings, notes,

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { z } from "zod";
 import { PortableTrace, type TraceStep } from "../../spec/certificate.ts";
-import type { ExpectedReply } from "../golden/session.ts";
+import type { ExpectedReply } from "../core/reply.ts";
 
 export class TraceFileError extends Error {
   override readonly name = "TraceFileError";

@@ -18,7 +18,7 @@
  *    the trace "x a bc d e" leaks and is rejected with S-1.
  */
 import type { Disposition } from "../../../spec/index.ts";
-import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+import type { ScriptContext, ScriptedGoldenSpec } from "../types.ts";
 import { type Life, travelDriver } from "./travel-driver.ts";
 
 const LOW = 300_000;

@@ -18,7 +18,7 @@
  *    the target's providers and the bound surfaces of a migration in progress.
  */
 import { compareCodeUnits, DOMAIN, digestOf } from "../../../spec/index.ts";
-import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+import type { ScriptContext, ScriptedGoldenSpec } from "../types.ts";
 import { BASE, EVIDENCE, exec, travelDriver } from "./travel-driver.ts";
 
 const surface = (id: string) => ({ surface_id: id, kind: "chat", account: "a", session: "1" });

@@ -7,7 +7,7 @@
  */
 import type { Command, Disposition, JanmaManifest, TerminationCondition } from "../../../spec/index.ts";
 import { DOMAIN, digestOf } from "../../../spec/index.ts";
-import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+import type { ScriptContext, ScriptedGoldenSpec } from "../types.ts";
 import { BASE, EVIDENCE, exec } from "./travel-driver.ts";
 
 const AUTH = { custodian: "custodian-1", decision_id: "decision-1" };

@@ -8,7 +8,7 @@
  * worker B uses a fresh nonce and completes. Lines that only set the scene carry no pin.
  */
 import { genesisVersionOf, identityOf, type Command, type Digest } from "../../../spec/index.ts";
-import type { ScriptedGoldenSpec } from "../session.ts";
+import type { ScriptedGoldenSpec } from "../types.ts";
 
 const BASE: Digest = `sha256:${"ab".repeat(32)}`;
 const ROOT = "root-liveness";

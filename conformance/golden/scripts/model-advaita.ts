@@ -10,7 +10,7 @@
  *    obligation or instance the agent does not have are NOT_FOUND.
  */
 import type { Disposition } from "../../../spec/index.ts";
-import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+import type { ScriptContext, ScriptedGoldenSpec } from "../types.ts";
 import { type Life, travelDriver } from "./travel-driver.ts";
 
 const script = (ctx: ScriptContext): void => {

@@ -11,7 +11,7 @@
  *    not cancel the one in progress (it checkpoints next, and the final view shows it in progress).
  */
 import type { Command } from "../../../spec/index.ts";
-import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+import type { ScriptContext, ScriptedGoldenSpec } from "../types.ts";
 import { BASE, exec } from "./travel-driver.ts";
 
 const AUTH = { custodian: "custodian-1", decision_id: "d-1" };

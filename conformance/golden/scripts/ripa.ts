@@ -18,7 +18,7 @@
  */
 import type { Command, ProviderGrant, WorldView } from "../../../spec/index.ts";
 import { manifest } from "../../../model/testkit.ts";
-import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+import type { ScriptContext, ScriptedGoldenSpec } from "../types.ts";
 import { BASE, exec } from "./travel-driver.ts";
 
 const AUTH = { custodian: "custodian-1", decision_id: "decision-1" };

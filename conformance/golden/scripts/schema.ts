@@ -21,7 +21,7 @@ import {
   DOMAIN, digestOf,
   type Command, type Disposition, type JanmaManifest,
 } from "../../../spec/index.ts";
-import type { ScriptContext, ScriptedGoldenSpec } from "../session.ts";
+import type { ScriptContext, ScriptedGoldenSpec } from "../types.ts";
 
 const BASE = `sha256:${"ab".repeat(32)}` as const;
 const EVIDENCE = `sha256:${"cd".repeat(32)}` as const;

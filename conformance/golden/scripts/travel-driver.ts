@@ -6,7 +6,7 @@
  */
 import type { Command, Disposition, JanmaManifest, WorldView } from "../../../spec/index.ts";
 import { DOMAIN, digestOf } from "../../../spec/index.ts";
-import type { ScriptContext } from "../session.ts";
+import type { ScriptContext } from "../types.ts";
 
 export const BASE = `sha256:${"ab".repeat(32)}`;
 export const EVIDENCE = `sha256:${"cd".repeat(32)}`;

@@ -271,14 +271,14 @@ const suiteMd = (r: BenchReport): string => {
 
 const load = (xs: readonly number[]): string => xs.map((x) => x.toFixed(2)).join(", ");
 
-/** What the report was measured from: the commit and the digest of its inputs (reports/inputs.ts), and the inputs that were not committed. */
+/** What the report was measured from: the commit and the digest of its inputs (conformance/evidence/inputs.ts), and the inputs that were not committed. */
 const inputsLine = (r: BenchReport): string => {
   const i = r.inputs;
   if (i === undefined) return "Inputs: not recorded (a report written before bench/run.ts recorded them).";
   const uncommitted = i.uncommitted_inputs.length === 0
     ? `all as committed at ${i.commit.slice(0, 12)}`
     : `${i.uncommitted_inputs.length} of them not as committed at ${i.commit.slice(0, 12)} (${i.uncommitted_inputs.join(", ")}): the figures are of that commit plus those changes`;
-  return `Inputs: ${i.files} files and ${Object.keys(i.packages).length} packages (INPUT_SETS.bench in reports/inputs.ts), digest ${i.digest}, ${uncommitted}.`;
+  return `Inputs: ${i.files} files and ${Object.keys(i.packages).length} packages (INPUT_SETS.bench in conformance/evidence/inputs.ts), digest ${i.digest}, ${uncommitted}.`;
 };
 
 export const renderMarkdown = (r: BenchReport): string => {

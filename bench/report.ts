@@ -6,7 +6,7 @@ import type { DurableResult } from "./durable.ts";
 import type { Goal } from "./goals.ts";
 import type { GrowthResult } from "./growth.ts";
 import type { LogResult } from "./log.ts";
-import type { Inputs } from "../reports/inputs.ts";
+import type { Inputs } from "../conformance/evidence/inputs.ts";
 import type { ModelResult } from "./model.ts";
 import type { RunnerResult } from "./runner.ts";
 import type { ShardingResult } from "./sharding.ts";
@@ -42,7 +42,7 @@ export interface BenchReport {
   readonly machine: Machine;
   readonly kit: { readonly name: string; readonly version: string; readonly commit: string | null };
   /**
-   * What was measured (reports/inputs.ts `inputsOf("bench")`, taken when the run started): the
+   * What was measured (conformance/evidence/inputs.ts `inputsOf("bench")`, taken when the run started): the
    * commit, the digest of every input and the inputs not as committed. Absent from reports made
    * before it was recorded.
    */

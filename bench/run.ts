@@ -27,7 +27,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { currentInputs, inputChanges, inputsOf } from "../reports/inputs.ts";
+import { currentInputs, inputChanges, inputsOf } from "../conformance/evidence/inputs.ts";
 import { makeContext, REPO_ROOT, type BenchContext } from "./context.ts";
 import { DIGEST_GOAL_SPEC, DIGEST_WORKLOADS, digestGoal, digestGoalName, runDigest, type DigestResult } from "./digest.ts";
 import { DURABLE_GOAL, durableGoal, runDurable, type DurableResult } from "./durable.ts";
@@ -102,7 +102,7 @@ const kit = (commit: string): BenchReport["kit"] => {
 
 export const runBench = async (o: { quick: boolean; outDir: string; updateReadme: boolean; growthBudgetS: number }): Promise<BenchReport> => {
   const ctx = makeContext(o.quick);
-  // What is measured, before measuring: the commit and the digest of every input (reports/inputs.ts).
+  // What is measured, before measuring: the commit and the digest of every input (conformance/evidence/inputs.ts).
   const inputs = inputsOf("bench");
   const loadStart = loadavg();
   const generatedAt = new Date().toISOString();

@@ -1,6 +1,6 @@
 /**
  * Committed generated evidence is made from the kit as it is: each generator records what it read
- * (reports/inputs.ts: the commit, the SHA-256 of every input file, the package versions), and here
+ * (conformance/evidence/inputs.ts: the commit, the SHA-256 of every input file, the package versions), and here
  * those inputs are computed again. Nothing is regenerated here; each case names the command that
  * does it.
  *
@@ -32,7 +32,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { README_END, README_START, renderMarkdown, renderReadmeBlock } from "../bench/render.ts";
 import type { BenchReport } from "../bench/report.ts";
-import { ARTIFACTS, commitMismatch, readRecord, RECORDS, REGENERATE, staleInputs, type Artifact } from "./inputs.ts";
+import { ARTIFACTS, commitMismatch, readRecord, RECORDS, REGENERATE, staleInputs, type Artifact } from "../conformance/evidence/inputs.ts";
 import { REPO_ROOT } from "./paths.ts";
 import { renderReports } from "./render.ts";
 import { currentTraceability } from "./traceability.ts";
@@ -50,7 +50,7 @@ const CHECKED: Record<Artifact, string> = {
 };
 
 describe("generated evidence records its inputs, and they are current", () => {
-  it("every artifact of reports/inputs.ts is checked by a test that reads its record", () => {
+  it("every artifact of conformance/evidence/inputs.ts is checked by a test that reads its record", () => {
     expect(Object.keys(CHECKED).sort()).toEqual([...ARTIFACTS].sort());
     for (const a of ARTIFACTS) expect(read(CHECKED[a]), `${CHECKED[a]} checks ${a}`).toMatch(/staleInputs\(|commitMismatch\(/);
   });

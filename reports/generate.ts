@@ -1,12 +1,12 @@
 /**
  * Writes the generated reports (`npm run docs` runs this, then builds the docs site with
  * reports/site.ts): reports/invariants.md and reports/error-codes.md, and beside them
- * reports/invariants.inputs.json, what they were made from (reports/inputs.ts), which
+ * reports/invariants.inputs.json, what they were made from (conformance/evidence/inputs.ts), which
  * reports/freshness.test.ts compares with the inputs as they are.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { currentInputs, inputChanges, inputsOf, RECORDS } from "./inputs.ts";
+import { currentInputs, inputChanges, inputsOf, RECORDS } from "../conformance/evidence/inputs.ts";
 import { REPO_ROOT } from "./paths.ts";
 import { renderReports } from "./render.ts";
 import { currentTraceability } from "./traceability.ts";

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GUIDE, GUIDE_RUNS, GUIDE_SOURCE, COUNTS, renderGuide, STEPS, type GuideRuns } from "./guide.ts";
-import { readRecord, REGENERATE, staleInputs } from "./inputs.ts";
+import { readRecord, REGENERATE, staleInputs } from "../conformance/evidence/inputs.ts";
 import { REPO_ROOT } from "./paths.ts";
 
 const read = (f: string): string => readFileSync(join(REPO_ROOT, f), "utf8");

@@ -13,7 +13,7 @@
  *   npx tsx reports/guide.ts          render docs/IMPLEMENTING.md from the source and runs.json
  *   npx tsx reports/guide.ts --run    run every step's command again first (a few minutes), then render
  *
- * runs.json records the inputs it was made from (reports/inputs.ts, artifact "guide"), and
+ * runs.json records the inputs it was made from (conformance/evidence/inputs.ts, artifact "guide"), and
  * reports/guide.test.ts fails when the rendered guide differs from the committed one or when an
  * input of the runs has changed since they were recorded: then run this script with --run.
  */
@@ -25,7 +25,7 @@ import { ALL_PROFILES, certifiedBy, isCertifiable, type Family } from "../spec/p
 import { GOLDEN_SESSIONS } from "../conformance/golden/session.ts";
 import { readWireSession, WIRE_SESSION_PATH } from "../conformance/golden/wire-session.ts";
 import { buildCatalog } from "../conformance/stages/wire-catalog.ts";
-import { inputsOf, type Inputs } from "./inputs.ts";
+import { inputsOf, type Inputs } from "../conformance/evidence/inputs.ts";
 import { REPO_ROOT } from "./paths.ts";
 
 export const GUIDE = "docs/IMPLEMENTING.md";

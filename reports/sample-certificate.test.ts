@@ -9,7 +9,7 @@
  * (b) Its `kit.spec_digest` is the current spec's (conformance/certificate/spec-digest.ts): the
  *     normative files (the spec's Markdown, tables, JSON Schemas, vectors, wire protocol).
  * (c) It was made from the current inputs: inputs.json, beside it, holds the SHA-256 of each, and
- *     they are computed again (reports/inputs.ts, INPUT_SETS["sample-certificate"]). The inputs are what can change the
+ *     they are computed again (conformance/evidence/inputs.ts, INPUT_SETS["sample-certificate"]). The inputs are what can change the
  *     certificate's verdicts, witnesses, checks and coverage:
  *     - the implementation's modules (impl/main.ts and every module it imports): it gives the replies;
  *     - the runner's modules (conformance/certify.ts and every module it imports, which takes in the
@@ -38,7 +38,7 @@ import { DEFAULTS } from "../conformance/cli/defaults.ts";
 import { SRK_ENTRIES } from "../conformance/cli/out-dir.ts";
 import { BUNDLED_CERTIFICATE } from "./evidence.ts";
 import { REPO_ROOT } from "./paths.ts";
-import { currentInputs, staleInputs } from "./inputs.ts";
+import { currentInputs, staleInputs } from "../conformance/evidence/inputs.ts";
 import { readSampleRecord, REGENERATE, renderSampleReports, SAMPLE_ARTIFACT, SAMPLE_CERTIFICATE, SAMPLE_DIR, SAMPLE_IMPL, SAMPLE_INPUTS } from "./sample-inputs.ts";
 
 const certificate = JSON.parse(readFileSync(join(REPO_ROOT, SAMPLE_CERTIFICATE), "utf8")) as Certificate;
@@ -95,7 +95,7 @@ describe(`the sample certificate (${SAMPLE_DIR}/) is current`, () => {
   });
 });
 
-describe("the inputs of the sample (reports/inputs.ts)", () => {
+describe("the inputs of the sample (conformance/evidence/inputs.ts)", () => {
   const now = currentInputs(SAMPLE_ARTIFACT);
   it("are the modules the certification runs, the golden transcripts and the packages they import; not tests, reporters or scripts", () => {
     const files = Object.keys(now.file_digests);

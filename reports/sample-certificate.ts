@@ -3,7 +3,7 @@
  * with the defaults of `srk certify` (seed 1, 300 runs, the default time budget), as `npm start`
  * does, and puts the certificate, its reports (report.md, report.html, junit.xml) and its traces,
  * if any, in `docs/examples/certificate/`, with `inputs.json`: the commit, and the digest of every
- * input of the certification (reports/inputs.ts, `inputsOf("sample-certificate")`). Nothing is
+ * input of the certification (conformance/evidence/inputs.ts, `inputsOf("sample-certificate")`). Nothing is
  * rewritten by hand: the files are the ones `certify` wrote, except that the reports are rendered
  * again once the sample is in place (by the same reporters, from the same certificate), since
  * report.html's links to the invariants' docs are relative to its folder
@@ -32,7 +32,7 @@ import { DEFAULTS } from "../conformance/cli/defaults.ts";
 import { SRK_ENTRIES } from "../conformance/cli/out-dir.ts";
 import { writeReports } from "../conformance/reporters/write.ts";
 import type { Certificate } from "../spec/certificate.ts";
-import { currentInputs, inputChanges, inputsOf } from "./inputs.ts";
+import { currentInputs, inputChanges, inputsOf } from "../conformance/evidence/inputs.ts";
 import { REPO_ROOT } from "./paths.ts";
 import { renderSampleReports, SAMPLE_ARTIFACT, SAMPLE_CERTIFICATE, SAMPLE_DIR, SAMPLE_IMPL, SAMPLE_INPUTS, type SampleRecord } from "./sample-inputs.ts";
 

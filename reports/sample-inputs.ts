@@ -7,7 +7,7 @@
  *
  * The inputs (the runner's and the implementation's modules, found by following their imports,
  * the golden transcripts the golden stage reads, and the installed version of every package those
- * modules import) are reports/inputs.ts's INPUT_SETS["sample-certificate"], which says why each
+ * modules import) are conformance/evidence/inputs.ts's INPUT_SETS["sample-certificate"], which says why each
  * is one; the spec's normative files are not digested there: the certificate carries their digest
  * (`kit.spec_digest`), which the test compares directly.
  */
@@ -19,7 +19,7 @@ import { renderDiagrams, renderHtml } from "../conformance/reporters/html.ts";
 import { renderJunit } from "../conformance/reporters/junit.ts";
 import { renderMarkdown } from "../conformance/reporters/markdown.ts";
 import { REPORT_FILES } from "../conformance/reporters/write.ts";
-import { RECORDS, REGENERATE as REGENERATE_ALL, type Artifact, type RecordedInputs } from "./inputs.ts";
+import { RECORDS, REGENERATE as REGENERATE_ALL, type Artifact, type RecordedInputs } from "../conformance/evidence/inputs.ts";
 import { REPO_ROOT } from "./paths.ts";
 
 /** Where the sample lives, relative to the repository root. */
@@ -31,12 +31,12 @@ export const REGENERATE = REGENERATE_ALL["sample-certificate"];
 /** The bundled implementation's command line, as `npm start` runs it. */
 export const SAMPLE_IMPL = "node --import tsx impl/main.ts";
 
-/** The sample's inputs: the runner's and the implementation's modules, the golden transcripts (reports/inputs.ts). */
+/** The sample's inputs: the runner's and the implementation's modules, the golden transcripts (conformance/evidence/inputs.ts). */
 export const SAMPLE_ARTIFACT: Artifact = "sample-certificate";
 
 /**
  * What `inputs.json` records beside the sample: how it was made, and its inputs (`inputsOf`). A
- * record written before reports/inputs.ts has `files` as the per-file digests and no digest; it is
+ * record written before conformance/evidence/inputs.ts has `files` as the per-file digests and no digest; it is
  * still read, and checked the same way (staleInputs accepts both).
  */
 export type SampleRecord = RecordedInputs & {

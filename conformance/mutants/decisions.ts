@@ -2,7 +2,7 @@
  * What was decided for each mutant the kill matrix killed under another invariant than its label
  * (reports/mutants.md, "Killed under another invariant"), kept in conformance/mutants/decisions.json
  * as data: the Markdown is rendered from it and reports/mutants.json, so writing a decision after a
- * run is not a change of the matrix's inputs (reports/inputs.ts) and needs no new run. Each entry
+ * run is not a change of the matrix's inputs (conformance/evidence/inputs.ts) and needs no new run. Each entry
  * says which side is wrong:
  *
  * - "label": the label misread the spec; fixed in properties/mutants/catalog.ts with a new `why`

@@ -36,7 +36,7 @@ export interface MatrixRow {
 /** reports/mutants.json. */
 export interface MatrixDoc {
   readonly generated_by: string;
-  /** reports/inputs.ts inputsOf("mutants"), taken before the run (and the same after it). */
+  /** conformance/evidence/inputs.ts inputsOf("mutants"), taken before the run (and the same after it). */
   readonly inputs: unknown;
   readonly settings: { readonly seed: number; readonly runs: number; readonly time_budget_ms: number; readonly stages: readonly string[] };
   readonly counts: Counts;

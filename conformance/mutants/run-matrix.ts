@@ -2,7 +2,7 @@
  * `npm run mutants`: the whole kill matrix over the wire. Certifies every mutant (or the ids given
  * as arguments) as its own process, prints one line per mutant as it goes (own, OTHER with what
  * was reported instead, or SURVIVED), and, when the whole catalog ran, writes reports/mutants.json
- * (the measurement, with the inputs it was made from: reports/inputs.ts) and reports/mutants.md
+ * (the measurement, with the inputs it was made from: conformance/evidence/inputs.ts) and reports/mutants.md
  * (rendered from it and conformance/mutants/decisions.json).
  *
  * Exit status: 1 when a mutant survived (nothing failed: the checks missed it), else 0. A mutant
@@ -22,7 +22,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MUTANTS } from "../../properties/mutants/catalog.ts";
-import { inputsOf, staleInputs } from "../../reports/inputs.ts";
+import { inputsOf, staleInputs } from "../evidence/inputs.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { readDecisions } from "./decisions.ts";
 import { certifyMutant, type KillRow, type MatrixOptions } from "./matrix.ts";

@@ -2,7 +2,7 @@
  * A copy of impl/ with one file rewritten, for a generated mutant: the same layout as the kill
  * matrix's copies (conformance/mutants/harness.ts `materialize`: impl/ without its tests, spec/
  * linked so the copy speaks the real spec), under .tmp/mutants/<name>/. Kept apart from the
- * harness so that the hand-written matrix's inputs (reports/inputs.ts) do not change with it;
+ * harness so that the hand-written matrix's inputs (conformance/evidence/inputs.ts) do not change with it;
  * the two copy the same way, and a later change may make the harness call this.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";

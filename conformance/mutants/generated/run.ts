@@ -16,7 +16,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { inputsOf } from "../../../reports/inputs.ts";
+import { inputsOf } from "../../evidence/inputs.ts";
 import { REPO_ROOT } from "../../transport/local.ts";
 import { parseShard } from "../../shard/shard.ts";
 import { certifyGenerated, didNotCompile, type WireOptions, type WireRow } from "./certify-one.ts";

@@ -34,7 +34,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { join, posix } from "node:path";
 import ts from "typescript";
-import { REPO_ROOT } from "./paths.ts";
+import { KIT_ROOT as REPO_ROOT } from "../kit-root.ts";
 
 /** The committed generated evidence whose inputs are recorded and checked. */
 export type Artifact = "sample-certificate" | "mutants" | "mutants-generated" | "invariants" | "bench" | "guide";
@@ -55,7 +55,7 @@ const NOT_DECIDING = [
  * what is generated, so editing it does not make the evidence stale (a changed INPUT_SETS shows as
  * added or removed inputs anyway).
  */
-const RECORD_KEEPING = "!reports/inputs.ts";
+const RECORD_KEEPING = "!conformance/evidence/inputs.ts";
 
 /**
  * The inputs of each artifact: every file that can change what its generator writes.
@@ -202,7 +202,7 @@ export const runtimeImports = (file: string, text: string, computedKnown = false
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
       if (arg !== undefined && ts.isStringLiteralLike(arg)) out.push(arg.text);
-      else if (!computedKnown) throw new Error(`${file}: an import() of a computed name, which reports/inputs.ts cannot follow; name what it loads in the input set and add "computed:${file}"`);
+      else if (!computedKnown) throw new Error(`${file}: an import() of a computed name, which conformance/evidence/inputs.ts cannot follow; name what it loads in the input set and add "computed:${file}"`);
     }
     ts.forEachChild(node, visit);
   };

@@ -1,5 +1,5 @@
 /**
- * reports/inputs.ts: what an input pattern takes in and leaves out, that the digest depends on every
+ * conformance/evidence/inputs.ts: what an input pattern takes in and leaves out, that the digest depends on every
  * input's path and bytes and on nothing else, and that a stale record is told and named. Each case
  * builds a small tree in a temporary folder; the expected sets are read off the patterns' rules.
  * Whether each committed artifact is fresh is checked where the artifact is (sample-certificate,
@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./paths.ts";
+import { KIT_ROOT as REPO_ROOT } from "../kit-root.ts";
 import { type Artifact, ARTIFACTS, commitMismatch, currentInputs, digestsAtCommit, inputChanges, inputDigest, INPUT_SETS, inputsOf, measureInputs, recordInputs, REGENERATE, resolveInputs, runtimeImports, staleInputs } from "./inputs.ts";
 
 const roots: string[] = [];
@@ -231,7 +231,7 @@ describe("INPUT_SETS", () => {
     expect(files("invariants")).toEqual(expect.arrayContaining(["reports/render.ts", "reports/mutants.json", "docs/examples/certificate/certificate.json", "spec/OPERATIONS.md", "conformance/golden/session-3-store.jsonl", "impl/core/store.ts", "properties/merge.property.test.ts"]));
     expect(files("bench")).toEqual(expect.arrayContaining(["bench/run.ts", "bench/echo-child.ts", "impl/main.ts", "conformance/cli/main.ts", "bin/srk.mjs"]));
     expect(files("mutants").filter((f) => f.startsWith("reports/") || f.startsWith("conformance/reporters/") || f.endsWith(".test.ts"))).toEqual([]);
-    for (const a of ARTIFACTS) expect(files(a), `${a}: the record-keeping module is not an input`).not.toContain("reports/inputs.ts");
+    for (const a of ARTIFACTS) expect(files(a), `${a}: the record-keeping module is not an input`).not.toContain("conformance/evidence/inputs.ts");
     for (const [a, own] of [["mutants", "reports/mutants.json"], ["invariants", "reports/invariants.md"], ["bench", "reports/bench.json"], ["sample-certificate", "docs/examples/certificate/certificate.json"]] as const) {
       expect(files(a), `${a} is not an input of itself`).not.toContain(own);
     }

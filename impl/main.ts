@@ -8,6 +8,12 @@
  * `--families` declares a smaller profile (W-5.2; default all four), so every profile of D-049 can
  * be certified with this implementation; commands of the other families are refused (UNSUPPORTED).
  *
+ * `SRK_IMPL_EVENT_LOG=FILE` (opt-in, for testing and checking) appends one line per command and
+ * reset to FILE in the implementation's own shape (impl/event-log.ts), which
+ * `srk adapt-log impl-events` turns into a wire log (spec/LOG.md L-3, D-067). FILE must lie outside
+ * the data directory: it keeps what the protocol forgets (W-7.2). An environment variable rather
+ * than a flag, so it reaches the process through any runner's command line unchanged.
+ *
  * Exit status: 0 on shutdown or end of input; 2 on bad usage; 3 if the data directory cannot
  * be recovered (it is left untouched for inspection).
  */
@@ -18,6 +24,7 @@ import { LineFramer } from "./wire/framing.ts";
 import { WireServer } from "./wire/server.ts";
 import { PROTOCOLS } from "../spec/catalog.ts";
 import type { Family } from "../spec/profiles.ts";
+import { EVENT_LOG_ENV, EventLog } from "./event-log.ts";
 
 const log = (msg: string): void => {
   process.stderr.write(`impl[${process.pid}]: ${msg}\n`);
@@ -52,6 +59,18 @@ if (dataDir === undefined || dataDir === "") {
   process.exit(2);
 }
 
+// Checked before the data directory is opened, so a refused log leaves everything untouched.
+let eventLog: EventLog | null = null;
+const eventLogFile = process.env[EVENT_LOG_ENV];
+if (eventLogFile !== undefined && eventLogFile !== "") {
+  try {
+    eventLog = EventLog.open(eventLogFile, dataDir);
+  } catch (e) {
+    log(e instanceof Error ? e.message : String(e));
+    process.exit(2);
+  }
+}
+
 let engine: Engine;
 try {
   engine = openEngine({ dataDir });
@@ -62,6 +81,7 @@ try {
   process.exit(3);
 }
 
+eventLog?.observe(engine);
 const server = new WireServer(engine, families);
 const framer = new LineFramer(MAX_LINE_BYTES);
 
@@ -69,7 +89,10 @@ process.stdin.on("data", (chunk: Buffer) => {
   for (const frame of framer.push(chunk)) {
     const reply = server.handle(frame);
     // On Linux, writes to a pipe are synchronous: a reply is out before the next request runs.
-    if (reply !== null) process.stdout.write(`${JSON.stringify(reply)}\n`);
+    if (reply !== null) {
+      eventLog?.answered(reply); // before the reply: see EventLog.answered
+      process.stdout.write(`${JSON.stringify(reply)}\n`);
+    }
     if (server.shutDown) {
       // W-2.2: shutdown was answered; the rest of this chunk and anything after it is neither
       // read nor executed.

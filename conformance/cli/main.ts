@@ -158,15 +158,22 @@ export const program = (): Command => {
     .description("check a wire log (spec/LOG.md) against the reference model: every reply it holds must be the model's; exit 0 consistent, 1 violations, 2 nothing checked")
     .argument("<log>", "the log file (from srk record, or an adapter)")
     .option("--out <dir>", "where the result (check.json) and a portable trace per violation (traces/) go", undefined)
-    .action(async (file: string, o: { out?: string }) => {
+    .option("--unlogged <k>", "search for up to k commands the log left out at each seq gap, from --alphabet (spec/LOG.md L-2.4); 0 turns the search off", int("--unlogged", 0), 0)
+    .option("--alphabet <file>", "with --unlogged: a JSON array of wire commands the unlogged ones are drawn from (tick may be omitted)")
+    .option("--search-budget <n>", "with --unlogged: model states one search may visit before it gives up", int("--search-budget", 1))
+    .action(async (file: string, o: { out?: string; unlogged: number; alphabet?: string; searchBudget?: number }) => {
       const { basename, join } = await import("node:path");
       const { mkdirSync } = await import("node:fs");
-      const { checkLog } = await import("../log/check.ts");
+      const { checkLog, readAlphabet, DEFAULT_SEARCH_BUDGET } = await import("../log/check.ts");
+      const { UsageError } = await import("../driver/command-line.ts");
+      if (o.unlogged > 0 && o.alphabet === undefined) throw new UsageError("--unlogged needs --alphabet <file>: the commands the search may insert");
+      if (o.unlogged === 0 && (o.alphabet !== undefined || o.searchBudget !== undefined)) throw new UsageError("--alphabet and --search-budget need --unlogged <k> with k ≥ 1");
+      const search = o.alphabet === undefined ? null : { unlogged: o.unlogged, alphabet: readAlphabet(o.alphabet), budget: o.searchBudget ?? DEFAULT_SEARCH_BUDGET };
       const { renderLogCheck } = await import("../log/render.ts");
       const { traceOfViolation } = await import("../log/trace.ts");
       const { writeJsonAtomic } = await import("../trace/trace.ts");
       const { defaultOutDir } = await import("./out-dir.ts");
-      const c = await checkLog(file);
+      const c = await checkLog(file, search);
       const dir = o.out ?? defaultOutDir(`check-log-${basename(file).replace(/\.[^.]*$/, "")}`);
       mkdirSync(join(dir, "traces"), { recursive: true });
       writeJsonAtomic(join(dir, "check.json"), c);
@@ -180,6 +187,19 @@ export const program = (): Command => {
       process.stdout.write(renderLogCheck(file, c, traces));
       process.stdout.write(`(result: ${join(dir, "check.json")})\n`);
       process.exitCode = c.exit_code;
+    });
+
+  p.command("adapt-log")
+    .description("turn an implementation's own event log into a wire log (spec/LOG.md L-3) for srk check-log; adapters: impl-events (the bundled implementation's SRK_IMPL_EVENT_LOG)")
+    .argument("<adapter>", "the adapter: impl-events")
+    .argument("<event-log>", "the implementation's event log")
+    .requiredOption("--out <log>", "the wire log to write (never overwritten)")
+    .action(async (adapter: string, file: string, o: { out: string }) => {
+      const { UsageError } = await import("../driver/command-line.ts");
+      if (adapter !== "impl-events") throw new UsageError(`adapt-log: unknown adapter "${adapter}"; the adapters are impl-events`);
+      const { adaptImplEvents } = await import("../log/adapters/impl-events.ts");
+      const r = await adaptImplEvents(file, o.out);
+      process.stdout.write(`srk adapt-log impl-events ${file}: ${r.events} event(s), ${r.entries} log entries written to ${o.out}; check it with: npx srk check-log ${o.out}\n`);
     });
 
   p.command("list")

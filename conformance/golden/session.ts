@@ -25,10 +25,6 @@ import { ALGEBRA_EDGES_SESSION } from "./scripts/algebra-edges.ts";
 import { rejectedAt, type ExpectedReply, type RejectedAt } from "../core/reply.ts";
 import type { GeneratedGoldenSpec, GoldenLine, GoldenSpec, ScriptedGoldenSpec } from "./types.ts";
 
-// The vocabulary moved to core/reply.ts and types.ts is re-exported for the importers not yet moved.
-export type { ExpectedReply, RejectedAt } from "../core/reply.ts";
-export { normativePart, rejectedAt } from "../core/reply.ts";
-export type { GeneratedGoldenSpec, GoldenLine, GoldenSpec, ScriptContext, ScriptedGoldenSpec } from "./types.ts";
 
 
 /**

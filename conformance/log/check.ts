@@ -11,6 +11,10 @@
  * not compared, and an agent the log never mints is reported as a gap, its commands left
  * unchecked. After a violation the implementation's state and the model's have parted, so the
  * rest of that session (up to the next reset) is counted but not judged.
+ *
+ * With --unlogged k > 0 (L-2.4, D-066) a disagreement is first searched for an explanation by at
+ * most k unlogged commands at a seq gap (search.ts); for that the checker also keeps the requests
+ * it judged since the oldest gap still a candidate (at most SEARCH_WINDOW of them), never more.
  */
 import type { InvariantId } from "../../spec/catalog.ts";
 import { INVARIANT_IDS } from "../../spec/catalog.ts";
@@ -22,8 +26,15 @@ import { initialWorld, view, type World } from "../../model/index.ts";
 import { compareReply, compareWorld, type Mismatch } from "../oracle/compare.ts";
 import { guardsOf, opAllowed, type Family } from "../oracle/families.ts";
 import { expect1 } from "../oracle/model.ts";
-import type { ExpectedReply } from "../golden/session.ts";
+import type { ExpectedReply } from "../core/reply.ts";
+import { readFileSync } from "node:fs";
 import { LogFileError, openLog, type Numbered } from "./read.ts";
+import {
+  DEFAULT_SEARCH_BUDGET, SEARCH_WINDOW, applyItems, parseAlphabet, searchUnlogged,
+  type Explanation, type InsertionPoint, type SearchOptions, type SearchStats, type SegmentItem,
+} from "./search.ts";
+
+export { DEFAULT_SEARCH_BUDGET, type Explanation, type SearchOptions, type SearchStats };
 
 export interface LogViolation {
   /** The log line of the reply that no behaviour of the model explains. */
@@ -38,6 +49,12 @@ export interface LogViolation {
   readonly expected: unknown;
   /** The log lines of the session that leads to it: from its start (the log's start or the last reset) to the reply. */
   readonly context: { readonly from_line: number; readonly to_line: number; readonly requests: number };
+  /**
+   * With --unlogged (L-2.4): how the search for unlogged commands ended before this was reported:
+   * "unexplained" (every sequence of at most k alphabet commands at every candidate gap was tried),
+   * "gave-up" (the state budget ran out first), "no-gap" (no seq gap to insert at). Absent without the search.
+   */
+  readonly search?: "unexplained" | "gave-up" | "no-gap";
 }
 
 export interface InvariantTally {
@@ -75,6 +92,11 @@ export interface LogCheck {
   readonly seq_gaps: number;
   readonly invariants: readonly InvariantTally[];
   readonly violations: readonly LogViolation[];
+  /**
+   * The search for unlogged commands (L-2.4), present only when it was on (--unlogged > 0): an
+   * additive member, so log_check_version stays 1 and a check without the search is unchanged.
+   */
+  readonly search?: SearchStats;
   /** consistent: every compared reply is the model's; violations: at least one is not; nothing-checked: no reply was compared. */
   readonly result: "consistent" | "violations" | "nothing-checked";
   readonly exit_code: 0 | 1 | 2;
@@ -85,6 +107,17 @@ interface Pending {
   readonly msg: unknown;
   /** The request's id when it has a usable one (string or integer), else null. */
   readonly id: string | number | null;
+  /** A seq gap precedes it since the previous logged request: unlogged commands may come before it (L-2.4). */
+  readonly gapBefore: boolean;
+}
+
+/** A gap the search may insert at, with the requests judged from it on (kept only while the search is on). */
+interface Point {
+  readonly line: number;
+  /** The model's world before that request (recomputed when an earlier gap's explanation changes the run). */
+  world: World;
+  /** Index in `segment` of the first request after the gap. */
+  at: number;
 }
 
 const obj = (x: unknown): Record<string, unknown> | null => (typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null);
@@ -106,6 +139,13 @@ export class LogChecker {
   private violated = false;
   private crashed = false;
   private lastSeq = 0;
+  /** A seq gap was seen since the last logged request. */
+  private gapSeen = false;
+  /** L-2.4: candidate gaps of this session, oldest first, and the requests judged since the oldest. */
+  private points: Point[] = [];
+  private segment: SegmentItem[] = [];
+  private readonly explanations = new Map<number, Explanation>();
+  private readonly stats = { searches: 0, states_visited: 0, explained: 0, unexplained: 0, gave_up: 0 };
   /** The op of the latest command: a world view that differs after it is attributed by it (D-035 rule 2). */
   private lastOp = "advaita.mint";
   private readonly unknownAgents = new Map<string, number>();
@@ -117,18 +157,23 @@ export class LogChecker {
     violations: [] as LogViolation[],
   };
 
-  constructor(private readonly file: string, private readonly header: LogHeader) {}
+  constructor(private readonly file: string, private readonly header: LogHeader, private readonly search: SearchOptions | null = null) {}
 
   /** Feeds one entry of the log, in file order. */
   feed({ line, entry }: Numbered<LogEntry>): void {
     this.out.entries++;
-    if (entry.seq > this.lastSeq + 1) this.out.seq_gaps++;
+    if (entry.seq > this.lastSeq + 1) {
+      this.out.seq_gaps++;
+      this.gapSeen = true;
+    }
     this.lastSeq = entry.seq;
     if ("exit" in entry) return;
     if (entry.dir === "request") {
       this.out.requests++;
       const msg = entry.msg ?? null;
-      this.pending.push({ line, msg, id: entry.msg === undefined ? null : idOf(entry.msg) });
+      // The entries left out lie between the previous logged request and this one (each direction keeps its order, L-1.2).
+      this.pending.push({ line, msg, id: entry.msg === undefined ? null : idOf(entry.msg), gapBefore: this.gapSeen });
+      this.gapSeen = false;
       return;
     }
     this.out.replies++;
@@ -166,6 +211,7 @@ export class LogChecker {
       seq_gaps: this.out.seq_gaps,
       invariants,
       violations: this.out.violations,
+      ...(this.searching() ? { search: this.searchStats() } : {}),
       result,
       exit_code: result === "violations" ? 1 : result === "nothing-checked" ? 2 : 0,
     };
@@ -178,6 +224,7 @@ export class LogChecker {
       this.out.unchecked.wire_level++;
       return;
     }
+    if (p.gapBefore) this.markGap(p.line);
     if (replyLine !== null && reply !== undefined && this.isWireError(reply)) {
       // A wire-level refusal: nothing was executed (W-4), so the model does not move.
       this.out.unchecked.wire_level++;
@@ -195,6 +242,7 @@ export class LogChecker {
         this.lastOp = "advaita.mint";
         this.violated = false;
         this.unknownAgents.clear();
+        this.dropPoints();
         this.sessionStart = p.line;
         this.sessionRequests = 0;
         this.out.sessions++;
@@ -236,27 +284,45 @@ export class LogChecker {
       this.out.unchecked.agent_not_in_log++;
       return;
     }
-    const e = expect1(this.world, command);
+    let e = expect1(this.world, command);
     this.lastOp = op;
     const implCode = obj(obj(reply)?.["error"])?.["code"];
+    const item: SegmentItem = { kind: "command", line: replyLine ?? p.line, op, command, reply: replyLine === null ? undefined : reply };
+    if (!e.reply.ok && e.rejectedAt?.check === AGENT_LOOKUP && typeof agent === "string" && reply !== undefined && implCode !== "NOT_FOUND") {
+      // L-2.4: unlogged commands (a mint the log left out) may explain the agent; then it is compared as any other command.
+      const explained = this.explain(item);
+      if (explained !== null) e = expect1(explained, command);
+    }
     if (!e.reply.ok && e.rejectedAt?.check === AGENT_LOOKUP && typeof agent === "string" && reply !== undefined && implCode !== "NOT_FOUND") {
       // The implementation knows an agent this log never mints (it did not answer NOT_FOUND): a gap, not a violation (L-2.2).
+      this.lastSearchEnd = null;
+      this.dropPoints(); // the search needs the model to hold every agent the implementation holds
       this.unknownAgents.set(agent, p.line);
       this.followTick(command, reply);
       this.out.unchecked.agent_not_in_log++;
       return;
     }
-    this.world = e.world;
     if (this.violated) {
+      this.world = e.world;
       this.out.unchecked.after_violation++;
       return;
     }
+    this.keep(item);
     if (replyLine === null || reply === undefined) {
+      this.world = e.world;
       this.out.unchecked.no_reply++;
       return;
     }
     this.out.checked.replies++;
-    const m = compareReply(op, e.reply, reply as never, e.rejectedAt);
+    let m = compareReply(op, e.reply, reply as never, e.rejectedAt);
+    if (m !== null) {
+      const explained = this.explain(item);
+      if (explained !== null) {
+        e = expect1(explained, command);
+        m = compareReply(op, e.reply, reply as never, e.rejectedAt);
+      }
+    }
+    this.world = e.world;
     if (m !== null) return this.violation(p, replyLine, op, m, e.reply);
     const t = (id: InvariantId) => this.tallies.get(id);
     if (e.reply.ok) for (const g of guardsOf(op)) (t(g) as { accepted: number }).accepted++;
@@ -293,35 +359,159 @@ export class LogChecker {
       this.out.unchecked.agent_not_in_log++;
       return;
     }
+    const item: SegmentItem = { kind: "world", line: replyLine ?? p.line, lastOp: this.lastOp, reply: replyLine === null ? undefined : reply };
+    this.keep(item);
     if (replyLine === null || reply === undefined) {
       this.out.unchecked.no_reply++;
       return;
     }
-    const expected: WorldView = view(this.world);
-    const r = obj(reply);
     this.out.checked.worlds++;
-    const m: Mismatch | null =
-      r?.["ok"] === true
-        ? compareWorld(this.lastOp, expected, r["result"])
-        : compareReply(this.lastOp, { ok: true, events: [], result: expected } as ExpectedReply, reply as never);
-    if (m !== null) this.violation(p, replyLine, "query world", m, expected);
+    const compare = (): { expected: WorldView; m: Mismatch | null } => {
+      const expected: WorldView = view(this.world);
+      const r = obj(reply);
+      const m: Mismatch | null =
+        r?.["ok"] === true
+          ? compareWorld(this.lastOp, expected, r["result"])
+          : compareReply(this.lastOp, { ok: true, events: [], result: expected } as ExpectedReply, reply as never);
+      return { expected, m };
+    };
+    let c = compare();
+    if (c.m !== null) {
+      const explained = this.explain(item);
+      if (explained !== null) {
+        this.world = explained;
+        c = compare();
+      }
+    }
+    if (c.m !== null) this.violation(p, replyLine, "query world", c.m, c.expected);
+  }
+
+  /** The search is on, and this session can still be searched: no violation, crash or agent gap (L-2.4). */
+  private searching(): boolean {
+    return this.search !== null && this.search.unlogged > 0;
+  }
+
+  private searchable(): boolean {
+    return this.searching() && !this.violated && !this.crashed && this.unknownAgents.size === 0;
+  }
+
+  /** A seq gap before the request at `line`: a candidate insertion point, with the model's world there. */
+  private markGap(line: number): void {
+    if (!this.searchable()) return;
+    this.points.push({ line, world: this.world, at: this.segment.length });
+  }
+
+  /** Keeps a judged request for the search while some gap is a candidate, within SEARCH_WINDOW requests. */
+  private keep(item: SegmentItem): void {
+    if (this.points.length === 0 || this.segment.at(-1) === item) return;
+    this.segment.push(item);
+    let drop = 0;
+    while (drop < this.points.length && this.segment.length - (this.points[drop] as Point).at > SEARCH_WINDOW) drop++;
+    if (drop === 0) return;
+    this.points = this.points.slice(drop);
+    const first = this.points[0];
+    if (first === undefined) {
+      this.segment = [];
+      return;
+    }
+    this.segment = this.segment.slice(first.at);
+    for (const q of this.points) q.at -= first.at;
+  }
+
+  private dropPoints(): void {
+    this.points = [];
+    this.segment = [];
+  }
+
+  /**
+   * L-2.4: searches for unlogged commands explaining `item` (kept last in the segment). On success
+   * the explanation is recorded, gaps before its own are no longer candidates (an explanation fixes
+   * the history up to its gap) and the model's world before `item` on the explanation's run is
+   * returned; on failure the violation that follows says why the search did not explain it.
+   */
+  private explain(item: SegmentItem): World | null {
+    this.lastSearchEnd = null;
+    if (!this.searchable() || this.search === null) return null;
+    if (this.points.length === 0) {
+      this.lastSearchEnd = "no-gap";
+      return null;
+    }
+    this.keep(item); // an agent-gap command is kept here, not before (idempotent)
+    const points: InsertionPoint[] = this.points.map((q) => ({ line: q.line, world: q.world, items: this.segment.slice(q.at) }));
+    const r = searchUnlogged(points, this.search);
+    this.stats.searches++;
+    this.stats.states_visited += r.visited;
+    if (r.explanation === null || r.worldBefore === null || r.worldAfterInsert === null) {
+      if (r.gaveUp) this.stats.gave_up++;
+      else this.stats.unexplained++;
+      this.lastSearchEnd = r.gaveUp ? "gave-up" : "unexplained";
+      return null;
+    }
+    this.stats.explained++;
+    // A later search at the same gap replaces its explanation; explanations at earlier gaps stay part of the run.
+    this.explanations.set(r.explanation.line, r.explanation);
+    const at = this.points.findIndex((q) => q.line === r.explanation?.line);
+    const kept = this.points.slice(at);
+    const base = kept[0]?.at ?? 0;
+    this.segment = this.segment.slice(base);
+    for (const q of kept) q.at -= base;
+    // The gaps after it now lie on the explanation's run: their worlds are that run's.
+    let w = r.worldAfterInsert;
+    let done = 0;
+    for (const q of kept.slice(1)) {
+      w = applyItems(w, this.segment.slice(done, q.at));
+      done = q.at;
+      q.world = w;
+    }
+    this.points = kept;
+    return r.worldBefore;
+  }
+
+  private lastSearchEnd: "unexplained" | "gave-up" | "no-gap" | null = null;
+
+  private searchStats(): SearchStats {
+    const explanations = [...this.explanations.values()].sort((a, b) => a.line - b.line);
+    return {
+      unlogged: this.search?.unlogged ?? 0,
+      alphabet: this.search?.alphabet.length ?? 0,
+      budget: this.search?.budget ?? 0,
+      ...this.stats,
+      max_depth: explanations.reduce((d, x) => Math.max(d, x.inserted.length), 0),
+      explanations,
+    };
   }
 
   private violation(p: Pending, line: number, op: string, m: Mismatch, expected: unknown): void {
     this.violated = true;
+    const search = this.lastSearchEnd;
+    this.lastSearchEnd = null;
+    this.dropPoints();
     const x = this.tallies.get(m.invariant);
     if (x !== undefined) x.violations++;
     this.out.violations.push({
       line, request_line: p.line, id: p.id, op, invariant: m.invariant, summary: m.summary, expected,
       context: { from_line: this.sessionStart, to_line: line, requests: this.sessionRequests },
+      ...(search === null ? {} : { search }),
     });
   }
 }
 
-/** Checks the log at `file` (spec/LOG.md): reads it once, in bounded memory. */
-export const checkLog = async (file: string): Promise<LogCheck> => {
+/** Reads an alphabet file (L-2.4): a JSON array of wire commands; a bad one is a LogFileError naming the file and its index. */
+export const readAlphabet = (file: string): SearchOptions["alphabet"] => {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    throw new LogFileError(file, null, code === "ENOENT" ? "no such file (the --alphabet file)" : `cannot be read: ${(e as Error).message}`);
+  }
+  return parseAlphabet(file, text);
+};
+
+/** Checks the log at `file` (spec/LOG.md): reads it once, in bounded memory; `search` turns on L-2.4. */
+export const checkLog = async (file: string, search: SearchOptions | null = null): Promise<LogCheck> => {
   const { header, entries } = await openLog(file);
-  const checker = new LogChecker(file, header);
+  const checker = new LogChecker(file, header, search);
   for await (const e of entries) checker.feed(e);
   return checker.finish();
 };

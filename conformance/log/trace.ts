@@ -11,7 +11,7 @@
 import type { Command, WorldView } from "../../spec/index.ts";
 import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
 import { initialWorld, view, type World } from "../../model/index.ts";
-import { normativePart, type ExpectedReply } from "../golden/session.ts";
+import { normativePart, type ExpectedReply } from "../core/reply.ts";
 import { expect1 } from "../oracle/model.ts";
 import type { LogViolation } from "./check.ts";
 import { openLog } from "./read.ts";

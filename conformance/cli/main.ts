@@ -181,7 +181,7 @@ export const program = (): Command => {
       const traces: string[] = [];
       for (const [k, v] of c.violations.slice(0, 8).entries()) {
         const path = join(dir, "traces", `log-${v.invariant}-${k + 1}.json`);
-        writeJsonAtomic(path, await traceOfViolation(file, v));
+        writeJsonAtomic(path, await traceOfViolation(file, v, c.search?.explanations ?? []));
         traces.push(path);
       }
       process.stdout.write(renderLogCheck(file, c, traces));

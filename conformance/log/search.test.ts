@@ -22,6 +22,7 @@ import { checkLog, readAlphabet, type SearchOptions } from "./check.ts";
 import { LogFileError } from "./lines.ts";
 import { renderLogCheck } from "./render.ts";
 import type { AlphabetCommand } from "./search.ts";
+import { traceOfViolation } from "./trace.ts";
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -192,6 +193,35 @@ describe("unlogged commands at a seq gap (L-2.4)", () => {
     expect(c.result).toBe("consistent");
     expect(c.search?.explanations.map((x) => [x.line, x.inserted])).toEqual(removed.map((id) => [log.requestLine.get(after(id)), [commandOf(id)]]));
     expect(c.search?.max_depth).toBe(1);
+  });
+
+  it("a violation after an explanation: its portable trace holds the explanation's commands before the gap's request, so a replay reaches the model's state", async () => {
+    // c41 (accepted) answered as a refusal by a mutant, after the explained gap of c19, c20.
+    const target = "c41";
+    expect(accepted(target)).toBe(true);
+    const wrong = { id: target, ok: false, error: { code: "NOT_FOUND", invariant: null, definite: true }, message: "mutant" };
+    const log = build(REMOVED, { [target]: wrong });
+    const c = await checkLog(log.file, search(2, REMOVED.map(commandOf)));
+    // One explanation kept, at the gap (a later search there may replace it, L-2.4).
+    expect(c.search?.explanations.map((x) => [x.line, x.inserted])).toEqual([[log.requestLine.get(after("c20")), REMOVED.map(commandOf)]]);
+    expect(c.violations.map((v) => v.line)).toEqual([log.replyLine.get(target)]);
+    const v = c.violations[0] as NonNullable<(typeof c.violations)[number]>;
+    const trace = await traceOfViolation(log.file, v, c.search?.explanations ?? []);
+    const ids = trace.steps.map((t) => (t.request as { id: string }).id);
+    const gapLine = log.requestLine.get(after("c20")) as number;
+    // The two unlogged commands come just before the first logged request after the gap, without a logged reply.
+    const at = ids.indexOf(after("c20"));
+    expect(ids.slice(at - 2, at)).toEqual([`unlogged-${gapLine}.1`, `unlogged-${gapLine}.2`]);
+    expect(trace.steps.slice(at - 2, at).map((t) => [(t.request as { command: Command }).command, t.actual])).toEqual(REMOVED.map((id) => [commandOf(id), null]));
+    // Every logged step before the failing one agrees with the model; the failing one is the mutant's reply.
+    const last = trace.steps[trace.failing_step ?? -1];
+    expect(ids[trace.failing_step ?? -1]).toBe(target);
+    expect(last?.actual).toEqual({ ok: false, error: wrong.error });
+    expect(last?.expected).toEqual({ ok: true, events: (pair(target).reply as { events: unknown }).events });
+    for (const t of trace.steps.slice(0, -1)) if (t.actual !== null) expect(t.actual).toEqual(t.expected);
+    // Without the explanations the same trace parts from the log at the gap: some logged step before the failing one disagrees.
+    const bare = await traceOfViolation(log.file, v);
+    expect(bare.steps.slice(0, -1).some((t) => t.actual !== null && JSON.stringify(t.actual) !== JSON.stringify(t.expected))).toBe(true);
   });
 
   it("a mint left out: an agent gap without the search, explained by the mint with it", async () => {

@@ -14,12 +14,18 @@ import { initialWorld, view, type World } from "../../model/index.ts";
 import { normativePart, type ExpectedReply } from "../core/reply.ts";
 import { expect1 } from "../oracle/model.ts";
 import type { LogViolation } from "./check.ts";
+import type { Explanation } from "./search.ts";
 import { openLog } from "./read.ts";
 
 const obj = (x: unknown): Record<string, unknown> | null => (typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null);
 
-/** The trace of `v`, read from `file` again. */
-export const traceOfViolation = async (file: string, v: LogViolation): Promise<PortableTrace> => {
+/**
+ * The trace of `v`, read from `file` again. The commands of the explanations the check kept
+ * (L-2.4) are inserted before the logged request each explains from, as steps without a logged
+ * reply (`actual` null, id `unlogged-<line>.<k>`): the model's state at the violation was reached
+ * through them, so a replay without them would not reach it.
+ */
+export const traceOfViolation = async (file: string, v: LogViolation, explanations: readonly Explanation[] = []): Promise<PortableTrace> => {
   const { entries } = await openLog(file);
   const requests: { line: number; msg: Record<string, unknown> }[] = [];
   const replies = new Map<string, unknown>();
@@ -33,8 +39,14 @@ export const traceOfViolation = async (file: string, v: LogViolation): Promise<P
       if (msg["type"] === "command" || (msg["type"] === "query" && q?.["name"] === "world")) requests.push({ line, msg });
     } else if (entry.dir === "reply") replies.set(JSON.stringify(msg["id"]), msg);
   }
+  const before = new Map<number, readonly Command[]>();
+  for (const x of explanations) if (x.line > v.context.from_line && x.line <= v.request_line) before.set(x.line, x.inserted);
+  const withUnlogged = requests.flatMap(({ line, msg }) => [
+    ...(before.get(line) ?? []).map((command, k) => ({ line, msg: { type: "command", id: `unlogged-${line}.${k + 1}`, command } as Record<string, unknown> })),
+    { line, msg },
+  ]);
   let world: World = initialWorld();
-  const steps: TraceStep[] = requests.map(({ msg }) => {
+  const steps: TraceStep[] = withUnlogged.map(({ msg }) => {
     const logged = replies.get(JSON.stringify(msg["id"]));
     const actual = logged === undefined ? null : (normativePart(logged as never) as TraceStep["actual"]);
     if (msg["type"] === "query") {

@@ -4,7 +4,9 @@
  * record` under a golden session validates; a catalog mutant recorded the same way fails at the
  * line where the golden replay (a separate code path, in process) first sees it diverge, under the
  * invariant its label names (decided from the spec); logs with replies, queries or entries left
- * out still validate, or still fail for the mutant. Hostile logs: hostile.test.ts.
+ * out still validate, or still fail for the mutant; logs with commands left out validate with the
+ * search for unlogged commands (L-2.4) and still fail for the mutant, at its line, unexplained.
+ * Hostile logs: hostile.test.ts.
  */
 import { execFile } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +22,8 @@ import type { GoldenLine } from "../golden/types.ts";
 import { load, materialize } from "../mutants/harness.ts";
 import { seededSession } from "../oracle/model.ts";
 import { REPO_ROOT } from "../transport/local.ts";
-import { checkLog } from "./check.ts";
+import { checkLog, type SearchOptions } from "./check.ts";
+import type { Command } from "../../spec/index.ts";
 import { record } from "./record.ts";
 import { traceOfViolation } from "./trace.ts";
 import { replayTrace } from "../replay.ts";
@@ -60,6 +63,17 @@ const writeLog = (file: string, lines: readonly unknown[]): string => {
   writeFileSync(file, lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n");
   return file;
 };
+
+/** The log without the request and reply entries of the golden lines `ids` (a log that left those commands out: seq gaps, L-1.2). */
+const withoutCommands = (entries: readonly Record<string, unknown>[], ids: readonly string[]): Record<string, unknown>[] =>
+  entries.filter((e) => !ids.includes(String((e["msg"] as { id?: unknown } | undefined)?.id)));
+const commandsOf = (ids: readonly string[]): Command[] =>
+  ids.map((id) => {
+    const l = LINES.find((x) => x.request.id === id);
+    if (l?.request.type !== "command") throw new Error(`no command ${id} in session-1`);
+    return l.request.command;
+  });
+const search = (unlogged: number, alphabet: readonly Command[]): SearchOptions => ({ unlogged, alphabet, budget: 100_000 });
 
 const SESSION = GOLDEN_SESSIONS.find((g) => g.name === "session-1");
 if (SESSION === undefined) throw new Error("no golden session-1");
@@ -117,6 +131,21 @@ describe("srk record and check-log on the bundled implementation", () => {
     const q = await checkLog(writeLog(join(temp(), "no-queries.log"), [header, ...noQueries]));
     expect(q.result).toBe("consistent");
     expect(q.checked.worlds).toBe(0);
+  });
+
+  it("a log with commands left out fails without the search, and validates with it (L-2.4), the search's statistics reported", async () => {
+    // c19 and c20 (a restart and a migration fence the rest of session-1 depends on), both accepted.
+    const removed = ["c19", "c20"];
+    expect(removed.map((id) => LINES.find((l) => l.request.id === id)?.reply.ok)).toEqual([true, true]);
+    const file = writeLog(join(temp(), "unlogged.log"), withoutCommands(logLines(recorded.log), removed));
+    const plain = await checkLog(file);
+    expect(plain.result).toBe("violations");
+    const c = await checkLog(file, search(2, commandsOf(removed)));
+    expect(c.result).toBe("consistent");
+    expect(c.search?.explanations.map((x) => x.inserted)).toEqual([commandsOf(removed)]);
+    expect(c.search?.states_visited).toBeGreaterThan(0);
+    expect(c.search).toMatchObject({ max_depth: 2, gave_up: 0 });
+    expect(c.checked.replies + c.checked.worlds).toBe(LINES.length - removed.length);
   });
 
   it("an agent the log never mints is a gap, its commands unchecked, not a violation", async () => {
@@ -211,6 +240,23 @@ describe("a catalog mutant's recording fails where the golden replay first diver
     expect(onMutant).toMatchObject({ kind: "still-fails", step: trace.steps.length });
     const onImpl = await replayTrace(trace, { commandLine: `${process.execPath} --import tsx impl/main.ts`, requestTimeoutMs: 30_000, startupTimeoutMs: 60_000 });
     expect(onImpl).toEqual({ kind: "passes", steps: trace.steps.length });
+    // Commands left out before the divergence, searched for with an alphabet that holds them and
+    // every other command of session-1 up to there: the search explains the gap, never the mutant's reply.
+    const before = LINES.slice(0, found.line - 1).filter((l) => l.request.type === "command" && l.reply.ok).map((l) => l.request.id);
+    if (before.length >= 2) {
+      const removed = before.slice(-2);
+      const upTo = LINES.slice(0, found.line - 1).filter((l) => l.request.type === "command").map((l) => l.request.id).slice(-6);
+      const unlogged = withoutCommands(entries, removed);
+      const s = await checkLog(writeLog(join(temp(), "mutant-unlogged.log"), unlogged), search(2, commandsOf([...new Set([...upTo, ...removed])])));
+      // The same request as in the whole log, at its line in this one (requests and replies interleave as the proxy saw them).
+      const failingId = LINES[found.line - 1]?.request.id;
+      const lineHere = unlogged.findIndex((e) => e["dir"] === "request" && (e["msg"] as { id?: unknown }).id === failingId) + 1;
+      expect(s.result).toBe("violations");
+      expect(s.violations[0]?.invariant).toBe(found.invariant);
+      expect(s.violations[0]?.request_line).toBe(lineHere);
+      expect(s.violations[0]?.search).toBe("unexplained");
+      expect(s.search?.searches).toBeGreaterThan(0);
+    }
     const p = await checkLog(writeLog(join(temp(), "mutant-partial.log"), [header, ...kept]));
     expect(p.result).toBe("violations");
     expect(p.violations[0]?.invariant).toBe(found.invariant);

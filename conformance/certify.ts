@@ -29,6 +29,8 @@ import { writeReports } from "./reporters/write.ts";
 import { prepareOutDir } from "./cli/out-dir.ts";
 import { STAGE_RUNNERS } from "./stages/registry.ts";
 import { outcome, Undrivable, WireBreak, type CertifySettings, type Finding, type StageContext, type StageOutcome } from "./stages/types.ts";
+import type { CertifyResult } from "./core/certify-result.ts";
+import { shellWord as shq } from "./core/shell.ts";
 
 export interface CertifyOptions extends CertifySettings {
   readonly commandLine: string;
@@ -58,16 +60,12 @@ export interface CertifyOptions extends CertifySettings {
 
 // What a certification returns is vocabulary its reporters, the shard merge and the library share:
 // core/certify-result.ts, so that the reporters need not import certify back.
-import type { CertifyResult } from "./core/certify-result.ts";
 export type { CertifyResult };
 
 const kitVersion = (): { name: string; version: string } => {
   const pkg = JSON.parse(readFileSync(join(KIT_ROOT, "package.json"), "utf8")) as { name: string; version: string };
   return { name: pkg.name, version: pkg.version };
 };
-
-/** Quote one argument for the one-line replay command a person copies. */
-const shq = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'"'"'`)}'`);
 
 /** The stages a run executes: all, or those concerning a selected invariant (the wire stage concerns none). */
 export const stagesFor = (only: readonly InvariantId[], requested?: readonly StageName[]): StageName[] =>

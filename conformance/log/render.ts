@@ -6,6 +6,7 @@
  * and each violation says how the search ended, since a consistent result then rests on them.
  */
 import type { LogCheck, LogViolation } from "./check.ts";
+import { shellWord as shq } from "../core/shell.ts";
 
 /** Why the search for unlogged commands (L-2.4) did not explain a violation. */
 const SEARCH_END: Readonly<Record<NonNullable<LogViolation["search"]>, (c: LogCheck) => string>> = {
@@ -18,8 +19,6 @@ const short = (v: unknown, max = 600): string => {
   const s = JSON.stringify(v) ?? String(v);
   return s.length > max ? `${s.slice(0, max)}… (${s.length} characters)` : s;
 };
-
-const shq = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'"'"'`)}'`);
 
 /** `traces[k]`: the trace file written for violation k, if any. */
 export const renderLogCheck = (file: string, c: LogCheck, traces: readonly (string | undefined)[] = []): string => {

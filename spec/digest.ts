@@ -1,8 +1,11 @@
 /**
  * Canonical encoding and digests (spec/ENCODING.md is the normative prose; D-003..D-006).
  *
- * Canonical bytes are RFC 8785 (JSON Canonicalization Scheme) as produced by the maintained
- * `canonicalize` package, encoded as UTF-8. Every digest is domain-separated:
+ * Canonical bytes are RFC 8785 (JSON Canonicalization Scheme), encoded as UTF-8, written by the
+ * one-pass encoder of spec/canonical.ts, which checks the value is in the kit's JSON subset as it
+ * goes and writes byte for byte what the maintained `canonicalize` package writes (D-068; the tests
+ * compare the two). SHA-256 is node:crypto's where the runtime provides it and @noble/hashes
+ * elsewhere, e.g. in a browser (spec/sha256.ts). Every digest is domain-separated:
  *
  *   H(tag, value) = SHA-256( UTF8(tag) || 0x00 || UTF8(JCS(value)) )
  *
@@ -10,9 +13,11 @@
  * hashed value MUST be integers in the IEEE-754 safe range, so that every language's JCS
  * number formatting agrees (D-003).
  */
-import canonicalize from "canonicalize";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex, concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
+import { utf8ToBytes } from "@noble/hashes/utils.js";
+import { CanonicalEncodingError, encodeCanonical } from "./canonical.ts";
+import { SHA256 } from "./sha256.ts";
+
+export { CanonicalEncodingError };
 
 /** `sha256:` + 64 lowercase hex digits. */
 export type Digest = `sha256:${string}`;
@@ -38,69 +43,32 @@ export const DOMAIN = {
 } as const;
 export type DomainTag = (typeof DOMAIN)[keyof typeof DOMAIN];
 
-/** Thrown when a value cannot be canonically encoded (a non-integer number, undefined, a cycle...). */
-export class CanonicalEncodingError extends Error {
-  override readonly name = "CanonicalEncodingError";
-  constructor(readonly path: string, readonly reason: string) {
-    super(`cannot canonically encode value at ${path}: ${reason}`);
-  }
-}
-
-const assertEncodable = (value: unknown, path: string): void => {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return;
-  if (typeof value === "number") {
-    if (!Number.isSafeInteger(value)) {
-      throw new CanonicalEncodingError(path, `number ${String(value)} is not a safe integer`);
-    }
-    return;
-  }
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => assertEncodable(v, `${path}[${i}]`));
-    return;
-  }
-  if (typeof value === "object") {
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (v === undefined) throw new CanonicalEncodingError(`${path}.${k}`, "undefined is not JSON");
-      assertEncodable(v, `${path}.${k}`);
-    }
-    return;
-  }
-  throw new CanonicalEncodingError(path, `${typeof value} is not JSON`);
-};
-
 /** RFC 8785 canonical JSON text of a value (after checking it is within the kit's JSON subset). */
-export const canonicalJson = (value: unknown): string => {
-  assertEncodable(value, "$");
-  const text = canonicalize(value);
-  if (text === undefined) throw new CanonicalEncodingError("$", "value has no JSON encoding");
-  return text;
-};
+export const canonicalJson = (value: unknown): string => encodeCanonical(value);
 
 /** UTF-8 bytes of the canonical JSON text. */
 export const canonicalBytes = (value: unknown): Uint8Array => utf8ToBytes(canonicalJson(value));
 
-const SEPARATOR = new Uint8Array([0]);
+/** The preimage as text: tag, U+0000, canonical text. Its UTF-8 is the preimage (the tags are ASCII). */
+const preimageText = (tag: DomainTag, value: unknown): string => `${tag}\0${encodeCanonical(value)}`;
 
-const toDigest = (bytes: Uint8Array): Digest => `sha256:${bytesToHex(sha256(bytes))}`;
+const identityText = (baseDigest: Digest, lineageRoot: Digest): string => `${DOMAIN.identity}\0${baseDigest}\0${lineageRoot}`;
 
 /** The exact bytes that `digestOf(tag, value)` hashes: UTF8(tag) || 0x00 || JCS(value). */
-export const preimageOf = (tag: DomainTag, value: unknown): Uint8Array =>
-  concatBytes(utf8ToBytes(tag), SEPARATOR, canonicalBytes(value));
+export const preimageOf = (tag: DomainTag, value: unknown): Uint8Array => utf8ToBytes(preimageText(tag, value));
 
 /** Domain-separated digest of a JSON value. */
-export const digestOf = (tag: DomainTag, value: unknown): Digest => toDigest(preimageOf(tag, value));
+export const digestOf = (tag: DomainTag, value: unknown): Digest => `sha256:${SHA256.hexOfText(preimageText(tag, value))}`;
 
 /** The exact bytes hashed for an identity: UTF8(tag) || 0x00 || UTF8(base) || 0x00 || UTF8(root). */
-export const identityPreimage = (baseDigest: Digest, lineageRoot: Digest): Uint8Array =>
-  concatBytes(utf8ToBytes(DOMAIN.identity), SEPARATOR, utf8ToBytes(baseDigest), SEPARATOR, utf8ToBytes(lineageRoot));
+export const identityPreimage = (baseDigest: Digest, lineageRoot: Digest): Uint8Array => utf8ToBytes(identityText(baseDigest, lineageRoot));
 
 /**
  * Advaita identity = H(base digest || lineage root) (Samsara paper, "Advaita: Substrate
  * Identity"), with `||` spelled out as a single 0x00 byte between the two digest texts and
  * the identity domain tag in front (D-005).
  */
-export const identityOf = (baseDigest: Digest, lineageRoot: Digest): Digest =>
-  toDigest(identityPreimage(baseDigest, lineageRoot));
+export const identityOf = (baseDigest: Digest, lineageRoot: Digest): Digest => `sha256:${SHA256.hexOfText(identityText(baseDigest, lineageRoot))}`;
 
 /** Genesis version of a lineage: binds the base model digest and a caller-supplied unique root. */
 export const genesisVersionOf = (baseDigest: Digest, root: string): Digest =>

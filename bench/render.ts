@@ -238,6 +238,7 @@ const logMd = (r: BenchReport): string => {
       ["srk check-log on the complete log (in process)", showFigure(x.check_commands_per_s)],
       ["the model's bare transitions over the same commands", showFigure(x.bare_commands_per_s)],
       ["round trip to the echo child, directly", showFigure(x.direct_rtt_us)],
+      ...(x.relay_rtt_us === undefined ? [] : [["round trip to the echo child through a bare relay (bench/relay-child.ts, logs nothing)", showFigure(x.relay_rtt_us)]]),
       ["round trip to the echo child through srk record", showFigure(x.recorded_rtt_us)],
     ]),
   ].join("\n");

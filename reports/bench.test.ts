@@ -10,6 +10,7 @@ import { parseStraceSummary, durableGoal, type DurableResult } from "../bench/du
 import { runDigest } from "../bench/digest.ts";
 import { evaluate, meets, notMeasured, shortfall } from "../bench/goals.ts";
 import { growthGoals, projectOp, runGrowth, type GrowthLevel, type GrowthResult } from "../bench/growth.ts";
+import { LOG_GOALS, logGoals, type LogResult } from "../bench/log.ts";
 import { batchesOf, nthPermutation, runModel } from "../bench/model.ts";
 import { logLogChart, README_END, README_START, renderMarkdown, renderReadmeBlock, spliceReadme } from "../bench/render.ts";
 import type { BenchReport } from "../bench/report.ts";
@@ -132,6 +133,27 @@ describe("bench goals", () => {
     expect(merge?.note).toContain("160,000 bytes of canonical JSON at N = 10,000");
     expect(goals[0]?.status).toBe("met");
     expect(goals[4]?.status).toBe("met"); // exponent 1 ≤ 1.2
+  });
+
+  it("the log goals: srk record against the direct trip and against a bare relay measured in the same run", () => {
+    const base: LogResult = {
+      commands: 100, log_bytes: 10_000, check_commands_per_s: fig(6000, "commands/s"), bare_commands_per_s: fig(10_000, "commands/s"),
+      round_trips: 2000, direct_rtt_us: fig(50, "µs"), recorded_rtt_us: fig(130, "µs"),
+    };
+    // Before the relay was measured: the relay goal is not measured, the issue's goal short as before.
+    const old = logGoals(base);
+    expect(old.map((g) => g.name)).toEqual(LOG_GOALS.map((g) => g.name));
+    expect(old[1]).toMatchObject({ status: "short", ratio: 2.6 });
+    expect(old[2]).toMatchObject({ status: "not measured" });
+    // A relay at 2.2× the direct trip: the issue's goal is short, and says the relay alone misses it.
+    const [, direct, relay] = logGoals({ ...base, relay_rtt_us: fig(120, "µs") });
+    expect(direct?.status).toBe("short");
+    expect(direct?.note).toContain("took 120 µs in this run, 2.40× the direct trip");
+    expect(direct?.note).toContain("no proxy process meets it");
+    expect(relay).toMatchObject({ status: "met", baseline: { value: 120, label: "bare relay" } });
+    expect(relay?.ratio).toBeCloseTo(130 / 120, 10);
+    expect(logGoals({ ...base, relay_rtt_us: fig(100, "µs") })[2]).toMatchObject({ status: "short" });
+    expect(logGoals({ ...base, relay_rtt_us: fig(52, "µs") })[1]?.note).toContain("srk record's logging is what misses it");
   });
 });
 

@@ -231,6 +231,8 @@ export const undrivenCertificate = {
   exit_code: 2,
 };
 
+const logHeader = { srk_log: 1, recorder: "srk record 0.1.0", impl: "python3 -m my_impl --data-dir /tmp/d", started_at: "2026-05-04T09:30:00.000Z" };
+
 export const EXAMPLES: Readonly<Record<string, Examples>> = {
   Authorization: {
     valid: [authorization],
@@ -618,6 +620,36 @@ export const EXAMPLES: Readonly<Record<string, Examples>> = {
     invalid: [
       { value: { ...stageResult, checks: 1.5 }, path: "checks", why: "checks are counted" },
       { value: { ...stageResult, findings: [{ ...counterexampleRef, steps: -1 }] }, path: "findings.0.steps", why: "a trace has a non-negative number of steps" },
+    ],
+  },
+  LogHeader: {
+    valid: [logHeader, { srk_log: 1, recorder: "my-adapter 2.1", impl: null, started_at: null }],
+    invalid: [
+      { value: { ...logHeader, srk_log: 2 }, path: "srk_log", why: "this kit reads log format 1 only (L-1.1)" },
+      { value: { ...logHeader, started_at: "yesterday" }, path: "started_at", why: "the start is an RFC 3339 time, or null" },
+      { value: { ...logHeader, host: "ci-1" }, path: "", why: "strict: unknown fields are rejected" },
+    ],
+  },
+  LogLine: {
+    valid: [
+      { seq: 1, t_us: 412, dir: "request", msg: { type: "hello", id: "h", protocol_versions: ["1"], settings: {} } },
+      { seq: 2, t_us: 1_873, dir: "reply", msg: { type: "reply", id: "h", ok: true, events: [] } },
+      { seq: 3, t_us: 2_040, dir: "request", raw: "not json" },
+      { seq: 4, t_us: 2_101, dir: "reply", raw: "\uFFFDpartial", raw_bytes: 70_000, invalid_utf8: true },
+    ],
+    invalid: [
+      { value: { seq: 3, t_us: 2_040, dir: "request", msg: null, raw: "null" }, path: "", why: "exactly one of msg and raw (L-1.2)" },
+      { value: { seq: 3, t_us: 2_040, dir: "request" }, path: "", why: "exactly one of msg and raw (L-1.2)" },
+      { value: { seq: 0, t_us: 2_040, dir: "request", raw: "x" }, path: "seq", why: "seq starts at 1 for the first entry after the header" },
+      { value: { seq: 3, t_us: 2_040, dir: "stderr", raw: "x" }, path: "dir", why: "request (the implementation's stdin) or reply (its stdout)" },
+      { value: { seq: 3, t_us: 2_040, dir: "reply", raw: "x", invalid_utf8: false }, path: "invalid_utf8", why: "present only when true" },
+    ],
+  },
+  LogExit: {
+    valid: [{ seq: 5, t_us: 9_310, exit: { code: 0, signal: null } }, { seq: 5, t_us: 9_310, exit: { code: null, signal: "SIGKILL" } }],
+    invalid: [
+      { value: { seq: 5, t_us: 9_310, exit: { code: 0 } }, path: "exit.signal", why: "the signal (or null) is explicit" },
+      { value: { seq: 5, t_us: -1, exit: { code: 0, signal: null } }, path: "t_us", why: "microseconds since the recorder started, a count" },
     ],
   },
   Certificate: {

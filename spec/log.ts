@@ -53,7 +53,8 @@ export const LogLine = z
     invalid_utf8: z.literal(true).optional().describe("the line's bytes were not valid UTF-8"),
   })
   .refine((e) => (e.msg === undefined) !== (e.raw === undefined), { message: "exactly one of msg and raw" })
-  .meta({ id: "LogLine" });
+  // The refinement as JSON Schema states it, so the export rejects what this schema rejects.
+  .meta({ id: "LogLine", oneOf: [{ required: ["msg"] }, { required: ["raw"] }] });
 export type LogLine = z.infer<typeof LogLine>;
 
 export const LogExit = z

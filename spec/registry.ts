@@ -1,8 +1,8 @@
 /**
  * Every named wire object of the spec, by name. The JSON Schema export, the example tests and
  * the generated docs all iterate over this one registry. The `conformance` family is what the
- * conformance runner writes (`certificate.json` and its portable traces), not what an
- * implementation speaks.
+ * conformance runner writes (`certificate.json` and its portable traces) and the wire log that
+ * `srk record` writes and `srk check-log` reads (spec/LOG.md), not what an implementation speaks.
  */
 import type { z } from "zod";
 import { Authorization } from "./schemas/common.ts";
@@ -25,6 +25,7 @@ import { Event } from "./schemas/events.ts";
 import { WorldView } from "./schemas/views.ts";
 import { RejectionSchema } from "./errors.ts";
 import { Certificate, CounterexampleRef, InvariantVerdict, PortableTrace, StageResult, TraceStep, Witnesses } from "./certificate.ts";
+import { LogExit, LogHeader, LogLine } from "./log.ts";
 
 export interface RegisteredSchema {
   readonly family: "common" | "janma" | "samskara" | "advaita" | "ripa" | "operations" | "conformance";
@@ -86,4 +87,7 @@ export const SPEC_SCHEMAS: Readonly<Record<string, RegisteredSchema>> = {
   InvariantVerdict: r("conformance", InvariantVerdict),
   StageResult: r("conformance", StageResult),
   Certificate: r("conformance", Certificate),
+  LogHeader: r("conformance", LogHeader),
+  LogLine: r("conformance", LogLine),
+  LogExit: r("conformance", LogExit),
 };

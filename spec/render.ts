@@ -20,8 +20,18 @@ import { renderAdjacent } from "./adjacent/render.ts";
 
 export const JSON_SCHEMA_DIR = "spec/json-schema";
 
+/**
+ * A `format` that zod exports beside the `pattern` stating the same constraint (an ISO date-time)
+ * is left out: the pattern is what zod checks, and the adapters' validators (adapters/js/schema.mjs,
+ * adapters/python/srk_adapter/schema.py) implement exactly the keyword subset the export uses, which
+ * has `pattern` and not `format`.
+ */
+const dropFormatWithPattern = (ctx: { jsonSchema: Record<string, unknown> }): void => {
+  if (ctx.jsonSchema["format"] !== undefined && typeof ctx.jsonSchema["pattern"] === "string") delete ctx.jsonSchema["format"];
+};
+
 const jsonSchemaOf = (name: string, schema: z.ZodType, examples: readonly unknown[]): string => {
-  const js = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input" }) as Record<string, unknown>;
+  const js = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input", override: dropFormatWithPattern }) as Record<string, unknown>;
   const out = { $id: `${name}.schema.json`, title: name, ...js, ...(examples.length > 0 ? { examples } : {}) };
   return `${JSON.stringify(out, null, 2)}\n`;
 };

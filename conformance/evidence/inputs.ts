@@ -119,7 +119,7 @@ export const INPUT_SETS: Record<Artifact, readonly string[]> = {
     RECORD_KEEPING,
   ],
   bench: [
-    "imports:bench/run.ts", "imports:bench/echo-child.ts", "imports:bench/fsync-probe.ts", "imports:impl/main.ts", "imports:conformance/cli/main.ts",
+    "imports:bench/run.ts", "imports:bench/echo-child.ts", "imports:bench/relay-child.ts", "imports:bench/fsync-probe.ts", "imports:impl/main.ts", "imports:conformance/cli/main.ts",
     "bin/srk.mjs", "bin/engine.mjs", "conformance/golden/*.jsonl",
     RECORD_KEEPING,
   ],

@@ -7,14 +7,20 @@
  * a monotonic timestamp, to the log. A client or test suite pointed at `srk record --impl X --log
  * F` instead of X sees X.
  *
- * The log is written with one synchronous append per line, in the order the proxy saw the lines,
- * so a crash of the proxy loses at most the line being written, and the reader refuses that torn
- * last line by its line number rather than guess.
+ * The forwarding path does nothing but forward: a chunk is written on to the other side first,
+ * then only its arrival time is taken and it is queued. The log's work runs off that path, in
+ * batches (LogWriter): at most LOG_DELAY_MS (5 ms) after the proxy saw them, the queued bytes are
+ * cut into lines, parsed and serialised in the order the proxy saw them, each line keeping the
+ * time its last bytes were seen, and appended in one write. When the implementation exits,
+ * everything seen is appended before the exit entry and the log is closed before the proxy exits
+ * (an error that ends the proxy's process appends it too). A proxy killed outright loses at most
+ * the lines of its last few milliseconds, and the reader refuses a torn last line by its line
+ * number rather than guess.
  */
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, statSync, writeSync } from "node:fs";
 import { constants } from "node:os";
-import { LOG_VERSION, MAX_LOG_LINE_BYTES, RAW_KEEP_CHARS, type LogHeader, type LogLine } from "../../spec/log.ts";
+import { LOG_VERSION, MAX_LOG_LINE_BYTES, RAW_KEEP_CHARS, type LogExit, type LogHeader, type LogLine } from "../../spec/log.ts";
 import { splitCommandLine, UsageError } from "../driver/command-line.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -30,8 +36,15 @@ export class LineCutter {
   push(chunk: Buffer): void {
     let start = 0;
     for (let i = chunk.indexOf(10, start); i !== -1; i = chunk.indexOf(10, start)) {
-      this.take(chunk.subarray(start, i));
-      this.emit();
+      if (this.total === 0) {
+        // A whole line inside the chunk (the usual case): no copy. The chunk is not reused (a
+        // stream's chunks are fresh buffers), and onLine is done with the bytes when it returns.
+        const length = i - start;
+        this.onLine(chunk.subarray(start, start + Math.min(length, this.keep)), length);
+      } else {
+        this.take(chunk.subarray(start, i));
+        this.emit();
+      }
       start = i + 1;
     }
     this.take(chunk.subarray(start));
@@ -93,6 +106,108 @@ export interface RecordOptions {
   readonly stdout?: NodeJS.WritableStream;
 }
 
+type Dir = LogLine["dir"];
+
+/** The longest the bytes the proxy saw wait before they are logged (ms), and the most that wait (bytes). */
+export const LOG_DELAY_MS = 5;
+export const LOG_BATCH_BYTES = 1 << 20;
+
+/**
+ * The log's side of the proxy. The forwarding path calls `saw` and `ended` only: a timestamp and a
+ * queue push. The queue is drained at most LOG_DELAY_MS after its first chunk came, or as soon as
+ * LOG_BATCH_BYTES wait: cut into lines, parsed and serialised in the order seen, each line stamped
+ * with the time its last bytes were seen, and appended in one synchronous write. Batching keeps
+ * the work in a hot loop between round trips instead of on every one: a write and a cut per line
+ * cost a relayed round trip about as much again (bench/log.ts). Everything queued is appended at
+ * once when the implementation exits, or when the proxy's process does.
+ */
+class LogWriter {
+  private queue: { dir: Dir; chunk: Buffer | null; t: number }[] = [];
+  private queued = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  private closed = false;
+  private seq = 0;
+  /** The time of the chunk being cut (its lines' t_us). */
+  private t = 0;
+  private out: string[] = [];
+  private readonly cutters: Record<Dir, LineCutter>;
+
+  constructor(private readonly fd: number, private readonly start: bigint, keep: number) {
+    this.cutters = {
+      request: new LineCutter(keep, (bytes, total) => this.line("request", bytes, total)),
+      reply: new LineCutter(keep, (bytes, total) => this.line("reply", bytes, total)),
+    };
+    // A proxy that exits another way (an uncaught error, process.exit) still appends what it saw.
+    process.on("exit", this.drain);
+  }
+
+  private now(): number {
+    return Number((process.hrtime.bigint() - this.start) / 1000n);
+  }
+
+  /** Bytes of one direction, already forwarded. */
+  saw(dir: Dir, chunk: Buffer): void {
+    if (this.closed) return;
+    this.queue.push({ dir, chunk, t: this.now() });
+    this.queued += chunk.length;
+    this.schedule();
+  }
+
+  /** One direction's stream ended (the bytes after its last newline are a line of their own). */
+  ended(dir: Dir): void {
+    if (this.closed) return;
+    this.queue.push({ dir, chunk: null, t: this.now() });
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.immediate !== null) return;
+    if (this.queued >= LOG_BATCH_BYTES) {
+      this.immediate = setImmediate(this.drain);
+    } else if (this.timer === null) {
+      this.timer = setTimeout(this.drain, LOG_DELAY_MS);
+      this.timer.unref();
+    }
+  }
+
+  private line(dir: Dir, bytes: Buffer, total: number): void {
+    // The same text as JSON.stringify({ seq, t_us, ...entryOf(…) }): entryOf's first key is dir.
+    this.out.push(`{"seq":${++this.seq},"t_us":${this.t},${JSON.stringify(entryOf(dir, bytes, total)).slice(1)}\n`);
+  }
+
+  /** Everything queued, cut into lines, serialised and appended in one write. */
+  private readonly drain = (): void => {
+    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.immediate !== null) clearImmediate(this.immediate);
+    this.timer = null;
+    this.immediate = null;
+    if (this.closed) return;
+    const queue = this.queue;
+    this.queue = [];
+    this.queued = 0;
+    for (const e of queue) {
+      this.t = e.t;
+      if (e.chunk === null) this.cutters[e.dir].end();
+      else this.cutters[e.dir].push(e.chunk);
+    }
+    if (this.out.length === 0) return;
+    const text = this.out.length === 1 ? (this.out[0] as string) : this.out.join("");
+    this.out = [];
+    writeSync(this.fd, text);
+  };
+
+  /** Appends everything seen, then the exit entry when given, and closes the log. */
+  close(exit: LogExit["exit"] | null): void {
+    if (this.closed) return;
+    this.drain();
+    if (exit !== null) writeSync(this.fd, `${JSON.stringify({ seq: ++this.seq, t_us: this.now(), exit })}\n`);
+    this.closed = true;
+    process.off("exit", this.drain);
+    closeSync(this.fd);
+  }
+}
+
 /** Runs the proxy until the implementation exits; resolves to the exit status to give. */
 export const record = (o: RecordOptions): Promise<number> => {
   if (existsSync(o.log) && statSync(o.log).size > 0) throw new UsageError(`--log: ${o.log} exists and is not empty; srk record never overwrites a log (remove it or name another file)`);
@@ -101,16 +216,9 @@ export const record = (o: RecordOptions): Promise<number> => {
   if (command === undefined) throw new UsageError("--impl: the command line is empty");
   const fd = openSync(o.log, "w");
   const start = process.hrtime.bigint();
-  let seq = 0;
-  const write = (value: unknown): void => {
-    writeSync(fd, `${JSON.stringify(value)}\n`);
-  };
   const header: LogHeader = { srk_log: LOG_VERSION, recorder: o.recorder, impl: o.commandLine, started_at: new Date().toISOString() };
-  write(header);
-  const stamp = (): { seq: number; t_us: number } => ({ seq: ++seq, t_us: Number((process.hrtime.bigint() - start) / 1000n) });
-  const keep = MAX_LOG_LINE_BYTES - 64 * 1024;
-  const requests = new LineCutter(keep, (bytes, total) => write({ ...stamp(), ...entryOf("request", bytes, total) }));
-  const replies = new LineCutter(keep, (bytes, total) => write({ ...stamp(), ...entryOf("reply", bytes, total) }));
+  writeSync(fd, `${JSON.stringify(header)}\n`);
+  const log = new LogWriter(fd, start, MAX_LOG_LINE_BYTES - 64 * 1024);
   const input = o.stdin ?? process.stdin;
   const output = o.stdout ?? process.stdout;
 
@@ -121,32 +229,32 @@ export const record = (o: RecordOptions): Promise<number> => {
     const onTerm = forward("SIGTERM");
     process.on("SIGINT", onInt);
     process.on("SIGTERM", onTerm);
+    // The hot path: forward first, unchanged; then only a timestamp and a queue push.
     const onData = (chunk: Buffer): void => {
       child.stdin.write(chunk);
-      requests.push(chunk);
+      log.saw("request", chunk);
     };
     input.on("data", onData);
     input.on("end", () => {
-      requests.end();
+      log.ended("request");
       child.stdin.end();
     });
     // A client that goes away while the implementation still reads is the implementation's EPIPE, not ours.
     child.stdin.on("error", () => {});
     child.stdout.on("data", (chunk: Buffer) => {
       output.write(chunk);
-      replies.push(chunk);
+      log.saw("reply", chunk);
     });
     child.on("error", (e) => {
-      closeSync(fd);
+      log.close(null);
       process.off("SIGINT", onInt);
       process.off("SIGTERM", onTerm);
       const code = (e as { code?: string }).code;
       reject(new UsageError(`--impl: cannot start ${command}: ${code === "ENOENT" ? "no such program" : e.message}`));
     });
     child.on("close", (code, signal) => {
-      replies.end();
-      write({ ...stamp(), exit: { code, signal } });
-      closeSync(fd);
+      log.ended("reply");
+      log.close({ code, signal });
       input.off("data", onData);
       process.off("SIGINT", onInt);
       process.off("SIGTERM", onTerm);

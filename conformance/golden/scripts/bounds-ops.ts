@@ -11,6 +11,7 @@
  *    the action's tick are each compared with the projection's (AD-4; generated mutants
  *    janma.ts:64, reports/mutants-generated.md).
  *  - OP-2.6.c3: a dissolved life cannot be withdrawn (J-4; generated mutant janma.ts:132).
+ *  - OP-2.8.c2: a dissolved life cannot be dissolved again (J-4; generated mutant janma.ts:141).
  *  - OP-2.7.c5: each of source.identity, source.instance_id and born_from is checked (AD-4).
  *  - OP-4.1: `store.merged.added` lists distillate ids sorted, even when the obligation ids sort
  *    the other way; the leader of a key whose contributions tie on |w|·c is the larger |w| (D-007).
@@ -74,6 +75,9 @@ const script = (ctx: ScriptContext): void => {
   act(m1, "OP-2.3.c4");
   // OP-2.6.c3: withdrawing a dissolved life is J-4, as withdrawing a withdrawn one is.
   send((t) => ({ op: "janma.withdraw", tick: t, agent: A, instance_id: m1.instance_id, reason: "principal" }), "OP-2.6.c3");
+  // OP-2.8.c2: a dissolved life does not dissolve again (its obligation stays discharged, so only
+  // the state check refuses it: J-4).
+  send((t) => ({ op: "janma.dissolve", tick: t, agent: A, instance_id: m1.instance_id }), "OP-2.8.c2");
 
   // OP-2.3.c5 (AD-4, D-021): each binding of a signed act is compared on its own. Every act below
   // carries a signature that recomputes over what it says, and differs from the projection in one

@@ -8,6 +8,7 @@
 
 /** The four protocol families. Samsara contributes three, RIPA one. */
 import { CHECKS, opsRejectingWith } from "./checks.ts";
+import type { InvariantId } from "./invariant-ids.ts";
 import type { CommandOp } from "./schemas/commands.ts";
 
 export const PROTOCOLS = ["janma", "samskara", "advaita", "ripa"] as const;
@@ -22,13 +23,10 @@ export type Protocol = (typeof PROTOCOLS)[number];
 export const INVARIANT_KINDS = ["state", "transition", "history"] as const;
 export type InvariantKind = (typeof INVARIANT_KINDS)[number];
 
-export const INVARIANT_IDS = [
-  "J-1", "J-2", "J-3", "J-4",
-  "S-1", "S-2", "S-3", "S-4", "S-5",
-  "AD-1", "AD-2", "AD-3", "AD-4",
-  "I1", "I2", "I3", "I4", "I5", "I6",
-] as const;
-export type InvariantId = (typeof INVARIANT_IDS)[number];
+// The ids alone live in invariant-ids.ts, which imports nothing: the check clauses (checks.ts) name
+// them, and this catalog derives each invariant's operations from those clauses, so importing the
+// ids from here would make checks.ts and catalog.ts import each other.
+export { INVARIANT_IDS, type InvariantId } from "./invariant-ids.ts";
 
 export interface PaperSource {
   readonly paper: "Samsara" | "RIPA";

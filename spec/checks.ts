@@ -10,9 +10,9 @@
  * checks of OP-0.2 are `OP-0.2.c1` (schema), `.c2` (tick) and `.c3` (agent lookup, every
  * operation that names an agent); `OP-7.c1` is the migration lookup of the OP-7 preamble.
  */
-import type { InvariantId } from "./catalog.ts";
+import type { InvariantId } from "./invariant-ids.ts";
 import type { CommandOp } from "./schemas/commands.ts";
-import type { GenericErrorCode } from "./errors.ts";
+import type { GenericErrorCode } from "./generic-errors.ts";
 
 /** What a failing check rejects with: an invariant (its catalog code) or a generic code. */
 export type CheckTarget = InvariantId | GenericErrorCode;

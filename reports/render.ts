@@ -10,13 +10,14 @@
  * has the anchor its heading gives on both (`#j-1`) and an explicit one (`#J-1`).
  */
 import { posix } from "node:path";
-import type { Certificate, InvariantVerdict, StageName, TraceStep } from "../spec/certificate.ts";
+import type { Certificate, InvariantVerdict, TraceStep } from "../spec/certificate.ts";
 import { STAGES } from "../spec/certificate.ts";
 import { INVARIANTS, type Invariant, type InvariantId } from "../spec/catalog.ts";
 import { decisionsRefining } from "../spec/decisions.ts";
 import { ERROR_CODES, GENERIC_ERRORS, type ErrorCodeRow } from "../spec/errors.ts";
 import { WIRE_ERROR_CODES } from "../spec/wire/errors.ts";
-import { STAGE_CONCERNS } from "../conformance/verdicts/decide.ts";
+// Each stage's concerns and one-line description, from its definition's data part.
+import { STAGE_CONCERNS, STAGE_WHAT } from "../conformance/stages/catalog.ts";
 import type { GoldenLine } from "../conformance/golden/types.ts";
 import { NO_REJECTION, type GoldenExample, type InvariantExamples } from "./examples.ts";
 import { BUNDLED_CERTIFICATE, MUTANTS_JSON, type Matrix, type MatrixMutant } from "./evidence.ts";
@@ -98,16 +99,6 @@ const exampleLines = (inv: Invariant, ex: InvariantExamples, ops: readonly Opera
   if (ex.rejected !== null) lines.push(...cite(ex.rejected, `Rejected example (\`${inv.errorCode}\`)`));
   else lines.push(`**Rejected example.** ${NO_REJECTION[inv.id] ?? "None of the golden sessions rejects a command under it."}`, "");
   return lines;
-};
-
-const STAGE_WHAT: Readonly<Record<StageName, string>> = {
-  handshake: "version negotiation and the declared profile (W-5)",
-  golden: "the golden sessions replayed, every reply compared (W-9)",
-  wire: "hostile input (W-1, W-4)",
-  differential: "generated runs compared step by step with the reference model, failures shrunk over the wire (D-037)",
-  algebra: "merge orders, batchings and duplicates (AD-3), replay claims (S-4), excision against never merging (S-5)",
-  crash: "crash hook before and after every durable write, SIGKILL with requests in flight; the recovered world must equal the model's (W-7)",
-  forgetting: "byte scans of the data directory for destroyed traces and excised distillates (W-7.2)",
 };
 
 const stageLines = (id: InvariantId): string[] =>

@@ -34,4 +34,14 @@ export const showShard = (s: Shard): string => `${s.index + 1}/${s.count}`;
 export const owns = (shard: Shard | undefined, stage: StageName, k: number): boolean =>
   shard === undefined || ownsUnit(shard.index, shard.count, k, STAGES.indexOf(stage));
 
+/**
+ * Does `shard` run any of the first `units` units of `stage`? Ownership repeats every `shard.count`
+ * units, so looking at the first `min(units, count)` of them is enough (a campaign of a million runs
+ * costs no more to gate than one of `count`).
+ */
+export const ownsAny = (shard: Shard | undefined, stage: StageName, units: number): boolean => {
+  for (let k = 0; k < Math.min(units, shard?.count ?? 1); k++) if (owns(shard, stage, k)) return true;
+  return false;
+};
+
 export { runSeed };

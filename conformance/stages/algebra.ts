@@ -31,10 +31,12 @@
  * runner bug and throws.
  */
 import { owns } from "../shard/shard.ts";
+import { STAGE_CATALOG } from "./catalog.ts";
+import type { StageDefinition } from "./definition.ts";
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { Family } from "../oracle/families.ts";
 import type { Session } from "../driver/target.ts";
-import { notThisShard, outcome, Undrivable, WireBreak, type StageContext, type StageOutcome } from "./types.ts";
+import { outcome, Undrivable, WireBreak, type StageContext, type StageOutcome } from "./types.ts";
 import { AlgebraLedger } from "./algebra-ledger.ts";
 import { agreedFields, claimContradiction, implOutcome, modelOutcome, outcomeDifference, type Outcome } from "./algebra-outcome.ts";
 import { batchingsOf4, describeMerges, excisionCases, exhaustiveOrders, sampledSchedules, type ExcisionCase, type Schedule } from "./algebra-schedules.ts";
@@ -162,7 +164,18 @@ const excisionCase = async (led: AlgebraLedger, session: Session, seed: number, 
   return true;
 };
 
-export const algebraStage = async (ctx: StageContext): Promise<StageOutcome> => {
+/** The whole campaign, before sharding: the merge groups, then the excision cases. */
+interface Campaign {
+  readonly allGroups: readonly Group[];
+  readonly allCases: readonly ExcisionCase[];
+}
+
+/**
+ * The whole campaign, or the outcome that ends the stage before any unit is dealt out: the profile
+ * lacks a family it needs, or --only selects none of its invariants (the same on every shard).
+ * From the context alone, so the shard gate (`algebra.shard`) and the run compute the same units.
+ */
+const campaignOf = (ctx: StageContext): Campaign | StageOutcome => {
   const missing = NEEDED.filter((f) => !ctx.families.includes(f));
   if (missing.length > 0) return outcome("not-applicable", `the profile does not declare ${missing.join(" and ")}: merges, excisions and replays need distilled lives`, 0);
   const wanted = ALGEBRA.filter((id) => ctx.settings.only.length === 0 || ctx.settings.only.includes(id));
@@ -177,12 +190,20 @@ export const algebraStage = async (ctx: StageContext): Promise<StageOutcome> => 
         ]
       : [];
   const allCases = wanted.includes("S-5") ? excisionCases(EXCISION_LIVES, SAMPLED_EXCISIONS, seed) : [];
+  return { allGroups, allCases };
+};
+
+export const algebraStage = async (ctx: StageContext): Promise<StageOutcome> => {
+  const campaign = campaignOf(ctx);
+  if ("verdict" in campaign) return campaign;
+  const { allGroups, allCases } = campaign;
+  const seed = ctx.settings.seed;
   // Shard units (D-038): each merge group (its schedules are compared with each other, so a group
   // stays whole), then each excision case.
   const groups = allGroups.filter((_, k) => owns(ctx.shard, "algebra", k));
   // Each case keeps its index in the whole campaign (it names the excision), whichever shard runs it.
   const cases = allCases.map((c, k) => ({ c, k })).filter(({ k }) => owns(ctx.shard, "algebra", allGroups.length + k));
-  if (groups.length + cases.length === 0 && ctx.shard !== undefined) return notThisShard(ctx.shard);
+  // A shard that owns none of them does not get here: the shard gate (shard-gate.ts) asks `algebra.shard`.
   const total = groups.reduce((n, g) => n + g.schedules.length, 0) + 2 * cases.length;
   const ledger = new AlgebraLedger(ctx, total);
   let session: Session | null = null;
@@ -205,4 +226,17 @@ export const algebraStage = async (ctx: StageContext): Promise<StageOutcome> => 
   return ledger.result(
     `${ledger.witnesses("AD-3")} merge schedules agreed with the model and with each other (AD-3), ${ledger.witnesses("S-4")} replays agreed (S-4), ${ledger.witnesses("S-5")} excisions equalled never merging (S-5)`,
   );
+};
+
+/** The algebra stage: one unit per merge group (its schedules are compared with each other), then one per excision case. */
+export const algebra: StageDefinition<"algebra"> = {
+  ...STAGE_CATALOG.algebra,
+  shard: {
+    dealt: "before",
+    units: (ctx) => {
+      const campaign = campaignOf(ctx);
+      return "verdict" in campaign ? null : campaign.allGroups.length + campaign.allCases.length;
+    },
+  },
+  run: algebraStage,
 };

@@ -41,7 +41,7 @@ describe("cut planning", () => {
 
   it("credits a cut to the op's guards and to the profile's invariants whose state the command changes", () => {
     const all = ["janma", "samskara", "advaita", "ripa"] as const;
-    // 60 steps: the generator's rare situations (properties/generators/commands.ts) take some of
+    // 60 steps: the generator's rare situations (properties/generators/situations.ts) take some of
     // seed 1's first 40 steps, and its first accepted act now comes at step 58.
     const steps = seededSession(1, 60, { families: all });
     const mint = steps[0];

@@ -32,7 +32,9 @@ import { attribute } from "../oracle/attribution.ts";
 import { familyOfInvariant, guardsOf, type Family } from "../oracle/families.ts";
 import { seededSession, type ModelStep } from "../oracle/model.ts";
 import { explain, type Session } from "../driver/target.ts";
-import { notThisShard, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { STAGE_CATALOG } from "./catalog.ts";
+import type { StageDefinition } from "./definition.ts";
+import { NONE_OWNED, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 
 export type CutPoint = CrashAfterRequest["at"];
 export const CUT_POINTS: readonly CutPoint[] = ["before_commit", "after_commit"];
@@ -466,7 +468,7 @@ export const runCrashStage = async (ctx: StageContext, plan: CrashPlan): Promise
       }
       run.notes.push(`black-box kills: ${plan.kills} (seed ${ctx.settings.seed}), each with ${agreed} commands pipelined`);
     }
-    if (unit > 0 && done + resetCuts === 0 && run.findings.length === 0 && ctx.shard !== undefined && ctx.shard.count > 1) return notThisShard(ctx.shard);
+    if (unit > 0 && done + resetCuts === 0 && run.findings.length === 0 && ctx.shard !== undefined && ctx.shard.count > 1) return NONE_OWNED;
     return verdictOf(run, null);
   } catch (e) {
     if (e instanceof OutOfTime) return verdictOf(run, `the time budget ended after ${done + resetCuts} crash cuts (${run.checks} judged equal to the model)`);
@@ -483,3 +485,9 @@ export const runCrashStage = async (ctx: StageContext, plan: CrashPlan): Promise
 };
 
 export const crashStage = (ctx: StageContext): Promise<StageOutcome> => runCrashStage(ctx, CRASH_PLAN);
+
+/**
+ * The crash stage: one unit per hook cut, reset cut and kill, in that order. Dealt out while
+ * running: how many cuts there are depends on the durable writes the implementation agreed to.
+ */
+export const crash: StageDefinition<"crash"> = { ...STAGE_CATALOG.crash, shard: { dealt: "while-running" }, run: crashStage };

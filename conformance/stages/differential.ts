@@ -25,7 +25,9 @@ import type { Session } from "../driver/target.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { owns, runSeed } from "../shard/shard.ts";
 import { SHRINK_BUDGET_REASON, shrinkLedgerOf, TIME_BUDGET_REASON, type ShrinkClock } from "../shrink-budget.ts";
-import { notThisShard, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { STAGE_CATALOG } from "./catalog.ts";
+import type { StageDefinition } from "./definition.ts";
+import { NONE_OWNED, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 
 /** A world query after every CHECKPOINT-th command, and always at the end of a run. */
 export const CHECKPOINT = 10;
@@ -240,7 +242,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
   const mine = [...Array(ctx.settings.runs).keys()].filter((k) => owns(ctx.shard, "differential", k));
   if (mine.length === 0 && ctx.shard !== undefined) {
     await session.close();
-    return notThisShard(ctx.shard);
+    return NONE_OWNED;
   }
   let interrupted = false;
   for (const k of mine) {
@@ -292,3 +294,11 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
   }
   return outcome("pass", `${runsDone} generated run(s) agreed with the model`, runsDone, [], notes);
 };
+
+/**
+ * The differential stage: one unit per generated run. Dealt out while running, not before: the
+ * campaign starts the implementation before it looks at which runs are this shard's, and a shard
+ * with none still starts and stops it (a refused shutdown there is a W-2.2 finding); gating before
+ * the run would change that.
+ */
+export const differential: StageDefinition<"differential"> = { ...STAGE_CATALOG.differential, shard: { dealt: "while-running" }, run: differentialStage };

@@ -18,7 +18,6 @@
  * equal the model's normative reply (a difference is a finding), else the scans would be
  * meaningless.
  */
-import { owns } from "../shard/shard.ts";
 import { DOMAIN, digestOf, type Command, type JanmaManifest, type WorldView } from "../../spec/index.ts";
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
@@ -31,7 +30,9 @@ import { expect1 } from "../oracle/model.ts";
 import type { Session } from "../driver/target.ts";
 import { describeOccurrences, occurrences } from "./data-dir.ts";
 import { seededRandom } from "../oracle/prng.ts";
-import { notThisShard, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { STAGE_CATALOG } from "./catalog.ts";
+import { ONE_UNIT, type StageDefinition } from "./definition.ts";
+import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 
 /** Seeded words that appear nowhere else: lowercase letters and digits, one token each (D-010 tokens). */
 export interface Markers {
@@ -47,7 +48,7 @@ export const markersFor = (seed: number): Markers => {
   return { trace: word("t"), guidance: word("g"), key: word("k") };
 };
 
-// The scripted life, built like properties/generators/commands.ts `materialize` builds valid commands.
+// The scripted life, built like properties/generators/situations.ts `materialize` builds valid commands.
 const BASE = `sha256:${"ab".repeat(32)}` as const;
 const EVIDENCE = `sha256:${"cd".repeat(32)}` as const;
 const CUSTODIAN = "custodian-1";
@@ -233,7 +234,6 @@ const verdictOf = (run: ForgettingRun, reason: string | null): StageOutcome => {
 };
 
 export const forgettingStage = async (ctx: StageContext): Promise<StageOutcome> => {
-  if (!owns(ctx.shard, "forgetting", 0)) return notThisShard(ctx.shard ?? { index: 0, count: 1 });
   const janma = ctx.families.includes("janma");
   const samskara = ctx.families.includes("samskara");
   if (!janma) return outcome("not-applicable", "janma is not in the profile: no life is distilled, so neither trace forgetting (S-1) nor excision of a distillate (S-5) can be checked", 0);
@@ -288,3 +288,9 @@ export const forgettingStage = async (ctx: StageContext): Promise<StageOutcome> 
     await session.close().catch(() => undefined);
   }
 };
+
+/**
+ * The forgetting stage: one unit, run by one shard. Its need (janma in the profile) is checked in
+ * the run, past the gate, as it always was: a shard that does not own it says "not this shard's".
+ */
+export const forgetting: StageDefinition<"forgetting"> = { ...STAGE_CATALOG.forgetting, shard: ONE_UNIT, run: forgettingStage };

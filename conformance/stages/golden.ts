@@ -22,7 +22,9 @@ import { refineMismatch } from "../oracle/refine.ts";
 import { breakTrace, opAt, PlannedBreak, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { owns } from "../shard/shard.ts";
-import { notThisShard, outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { STAGE_CATALOG } from "./catalog.ts";
+import type { StageDefinition } from "./definition.ts";
+import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 import { replayWireSession } from "../golden/wire-replay.ts";
 import { readWireSession, WIRE_SESSION_PATH } from "../golden/wire-session.ts";
 import { opsOutside, sessionOps, wireStepOp, wireStepsFor } from "../golden/applicability.ts";
@@ -43,7 +45,6 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
   let ran = 0;
   const mine = GOLDEN_SESSIONS.filter((_, k) => owns(ctx.shard, "golden", k));
   const wireMine = owns(ctx.shard, "golden", WIRE_UNIT());
-  if (mine.length === 0 && !wireMine && ctx.shard !== undefined) return notThisShard(ctx.shard);
   for (const g of mine) {
     const steps = goldenSteps(g.name);
     const outside = opsOutside(sessionOps(steps), ctx.families);
@@ -121,3 +122,6 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
   if (findings.length > 0) return outcome("fail", `${findings.length} golden session(s) diverged`, checks, findings, notes);
   return outcome("pass", `${ran} golden session(s), every reply as expected`, checks, [], notes);
 };
+
+/** The golden stage: one unit per golden session, then the wire session (WIRE_UNIT). */
+export const golden: StageDefinition<"golden"> = { ...STAGE_CATALOG.golden, shard: { dealt: "before", units: () => WIRE_UNIT() + 1 }, run: goldenStage };

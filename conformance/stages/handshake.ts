@@ -6,15 +6,15 @@
  * second `hello` is refused (BAD_REQUEST). The profile itself was read by the runner's first
  * handshake; here it is checked for consistency.
  */
-import { owns } from "../shard/shard.ts";
 import { HelloResult, PROTOCOL_VERSION, type Reply } from "../../spec/wire/index.ts";
 import { Session } from "../driver/target.ts";
-import { notThisShard, outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { STAGE_CATALOG } from "./catalog.ts";
+import { ONE_UNIT, type StageDefinition } from "./definition.ts";
+import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 
 const code = (r: Reply): string => (r.ok ? "ok" : r.error.code);
 
 export const handshakeStage = async (ctx: StageContext): Promise<StageOutcome> => {
-  if (!owns(ctx.shard, "handshake", 0)) return notThisShard(ctx.shard ?? { index: 0, count: 1 });
   const findings: Finding[] = [];
   let checks = 0;
   const expectThat = (ok: boolean, rule: string, summary: string): void => {
@@ -54,3 +54,6 @@ export const handshakeStage = async (ctx: StageContext): Promise<StageOutcome> =
   if (findings.length > 0) return outcome("fail", `${findings.length} handshake rule(s) broken`, checks, findings, [profile]);
   return outcome("pass", "version negotiation and profile as W-5 requires", checks, [], [profile]);
 };
+
+/** The handshake stage: one unit, run by one shard. */
+export const handshake: StageDefinition<"handshake"> = { ...STAGE_CATALOG.handshake, shard: ONE_UNIT, run: handshakeStage };

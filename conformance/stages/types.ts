@@ -83,6 +83,13 @@ const NOT_THIS_SHARD = "no unit of this stage belongs to shard";
 export const notThisShard = (shard: Shard): StageOutcome =>
   ({ verdict: "not-applicable", reason: `${NOT_THIS_SHARD} ${shard.index + 1}/${shard.count}`, checks: 0, findings: [], notes: [] });
 
+/**
+ * What a stage whose units are dealt out only as it runs (definition.ts `while-running`) returns
+ * when none of them was this shard's; the shard gate (shard-gate.ts) turns it into `notThisShard`.
+ * Compared by identity, so it cannot be mistaken for a real outcome.
+ */
+export const NONE_OWNED: StageOutcome = Object.freeze({ verdict: "not-applicable", reason: NOT_THIS_SHARD, checks: 0, findings: [], notes: [] });
+
 /** Was a stage result only "not this shard's" (so a merge does not count it as a verdict)? */
 export const wasNotThisShard = (r: { readonly verdict: string; readonly reason: string }): boolean =>
   r.verdict === "not-applicable" && r.reason.startsWith(NOT_THIS_SHARD);

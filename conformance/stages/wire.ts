@@ -17,7 +17,6 @@
  *
  * The stage concerns no invariant: it records no witnesses, and its findings have `invariant: null`.
  */
-import { owns } from "../shard/shard.ts";
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -26,7 +25,9 @@ import type { Reply } from "../../spec/wire/index.ts";
 import { explain, type Session } from "../driver/target.ts";
 import type { WireClient } from "../transport/client.ts";
 import { describeExit } from "../transport/process.ts";
-import { notThisShard, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { STAGE_CATALOG } from "./catalog.ts";
+import { ONE_UNIT, type StageDefinition } from "./definition.ts";
+import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 import {
   buildCatalog, describeExpectation, describeReply, judge, repliesExpected, sentinelId, setupMint, SETUP_MINT_ID, WORLD_AFTER_ID, WORLD_BEFORE_ID,
   type CatalogEntry,
@@ -331,7 +332,6 @@ const settleBatch = (first: Pass, second: Pass | undefined, notes: string[]): Fi
 };
 
 export const wireStage = async (ctx: StageContext): Promise<StageOutcome> => {
-  if (!owns(ctx.shard, "wire", 0)) return notThisShard(ctx.shard ?? { index: 0, count: 1 });
   const catalog = buildCatalog();
   const notes: string[] = [];
   const first = await runPass(ctx, catalog, "pipelined");
@@ -359,3 +359,6 @@ export const wireStage = async (ctx: StageContext): Promise<StageOutcome> => {
     checks, [], notes,
   );
 };
+
+/** The wire stage: the whole hostile catalog is one unit, run by one shard. */
+export const wire: StageDefinition<"wire"> = { ...STAGE_CATALOG.wire, shard: ONE_UNIT, run: wireStage };

@@ -22,20 +22,17 @@ import { match } from "ts-pattern";
 import { INVARIANTS, INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
 import { STAGES, VERDICTS, type BaselineEntry, type Certificate, type CounterexampleRef, type InvariantVerdict, type StageName, type Verdict } from "../../spec/certificate.ts";
 import { applicability, type Family } from "../../spec/profiles.ts";
+import { STAGE_CONCERNS } from "../stages/catalog.ts";
 import type { Finding } from "../stages/types.ts";
 import type { Baseline } from "./baseline.ts";
 import { totalWitnesses, type WitnessBook } from "./witnesses.ts";
 
-/** Which invariants a stage's inability to finish leaves undecided. */
-export const STAGE_CONCERNS: Readonly<Record<StageName, readonly InvariantId[]>> = {
-  handshake: INVARIANT_IDS,
-  golden: INVARIANT_IDS,
-  wire: [],
-  differential: INVARIANT_IDS,
-  algebra: ["AD-3", "S-4", "S-5"],
-  crash: INVARIANT_IDS,
-  forgetting: ["S-1", "S-5"],
-};
+/**
+ * Which invariants a stage's inability to finish leaves undecided: each stage's `concerns`, from
+ * its definition's data part (conformance/stages/catalog.ts, which loads no runner). Re-exported
+ * for the reporters and `srk list`, which read it from here.
+ */
+export { STAGE_CONCERNS };
 
 export interface StageSummary {
   readonly stage: StageName;

@@ -1,0 +1,75 @@
+/**
+ * What each certification stage is about, as plain data: the invariants it concerns and one line
+ * saying what it does. The rest of a stage's definition (its shard gate and its run) is in its own
+ * file (conformance/stages/<name>.ts) and conformance/stages/registry.ts puts them together.
+ *
+ * Kept apart from the runners on purpose: the verdict rules (conformance/verdicts/decide.ts), the
+ * reporters, `srk list` and the generated reports read this without loading the driver, the model
+ * and every stage's campaign; and the stages themselves import the verdicts layer (witnesses), so
+ * decide.ts importing the runners would tie the two layers into a circle.
+ *
+ * The order of the stages is the spec's (spec/names.ts STAGES, normative), not this file's.
+ */
+import { INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
+import { STAGES, type StageName } from "../../spec/names.ts";
+
+export interface StageEntry<N extends StageName = StageName> {
+  readonly name: N;
+  /**
+   * The invariants the stage's inability to finish leaves undecided (decide.ts), the stages
+   * `--only` runs (certify.ts stagesFor), the invariants a reporter lists under the stage.
+   * Empty for a stage that checks only the wire protocol (no invariant).
+   */
+  readonly concerns: readonly InvariantId[];
+  /** What the stage does, in one line (reports/invariants.md "Checked by"). */
+  readonly description: string;
+}
+
+/** One entry per stage, keyed by name: `satisfies` makes a missing or misspelt stage a type error. */
+export const STAGE_CATALOG = {
+  handshake: {
+    name: "handshake",
+    concerns: INVARIANT_IDS,
+    description: "version negotiation and the declared profile (W-5)",
+  },
+  golden: {
+    name: "golden",
+    concerns: INVARIANT_IDS,
+    description: "the golden sessions replayed, every reply compared (W-9)",
+  },
+  wire: {
+    name: "wire",
+    concerns: [],
+    description: "hostile input (W-1, W-4)",
+  },
+  differential: {
+    name: "differential",
+    concerns: INVARIANT_IDS,
+    description: "generated runs compared step by step with the reference model, failures shrunk over the wire (D-037)",
+  },
+  algebra: {
+    name: "algebra",
+    concerns: ["AD-3", "S-4", "S-5"],
+    description: "merge orders, batchings and duplicates (AD-3), replay claims (S-4), excision against never merging (S-5)",
+  },
+  crash: {
+    name: "crash",
+    concerns: INVARIANT_IDS,
+    description: "crash hook before and after every durable write, SIGKILL with requests in flight; the recovered world must equal the model's (W-7)",
+  },
+  forgetting: {
+    name: "forgetting",
+    concerns: ["S-1", "S-5"],
+    description: "byte scans of the data directory for destroyed traces and excised distillates (W-7.2)",
+  },
+} as const satisfies { readonly [N in StageName]: StageEntry<N> };
+
+/** A table of one field of every entry, keyed by stage (the spec's order). */
+const column = <T>(pick: (e: StageEntry) => T): Readonly<Record<StageName, T>> =>
+  Object.fromEntries(STAGES.map((s) => [s, pick(STAGE_CATALOG[s])])) as Record<StageName, T>;
+
+/** Which invariants a stage's inability to finish leaves undecided (derived: the catalog's concerns). */
+export const STAGE_CONCERNS: Readonly<Record<StageName, readonly InvariantId[]>> = column((e) => e.concerns);
+
+/** What each stage does, in one line (derived: the catalog's descriptions). */
+export const STAGE_WHAT: Readonly<Record<StageName, string>> = column((e) => e.description);

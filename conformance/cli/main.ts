@@ -2,7 +2,8 @@
  * `srk`: the conformance runner's command line (commander). Commands:
  *
  *   srk certify --impl "<command line>" [options]   certify an implementation, write certificate.json
- *   srk replay <trace.json> --impl "<command line>"  re-run a counterexample on any implementation
+ *   srk replay <trace.json> --impl "<command line>"  re-run a counterexample on any implementation (JSON or ITF)
+ *   srk itf <trace.json> [--out <file.itf.json>]     write a counterexample as ITF (Apalache ADR-015, Quint)
  *   srk golden --impl "<command line>"               replay the golden sessions only (quick self-check)
  *   srk list                                         the invariants, stages and operations
  *
@@ -98,15 +99,15 @@ export const program = (): Command => {
 
   p.command("replay")
     .description("re-run a portable trace (a counterexample from a certificate) on any implementation and say whether it still fails, and where")
-    .argument("<trace.json>", "the trace file")
+    .argument("<trace.json>", "the trace file: a portable trace as the certificate's traces/ hold it, or the same trace in ITF (Informal Trace Format, *.itf.json, as srk itf writes it)")
     .addOption(implOption())
     .option("--request-timeout <ms>", "time allowed for each reply", int("--request-timeout", 1), DEFAULTS.requestTimeoutMs)
     .option("--startup-timeout <ms>", "time allowed from start to the reply to hello", int("--startup-timeout", 1), DEFAULTS.startupTimeoutMs)
     .action(async (file: string, o: { impl: string; requestTimeout: number; startupTimeout: number }) => {
-      const { readTrace } = await import("../trace/trace.ts");
+      const { readAnyTrace } = await import("../itf/file.ts");
       const { replayTrace } = await import("../replay.ts");
       const { match } = await import("ts-pattern");
-      const trace = readTrace(file);
+      const trace = readAnyTrace(file);
       const v = await replayTrace(trace, { commandLine: o.impl, requestTimeoutMs: o.requestTimeout, startupTimeoutMs: o.startupTimeout });
       const r = match(v)
         .with({ kind: "still-fails" }, (x) => ({ code: 1, text: `still fails${x.step > 0 ? ` at step ${x.step}` : ""}: ${x.summary}\n(trace: ${trace.invariant ?? "wire"} ${trace.check}, ${trace.steps.length} steps)\n` }))
@@ -115,6 +116,18 @@ export const program = (): Command => {
         .exhaustive();
       process.stdout.write(r.text);
       process.exitCode = r.code;
+    });
+
+  p.command("itf")
+    .description("write a portable trace (a counterexample from a certificate's traces/) as ITF, the Informal Trace Format of Apalache ADR-015 that Quint and Apalache tools read; srk replay reads it back")
+    .argument("<trace.json>", "the portable trace")
+    .option("--out <file>", "where to write it (by convention <name>.itf.json); default: stdout")
+    .action(async (file: string, o: { out?: string }) => {
+      const { readAnyTrace, writeItfTrace } = await import("../itf/file.ts");
+      const { itfOfPortableTrace } = await import("../itf/trace.ts");
+      const trace = readAnyTrace(file);
+      if (o.out === undefined) process.stdout.write(`${JSON.stringify(itfOfPortableTrace(trace), null, 2)}\n`);
+      else writeItfTrace(o.out, trace);
     });
 
   p.command("merge")

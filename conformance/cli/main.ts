@@ -4,6 +4,8 @@
  *   srk certify --impl "<command line>" [options]   certify an implementation, write certificate.json
  *   srk replay <trace.json> --impl "<command line>"  re-run a counterexample on any implementation (JSON or ITF)
  *   srk itf <trace.json> [--out <file.itf.json>]     write a counterexample as ITF (Apalache ADR-015, Quint)
+ *   srk explore [--scope FILE|NAME] [--out DIR]      explore the model breadth-first over a finite scope
+ *   srk record / check-log / adapt-log               record wire traffic, check a log, adapt an event log
  *   srk golden --impl "<command line>"               replay the golden sessions only (quick self-check)
  *   srk list                                         the invariants, stages and operations
  *
@@ -128,6 +130,35 @@ export const program = (): Command => {
       const trace = readAnyTrace(file);
       if (o.out === undefined) process.stdout.write(`${JSON.stringify(itfOfPortableTrace(trace), null, 2)}\n`);
       else writeItfTrace(o.out, trace);
+    });
+
+  p.command("explore")
+    .description("explore the reference model breadth-first over a finite scope (JSON data: a shipped name or a file), checking the 19 predicates in every state reached and counting every operation and check clause; progress on stderr, the result as explore.json and explore.md")
+    .option("--scope <file|name>", "the scope: a file, or a shipped name (default, large)", "default")
+    .option("--out <dir>", "where to write explore.json and explore.md; default: the Markdown on stdout")
+    .action(async (o: { scope: string; out?: string }) => {
+      const { UsageError } = await import("../driver/command-line.ts");
+      const { explore, exploreJson, exploreMarkdown, loadScope, ScopeError } = await import("../explore/index.ts");
+      const { mkdirSync, writeFileSync } = await import("node:fs");
+      const { join } = await import("node:path");
+      let scope;
+      try {
+        scope = loadScope(o.scope);
+      } catch (e) {
+        if (e instanceof ScopeError) throw new UsageError(`--scope: ${e.message}`);
+        throw e;
+      }
+      const r = explore(scope, {
+        onProgress: (x) => process.stderr.write(`explore ${scope.name}: ${x.states} states generated, ${x.distinct} distinct, depth ${x.depth}, ${x.statesPerSecond} states/s\n`),
+      });
+      if (o.out === undefined) process.stdout.write(exploreMarkdown(r));
+      else {
+        mkdirSync(o.out, { recursive: true });
+        writeFileSync(join(o.out, "explore.json"), exploreJson(r));
+        writeFileSync(join(o.out, "explore.md"), exploreMarkdown(r));
+        process.stderr.write(`explore: wrote ${join(o.out, "explore.json")} and explore.md\n`);
+      }
+      process.exitCode = r.violations.length > 0 ? 1 : 0;
     });
 
   p.command("merge")

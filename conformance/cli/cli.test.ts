@@ -2,11 +2,9 @@
  * The srk command line end to end: list, usage errors (exit 64), and a counterexample that
  * `srk replay` re-runs on any implementation — still failing on the broken one, passing on the kit's.
  */
-import { execFile } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { MUTANTS } from "../../properties/mutants/catalog.ts";
 import { Certificate } from "../../spec/certificate.ts";
@@ -14,17 +12,8 @@ import { portableTrace } from "../../spec/examples.ts";
 import { certify } from "../certify.ts";
 import { mutantCommandLine } from "../mutants/matrix.ts";
 import { REPO_ROOT } from "../transport/local.ts";
+import { srk } from "../../test-support/srk.ts";
 
-const run = promisify(execFile);
-const srk = async (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
-  try {
-    const r = await run(process.execPath, ["bin/srk.mjs", ...args], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-};
 
 const KIT = `${process.execPath} --import tsx impl/main.ts`;
 const tmp = mkdtempSync(join(tmpdir(), "srk-cli-"));

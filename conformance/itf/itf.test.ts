@@ -3,11 +3,9 @@
  * written as ITF read back equal; what the kit writes satisfies the JSON Schema of ADR-015
  * (itf.schema.json); readers' errors name the state and variable; srk itf and srk replay take ITF.
  */
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -20,6 +18,7 @@ import { historyOfItf, itfOfHistory } from "./history.ts";
 import { itfOfPortableTrace, portableTraceOfItf } from "./trace.ts";
 import { readAnyTrace } from "./file.ts";
 import { goldenHistory, goldenTrace, SESSION_NAMES } from "./samples.ts";
+import { srk } from "../../test-support/srk.ts";
 
 const schema = JSON.parse(readFileSync(join(REPO_ROOT, "conformance/itf/itf.schema.json"), "utf8")) as object;
 const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
@@ -189,16 +188,6 @@ describe("model histories ⇄ ITF", () => {
 });
 
 describe("srk itf and srk replay with ITF", () => {
-  const run = promisify(execFile);
-  const srk = async (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
-    try {
-      const r = await run(process.execPath, ["bin/srk.mjs", ...args], { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 });
-      return { code: 0, stdout: r.stdout, stderr: r.stderr };
-    } catch (e) {
-      const x = e as { code: number; stdout: string; stderr: string };
-      return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-    }
-  };
   const KIT = `${process.execPath} --import tsx impl/main.ts`;
 
   it("srk itf writes ITF that srk replay runs as it runs the JSON trace", { timeout: 120_000 }, async () => {

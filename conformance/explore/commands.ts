@@ -11,6 +11,7 @@ import type { DistillateShape, MakerName, Scope } from "./scope.ts";
 
 export const BASE = `sha256:${"ab".repeat(32)}`;
 export const EVIDENCE = `sha256:${"cd".repeat(32)}`;
+const AUTH = { custodian: "custodian-1", decision_id: "decision-1" };
 const ENV = { tools: [{ tool: "search", capabilities: ["fare.search"] }], grantable: ["fare.*"] };
 
 /** A command the explorer tries, with the maker that built it (for per-maker counts). */
@@ -67,6 +68,22 @@ export const commandsAt = (scope: Scope, world: World): Tried[] => {
             for (const ack of scope.acks) push({ op: "custody.attempt", tick, agent, obligation_id: o.view.obligation_id, ack });
         continue;
       }
+      if (maker === "custody_expire") {
+        for (const o of a.obligations.values())
+          if (o.view.status === "pending") push({ op: "custody.expire", tick, agent, obligation_id: o.view.obligation_id });
+        continue;
+      }
+      if (maker === "replay") {
+        push({ op: "samskara.replay", tick, agent });
+        continue;
+      }
+      if (maker === "excise") {
+        // One excision per retained distillate, by the agent's custodian (OP-4.2): the explorer
+        // forgets one at a time; the order of forgetting is what the search varies.
+        for (const id of [...a.store.retained.keys()].sort())
+          push({ op: "samskara.excise", tick, agent, excision_id: `x-${id}`, distillate_ids: [id], authorization: AUTH });
+        continue;
+      }
       if (maker === "merge") {
         const pending = [...a.obligations.values()].filter((o) => o.view.status === "pending").map((o) => o.view.obligation_id);
         if (pending.length > 0) push({ op: "samskara.merge", tick, agent, obligation_ids: pending });
@@ -100,6 +117,9 @@ export const commandsAt = (scope: Scope, world: World): Tried[] => {
             break;
           case "dissolve":
             push({ op: "janma.dissolve", tick, agent, instance_id });
+            break;
+          case "expire":
+            push({ op: "janma.expire", tick, agent, instance_id });
             break;
           case "distil": {
             const bornFrom = life?.manifest.substrate.store_version ?? head;

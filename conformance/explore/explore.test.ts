@@ -133,7 +133,7 @@ describe("explore", () => {
     expect(r.violations).toEqual([]);
     expect(r.depth).toBe(8);
     expect(r.perDepth.reduce((a, b) => a + b, 0)).toBe(r.distinct);
-    for (const op of ["advaita.mint", "janma.conceive", "janma.birth", "janma.act", "janma.withdraw", "janma.distil", "custody.attempt", "janma.dissolve", "samskara.merge"])
+    for (const op of ["advaita.mint", "janma.conceive", "janma.birth", "janma.act", "janma.withdraw", "janma.distil", "custody.attempt", "janma.dissolve", "samskara.merge", "janma.expire", "custody.expire", "samskara.replay", "samskara.excise"])
       expect(r.perOp[op]?.accepted, op).toBeGreaterThan(0);
     for (const id of INVARIANT_IDS) expect(r.predicateChecks[id], id).toBeGreaterThan(0);
     const total = Object.values(r.perOp).reduce((a, c) => a + c.accepted + c.rejected, 0);

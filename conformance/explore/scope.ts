@@ -1,7 +1,7 @@
 /**
  * An exploration scope as data (JSON, checked by zod): the finite set of commands `srk explore`
  * tries in every state. A scope names command *makers* (mint, conceive, birth, act, withdraw,
- * distil, attempt, dissolve, merge) and the parameter domains they range over (roots, instance
+ * distil, attempt, dissolve, merge, expire, custody_expire, replay, excise) and the parameter domains they range over (roots, instance
  * ids, distillate shapes, delivery acks); at each state the explorer applies every (maker,
  * parameter tuple). Values only known in the state (an agent's identity digest, its store head,
  * a manifest digest, an action signature) are computed from the state itself, so every command
@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { KIT_ROOT } from "../kit-root.ts";
 
-export const MAKER_NAMES = ["mint", "conceive", "birth", "act", "withdraw", "distil", "attempt", "dissolve", "merge"] as const;
+export const MAKER_NAMES = ["mint", "conceive", "birth", "act", "withdraw", "distil", "attempt", "dissolve", "merge", "expire", "custody_expire", "replay", "excise"] as const;
 export type MakerName = (typeof MAKER_NAMES)[number];
 
 const Id = z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,31}$/, "an id: lower-case letters, digits, _ . -, at most 32");

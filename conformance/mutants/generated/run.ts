@@ -6,6 +6,7 @@
  *   npm run mutants:wire-generated -- --all              # every runnable mutant (hours: shard it)
  *   npm run mutants:wire-generated -- --all --shard 2/8 --rows shard-2.json   # one shard's rows
  *   npm run mutants:wire-generated -- merge shard-*.json                      # the shards' report
+ *   (a shard rewrites its rows file after every mutant; run the same command again to resume one cut short)
  *   npm run mutants:wire-generated -- <mutant id> ...    # certify those alone, print, write nothing
  *   --seed S (order and certification seed, 1), --runs N (300), --budget SECONDS (180)
  *
@@ -14,7 +15,7 @@
  * kills would then say nothing about the mutants. The exit status is otherwise 0: a survivor is a
  * measurement, listed in the report with its change, not an error of the run.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inputsOf } from "../../evidence/inputs.ts";
 import { REPO_ROOT } from "../../transport/local.ts";
@@ -83,7 +84,27 @@ interface ShardRows {
   readonly rows: readonly ReportRow[];
   readonly seconds: number;
   readonly inputs: unknown;
+  /** False while the shard runs: the file is rewritten after every mutant, so a run cut short loses nothing and resumes. */
+  readonly complete: boolean;
 }
+
+const digestOfInputs = (inputs: unknown): unknown => (inputs as { digest?: unknown } | null)?.digest;
+
+/** The rows of an earlier, interrupted run of the same shard (same options, selection and inputs), or null. */
+const resumable = (file: string, like: Omit<ShardRows, "control" | "rows" | "seconds" | "complete">): ShardRows | null => {
+  let part: ShardRows;
+  try {
+    part = JSON.parse(readFileSync(file, "utf8")) as ShardRows;
+  } catch {
+    return null;
+  }
+  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+  if (!same(part.shard, like.shard) || !same(part.options, like.options) || !same(part.selection, like.selection) || !same(digestOfInputs(part.inputs), digestOfInputs(like.inputs))) {
+    process.stderr.write(`${file} is from another run (shard, options, selection or inputs differ): it is started again\n`);
+    return null;
+  }
+  return part;
+};
 
 const line = (k: number, n: number, r: ReportRow): string => {
   const what = r.outcome === "killed" ? `by ${r.stage ?? "a fault"}${r.invariant === null ? "" : ` under ${r.invariant}`} in ${r.secondsToKill?.toFixed(1) ?? "?"} s${r.runsToKill === null ? "" : ` (run ${r.runsToKill})`}`
@@ -103,6 +124,7 @@ const merge = (files: readonly string[]): void => {
   const count = first.shard.count;
   const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
   for (const [i, p] of parts.entries()) {
+    if (p.complete !== true) usage(`${files[i]}: the shard did not finish (${p.rows.length} rows); run it again with the same arguments to resume it`);
     if (p.shard.count !== count || !same(p.options, first.options) || !same(p.selection, first.selection) || !same((p.inputs as { digest?: unknown }).digest, (first.inputs as { digest?: unknown }).digest)) {
       usage(`${files[i]}: not a shard of the same run as ${files[0]} (shard count, options, selection or inputs differ)`);
     }
@@ -129,44 +151,66 @@ const main = async (): Promise<void> => {
   const checker = compileChecker();
   // The chosen mutants, each with its compile verdict: a sample is the first `sample` that compile
   // (those that do not, met on the way, are counted apart), computed alike by every shard.
+  // With --all the chosen list is the whole order whatever compiles, so a shard takes its positions
+  // first and type-checks only its own mutants (each check is a fraction of a second, thousands
+  // of them are minutes that every shard would otherwise repeat).
+  const shard = args.shard === null ? { index: 0, count: 1 } : parseShard(args.shard);
   const chosen: { m: GeneratedMutant; error: string | null }[] = [];
-  if (args.ids.length > 0) for (const id of args.ids) { const m = all.find((x) => x.id === id) as GeneratedMutant; chosen.push({ m, error: checker.check(m) }); }
-  else {
+  let mine: { m: GeneratedMutant; error: string | null }[];
+  if (args.ids.length > 0) {
+    for (const id of args.ids) { const m = all.find((x) => x.id === id) as GeneratedMutant; chosen.push({ m, error: checker.check(m) }); }
+    mine = shardOf(chosen, shard);
+  } else if (args.all) {
+    mine = shardOf(order, shard).map((m) => ({ m, error: checker.check(m) }));
+  } else {
     let compiling = 0;
     for (const m of order) {
-      if (!args.all && compiling >= args.sample) break;
+      if (compiling >= args.sample) break;
       const error = checker.check(m);
       if (error === null) compiling++;
       chosen.push({ m, error });
     }
+    mine = shardOf(chosen, shard);
   }
-  const shard = args.shard === null ? { index: 0, count: 1 } : parseShard(args.shard);
-  const mine = shardOf(chosen, shard);
   const selection: Selection = {
     kind: args.ids.length > 0 ? "ids" : args.all ? "all" : "sample", size: args.ids.length > 0 || args.all ? null : args.sample, orderSeed: args.seed,
     generated: all.length, ignored: all.filter((m) => m.ignored !== null).length, runnable: order.length, runnableOps: order.filter((m) => m.file.startsWith(OPS_FIRST)).length, shards: shard.count,
   };
-  process.stdout.write(`${selection.generated} generated, ${selection.runnable} runnable; ${chosen.length} chosen (${chosen.filter((c) => c.error !== null).length} do not compile)${shard.count > 1 ? `, shard ${shard.index + 1}/${shard.count}: ${mine.length}` : ""}\n`);
-  const control = await certifyGenerated(null, options);
-  process.stdout.write(`control: ${control.outcome} in ${control.seconds.toFixed(0)} s\n`);
+  process.stdout.write(args.all
+    ? `${selection.generated} generated, ${selection.runnable} runnable, all chosen${shard.count > 1 ? `; shard ${shard.index + 1}/${shard.count}: ${mine.length}` : ""} (${mine.filter((c) => c.error !== null).length} do not compile)\n`
+    : `${selection.generated} generated, ${selection.runnable} runnable; ${chosen.length} chosen (${chosen.filter((c) => c.error !== null).length} do not compile)${shard.count > 1 ? `, shard ${shard.index + 1}/${shard.count}: ${mine.length}` : ""}\n`);
+  const earlier = args.rows !== null && inputs !== null ? resumable(args.rows, { shard, options, selection, inputs }) : null;
+  const control = earlier?.control ?? await certifyGenerated(null, options);
+  process.stdout.write(`control: ${control.outcome} in ${control.seconds.toFixed(0)} s${earlier === null ? "" : ` (from ${args.rows}, resuming after ${earlier.rows.length} mutants)`}\n`);
   if (control.outcome !== "survived") {
     process.stderr.write(`the unmutated implementation did not certify (${control.outcome}: ${control.summary ?? control.fault ?? ""}): nothing is written\n`);
     process.exitCode = 1;
     return;
   }
+  const done = new Map((earlier?.rows ?? []).map((r) => [r.id, r] as const));
+  const before = earlier?.seconds ?? 0;
   const rows: ReportRow[] = [];
+  const save = (complete: boolean): void => {
+    if (args.rows === null || inputs === null) return;
+    const part: ShardRows = { shard, options, selection, control, rows, seconds: before + (Date.now() - t0) / 1000, inputs, complete };
+    writeFileSync(`${args.rows}.tmp`, `${JSON.stringify(part)}\n`);
+    renameSync(`${args.rows}.tmp`, args.rows);
+  };
   for (const [k, { m, error }] of mine.entries()) {
-    const r = reportRow(m, error !== null ? didNotCompile(m, error) : await certifyGenerated(m, options));
+    const kept = done.get(m.id);
+    const r = kept ?? reportRow(m, error !== null ? didNotCompile(m, error) : await certifyGenerated(m, options));
     rows.push(r);
-    process.stdout.write(line(k + 1, mine.length, r));
+    if (kept === undefined) {
+      process.stdout.write(line(k + 1, mine.length, r));
+      save(false);
+    }
   }
-  const seconds = (Date.now() - t0) / 1000;
+  const seconds = before + (Date.now() - t0) / 1000;
   const n = (o: string): number => rows.filter((r) => r.outcome === o).length;
   process.stdout.write(`${n("killed")} killed, ${n("survived")} survived, ${n("inconclusive")} inconclusive, ${n("did-not-compile")} did not compile, ${n("did-not-start")} did not start (${rows.length} mutants) in ${seconds.toFixed(0)} s\n`);
   if (inputs === null) return;
   if (args.rows !== null) {
-    const part: ShardRows = { shard, options, selection, control, rows, seconds, inputs };
-    writeFileSync(args.rows, `${JSON.stringify(part)}\n`);
+    save(true);
     process.stdout.write(`wrote ${args.rows} (merge the shards: npm run mutants:wire-generated -- merge FILE...)\n`);
     return;
   }

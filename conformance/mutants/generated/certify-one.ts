@@ -74,7 +74,8 @@ const runsOf = (path: string | null): number | null => {
 
 /** Certifies `m` (null: the control) and returns its row. */
 export const certifyGenerated = async (m: GeneratedMutant | null, o: WireOptions): Promise<WireRow> => {
-  const name = `gen-${m === null ? "control" : m.id.replace(/[^A-Za-z0-9._-]/g, "_")}`;
+  // The process id keeps the copies of shards running side by side in one clone apart.
+  const name = `gen-${process.pid}-${m === null ? "control" : m.id.replace(/[^A-Za-z0-9._-]/g, "_")}`;
   const api = materializeWith(name, m === null ? null : { file: m.file, apply: (text) => applyMutant(m, text) });
   const commandLine = `${process.execPath} ${buildCopy(api)}`;
   const root = dataRoot();

@@ -15,17 +15,18 @@
  * kills would then say nothing about the mutants. The exit status is otherwise 0: a survivor is a
  * measurement, listed in the report with its change, not an error of the run.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inputsOf } from "../../evidence/inputs.ts";
 import { REPO_ROOT } from "../../transport/local.ts";
 import { parseShard } from "../../shard/shard.ts";
-import { certifyGenerated, didNotCompile, type WireOptions, type WireRow } from "./certify-one.ts";
+import { certifyGenerated, didNotCompile, type WireOptions } from "./certify-one.ts";
 import { compileChecker } from "./compile.ts";
 import { drawOrder, OPS_FIRST, shardOf } from "./draw.ts";
 import { GENERATED_JSON, GENERATED_MD, renderGenerated, reportRow, type GeneratedDoc, type ReportRow, type Selection } from "./report.ts";
 import { generateMutants, type GeneratedMutant } from "./source.ts";
 import { readTriage } from "./triage.ts";
+import { mergeShards, readResumable, saveShard, type ShardRows } from "./shard-rows.ts";
 
 export const DEFAULT_SAMPLE = 150;
 
@@ -75,37 +76,6 @@ export const parseArgs = (argv: readonly string[]): Args => {
   return { merge: null, ids, all, sample, seed, runs, budgetS, shard, rows };
 };
 
-/** What a shard writes and merge reads. */
-interface ShardRows {
-  readonly shard: { readonly index: number; readonly count: number };
-  readonly options: WireOptions;
-  readonly selection: Selection;
-  readonly control: WireRow;
-  readonly rows: readonly ReportRow[];
-  readonly seconds: number;
-  readonly inputs: unknown;
-  /** False while the shard runs: the file is rewritten after every mutant, so a run cut short loses nothing and resumes. */
-  readonly complete: boolean;
-}
-
-const digestOfInputs = (inputs: unknown): unknown => (inputs as { digest?: unknown } | null)?.digest;
-
-/** The rows of an earlier, interrupted run of the same shard (same options, selection and inputs), or null. */
-const resumable = (file: string, like: Omit<ShardRows, "control" | "rows" | "seconds" | "complete">): ShardRows | null => {
-  let part: ShardRows;
-  try {
-    part = JSON.parse(readFileSync(file, "utf8")) as ShardRows;
-  } catch {
-    return null;
-  }
-  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-  if (!same(part.shard, like.shard) || !same(part.options, like.options) || !same(part.selection, like.selection) || !same(digestOfInputs(part.inputs), digestOfInputs(like.inputs))) {
-    process.stderr.write(`${file} is from another run (shard, options, selection or inputs differ): it is started again\n`);
-    return null;
-  }
-  return part;
-};
-
 const line = (k: number, n: number, r: ReportRow): string => {
   const what = r.outcome === "killed" ? `by ${r.stage ?? "a fault"}${r.invariant === null ? "" : ` under ${r.invariant}`} in ${r.secondsToKill?.toFixed(1) ?? "?"} s${r.runsToKill === null ? "" : ` (run ${r.runsToKill})`}`
     : r.outcome === "survived" ? `certified in ${r.seconds.toFixed(0)} s` : (r.fault ?? r.summary ?? "").slice(0, 160);
@@ -119,23 +89,16 @@ const writeReports = (doc: GeneratedDoc): void => {
 };
 
 const merge = (files: readonly string[]): void => {
-  const parts = files.map((f) => JSON.parse(readFileSync(f, "utf8")) as ShardRows);
-  const first = parts[0] as ShardRows;
-  const count = first.shard.count;
-  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-  for (const [i, p] of parts.entries()) {
-    if (p.complete !== true) usage(`${files[i]}: the shard did not finish (${p.rows.length} rows); run it again with the same arguments to resume it`);
-    if (p.shard.count !== count || !same(p.options, first.options) || !same(p.selection, first.selection) || !same((p.inputs as { digest?: unknown }).digest, (first.inputs as { digest?: unknown }).digest)) {
-      usage(`${files[i]}: not a shard of the same run as ${files[0]} (shard count, options, selection or inputs differ)`);
+  const parts = files.map((f) => {
+    try {
+      return JSON.parse(readFileSync(f, "utf8")) as ShardRows;
+    } catch (e) {
+      return usage(`${f}: not a rows file (${(e as Error).message})`);
     }
-  }
-  const indices = parts.map((p) => p.shard.index).sort((a, b) => a - b);
-  if (!same(indices, [...Array(count).keys()])) usage(`merge needs every shard of ${count} once, got ${indices.map((i) => i + 1).join(", ")}`);
-  writeReports({
-    report_version: 1, generated_at: new Date().toISOString(), options: first.options, selection: { ...first.selection, shards: count },
-    controls: parts.map((p) => p.control), rows: parts.flatMap((p) => p.rows).sort((a, b) => (a.id < b.id ? -1 : 1)),
-    seconds: Math.max(...parts.map((p) => p.seconds)), inputs: first.inputs,
   });
+  const doc = mergeShards(files, parts, new Date().toISOString());
+  if (typeof doc === "string") usage(doc);
+  else writeReports(doc);
 };
 
 const main = async (): Promise<void> => {
@@ -179,7 +142,9 @@ const main = async (): Promise<void> => {
   process.stdout.write(args.all
     ? `${selection.generated} generated, ${selection.runnable} runnable, all chosen${shard.count > 1 ? `; shard ${shard.index + 1}/${shard.count}: ${mine.length}` : ""} (${mine.filter((c) => c.error !== null).length} do not compile)\n`
     : `${selection.generated} generated, ${selection.runnable} runnable; ${chosen.length} chosen (${chosen.filter((c) => c.error !== null).length} do not compile)${shard.count > 1 ? `, shard ${shard.index + 1}/${shard.count}: ${mine.length}` : ""}\n`);
-  const earlier = args.rows !== null && inputs !== null ? resumable(args.rows, { shard, options, selection, inputs }) : null;
+  const found = args.rows !== null && inputs !== null ? readResumable(args.rows, { shard, options, selection, inputs }) : null;
+  if (found?.why != null) process.stderr.write(`${found.why}: the shard starts again\n`);
+  const earlier = found?.part ?? null;
   const control = earlier?.control ?? await certifyGenerated(null, options);
   process.stdout.write(`control: ${control.outcome} in ${control.seconds.toFixed(0)} s${earlier === null ? "" : ` (from ${args.rows}, resuming after ${earlier.rows.length} mutants)`}\n`);
   if (control.outcome !== "survived") {
@@ -192,9 +157,7 @@ const main = async (): Promise<void> => {
   const rows: ReportRow[] = [];
   const save = (complete: boolean): void => {
     if (args.rows === null || inputs === null) return;
-    const part: ShardRows = { shard, options, selection, control, rows, seconds: before + (Date.now() - t0) / 1000, inputs, complete };
-    writeFileSync(`${args.rows}.tmp`, `${JSON.stringify(part)}\n`);
-    renameSync(`${args.rows}.tmp`, args.rows);
+    saveShard(args.rows, { shard, options, selection, control, rows, seconds: before + (Date.now() - t0) / 1000, inputs, complete });
   };
   for (const [k, { m, error }] of mine.entries()) {
     const kept = done.get(m.id);

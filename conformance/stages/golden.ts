@@ -4,6 +4,9 @@
  * session that uses an operation outside the declared families is not applicable (W-5.2: those
  * operations are never sent); it is reported in the notes, never as passed.
  *
+ * A session that agrees to its end is then recovered (golden-recovery.ts, W-7.1): shut down,
+ * started again on the same data directory, its world must still be the model's.
+ *
  * Then the wire session (W-9.1, `conformance/golden/wire-session.jsonl`): its raw lines, sent at
  * once to a fresh process before any handshake, must get exactly the replies in the file, in order.
  * A profile is sent the lines it may be sent: all of them when it declares a family (the session's
@@ -26,6 +29,7 @@ import { STAGE_CATALOG } from "./catalog.ts";
 import type { StageDefinition } from "./definition.ts";
 import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 import { replayWireSession } from "../golden/wire-replay.ts";
+import { goldenRecovery } from "./golden-recovery.ts";
 import { readWireSession, WIRE_SESSION_PATH } from "../golden/wire-session.ts";
 import { opsOutside, sessionOps, wireStepOp, wireStepsFor } from "../golden/applicability.ts";
 
@@ -99,6 +103,10 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
             difference: m.path, shrink: null,
           },
         });
+      } else {
+        const r = await goldenRecovery(session, g.name, "seed" in g ? g.seed : null, steps, replies);
+        if (r.checked) checks += 2;
+        if (r.finding !== null) findings.push(r.finding);
       }
     } finally {
       await session.close();

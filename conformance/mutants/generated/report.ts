@@ -11,6 +11,7 @@ import type { StageName } from "../../../spec/certificate.ts";
 import type { WireOptions, WireRow } from "./certify-one.ts";
 import type { GeneratedMutant } from "./source.ts";
 import type { Triage } from "./triage.ts";
+import { latestRerun, type Rerun } from "./reruns.ts";
 
 export const GENERATED_JSON = "reports/mutants-generated.json";
 export const GENERATED_MD = "reports/mutants-generated.md";
@@ -104,7 +105,7 @@ const tally = <K extends string>(xs: readonly K[]): [K, number][] => {
   return [...m.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 };
 
-export const renderGenerated = (doc: GeneratedDoc, triage: Triage): string => {
+export const renderGenerated = (doc: GeneratedDoc, triage: Triage, reruns: readonly Rerun[] = []): string => {
   const c = countsOf(doc.rows, triage);
   const s = doc.selection;
   const o = doc.options;
@@ -166,8 +167,20 @@ export const renderGenerated = (doc: GeneratedDoc, triage: Triage): string => {
   lines.push("", `## Survivors (${survivors.length})`, "");
   if (survivors.length === 0) lines.push("None: every mutant that counts was killed.");
   else {
-    lines.push("Each is a bug `srk certify` certified. Rerun one: `npm run mutants:wire-generated -- <id>`.", "", "| mutant | change |", "|---|---|");
-    for (const r of survivors) lines.push(`| ${code(r.id)} | ${code(r.original)} → ${code(r.replacement)} |`);
+    const later = latestRerun(reruns);
+    const since = survivors.filter((r) => later.get(r.id)?.row.outcome === "killed").length;
+    lines.push(
+      "Each is a bug `srk certify` certified at the measured commit. Rerun one: `npm run mutants:wire-generated -- <id>`.",
+      `The last column is the latest rerun of the survivor after a change (${code("conformance/mutants/generated/reruns.json")}): ${since} of the ${survivors.length} are killed by the certification of a later commit.`,
+      "", "| mutant | change | rerun after a change |", "|---|---|---|",
+    );
+    for (const r of survivors) {
+      const x = later.get(r.id);
+      const after = x === undefined ? "not rerun"
+        : x.row.outcome === "killed" ? `killed at ${x.rerun.commit.slice(0, 12)} by ${x.row.stage ?? "a fault"}${x.row.check === null ? "" : ` (${x.row.check})`}${x.row.invariant === null ? "" : ` under ${x.row.invariant}`}: ${x.rerun.why}`
+        : `${x.row.outcome} at ${x.rerun.commit.slice(0, 12)}`;
+      lines.push(`| ${code(r.id)} | ${code(r.original)} → ${code(r.replacement)} | ${after} |`);
+    }
   }
   const equivalents = doc.rows.filter((r) => r.outcome === "survived" && Object.hasOwn(triage, r.id));
   lines.push("", `## Argued equivalent (${equivalents.length})`, "");

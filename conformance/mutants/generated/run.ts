@@ -8,6 +8,7 @@
  *   npm run mutants:wire-generated -- merge shard-*.json                      # the shards' report
  *   (a shard rewrites its rows file after every mutant; run the same command again to resume one cut short)
  *   npm run mutants:wire-generated -- <mutant id> ...    # certify those alone, print, write nothing
+ *   npm run mutants:wire-generated -- --rerun "why" <mutant id> ...   # the same, appended to reruns.json
  *   --seed S (order and certification seed, 1), --runs N (300), --budget SECONDS (180)
  *
  * Every batch (the whole run, or one shard) certifies the unmutated implementation first with the
@@ -27,6 +28,7 @@ import { GENERATED_JSON, GENERATED_MD, renderGenerated, reportRow, type Generate
 import { generateMutants, type GeneratedMutant } from "./source.ts";
 import { readTriage } from "./triage.ts";
 import { mergeShards, readResumable, saveShard, type ShardRows } from "./shard-rows.ts";
+import { appendRerun, readReruns, RERUNS_FILE } from "./reruns.ts";
 
 export const DEFAULT_SAMPLE = 150;
 
@@ -40,6 +42,8 @@ interface Args {
   readonly budgetS: number;
   readonly shard: string | null;
   readonly rows: string | null;
+  /** Why the named mutants are rerun (--rerun "…"): the rows are appended to reruns.json. */
+  readonly rerun: string | null;
 }
 
 const usage = (why: string): never => {
@@ -54,10 +58,10 @@ const positive = (flag: string, v: string | undefined): number => {
 };
 
 export const parseArgs = (argv: readonly string[]): Args => {
-  let all = false; let sample = DEFAULT_SAMPLE; let seed = 1; let runs = 300; let budgetS = 180; let shard: string | null = null; let rows: string | null = null;
+  let all = false; let sample = DEFAULT_SAMPLE; let seed = 1; let runs = 300; let budgetS = 180; let shard: string | null = null; let rows: string | null = null; let rerun: string | null = null;
   if (argv[0] === "merge") {
     if (argv.length < 2) usage("merge needs the rows files of the shards");
-    return { merge: argv.slice(1), ids: [], all, sample, seed, runs, budgetS, shard, rows };
+    return { merge: argv.slice(1), ids: [], all, sample, seed, runs, budgetS, shard, rows, rerun: null };
   }
   const ids: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -69,11 +73,13 @@ export const parseArgs = (argv: readonly string[]): Args => {
     else if (a === "--budget") budgetS = positive(a, argv[++i]);
     else if (a === "--shard") shard = argv[++i] ?? usage("--shard needs i/n");
     else if (a === "--rows") rows = argv[++i] ?? usage("--rows needs a file");
+    else if (a === "--rerun") rerun = argv[++i] ?? usage("--rerun needs the reason (the change the rerun tests)");
     else if (a.startsWith("--")) usage(`unknown option ${a}`);
     else ids.push(a);
   }
   if ((shard === null) !== (rows === null)) usage("--shard and --rows go together: a shard writes its rows, merge writes the report");
-  return { merge: null, ids, all, sample, seed, runs, budgetS, shard, rows };
+  if (rerun !== null && ids.length === 0) usage("--rerun needs the ids of the mutants to rerun");
+  return { merge: null, ids, all, sample, seed, runs, budgetS, shard, rows, rerun };
 };
 
 const line = (k: number, n: number, r: ReportRow): string => {
@@ -84,7 +90,7 @@ const line = (k: number, n: number, r: ReportRow): string => {
 
 const writeReports = (doc: GeneratedDoc): void => {
   writeFileSync(join(REPO_ROOT, GENERATED_JSON), `${JSON.stringify(doc, null, 1)}\n`);
-  writeFileSync(join(REPO_ROOT, GENERATED_MD), renderGenerated(doc, readTriage()));
+  writeFileSync(join(REPO_ROOT, GENERATED_MD), renderGenerated(doc, readTriage(), readReruns()));
   process.stdout.write(`wrote ${GENERATED_JSON} and ${GENERATED_MD}\n`);
 };
 
@@ -105,7 +111,7 @@ const main = async (): Promise<void> => {
   const args = parseArgs(process.argv.slice(2));
   if (args.merge !== null) return merge(args.merge);
   const t0 = Date.now();
-  const inputs = args.ids.length === 0 ? inputsOf("mutants-generated") : null;
+  const inputs = args.ids.length === 0 || args.rerun !== null ? inputsOf("mutants-generated") : null;
   const all = await generateMutants();
   const order = drawOrder(all, args.seed);
   const options: WireOptions = { seed: args.seed, runs: args.runs, timeBudgetMs: args.budgetS * 1000 };
@@ -172,6 +178,11 @@ const main = async (): Promise<void> => {
   const n = (o: string): number => rows.filter((r) => r.outcome === o).length;
   process.stdout.write(`${n("killed")} killed, ${n("survived")} survived, ${n("inconclusive")} inconclusive, ${n("did-not-compile")} did not compile, ${n("did-not-start")} did not start (${rows.length} mutants) in ${seconds.toFixed(0)} s\n`);
   if (inputs === null) return;
+  if (args.rerun !== null) {
+    appendRerun({ commit: (inputs as { commit?: string }).commit ?? "(none)", at: new Date().toISOString(), why: args.rerun, options, control, rows });
+    process.stdout.write(`appended the rerun to ${RERUNS_FILE}\n`);
+    return;
+  }
   if (args.rows !== null) {
     save(true);
     process.stdout.write(`wrote ${args.rows} (merge the shards: npm run mutants:wire-generated -- merge FILE...)\n`);

@@ -2,13 +2,14 @@
  * A shard's rows file (shard-rows.ts): saved atomically, resumed only by the same run, merged only
  * when every shard of one run is there and finished.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { WireRow } from "./certify-one.ts";
 import type { ReportRow } from "./report.ts";
 import { mergeShards, readResumable, saveShard, type ShardRows } from "./shard-rows.ts";
+import { appendRerun, latestRerun, readReruns, RERUNS_FILE } from "./reruns.ts";
 
 const control: WireRow = {
   id: "control", outcome: "survived", exitCode: 0, stage: null, check: null, invariant: null, reported: [], summary: null,
@@ -73,5 +74,20 @@ describe("merging shards", () => {
     expect(mergeShards(["a"], [part(0)], "t")).toMatch(/every shard of 2 once, got 1$/);
     expect(mergeShards(["a", "b"], [part(0), part(0)], "t")).toMatch(/got 1, 1$/);
     expect(mergeShards([], [], "t")).toMatch(/needs the rows files/);
+  });
+});
+
+describe("the reruns file", () => {
+  it("appends reruns in order, and refuses one without a commit, a reason or rows", () => {
+    const root = dir();
+    mkdirSync(join(root, "conformance/mutants/generated"), { recursive: true });
+    expect(readReruns(root)).toEqual([]);
+    const r = { commit: "a".repeat(40), at: "2026-12-03T00:00:00.000Z", why: "after the golden recovery check", options: part(0).options, control, rows: [row("m1")] };
+    appendRerun(r, root);
+    appendRerun({ ...r, commit: "b".repeat(40) }, root);
+    expect(readReruns(root).map((x) => x.commit)).toEqual(["a".repeat(40), "b".repeat(40)]);
+    expect(latestRerun(readReruns(root)).get("m1")?.rerun.commit).toBe("b".repeat(40));
+    writeFileSync(join(root, RERUNS_FILE), JSON.stringify([{ ...r, why: "" }]));
+    expect(() => readReruns(root)).toThrow(/rerun 1 needs a commit, a reason \(why\) and its rows/);
   });
 });

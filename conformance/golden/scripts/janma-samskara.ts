@@ -62,9 +62,9 @@ const driver = (ctx: ScriptContext) => {
     send((t) => ({ op: "janma.conceive", tick: t, agent, instance_id: life.instance_id, nonce: life.nonce, manifest: life.manifest }), pins);
     return life;
   };
-  const born = (agent: string, over: Partial<JanmaManifest> = {}): Life => {
+  const born = (agent: string, over: Partial<JanmaManifest> = {}, pins?: string): Life => {
     const life = conceive(agent, over);
-    send((t) => ({ op: "janma.birth", tick: t, agent, instance_id: life.instance_id, environment: ENV }));
+    send((t) => ({ op: "janma.birth", tick: t, agent, instance_id: life.instance_id, environment: ENV }), pins);
     return life;
   };
   /** A signed act; `forged` replaces the signature with one that does not recompute (AD-4). */
@@ -317,6 +317,12 @@ export const janmaSamskaraScript = (ctx: ScriptContext): void => {
     w.withdraw(life);
     w.distil(life, `ob-dim-${k}`, w.distillate(life, `d-dim-${k}`, [{ ...w.disposition(`k.dim${k}`, "meet at the station", 300_000), category: "location" }]), "D-058");
   }
+
+  // D-016: a wildcard is granted only by an equal or wider wildcard; a plain capability grants no
+  // wildcard, even one whose prefix it shares after its last two characters ("mail.send" does not
+  // grant "mail.se.*": a resolver that took the plain capability for a wildcard would; a generated
+  // mutant of impl/core/capabilities.ts did, issue 21). Birth is refused under J-1.
+  w.born(C, { capability_grants: ["mail.se.*"], tool_bindings: [] }, "D-016");
 };
 
 export const JANMA_SAMSKARA_SESSIONS: readonly ScriptedGoldenSpec[] = [

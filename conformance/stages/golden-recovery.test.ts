@@ -1,8 +1,8 @@
 /**
- * The golden sessions' recovery check (golden-recovery.ts, W-7.1): the kit's implementation
- * recovers every session's world; an implementation that forgets its data directory at every
- * start answers every transcript line as expected and is failed by this check alone, with a
- * portable trace that `srk replay` runs (the trace's shutdown is followed by a restart). That the
+ * The golden sessions' restarts and recovery check (golden-recovery.ts, W-7.1): the kit's
+ * implementation recovers every session; an implementation that forgets its data directory at
+ * every start answers every transcript line as expected until a restart, and is failed right after
+ * one, with a portable trace that `srk replay` runs (the trace's shutdown is followed by a restart). That the
  * kit's implementation passes the check is shown by every golden stage run against it
  * (conformance/stages/golden.test.ts, the certification tests), and by the replay below.
  */
@@ -18,7 +18,9 @@ import { expect1 } from "../oracle/model.ts";
 import type { PlannedStep } from "../oracle/planned.ts";
 import { replayTrace } from "../replay.ts";
 import { REPO_ROOT } from "../transport/local.ts";
-import { leavesState, worldAfterTranscript } from "./golden-recovery.ts";
+import { leavesState, RESTART_EVERY, withRestarts, worldAfterTranscript } from "./golden-recovery.ts";
+import { goldenSteps, lineOf } from "./golden.ts";
+import { GOLDEN_SESSIONS } from "../golden/session.ts";
 
 const IMPL = `${process.execPath} --import tsx ${join(REPO_ROOT, "impl", "main.ts")}`;
 /** Answers like the kit's implementation while it runs, and starts every time on an emptied data directory. */
@@ -32,6 +34,27 @@ const mint = (tick: number, root: string): Command => ({
 } as unknown as Command);
 const cmd = (id: string, command: Command): PlannedStep => ({ request: { type: "command", id, command } as PlannedStep["request"], expected: { ok: true, events: [] } as PlannedStep["expected"] });
 const req = (type: string, id: string): PlannedStep => ({ request: { type, id, ...(type === "query" ? { query: { name: "world" } } : {}) } as PlannedStep["request"], expected: { ok: true, events: [] } as PlannedStep["expected"] });
+
+describe("restarts inside a transcript", () => {
+  const lines = Array.from({ length: 7 }, (_, i) => req("query", `q${i + 1}`));
+
+  it("a shutdown after every `every` lines, none after the last line, the lines in their order", () => {
+    const out = withRestarts(lines, 3);
+    expect(out.map((s) => s.request.type)).toEqual(["query", "query", "query", "shutdown", "query", "query", "query", "shutdown", "query"]);
+    expect(out.filter((s) => s.request.type === "query")).toEqual(lines);
+    expect(withRestarts(lines.slice(0, 6), 3).map((s) => s.request.type).at(-1)).toBe("query");
+    expect(withRestarts(lines.slice(0, 3), 3)).toHaveLength(3);
+  });
+
+  it("a step is named by its line in the transcript file, with the restart before it", () => {
+    const out = withRestarts(lines, 3);
+    expect(lineOf(out, 0)).toBe("line 1");
+    expect(lineOf(out, 2)).toBe("line 3");
+    expect(lineOf(out, 3)).toBe("the shutdown after line 3");
+    expect(lineOf(out, 4)).toBe("line 4 (after a restart on the same data directory after line 3)");
+    expect(lineOf(out, 8)).toBe("line 7 (after a restart on the same data directory after line 6)");
+  });
+});
 
 describe("the model's world after a transcript", () => {
   it("applies commands, empties at reset and ignores queries; the last command's op is kept for attribution", () => {
@@ -71,11 +94,16 @@ describe("the recovery check over the wire", () => {
     const findings = golden?.findings ?? [];
     // Every transcript line is answered as the file says: the only findings are recoveries.
     expect(findings.length).toBeGreaterThan(0);
+    // Every finding is after a restart: inside a transcript longer than RESTART_EVERY lines, or at
+    // the recovery check of a shorter one.
     for (const f of findings) {
-      expect(f.check).toMatch(/^golden\/session-[a-z0-9-]+\/recovery$/);
-      expect(f.summary).toContain("started again on the same data directory, the recovered world differs from the one before (W-7.1)");
+      if (f.check.endsWith("/recovery")) expect(f.summary).toContain("started again on the same data directory, the recovered world differs from the one before (W-7.1)");
+      else expect(f.summary).toMatch(/ line \d+ \(after a restart on the same data directory after line \d+\)/);
     }
-    const first = findings[0];
+    const short = GOLDEN_SESSIONS.filter((g) => goldenSteps(g.name).length <= RESTART_EVERY).map((g) => `golden/${g.name}/recovery`);
+    expect(short.length).toBeGreaterThan(0);
+    for (const check of short) expect(findings.map((f) => f.check)).toContain(check);
+    const first = findings.find((f) => f.check.endsWith("/recovery"));
     if (first?.trace_file == null) throw new Error("no trace written");
     const trace = PortableTrace.parse(JSON.parse(readFileSync(join(out, first.trace_file), "utf8")));
     const last = trace.steps.length - 1;

@@ -45,6 +45,27 @@ export const worldAfterTranscript = (steps: readonly PlannedStep[]): { world: Wo
   return { world: view(world), lastOp };
 };
 
+/**
+ * Restarts inside a transcript: every `every` lines a `shutdown` is inserted, after which the
+ * runner starts the implementation again on the same data directory (oracle/planned.ts) and the
+ * transcript goes on. The lines after a restart then read state the world view does not show
+ * (used nonces, ids, tokens, attempt nonces, migration ids), which a restart must not lose either:
+ * a duplicate refused before the restart must be refused after it. None is inserted after the
+ * last line (the end is the recovery check's).
+ */
+export const RESTART_EVERY = 40;
+
+export const withRestarts = (steps: readonly PlannedStep[], every = RESTART_EVERY): PlannedStep[] => {
+  const out: PlannedStep[] = [];
+  for (const [i, s] of steps.entries()) {
+    out.push(s);
+    if ((i + 1) % every === 0 && i + 1 < steps.length) {
+      out.push({ request: { type: "shutdown", id: `restart-${(i + 1) / every}` } as PlannedStep["request"], expected: { ok: true, events: [] } as PlannedStep["expected"] });
+    }
+  }
+  return out;
+};
+
 /** Whether the transcript leaves anything to recover (an empty world after a restart proves nothing). */
 export const leavesState = (w: WorldView): boolean => w.agents.length > 0 || w.tick > 0;
 

@@ -10,7 +10,6 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../../transport/local.ts";
 import type { WireOptions, WireRow } from "./certify-one.ts";
-import type { ReportRow } from "./report.ts";
 
 export const RERUNS_FILE = "conformance/mutants/generated/reruns.json";
 
@@ -22,7 +21,8 @@ export interface Rerun {
   readonly why: string;
   readonly options: WireOptions;
   readonly control: WireRow;
-  readonly rows: readonly ReportRow[];
+  /** The rows as the run wrote them (report rows; the renderer reads their WireRow part). */
+  readonly rows: readonly WireRow[];
 }
 
 export const readReruns = (root = REPO_ROOT): Rerun[] => {
@@ -45,8 +45,8 @@ export const appendRerun = (r: Rerun, root = REPO_ROOT): void => {
 };
 
 /** The latest rerun row of each mutant id (later reruns override earlier ones), with its rerun. */
-export const latestRerun = (reruns: readonly Rerun[]): ReadonlyMap<string, { readonly rerun: Rerun; readonly row: ReportRow }> => {
-  const out = new Map<string, { rerun: Rerun; row: ReportRow }>();
+export const latestRerun = (reruns: readonly Rerun[]): ReadonlyMap<string, { readonly rerun: Rerun; readonly row: WireRow }> => {
+  const out = new Map<string, { rerun: Rerun; row: WireRow }>();
   for (const rerun of reruns) for (const row of rerun.rows) out.set(row.id, { rerun, row });
   return out;
 };

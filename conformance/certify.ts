@@ -38,7 +38,7 @@ import { STAGE_RUNNERS } from "./stages/registry.ts";
 import { outcome, Undrivable, WireBreak, type CertifySettings, type Finding, type StageContext, type StageOutcome } from "./stages/types.ts";
 import type { CertifyResult } from "./core/certify-result.ts";
 import { shellWord as shq } from "./core/shell.ts";
-import { CutShort, cutShortOf, timeLimit, whenAborted } from "./core/abort.ts";
+import { CutShort, cutShortOf, manyListeners, timeLimit, whenAborted } from "./core/abort.ts";
 
 export interface CertifyOptions extends CertifySettings {
   readonly commandLine: string;
@@ -201,7 +201,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
           out = outcome("inconclusive", "the time budget ended before this stage", 0);
         } else {
           const limit = timeLimit(deadline - Date.now() + grace, STAGE_TIME_LIMIT);
-          const signal = o.signal === undefined ? limit.signal : AbortSignal.any([o.signal, limit.signal]);
+          const signal = o.signal === undefined ? limit.signal : manyListeners(AbortSignal.any([o.signal, limit.signal]));
           // Each live process and client of the stage listens to it (and stops listening when it
           // exits): more than Node's default of 10 at once is expected, not a leak.
           setMaxListeners(0, signal);

@@ -7,7 +7,7 @@
  * exit hook of transport/process.ts SIGKILLs every process group still alive.
  */
 import { constants } from "node:os";
-import { CutShort } from "../core/abort.ts";
+import { CutShort, manyListeners } from "../core/abort.ts";
 
 export const INTERRUPTS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
 
@@ -29,6 +29,7 @@ export interface Interrupt {
 /** Listens for `signals` (while listening, they no longer kill the process); `onFirst` is told of the first. */
 export const listenForInterrupts = (onFirst: (s: NodeJS.Signals) => void, signals: readonly NodeJS.Signals[] = INTERRUPTS): Interrupt => {
   const c = new AbortController();
+  manyListeners(c.signal);
   const handler = (s: NodeJS.Signals): void => {
     if (c.signal.aborted) {
       process.exit(128 + constants.signals[s]);

@@ -9,6 +9,8 @@
  * every Undrivable into an implementation fault must not blame it for the runner stopping.
  */
 
+import { setMaxListeners } from "node:events";
+
 /** The work was stopped by the runner (an interrupt, or a stage's time limit), not by the implementation. */
 export class CutShort extends Error {
   override readonly name = "CutShort";
@@ -34,6 +36,18 @@ export const throwIfCut = (signal: AbortSignal | undefined): void => {
   if (signal?.aborted === true) throw cutShortOf(signal);
 };
 
+/**
+ * Lets `signal` carry a listener per live process without Node's leak warning (its default limit
+ * is 10): every client and every implementation process listens while it runs and stops listening
+ * when it exits (client.ts, process.ts), so the count is bounded by the processes alive at once,
+ * which a stage with a dozen sessions exceeds. A real leak still shows past this limit.
+ */
+export const MAX_SIGNAL_LISTENERS = 1_000;
+export const manyListeners = (signal: AbortSignal): AbortSignal => {
+  setMaxListeners(MAX_SIGNAL_LISTENERS, signal);
+  return signal;
+};
+
 /** Runs `f` once when `signal` fires (at once if it already has); the returned function stops listening. */
 export const onAbort = (signal: AbortSignal | undefined, f: () => void): (() => void) => {
   if (signal === undefined) return () => {};
@@ -52,6 +66,7 @@ export const onAbort = (signal: AbortSignal | undefined, f: () => void): (() => 
  */
 export const timeLimit = (ms: number, reason: CutShort): { readonly signal: AbortSignal; clear(): void } => {
   const c = new AbortController();
+  manyListeners(c.signal);
   const timer = setTimeout(() => c.abort(reason), Math.max(0, ms));
   return { signal: c.signal, clear: () => clearTimeout(timer) };
 };

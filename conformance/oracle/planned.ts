@@ -102,11 +102,13 @@ export const runPlanned = async (session: Session, steps: readonly PlannedStep[]
         if (m !== null) mismatch = { index, mismatch: m };
       }
     }
-    if (mismatch !== null) break;
-    if (isRestart(window[window.length - 1] as PlannedStep) && end < steps.length) {
+    // A window that ended with a shutdown leaves a stopping process: start it again before anything
+    // else is sent, also when a mismatch ends the run (the caller may go on probing the session).
+    if (isRestart(window[window.length - 1] as PlannedStep)) {
       await session.restart();
       prefix = session.nextIdPrefix();
     }
+    if (mismatch !== null) break;
   }
   return { replies, mismatch };
 };

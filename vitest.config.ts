@@ -24,6 +24,7 @@ export const LONG_TESTS = [
   "adapters/js/examples.test.ts",
   "adapters/python/examples.test.ts",
   "conformance/log/recordings.test.ts",
+  "conformance/explore/model-mutants/model-mutants.test.ts",
 ];
 
 // One suite for the whole kit. Campaigns (fuzz, bench, the mutant matrix) live behind their own

@@ -40,8 +40,8 @@ export interface LogResult {
   readonly recorded_rtt_us: Figure;
 }
 
-/** The runs' commands and the log a correct implementation would leave (the model's replies). */
-const makeLog = (runs: number, steps: number): { commands: Command[][]; text: string } => {
+/** The runs' commands and the log a correct implementation would leave (the model's replies); exported for bench/log-only.ts's profiling. */
+export const makeLog = (runs: number, steps: number): { commands: Command[][]; text: string } => {
   const commands: Command[][] = [];
   const lines: string[] = [JSON.stringify({ srk_log: 1, recorder: "bench", impl: null, started_at: null })];
   let seq = 0;
@@ -187,7 +187,7 @@ export const logGoals = (r: LogResult): Goal[] => {
         baseline: { value: relay, unit: "µs", label: "bare relay" },
         ratio: recorded / relay, goal: LOG_RELAY_GOAL.spec,
         whenMet: `logging every line costs ${sig(recorded - relay)} µs per round trip over a relay that only copies (${sig(relay)} µs; direct ${sig(direct)} µs)`,
-        whenShort: `logging costs ${sig(recorded - relay)} µs per round trip over a relay that only copies (${sig(relay)} µs): the proxy forwards first and logs in batches every few milliseconds, but cutting, parsing, serialising and appending both lines of every round trip is still CPU time of the proxy's one thread, taken from the cores the client and the implementation run on`,
+        whenShort: `logging costs ${sig(recorded - relay)} µs per round trip over a relay that only copies (${sig(relay)} µs): the proxy forwards first and logs in batches every few milliseconds, copying each line's own bytes into the log once it has checked them to be one JSON value, but cutting, checking and appending both lines of every round trip, and waking for each batch, is still CPU time of the proxy's one thread, taken from the cores the client and the implementation run on`,
       }),
   ];
 };

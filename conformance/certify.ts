@@ -8,7 +8,14 @@
  * be driven, and with faults of the runner itself reported apart (`harness_faults`). The one
  * exception: a command line whose program cannot be started at all (no such program, not
  * executable) is a usage error (UsageError, exit 64) and nothing is written.
+ *
+ * Cancellation (core/abort.ts): each stage runs under a signal that combines the caller's
+ * (`signal`: `srk certify` aborts it on SIGINT or SIGTERM) with the stage's hard time limit. When
+ * it fires, the transport stops the stage's processes and rejects its requests, the stage is
+ * recorded as cut short, the stages after it as not run, and the certificate of what was done is
+ * written as always; `certify` returns once every process it started is gone.
  */
+import { setMaxListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ShrinkLedger } from "./shrink-budget.ts";
@@ -31,6 +38,7 @@ import { STAGE_RUNNERS } from "./stages/registry.ts";
 import { outcome, Undrivable, WireBreak, type CertifySettings, type Finding, type StageContext, type StageOutcome } from "./stages/types.ts";
 import type { CertifyResult } from "./core/certify-result.ts";
 import { shellWord as shq } from "./core/shell.ts";
+import { CutShort, cutShortOf, manyListeners, timeLimit, whenAborted } from "./core/abort.ts";
 
 export interface CertifyOptions extends CertifySettings {
   readonly commandLine: string;
@@ -56,6 +64,12 @@ export interface CertifyOptions extends CertifySettings {
   readonly dataRoot?: string;
   /** Extra time a stage may overrun the budget before its processes are killed. */
   readonly graceMs?: number;
+  /**
+   * Cuts the certification short when it fires: the stage under way stops (its processes are
+   * terminated), the rest are not run, and the partial certificate is written and returned. Its
+   * reason, a CutShort (core/abort.ts), says why in the certificate ("interrupted by SIGINT").
+   */
+  readonly signal?: AbortSignal;
 }
 
 // What a certification returns is vocabulary its reporters, the shard merge and the library share:
@@ -72,17 +86,27 @@ export const stagesFor = (only: readonly InvariantId[], requested?: readonly Sta
   STAGES.filter((s) => (requested === undefined ? true : requested.includes(s)))
     .filter((s) => s === "handshake" || only.length === 0 || STAGE_CONCERNS[s].some((id) => only.includes(id)));
 
-const withDeadline = async (p: Promise<StageOutcome>, ms: number, onTimeout: () => Promise<void>): Promise<StageOutcome> => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<StageOutcome>((resolve) => {
-    timer = setTimeout(() => {
-      void onTimeout().then(() => resolve(outcome("inconclusive", `the stage did not finish within the time budget (+ grace); its processes were killed`, 0)));
-    }, ms);
-  });
+/** Why a stage's hard time limit (the budget plus grace) cuts it short; the reason its outcome has always given. */
+const STAGE_TIME_LIMIT = new CutShort("the stage did not finish within the time budget (+ grace)");
+
+/** The outcome of a stage its signal cut short: the time limit's as it always read, an interrupt's saying so. */
+const cutOutcome = (c: CutShort, ms: number): StageOutcome =>
+  c === STAGE_TIME_LIMIT
+    ? outcome("inconclusive", `${c.why}; its processes were killed`, 0)
+    : outcome("inconclusive", `${c.message}; its processes were stopped and what it found so far is not reported`, 0, [], [`cut short after ${ms} ms of this stage`]);
+
+/**
+ * The stage's outcome, or the CutShort of `signal` as soon as it fires: the stage is not waited
+ * for once cut (its processes are being stopped and nothing it still does is recorded).
+ */
+const untilCut = async (run: Promise<StageOutcome>, signal: AbortSignal): Promise<StageOutcome> => {
+  // A stage still unwinding after the cut must not end the runner with an unhandled rejection.
+  run.catch(() => undefined);
+  const cut = whenAborted(signal);
   try {
-    return await Promise.race([p, timeout]);
+    return await Promise.race([run, cut.promise]);
   } finally {
-    clearTimeout(timer);
+    cut.stop();
   }
 };
 
@@ -137,6 +161,8 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
   // started: a command line that cannot start is a usage error that leaves an earlier report as it
   // was, and writes no certificate); a name from hello, once hello is in.
   if (outDir !== null) prepareOutDir(outDir, { clear: false });
+  // The first handshake is stopped by the caller's signal only; each stage's adds its time limit.
+  target.signal = o.signal;
   try {
     try {
       const first = await target.openFirst(() => progress.stage("start", o.commandLine));
@@ -145,7 +171,9 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
       await first.close();
       if (violations.length > 0) implementationFaults.push(...violations.map((v) => `${v.rule}: ${v.message}: ${v.raw}`));
     } catch (e) {
-      if (e instanceof Undrivable || e instanceof WireBreak) {
+      if (e instanceof CutShort) {
+        record("handshake", cutOutcome(e, Date.now() - started), Date.now() - started);
+      } else if (e instanceof Undrivable || e instanceof WireBreak) {
         implementationFaults.push(e.message);
         const out = outcome(e instanceof WireBreak ? "fail" : "inconclusive", `the first handshake failed: ${e.message}`, 1,
           e instanceof WireBreak ? [{ invariant: null, stage: "handshake", check: `handshake/${e.rule}`, summary: `${e.message}; raw: ${e.raw}`, trace: null }] : []);
@@ -159,21 +187,33 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
         settings: o, hello, families: hello.profile.families, crashHook: hello.profile.crash_hook,
         // One shrink budget for every stage of this certification (D-064).
         shrinkLedger: new ShrinkLedger(o.timeBudgetMs),
-        target, witnesses, coverage, progress, deadline, ...(o.shard === undefined ? {} : { shard: o.shard }), ...(o.failFast === true ? { failFast: true } : {}),
+        target, witnesses, coverage, progress, deadline, ...(o.signal === undefined ? {} : { signal: o.signal }), ...(o.shard === undefined ? {} : { shard: o.shard }), ...(o.failFast === true ? { failFast: true } : {}),
       };
       for (const stage of plan) {
         const t0 = Date.now();
         progress.stage(stage);
         let out: StageOutcome;
-        if (o.failFast === true && summaries.some((x) => x.findings.length > 0)) {
+        if (o.signal?.aborted === true) {
+          out = outcome("inconclusive", `not run: the certification was ${cutShortOf(o.signal).message}`, 0);
+        } else if (o.failFast === true && summaries.some((x) => x.findings.length > 0)) {
           out = outcome("inconclusive", "skipped: an earlier stage found a violation (--fail-fast)", 0);
         } else if (Date.now() >= deadline) {
           out = outcome("inconclusive", "the time budget ended before this stage", 0);
         } else {
+          const limit = timeLimit(deadline - Date.now() + grace, STAGE_TIME_LIMIT);
+          const signal = o.signal === undefined ? limit.signal : manyListeners(AbortSignal.any([o.signal, limit.signal]));
+          // Each live process and client of the stage listens to it (and stops listening when it
+          // exits): more than Node's default of 10 at once is expected, not a leak.
+          setMaxListeners(0, signal);
+          target.signal = signal;
           try {
-            out = await withDeadline(STAGE_RUNNERS[stage](ctx), deadline - Date.now() + grace, () => target.dispose(true));
+            out = await untilCut(STAGE_RUNNERS[stage]({ ...ctx, signal }), signal);
+            // A stage that caught the cut itself and returned is cut short all the same.
+            if (signal.aborted) out = cutOutcome(cutShortOf(signal), Date.now() - t0);
           } catch (e) {
-            if (e instanceof Undrivable) {
+            if (signal.aborted) {
+              out = cutOutcome(cutShortOf(signal), Date.now() - t0);
+            } else if (e instanceof Undrivable) {
               implementationFaults.push(`${stage}: ${e.message}`);
               out = outcome("inconclusive", e.message, 0);
             } else if (e instanceof WireBreak) {
@@ -183,6 +223,9 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
               harnessFaults.push(`${stage}: ${msg}`);
               out = outcome("inconclusive", `the runner failed in this stage (a harness fault, not the implementation's): ${e instanceof Error ? e.message : String(e)}`, 0);
             }
+          } finally {
+            limit.clear();
+            target.signal = o.signal;
           }
         }
         // A process that answered `shutdown` and then had to be killed broke W-2.2; sessions close in

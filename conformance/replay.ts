@@ -3,6 +3,7 @@
  * on any implementation, on a fresh data directory, and says whether it still fails and where.
  * A trace that arms the crash hook (`crash_after`) expects the process to die: the runner then
  * restarts it on the same directory and carries on with the next request, as the crash stage did.
+ * An accepted `shutdown` is followed the same way: a restart on the same directory, then the rest.
  */
 import type { PortableTrace } from "../spec/certificate.ts";
 import type { Reply } from "../spec/wire/index.ts";
@@ -43,6 +44,12 @@ export const replayTrace = async (trace: PortableTrace, o: ReplayOptions): Promi
       if (o2.kind === "exited" && armed) {
         // The hook fired at this request: restart on the same directory and go on (W-7.3).
         armed = false;
+        await session.restart();
+        continue;
+      }
+      if (step.request.type === "shutdown" && o2.kind === "reply" && o2.reply.ok) {
+        // A clean stop (W-2.2) inside a trace: the process is started again on the same directory
+        // and the trace goes on, as the golden recovery check did (W-7.1).
         await session.restart();
         continue;
       }

@@ -12,6 +12,9 @@
  * Exit codes: 0 certified (or: replay passes, golden passes); 1 violations found (or: the replay
  * still fails); 2 inconclusive (could not be driven, time budget, harness fault); 64 usage error
  * (including a command line whose program cannot be started: no such program, not executable).
+ * SIGINT or SIGTERM during `srk certify` stops the implementation and writes a partial certificate
+ * (the stage under way and those after it inconclusive, cut short), exiting 2 (1 if a violation
+ * was already found); a second one exits at once (cli/interrupt.ts).
  * Progress and logs go to stderr; the summary goes to stdout; nothing goes to the implementation
  * but protocol messages.
  */
@@ -80,7 +83,9 @@ export const program = (): Command => {
         const out = typeof named === "string" ? named : named(null);
         prepareOutDir(out);
         const { certifyInJobs } = await import("../shard/jobs.ts");
-        const merged = await certifyInJobs(args, o.jobs, out);
+        const { listenForInterrupts } = await import("./interrupt.ts");
+        const interrupt = listenForInterrupts((s) => process.stderr.write(`srk: ${s}: passing it on to the shards, which stop and write partial certificates (again to quit at once)\n`));
+        const merged = await certifyInJobs(args, o.jobs, out, undefined, interrupt.signal).finally(() => interrupt.dispose());
         process.stdout.write(renderSummary(merged.certificate, merged.certificatePath));
         process.exitCode = merged.certificate.exit_code;
         return;
@@ -88,15 +93,19 @@ export const program = (): Command => {
       const { certify } = await import("../certify.ts");
       const { parseShard } = await import("../shard/shard.ts");
       const { streamProgress } = await import("./progress.ts");
+      const { listenForInterrupts } = await import("./interrupt.ts");
+      const progress = streamProgress(process.stderr);
+      const interrupt = listenForInterrupts((s) => progress.line(`srk: ${s}: stopping the implementation and writing a partial certificate (again to quit at once)`));
       const result = await certify({
         commandLine: o.impl, seed: o.seed, runs: o.runs, timeBudgetMs: o.timeBudget * 1000, requestTimeoutMs: o.requestTimeout,
         startupTimeoutMs: o.startupTimeout, only: o.only, outDir: outDirFor(o.impl, o.out), failFast: o.failFast === true,
         ...(o.shard === undefined ? {} : { shard: parseShard(o.shard) }),
         ...(o.dataDir === undefined ? {} : { dataDir: o.dataDir }), ...(baseline === undefined ? {} : { baseline }),
-        progress: streamProgress(process.stderr),
-      });
+        progress, signal: interrupt.signal,
+      }).finally(() => interrupt.dispose());
       process.stdout.write(renderSummary(result.certificate, result.certificatePath));
       process.exitCode = result.certificate.exit_code;
+      interrupt.exitIfInterrupted(result.certificate.exit_code);
     });
 
   p.command("replay")
@@ -135,7 +144,7 @@ export const program = (): Command => {
   p.command("explore")
     .description("explore the reference model breadth-first over a finite scope (JSON data: a shipped name or a file), checking the 19 predicates in every state reached and counting every operation and check clause; progress on stderr, the result as explore.json and explore.md")
     .option("--scope <file|name>", "the scope: a file, or a shipped name (default, large)", "default")
-    .option("--out <dir>", "where to write explore.json and explore.md; default: the Markdown on stdout")
+    .option("--out <dir>", "where to write explore.json, explore.md and, for each predicate violated, its shortest path as a portable trace (traces/explore-<id>.json and .itf.json, for srk replay); default: the Markdown on stdout")
     .action(async (o: { scope: string; out?: string }) => {
       const { UsageError } = await import("../driver/command-line.ts");
       const { explore, exploreJson, exploreMarkdown, loadScope, ScopeError } = await import("../explore/index.ts");
@@ -153,10 +162,12 @@ export const program = (): Command => {
       });
       if (o.out === undefined) process.stdout.write(exploreMarkdown(r));
       else {
+        const { writeViolationTraces } = await import("../explore/traces.ts");
         mkdirSync(o.out, { recursive: true });
-        writeFileSync(join(o.out, "explore.json"), exploreJson(r));
-        writeFileSync(join(o.out, "explore.md"), exploreMarkdown(r));
-        process.stderr.write(`explore: wrote ${join(o.out, "explore.json")} and explore.md\n`);
+        const traces = writeViolationTraces(o.out, scope.name, r.violations);
+        writeFileSync(join(o.out, "explore.json"), exploreJson(r, traces));
+        writeFileSync(join(o.out, "explore.md"), exploreMarkdown(r, traces));
+        process.stderr.write(`explore: wrote ${join(o.out, "explore.json")} and explore.md${traces.length === 0 ? "" : `, and ${traces.length} trace(s) in ${join(o.out, "traces")}`}\n`);
       }
       process.exitCode = r.violations.length > 0 ? 1 : 0;
     });

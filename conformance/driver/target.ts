@@ -4,6 +4,10 @@
  * process handshaken before use. A `Session` is one live process on one data directory; it can
  * be restarted on the same directory (crash cuts) and its replies are checked into `Reply` or
  * turned into the stage errors `Undrivable` (exit, hang) and `WireBreak` (protocol violation).
+ *
+ * Every process is started under the target's current `signal` (certify sets it to each stage's,
+ * core/abort.ts): when it fires, the process is stopped and its requests reject with a CutShort,
+ * and `dispose` waits until every process so stopped is gone.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { match } from "ts-pattern";
@@ -129,6 +133,17 @@ export class Target {
   private readonly sessions = new Set<Session>();
   private count = 0;
   private readonly ignoredShutdowns: Violation[] = [];
+  /**
+   * Every client started (sessions and raw clients alike), for `dispose` after an abort. Kept to
+   * the end, as `sessions` are: a client's current process changes with each restart.
+   */
+  private readonly clients = new Set<WireClient>();
+  /**
+   * What stops the processes started from now on (certify sets each stage's, its time limit and the
+   * interrupt combined); none by default. Mutable rather than passed to every call: stages reach the
+   * target through their context and need not know about cancellation to honour it.
+   */
+  signal: AbortSignal | undefined = undefined;
 
   constructor(readonly options: TargetOptions) {
     this.ownRoot = options.dataRoot === undefined;
@@ -151,12 +166,15 @@ export class Target {
 
   /** A client spawned on `dataDir` but not handshaken (handshake tests). */
   spawnRaw(dataDir: string, protocolVersions?: readonly string[]): WireClient {
-    return WireClient.spawnRaw(this.spawnSpec(dataDir), {
+    const client = WireClient.spawnRaw(this.spawnSpec(dataDir), {
       timeoutMs: this.options.requestTimeoutMs,
       startupTimeoutMs: this.options.startupTimeoutMs,
       onShutdownIgnored: (v) => this.ignoredShutdowns.push(v),
       ...(protocolVersions === undefined ? {} : { protocolVersions }),
+      ...(this.signal === undefined ? {} : { signal: this.signal }),
     });
+    this.clients.add(client);
+    return client;
   }
 
   /**
@@ -196,10 +214,16 @@ export class Target {
     }
   }
 
-  /** Ends every process still running, then removes the data directories the runner made. */
+  /**
+   * Ends every process still running, then removes the data directories the runner made. After an
+   * abort it also waits for every process the abort is stopping (raw clients too), so that none
+   * outlives the certification.
+   */
   async dispose(keepData = false): Promise<void> {
     await Promise.all([...this.sessions].map((s) => s.close().catch(() => undefined)));
     this.sessions.clear();
+    await Promise.all([...this.clients].filter((c) => c.aborted && !c.hasExited).map((c) => c.exited));
+    this.clients.clear();
     if (this.ownRoot && !keepData) rmSync(this.root, { recursive: true, force: true });
   }
 }

@@ -13,7 +13,7 @@ describe("srk explore", () => {
   it("writes explore.json and explore.md for a scope file, with progress on stderr", () => {
     const dir = mkdtempSync(join(tmpdir(), "srk-explore-"));
     const scope = join(dir, "tiny.json");
-    writeFileSync(scope, JSON.stringify({ ...loadScope("default"), name: "tiny", instances: ["i1"], makers: ["mint", "conceive", "birth"], max_depth: 3 }));
+    writeFileSync(scope, JSON.stringify({ ...loadScope("default"), parts: undefined, name: "tiny", instances: ["i1"], makers: ["mint", "conceive", "birth"], max_depth: 3 }));
     const out = join(dir, "out");
     const r = srk(["explore", "--scope", scope, "--out", out]);
     expect(r.status).toBe(0);
@@ -21,7 +21,13 @@ describe("srk explore", () => {
     const json = JSON.parse(readFileSync(join(out, "explore.json"), "utf8"));
     expect(json.distinct).toBe(4);
     expect(json.perDepth).toEqual([1, 1, 1, 1]);
-    expect(readFileSync(join(out, "explore.md"), "utf8")).toContain("| distinct states | 4 |");
+    const md = readFileSync(join(out, "explore.md"), "utf8");
+    expect(md).toContain("| distinct states | 4 |");
+    // Three makers reach three operations: the rest are listed as not reached, by the scope's limit.
+    expect(md).toMatch(/\| operations tried \/ accepted \| 3 \/ 3 of \d+ \|/);
+    expect(md).toMatch(/\| janma\.act \| tried \| no: the scope's limit \|/);
+    expect(md).toMatch(/\| visited set \| [\d.]+ MB \([\d.]+ MB per million states\) \|/);
+    expect(json.reach.operationsAccepted).toBe(3);
   }, 60_000);
   it("refuses a malformed scope with the usage exit code, naming the field", () => {
     const dir = mkdtempSync(join(tmpdir(), "srk-explore-"));

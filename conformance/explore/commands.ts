@@ -1,13 +1,18 @@
 /**
- * The scope's command makers: every command a scope tries in a given world. Concrete, small,
- * well-formed commands in the manner of conformance/golden/scripts/travel-driver.ts (one "travel"
- * tool, fare.* grantable); values known only in the state (identity, store head, manifest digest,
- * signature) are read or computed from the world.
+ * The scope's command makers: every command a scope tries in a given world. The explorer's own
+ * makers are concrete, small, well-formed commands in the manner of
+ * conformance/golden/scripts/travel-driver.ts (one "travel" tool, fare.* grantable); values known
+ * only in the state (identity, store head, manifest digest, signature) are read or computed from
+ * the world. The other makers are dispatched to makers-gen.ts (the property generator's builders),
+ * makers-rare.ts and makers-quiesced.ts (refusals no valid command meets).
  */
 import type { Command, JanmaManifest } from "../../spec/index.ts";
 import { DOMAIN, digestOf } from "../../spec/index.ts";
 import type { World } from "../../model/index.ts";
-import type { DistillateShape, MakerName, Scope } from "./scope.ts";
+import { genCommands, lazyView } from "./makers-gen.ts";
+import { quiescedCommands } from "./makers-quiesced.ts";
+import { genericCommands, rareRipaCommands, rareSamsaraCommands, type Builders } from "./makers-rare.ts";
+import { GEN_MAKER_NAMES, type DistillateShape, type GenMakerName, type MakerName, type Scope } from "./scope.ts";
 
 export const BASE = `sha256:${"ab".repeat(32)}`;
 export const EVIDENCE = `sha256:${"cd".repeat(32)}`;
@@ -26,7 +31,8 @@ const manifestOf = (scope: Scope, head: string): JanmaManifest => ({
   mission: "travel",
   capability_grants: ["fare.*"],
   tool_bindings: [{ tool: "search", capabilities: ["fare.search"] }],
-  consent_scope: { grant_id: "g", principal: "p", cells: [], category_defaults: [], persist_ceiling: "low" },
+  // Health lessons are not consented for training (D-058), so a distillate of one is refused (OP-2.7.c8).
+  consent_scope: { grant_id: "g", principal: "p", cells: [{ category: "health", dimension: "training", sensitivity: "high" }], category_defaults: [], persist_ceiling: "low" },
   ttl_ticks: scope.ttl_ticks,
   termination_conditions: [],
   distillation_policy: { deadline_ticks: scope.deadline_ticks, max_retries: scope.max_retries, satisfaction_model: null },
@@ -42,13 +48,46 @@ const distillateOf = (agent: string, instance: string, bornFrom: string, shape: 
   dispositions: shape.dispositions.map((d) => ({ ...d, evidence_digest: EVIDENCE, category: "operational" })),
 });
 
+/** The scope's manifest and first distillate shape, for the rare refusals (makers-rare.ts). */
+const buildersOf = (scope: Scope): Builders => ({
+  manifest: (head) => manifestOf(scope, head),
+  distillate: (agent, instance, nonce, bornFrom) => {
+    const shape = scope.distillates[0] ?? { id: "rare", valence: 500_000, confidence: 900_000, dispositions: [{ key: "fares", guidance: "prefer direct fares", weight: 500_000 }] };
+    const d = distillateOf(agent, instance, bornFrom, shape);
+    return { ...d, source: { ...d.source, nonce } };
+  },
+});
+
+const isGen = (m: MakerName): m is GenMakerName => (GEN_MAKER_NAMES as readonly string[]).includes(m);
+
 /** Every command of the scope in `world`, in a fixed order (makers in scope order). */
 export const commandsAt = (scope: Scope, world: World): Tried[] => {
   const tick = world.tick + scope.tick_step;
   const out: Tried[] = [];
   const agents = [...world.agents.values()].sort((a, b) => (a.identity.root < b.identity.root ? -1 : 1));
+  const v = lazyView(world);
   for (const maker of scope.makers) {
     const push = (command: unknown) => out.push({ maker, command: command as Command });
+    if (isGen(maker)) {
+      for (const c of genCommands(scope, maker, v, tick)) push(c);
+      continue;
+    }
+    if (maker === "generic") {
+      for (const c of genericCommands(world, tick)) push(c);
+      continue;
+    }
+    if (maker === "rare_samsara") {
+      for (const c of rareSamsaraCommands(world, tick, buildersOf(scope))) push(c);
+      continue;
+    }
+    if (maker === "quiesced") {
+      for (const c of quiescedCommands(scope, world, v, tick, (head) => manifestOf(scope, head))) push(c);
+      continue;
+    }
+    if (maker === "rare_ripa") {
+      for (const c of rareRipaCommands(world, tick)) push(c);
+      continue;
+    }
     if (maker === "mint") {
       for (const root of scope.roots)
         push({
@@ -105,7 +144,8 @@ export const commandsAt = (scope: Scope, world: World): Tried[] => {
             break;
           case "act": {
             const manifest = life?.manifest ?? manifestOf(scope, head);
-            const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["looked up fares"] };
+            // Five words: a distillate quoting four of them leaks the trace (OP-2.7.c9, makers-rare.ts).
+            const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["looked up cheap direct fares"] };
             const manifest_digest = digestOf(DOMAIN.manifest, manifest);
             const nonce = nonceOf(instance_id);
             const signature = digestOf(DOMAIN.action, { identity: agent, nonce, manifest_digest, action });

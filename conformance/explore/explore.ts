@@ -11,16 +11,22 @@
  * by other paths are not checked). The first violation of each predicate comes with a shortest
  * path (breadth-first order) as the list of commands from the initial world.
  *
- * Pure except for the optional progress callback (and the clock, read for the timings).
+ * A composite scope (`parts`, scope.ts) is explored part after part, each from the initial world,
+ * and the result sums them (`parts` lists each). A scope declaring `symmetry` fingerprints a
+ * representative of each state under permutations of its interchangeable ids (symmetry.ts).
+ *
+ * Pure except for the optional progress callback (and the clock and the heap, read for the
+ * timings and the memory figures).
  */
 import type { Command } from "../../spec/index.ts";
-import { CHECKS, checksOf } from "../../spec/checks.ts";
+import { CHECKS, checksOf, type CheckClause } from "../../spec/checks.ts";
 import { INVARIANT_IDS, type InvariantId } from "../../spec/invariant-ids.ts";
 import { PREDICATES, initialWorld, type HistoryStep, type Predicate, type World } from "../../model/index.ts";
 import { expect1 } from "../oracle/model.ts";
 import { commandsAt } from "./commands.ts";
-import { fingerprint } from "./fingerprint.ts";
-import type { Scope } from "./scope.ts";
+import { FingerprintSet, fnv1a64Halves, worldText } from "./fingerprint.ts";
+import { partsOf, type Scope } from "./scope.ts";
+import { representativeOf } from "./symmetry.ts";
 
 export interface OpCount {
   accepted: number;
@@ -42,11 +48,46 @@ export interface Violation {
 }
 
 export interface Progress {
+  /** The part being explored (the scope's name when it has no parts); the counts are that part's. */
+  readonly part: string;
   readonly states: number;
   readonly distinct: number;
   readonly depth: number;
   readonly elapsedMs: number;
   readonly statesPerSecond: number;
+}
+
+/** Memory of an exploration (summed over parts: the largest part's figures are what one run needs). */
+export interface MemoryUse {
+  /** Bytes of the visited set (the fingerprint table) at the end, summed over parts. */
+  readonly visitedBytes: number;
+  /**
+   * Visited-set bytes per million distinct states: the table's bytes over its entries, × 10⁶
+   * (between 16 and 32 MB: 8 bytes a slot, the table between a quarter and half full; it starts
+   * at 1024 slots, so tiny explorations show more).
+   */
+  readonly visitedBytesPerMillion: number;
+  /**
+   * Growth of the JavaScript heap during the exploration: the highest process.memoryUsage().heapUsed
+   * sampled (every 1024 new states and at the end) minus the value at the start, without forcing a
+   * collection, so garbage not yet collected is in it. Mostly the worlds kept for the shortest
+   * paths, one per distinct state (structurally shared between a state and its successors).
+   */
+  readonly heapDeltaBytes: number;
+  /** heapDeltaBytes per million distinct states. */
+  readonly heapBytesPerMillion: number;
+}
+
+/** One part of a composite scope (the scope itself when it has no parts). */
+export interface PartSummary {
+  readonly name: string;
+  readonly states: number;
+  readonly distinct: number;
+  readonly depth: number;
+  readonly maxDepth: number;
+  readonly truncated: boolean;
+  readonly exhausted: boolean;
+  readonly elapsedMs: number;
 }
 
 export interface ExploreResult {
@@ -72,6 +113,11 @@ export interface ExploreResult {
   readonly violations: readonly Violation[];
   readonly elapsedMs: number;
   readonly statesPerSecond: number;
+  /** The parts explored (one, the scope, when it has no parts); the figures above are their sums. */
+  readonly parts: readonly PartSummary[];
+  /** Whether states were identified up to the scope's symmetric ids (symmetry.ts). */
+  readonly symmetry: boolean;
+  readonly memory: MemoryUse;
 }
 
 export interface ExploreOptions {
@@ -100,7 +146,16 @@ const pathOf = (nodes: readonly Node[], k: number): HistoryStep[] => {
   return h.reverse();
 };
 
-export const explore = (scope: Scope, options: ExploreOptions = {}): ExploreResult => {
+const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
+  const heap0 = process.memoryUsage().heapUsed;
+  let heapPeak = heap0;
+  const represent = representativeOf(scope);
+  const seen = new FingerprintSet();
+  /** Adds the state's fingerprint (its representative's); true when it is new. */
+  const visit = (w: World): boolean => {
+    const [hi, lo] = fnv1a64Halves(represent(worldText(w)));
+    return seen.add(hi, lo);
+  };
   const predicates = options.predicates ?? PREDICATES;
   const now = options.now ?? (() => performance.now());
   const every = options.progressEveryMs ?? 1000;
@@ -131,9 +186,16 @@ export const explore = (scope: Scope, options: ExploreOptions = {}): ExploreResu
     for (const id of historyIds) note(id, (predicates[id] as Extract<Predicate, { kind: "history" }>).check(hist()), n.depth, cmds);
   };
 
+  // checksOf filters the whole table: once per operation, not once per step.
+  const checksByOp = new Map<string, readonly CheckClause[]>();
+  const checksOfOp = (op: Command["op"]) => {
+    let cs = checksByOp.get(op);
+    if (cs === undefined) checksByOp.set(op, (cs = checksOf(op)));
+    return cs;
+  };
   const init = initialWorld();
   const nodes: Node[] = [{ world: init, parent: -1, step: null, depth: 0 }];
-  const seen = new Set<string>([fingerprint(init)]);
+  visit(init);
   const perDepth: number[] = [1];
   checkState(nodes, 0);
   let tried = 0;
@@ -143,7 +205,7 @@ export const explore = (scope: Scope, options: ExploreOptions = {}): ExploreResu
 
   const progress = (): Progress => {
     const elapsedMs = now() - t0;
-    return { states: tried, distinct: seen.size, depth, elapsedMs, statesPerSecond: elapsedMs > 0 ? Math.round((tried * 1000) / elapsedMs) : 0 };
+    return { part: scope.name, states: tried, distinct: seen.size, depth, elapsedMs, statesPerSecond: elapsedMs > 0 ? Math.round((tried * 1000) / elapsedMs) : 0 };
   };
 
   outer: for (let k = 0; k < nodes.length; k++) {
@@ -159,27 +221,33 @@ export const explore = (scope: Scope, options: ExploreOptions = {}): ExploreResu
       if (accepted) {
         oc.accepted++;
         mc.accepted++;
-        for (const c of checksOf(op)) (perCheck[c.id] as CheckCount).held++;
+        for (const c of checksOfOp(op)) (perCheck[c.id] as CheckCount).held++;
       } else {
         oc.rejected++;
         mc.rejected++;
         const id = e.rejectedAt?.check;
-        if (id !== undefined) (perCheck[id] ??= { fired: 0, held: 0 }).fired++;
+        if (id !== undefined) {
+          (perCheck[id] ??= { fired: 0, held: 0 }).fired++;
+          // The checks before the one that fired held: the command passed them (OP-0.2 order).
+          for (const c of checksOfOp(op)) {
+            if (c.id === id) break;
+            (perCheck[c.id] as CheckCount).held++;
+          }
+        }
       }
       const step: HistoryStep = { prev: n.world, next: e.world, command, events: e.reply.ok ? e.reply.events : [], accepted };
       for (const id of transitionIds)
         note(id, (predicates[id] as Extract<Predicate, { kind: "transition" }>).check(step), n.depth + 1, () => [...pathOf(nodes, k).map((s) => s.command), command]);
       if (accepted) {
-        const f = fingerprint(e.world);
-        if (!seen.has(f)) {
-          if (seen.size >= scope.max_states) {
-            truncated = true;
-            break outer;
-          }
-          seen.add(f);
+        if (seen.size >= scope.max_states && !seen.has(...fnv1a64Halves(represent(worldText(e.world))))) {
+          truncated = true;
+          break outer;
+        }
+        if (visit(e.world)) {
           const d = n.depth + 1;
           nodes.push({ world: e.world, parent: k, step, depth: d });
           perDepth[d] = (perDepth[d] ?? 0) + 1;
+          if ((seen.size & 1023) === 0) heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
           if (d > depth) depth = d;
           checkState(nodes, nodes.length - 1);
         }
@@ -194,6 +262,8 @@ export const explore = (scope: Scope, options: ExploreOptions = {}): ExploreResu
   frontierEmptyBelowBound = !truncated && (perDepth[scope.max_depth] ?? 0) === 0;
   const p = progress();
   options.onProgress?.(p);
+  const heapDelta = Math.max(heapPeak, process.memoryUsage().heapUsed) - heap0;
+  const perMillion = (bytes: number) => Math.round((bytes / Math.max(1, seen.size)) * 1e6);
   return {
     scope: scope.name,
     states: tried,
@@ -210,5 +280,76 @@ export const explore = (scope: Scope, options: ExploreOptions = {}): ExploreResu
     violations: INVARIANT_IDS.flatMap((id) => violated.get(id) ?? []),
     elapsedMs: p.elapsedMs,
     statesPerSecond: p.statesPerSecond,
+    parts: [{ name: scope.name, states: tried, distinct: seen.size, depth, maxDepth: scope.max_depth, truncated, exhausted: frontierEmptyBelowBound, elapsedMs: p.elapsedMs }],
+    symmetry: (scope.symmetry ?? []).length > 0,
+    memory: { visitedBytes: seen.bytes, visitedBytesPerMillion: perMillion(seen.bytes), heapDeltaBytes: heapDelta, heapBytesPerMillion: perMillion(heapDelta) },
   };
 };
+
+const sumOps = (rs: ReadonlyArray<Readonly<Record<string, OpCount>>>): Record<string, OpCount> => {
+  const out: Record<string, OpCount> = {};
+  for (const r of rs)
+    for (const [k, c] of Object.entries(r)) {
+      const acc = (out[k] ??= { accepted: 0, rejected: 0 });
+      acc.accepted += c.accepted;
+      acc.rejected += c.rejected;
+    }
+  return out;
+};
+
+const sumChecks = (rs: ReadonlyArray<Readonly<Record<string, CheckCount>>>): Record<string, CheckCount> => {
+  const out: Record<string, CheckCount> = {};
+  for (const r of rs)
+    for (const [k, c] of Object.entries(r)) {
+      const acc = (out[k] ??= { fired: 0, held: 0 });
+      acc.fired += c.fired;
+      acc.held += c.held;
+    }
+  return out;
+};
+
+/** The sum of the parts' results: counts added, depth the deepest, each predicate's shallowest violation. */
+export const combineResults = (name: string, rs: readonly ExploreResult[]): ExploreResult => {
+  if (rs.length === 1 && rs[0] !== undefined) return { ...rs[0], scope: name };
+  const sum = (f: (r: ExploreResult) => number) => rs.reduce((a, r) => a + f(r), 0);
+  const perDepth: number[] = [];
+  for (const r of rs) r.perDepth.forEach((n, d) => (perDepth[d] = (perDepth[d] ?? 0) + n));
+  const violations = INVARIANT_IDS.flatMap((id) => {
+    const vs = rs.flatMap((r) => r.violations.filter((v) => v.predicate === id));
+    return vs.length === 0 ? [] : [vs.reduce((a, b) => (b.depth < a.depth ? b : a))];
+  });
+  const states = sum((r) => r.states);
+  const distinct = sum((r) => r.distinct);
+  const elapsedMs = sum((r) => r.elapsedMs);
+  const visitedBytes = sum((r) => r.memory.visitedBytes);
+  const heapDeltaBytes = sum((r) => r.memory.heapDeltaBytes);
+  return {
+    scope: name,
+    states,
+    distinct,
+    depth: Math.max(...rs.map((r) => r.depth)),
+    maxDepth: Math.max(...rs.map((r) => r.maxDepth)),
+    truncated: rs.some((r) => r.truncated),
+    exhausted: rs.every((r) => r.exhausted),
+    perDepth,
+    perOp: sumOps(rs.map((r) => r.perOp)),
+    perMaker: sumOps(rs.map((r) => r.perMaker)),
+    perCheck: sumChecks(rs.map((r) => r.perCheck)),
+    predicateChecks: Object.fromEntries(INVARIANT_IDS.map((id) => [id, sum((r) => r.predicateChecks[id] ?? 0)])),
+    violations,
+    elapsedMs,
+    statesPerSecond: elapsedMs > 0 ? Math.round((states * 1000) / elapsedMs) : 0,
+    parts: rs.flatMap((r) => r.parts),
+    symmetry: rs.some((r) => r.symmetry),
+    memory: {
+      visitedBytes,
+      visitedBytesPerMillion: Math.round((visitedBytes / Math.max(1, distinct)) * 1e6),
+      heapDeltaBytes,
+      heapBytesPerMillion: Math.round((heapDeltaBytes / Math.max(1, distinct)) * 1e6),
+    },
+  };
+};
+
+/** Explore a scope: each of its parts in turn (scope.ts `partsOf`), the results summed. */
+export const explore = (scope: Scope, options: ExploreOptions = {}): ExploreResult =>
+  combineResults(scope.name, partsOf(scope).map((part) => exploreOne(part, options)));

@@ -4,3 +4,5 @@ export { ScopeSchema, parseScope, loadScope, ScopeError, NAMED_SCOPES, MAKER_NAM
 export { fingerprint, fnv1a64, canonicalJson } from "./fingerprint.ts";
 export { commandsAt, type Tried } from "./commands.ts";
 export { exploreJson, exploreMarkdown, checkCoverage, type CheckCoverage } from "./report.ts";
+export { traceOfViolation, writeViolationTraces, type TraceFiles } from "./traces.ts";
+export { scopeReach } from "./scope-reach.ts";

@@ -1,6 +1,8 @@
 /** The result of an exploration as JSON and Markdown (states, distinct, depths, operations, checks, predicates, time). */
 import { CHECKS } from "../../spec/checks.ts";
 import type { ExploreResult } from "./explore.ts";
+import type { TraceFiles } from "./traces.ts";
+import { scopeReach } from "./scope-reach.ts";
 
 export interface CheckCoverage {
   readonly total: number;
@@ -25,10 +27,16 @@ export const checkCoverage = (r: ExploreResult): CheckCoverage => {
   };
 };
 
-/** The JSON report: the result and its check coverage. */
-export const exploreJson = (r: ExploreResult): string => `${JSON.stringify({ ...r, coverage: checkCoverage(r) }, null, 2)}\n`;
+/**
+ * The JSON report: the result and its check coverage, and, when traces were written (srk explore
+ * --out), the trace files of the violations (paths relative to the report).
+ */
+export const exploreJson = (r: ExploreResult, traces?: readonly TraceFiles[]): string =>
+  `${JSON.stringify({ ...r, coverage: checkCoverage(r), reach: scopeReach(r), ...(traces === undefined ? {} : { traces }) }, null, 2)}\n`;
 
-export const exploreMarkdown = (r: ExploreResult): string => {
+const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
+
+export const exploreMarkdown = (r: ExploreResult, traces?: readonly TraceFiles[]): string => {
   const cov = checkCoverage(r);
   const lines: string[] = [];
   lines.push(`# srk explore: scope ${r.scope}`, "");
@@ -40,7 +48,18 @@ export const exploreMarkdown = (r: ExploreResult): string => {
   lines.push(`| graph closed below the depth bound | ${r.exhausted ? "yes" : "no"} |`);
   lines.push(`| time | ${(r.elapsedMs / 1000).toFixed(1)} s (${r.statesPerSecond} states/s) |`);
   lines.push(`| checks reached | ${cov.reached} of ${cov.total} (${cov.fired} fired) |`);
+  const reach = scopeReach(r);
+  lines.push(`| check clauses fired and held | ${reach.firedAndHeld} of ${reach.checks} |`);
+  lines.push(`| operations tried / accepted | ${reach.operationsTried} / ${reach.operationsAccepted} of ${reach.operations} |`);
+  lines.push(`| symmetry reduction | ${r.symmetry ? "on (states identified up to the scope's interchangeable ids)" : "off"} |`);
+  lines.push(`| visited set | ${mb(r.memory.visitedBytes)} (${mb(r.memory.visitedBytesPerMillion)} per million states) |`);
+  lines.push(`| heap growth | ${mb(r.memory.heapDeltaBytes)} (${mb(r.memory.heapBytesPerMillion)} per million states; mostly the worlds kept for shortest paths) |`);
   lines.push(`| predicate violations | ${r.violations.length} |`, "");
+  if (r.parts.length > 1) {
+    lines.push("## Parts (each explored from the initial world; the figures above are their sums)", "", "| part | steps | distinct | depth / bound | closed | time |", "|---|---:|---:|---|---|---:|");
+    for (const p of r.parts) lines.push(`| ${p.name} | ${p.states} | ${p.distinct} | ${p.depth} / ${p.maxDepth} | ${p.exhausted ? "yes" : p.truncated ? "no (max_states)" : "no"} | ${(p.elapsedMs / 1000).toFixed(1)} s |`);
+    lines.push("");
+  }
   lines.push("## New distinct states per depth", "", "| depth | states |", "|---:|---:|");
   r.perDepth.forEach((n, d) => lines.push(`| ${d} | ${n} |`));
   lines.push("", "## Operations", "", "| operation | accepted | rejected |", "|---|---:|---:|");
@@ -54,6 +73,16 @@ export const exploreMarkdown = (r: ExploreResult): string => {
     lines.push("", `### ${v.predicate}: shortest path (${v.path.length} commands)`, "", "```json");
     for (const c of v.path) lines.push(JSON.stringify(c));
     lines.push("```");
+    const t = traces?.find((x) => x.predicate === v.predicate);
+    if (t !== undefined) lines.push("", `Portable trace: \`${t.json}\` (ITF: \`${t.itf}\`); run it over the wire with \`srk replay ${t.json} --impl "<command line>"\`.`);
+  }
+  if (traces !== undefined) {
+    lines.push("", `## Portable traces (${traces.length})`, "");
+    if (traces.length === 0) lines.push("none: no predicate was violated");
+    else {
+      lines.push("| invariant | commands | trace | ITF |", "|---|---:|---|---|");
+      for (const t of traces) lines.push(`| ${t.predicate} | ${t.depth} | ${t.json} | ${t.itf} |`);
+    }
   }
   lines.push("", "## Check clauses reached", "", "| check | fired | held |", "|---|---:|---:|");
   for (const k of CHECKS) {
@@ -61,5 +90,13 @@ export const exploreMarkdown = (r: ExploreResult): string => {
     if (c !== undefined && c.fired + c.held > 0) lines.push(`| ${k.id} | ${c.fired} | ${c.held} |`);
   }
   lines.push("", `## Check clauses never reached (${cov.unreached.length})`, "", cov.unreached.length === 0 ? "none" : cov.unreached.join(", "), "");
+  lines.push(`## Not reached both ways (${reach.unreachedClauses.length} clauses, ${reach.unreachedOperations.length} operations)`, "");
+  if (reach.unreachedClauses.length + reach.unreachedOperations.length === 0) lines.push("none: every clause fired and held, every operation was accepted", "");
+  else {
+    lines.push("| clause or operation | never | by construction | why |", "|---|---|---|---|");
+    for (const c of reach.unreachedClauses) lines.push(`| ${c.id} | ${c.missing.join(", ")} | ${c.byConstruction ? "yes" : "no: the scope's limit"} | ${c.reason} |`);
+    for (const o of reach.unreachedOperations) lines.push(`| ${o.op} | ${o.missing} | ${o.byConstruction ? "yes" : "no: the scope's limit"} | ${o.reason} |`);
+    lines.push("");
+  }
   return lines.join("\n");
 };

@@ -28,7 +28,7 @@ import { guardsOf, opAllowed, type Family } from "../oracle/families.ts";
 import { expect1 } from "../oracle/model.ts";
 import type { ExpectedReply } from "../core/reply.ts";
 import { readFileSync } from "node:fs";
-import { LogFileError, openLog, type Numbered } from "./read.ts";
+import { LogFileError, openLogBatches, type Numbered } from "./read.ts";
 import {
   DEFAULT_SEARCH_BUDGET, SEARCH_WINDOW, applyItems, parseAlphabet, searchUnlogged,
   type Explanation, type InsertionPoint, type SearchOptions, type SearchStats, type SegmentItem,
@@ -127,6 +127,17 @@ const idOf = (msg: unknown): string | number | null => {
 };
 const WIRE_CODES: ReadonlySet<string> = new Set(WIRE_ERROR_CODE_LIST);
 
+/** The invariants an op guards (static): computed once per op, not once per accepted command. */
+const GUARDS = new Map<string, readonly InvariantId[]>();
+const guardsOfOp = (op: string): readonly InvariantId[] => {
+  let g = GUARDS.get(op);
+  if (g === undefined) {
+    g = guardsOf(op);
+    GUARDS.set(op, g);
+  }
+  return g;
+};
+
 /** Unknown agents: the model rejects at the agent lookup (OP-0.2.c3). */
 const AGENT_LOOKUP = "OP-0.2.c3";
 
@@ -134,6 +145,8 @@ export class LogChecker {
   private world: World = initialWorld();
   private readonly pending: Pending[] = [];
   private profile: Family[] | null = null;
+  /** opAllowed(op, profile) by op, for the current profile (emptied when a hello sets another). */
+  private readonly allowed = new Map<string, boolean>();
   private sessionStart = 1;
   private sessionRequests = 0;
   private violated = false;
@@ -186,8 +199,8 @@ export class LogChecker {
       throw new LogFileError(this.file, line, `a reply with ${shown} answers no request waiting for one (L-2.1): ${this.pending.length} request(s) waiting`);
     }
     // Requests before it got no reply in the log (W-1.6 says they were answered first): judged without one.
-    for (const p of this.pending.splice(0, k)) this.judge(p, undefined, null);
-    const [p] = this.pending.splice(0, 1);
+    if (k > 0) for (const p of this.pending.splice(0, k)) this.judge(p, undefined, null);
+    const p = this.pending.shift();
     if (p !== undefined) this.judge(p, reply ?? null, line);
   }
 
@@ -233,7 +246,10 @@ export class LogChecker {
     switch (type) {
       case "hello": {
         const families = obj(obj(obj(reply)?.["result"])?.["profile"])?.["families"];
-        if (Array.isArray(families)) this.profile = families.filter((f): f is Family => (PROFILE_FAMILIES as readonly string[]).includes(String(f)));
+        if (Array.isArray(families)) {
+          this.profile = families.filter((f): f is Family => (PROFILE_FAMILIES as readonly string[]).includes(String(f)));
+          this.allowed.clear();
+        }
         this.out.unchecked.wire_level++;
         return;
       }
@@ -274,7 +290,7 @@ export class LogChecker {
 
   private command(p: Pending, command: Command, reply: unknown, replyLine: number | null): void {
     const op = String(obj(command)?.["op"] ?? "?");
-    if (this.profile !== null && !opAllowed(op, this.profile)) {
+    if (this.profile !== null && !this.opAllowed(op, this.profile)) {
       this.out.unchecked.wire_level++; // UNSUPPORTED by W-5.2: a wire-level answer
       return;
     }
@@ -325,11 +341,20 @@ export class LogChecker {
     this.world = e.world;
     if (m !== null) return this.violation(p, replyLine, op, m, e.reply);
     const t = (id: InvariantId) => this.tallies.get(id);
-    if (e.reply.ok) for (const g of guardsOf(op)) (t(g) as { accepted: number }).accepted++;
+    if (e.reply.ok) for (const g of guardsOfOp(op)) (t(g) as { accepted: number }).accepted++;
     else if (e.reply.error.invariant !== null) {
       const x = t(e.reply.error.invariant as InvariantId);
       if (x !== undefined) x.rejected++;
     }
+  }
+
+  private opAllowed(op: string, profile: readonly Family[]): boolean {
+    let a = this.allowed.get(op);
+    if (a === undefined) {
+      a = opAllowed(op, profile);
+      this.allowed.set(op, a);
+    }
+    return a;
   }
 
   /**
@@ -510,8 +535,8 @@ export const readAlphabet = (file: string): SearchOptions["alphabet"] => {
 
 /** Checks the log at `file` (spec/LOG.md): reads it once, in bounded memory; `search` turns on L-2.4. */
 export const checkLog = async (file: string, search: SearchOptions | null = null): Promise<LogCheck> => {
-  const { header, entries } = await openLog(file);
+  const { header, batches, read } = await openLogBatches(file);
   const checker = new LogChecker(file, header, search);
-  for await (const e of entries) checker.feed(e);
+  for await (const { first, lines } of batches) for (let i = 0; i < lines.length; i++) checker.feed(read(first + i, lines[i] as Buffer));
   return checker.finish();
 };

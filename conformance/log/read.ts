@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { LogExit, LogHeader, LogLine, MAX_LOG_LINE_BYTES, RAW_KEEP_CHARS, type LogEntry } from "../../spec/log.ts";
-import { LogFileError, readLines } from "./lines.ts";
+import { decodeLine, LogFileError, readLineBatches, type LineBatch } from "./lines.ts";
 
 export { LogFileError };
 
@@ -55,36 +55,86 @@ export const isPlainLine = (v: unknown): v is LogLine => {
   return true;
 };
 
-/** The header and an async sequence of checked entries. */
-export const openLog = async (file: string, maxLineBytes = MAX_LOG_LINE_BYTES): Promise<{ header: LogHeader; entries: AsyncGenerator<Numbered<LogEntry>> }> => {
-  const lines = readLines(file, maxLineBytes);
-  const first = await lines.next();
-  if (first.done === true) throw new LogFileError(file, null, "empty: a log starts with its header line (L-1.1)");
-  const h = LogHeader.safeParse(parseJson(file, first.value.n, first.value.text));
-  if (!h.success) throw new LogFileError(file, first.value.n, `not a log header (L-1.1): ${issueText(h.error)}`);
-  async function* entries(): AsyncGenerator<Numbered<LogEntry>> {
-    let seq = 0;
-    let t = 0;
-    let exited: number | null = null;
-    for await (const { n, text } of lines) {
-      const value = parseJson(file, n, text);
-      if (exited !== null) throw new LogFileError(file, n, `an entry after the exit on line ${exited} (L-1.2)`);
-      const isExit = typeof value === "object" && value !== null && "exit" in value;
-      let entry: LogEntry;
-      if (!isExit && isPlainLine(value)) entry = value;
-      else {
-        // The schemas decide, and word the error, for everything the fast path does not accept.
-        const parsed = isExit ? LogExit.safeParse(value) : LogLine.safeParse(value);
-        if (!parsed.success) throw new LogFileError(file, n, `not a log entry (L-1.2): ${issueText(parsed.error)}`);
-        entry = parsed.data as LogEntry;
-      }
-      if (entry.seq <= seq) throw new LogFileError(file, n, `seq ${entry.seq} after ${seq}: an entry is repeated or out of order (L-1.2)`);
-      if (entry.t_us < t) throw new LogFileError(file, n, `t_us ${entry.t_us} is before the previous entry's ${t}: timestamps must not go back (L-1.2)`);
-      seq = entry.seq;
-      t = entry.t_us;
-      if ("exit" in entry) exited = n;
-      yield { line: n, entry };
+/**
+ * The checks of L-1.2 across entries: seq rises, t_us never goes back, nothing after the exit. One
+ * reader per log, given its lines in file order.
+ */
+class EntryReader {
+  private seq = 0;
+  private t = 0;
+  private exited: number | null = null;
+  constructor(private readonly file: string) {}
+
+  readonly read = (n: number, bytes: Buffer): Numbered<LogEntry> => {
+    const { file } = this;
+    const value = parseJson(file, n, decodeLine(file, n, bytes));
+    if (this.exited !== null) throw new LogFileError(file, n, `an entry after the exit on line ${this.exited} (L-1.2)`);
+    const isExit = typeof value === "object" && value !== null && "exit" in value;
+    let entry: LogEntry;
+    if (!isExit && isPlainLine(value)) entry = value;
+    else {
+      // The schemas decide, and word the error, for everything the fast path does not accept.
+      const parsed = isExit ? LogExit.safeParse(value) : LogLine.safeParse(value);
+      if (!parsed.success) throw new LogFileError(file, n, `not a log entry (L-1.2): ${issueText(parsed.error)}`);
+      entry = parsed.data as LogEntry;
+    }
+    if (entry.seq <= this.seq) throw new LogFileError(file, n, `seq ${entry.seq} after ${this.seq}: an entry is repeated or out of order (L-1.2)`);
+    if (entry.t_us < this.t) throw new LogFileError(file, n, `t_us ${entry.t_us} is before the previous entry's ${this.t}: timestamps must not go back (L-1.2)`);
+    this.seq = entry.seq;
+    this.t = entry.t_us;
+    if ("exit" in entry) this.exited = n;
+    return { line: n, entry };
+  };
+}
+
+export interface LogBatches {
+  readonly header: LogHeader;
+  /** The entries' lines after the header, in batches (lines.ts); give each, in order, to `read`. */
+  readonly batches: AsyncGenerator<LineBatch>;
+  /** Line `n`'s entry, checked (L-1.2, with every line before it); a LogFileError naming the line otherwise. */
+  readonly read: (n: number, bytes: Buffer) => Numbered<LogEntry>;
+}
+
+/**
+ * The header, and the rest as batches of lines that `read` turns into checked entries one by one:
+ * the fast way through a log (check-log), with one await per chunk and each line parsed only when
+ * its turn comes.
+ */
+export const openLogBatches = async (file: string, maxLineBytes = MAX_LOG_LINE_BYTES): Promise<LogBatches> => {
+  const source = readLineBatches(file, maxLineBytes);
+  let rest: LineBatch;
+  for (;;) {
+    const b = await source.next();
+    if (b.done === true) throw new LogFileError(file, null, "empty: a log starts with its header line (L-1.1)");
+    if (b.value.lines.length > 0) {
+      rest = b.value;
+      break;
     }
   }
-  return { header: h.data, entries: entries() };
+  const n = rest.first;
+  const text = decodeLine(file, n, rest.lines[0] as Buffer);
+  const h = LogHeader.safeParse(parseJson(file, n, text));
+  if (!h.success) {
+    await source.return(undefined);
+    throw new LogFileError(file, n, `not a log header (L-1.1): ${issueText(h.error)}`);
+  }
+  const after = { first: n + 1, lines: rest.lines.slice(1) };
+  async function* batches(): AsyncGenerator<LineBatch> {
+    try {
+      if (after.lines.length > 0) yield after;
+      yield* source;
+    } finally {
+      await source.return(undefined);
+    }
+  }
+  return { header: h.data, batches: batches(), read: new EntryReader(file).read };
+};
+
+/** The header and an async sequence of checked entries. */
+export const openLog = async (file: string, maxLineBytes = MAX_LOG_LINE_BYTES): Promise<{ header: LogHeader; entries: AsyncGenerator<Numbered<LogEntry>> }> => {
+  const { header, batches, read } = await openLogBatches(file, maxLineBytes);
+  async function* entries(): AsyncGenerator<Numbered<LogEntry>> {
+    for await (const { first, lines } of batches) for (let i = 0; i < lines.length; i++) yield read(first + i, lines[i] as Buffer);
+  }
+  return { header, entries: entries() };
 };

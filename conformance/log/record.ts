@@ -10,8 +10,9 @@
  * The forwarding path does nothing but forward: a chunk is written on to the other side first,
  * then only its arrival time is taken and it is queued. The log's work runs off that path, in
  * batches (LogWriter): at most LOG_DELAY_MS (5 ms) after the proxy saw them, the queued bytes are
- * cut into lines, parsed and serialised in the order the proxy saw them, each line keeping the
- * time its last bytes were seen, and appended in one write. When the implementation exits,
+ * cut into lines in the order the proxy saw them, each line checked to be one JSON value and
+ * copied into its entry as its own bytes (appendEntry), keeping the time its last bytes were
+ * seen, and appended in one write. When the implementation exits,
  * everything seen is appended before the exit entry and the log is closed before the proxy exits
  * (an error that ends the proxy's process appends it too). A proxy killed outright loses at most
  * the lines of its last few milliseconds, and the reader refuses a torn last line by its line
@@ -20,8 +21,10 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, statSync, writeSync } from "node:fs";
 import { constants } from "node:os";
+import { isUtf8 } from "node:buffer";
 import { LOG_VERSION, MAX_LOG_LINE_BYTES, RAW_KEEP_CHARS, type LogExit, type LogHeader, type LogLine } from "../../spec/log.ts";
 import { splitCommandLine, UsageError } from "../driver/command-line.ts";
+import { isJsonText } from "./json-text.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const lenient = new TextDecoder("utf-8");
@@ -98,6 +101,70 @@ export const entryOf = (dir: LogLine["dir"], bytes: Buffer, total: number): Omit
   return { dir, raw, ...(raw.length < text.length || bytes.length < total ? { raw_bytes: total } : {}), ...(valid ? {} : { invalid_utf8: true as const }) };
 };
 
+/**
+ * The log's text for one write, built as bytes: a protocol line's own bytes are copied in, never
+ * decoded into a string and encoded back. The buffer is reused from write to write (the write is
+ * synchronous) and let go after a batch much larger than usual.
+ */
+export class LogText {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  length = 0;
+
+  private room(k: number): void {
+    if (this.length + k <= this.buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + k));
+    this.buf.copy(grown, 0, 0, this.length);
+    this.buf = grown;
+  }
+
+  /** Text of ASCII characters only (the entry's own fields). */
+  ascii(s: string): void {
+    this.room(s.length);
+    this.length += this.buf.write(s, this.length, "latin1");
+  }
+
+  text(s: string): void {
+    this.room(Buffer.byteLength(s, "utf8"));
+    this.length += this.buf.write(s, this.length, "utf8");
+  }
+
+  bytes(b: Buffer): void {
+    this.room(b.length);
+    this.length += b.copy(this.buf, this.length);
+  }
+
+  /** The bytes so far, valid until the next append; the text starts again empty. */
+  take(): Buffer {
+    const out = this.buf.subarray(0, this.length);
+    this.length = 0;
+    if (this.buf.length > 1 << 22) this.buf = Buffer.allocUnsafe(1 << 16);
+    return out;
+  }
+}
+
+/**
+ * Appends the entry of one protocol line from `"dir"` on (the caller has written `{"seq":…,"t_us":…,`
+ * before it): the entry entryOf describes. A whole line that is one JSON value, the usual case, is
+ * embedded as its own bytes, checked (UTF-8, then isJsonText) but not parsed: `msg` is then the
+ * line's JSON value (L-1.2) exactly as the implementation or client wrote it, and no value is built
+ * or serialised again. The bytes hold no newline (lines are cut at them), and whitespace around
+ * the value (a CR before the LF) is whitespace inside the entry too.
+ */
+export const appendEntry = (out: LogText, dir: LogLine["dir"], bytes: Buffer, total: number): void => {
+  if (bytes.length === total && isUtf8(bytes) && isJsonText(bytes)) {
+    out.ascii(dir === "request" ? `"dir":"request","msg":` : `"dir":"reply","msg":`);
+    out.bytes(bytes);
+    out.ascii("}\n");
+  } else out.text(`${JSON.stringify(entryOf(dir, bytes, total)).slice(1)}\n`);
+};
+
+/** appendEntry's text on its own (for tests and readers of one entry). */
+export const entryText = (dir: LogLine["dir"], bytes: Buffer, total: number): string => {
+  const out = new LogText();
+  appendEntry(out, dir, bytes, total);
+  return out.take().toString("utf8");
+};
+
 export interface RecordOptions {
   readonly commandLine: string;
   readonly log: string;
@@ -113,27 +180,37 @@ export const LOG_DELAY_MS = 5;
 export const LOG_BATCH_BYTES = 1 << 20;
 
 /**
- * The log's side of the proxy. The forwarding path calls `saw` and `ended` only: a timestamp and a
- * queue push. The queue is drained at most LOG_DELAY_MS after its first chunk came, or as soon as
- * LOG_BATCH_BYTES wait: cut into lines, parsed and serialised in the order seen, each line stamped
- * with the time its last bytes were seen, and appended in one synchronous write. Batching keeps
- * the work in a hot loop between round trips instead of on every one: a write and a cut per line
- * cost a relayed round trip about as much again (bench/log.ts). Everything queued is appended at
- * once when the implementation exits, or when the proxy's process does.
+ * The log's side of the proxy. The forwarding path calls `saw` and `ended` only: a clock read and
+ * two array pushes. The queue is drained at most LOG_DELAY_MS after its first chunk came, or as
+ * soon as LOG_BATCH_BYTES wait: cut into lines, checked and copied into entries in the order seen,
+ * each line stamped with the time its last bytes were seen, and appended in one synchronous write.
+ * Batching keeps the work in a hot loop between round trips instead of on every one: a write and a
+ * cut per line cost a relayed round trip about as much again (bench/log.ts). Everything queued is
+ * appended at once when the implementation exits, or when the proxy's process does.
+ *
+ * What runs per chunk runs with the caches cold (the proxy sleeps between round trips), so it is
+ * kept to the least: the clock is performance.now() (a double, monotonic: no BigInt arithmetic),
+ * the queue three flat arrays, and one timer object, made at the first chunk and re-armed with
+ * refresh() rather than a new timer per batch (a timer refreshed after it fired runs again; one
+ * that a drain forestalled fires once on an empty queue, which does nothing).
  */
 class LogWriter {
-  private queue: { dir: Dir; chunk: Buffer | null; t: number }[] = [];
+  private readonly chunks: (Buffer | null)[] = [];
+  private readonly dirs: Dir[] = [];
+  /** performance.now() when each chunk was seen. */
+  private readonly times: number[] = [];
   private queued = 0;
+  private armed = false;
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private closed = false;
   private seq = 0;
-  /** The time of the chunk being cut (its lines' t_us). */
+  /** The t_us of the chunk being cut (its lines' t_us). */
   private t = 0;
-  private out: string[] = [];
+  private readonly out = new LogText();
   private readonly cutters: Record<Dir, LineCutter>;
 
-  constructor(private readonly fd: number, private readonly start: bigint, keep: number) {
+  constructor(private readonly fd: number, private readonly start: number, keep: number) {
     this.cutters = {
       request: new LineCutter(keep, (bytes, total) => this.line("request", bytes, total)),
       reply: new LineCutter(keep, (bytes, total) => this.line("reply", bytes, total)),
@@ -142,14 +219,17 @@ class LogWriter {
     process.on("exit", this.drain);
   }
 
-  private now(): number {
-    return Number((process.hrtime.bigint() - this.start) / 1000n);
+  /** Microseconds since the recorder started, from a monotonic clock (never decreasing). */
+  private us(at: number): number {
+    return Math.max(0, Math.floor((at - this.start) * 1000));
   }
 
   /** Bytes of one direction, already forwarded. */
   saw(dir: Dir, chunk: Buffer): void {
     if (this.closed) return;
-    this.queue.push({ dir, chunk, t: this.now() });
+    this.times.push(performance.now());
+    this.chunks.push(chunk);
+    this.dirs.push(dir);
     this.queued += chunk.length;
     this.schedule();
   }
@@ -157,7 +237,9 @@ class LogWriter {
   /** One direction's stream ended (the bytes after its last newline are a line of their own). */
   ended(dir: Dir): void {
     if (this.closed) return;
-    this.queue.push({ dir, chunk: null, t: this.now() });
+    this.times.push(performance.now());
+    this.chunks.push(null);
+    this.dirs.push(dir);
     this.schedule();
   }
 
@@ -165,44 +247,50 @@ class LogWriter {
     if (this.immediate !== null) return;
     if (this.queued >= LOG_BATCH_BYTES) {
       this.immediate = setImmediate(this.drain);
-    } else if (this.timer === null) {
-      this.timer = setTimeout(this.drain, LOG_DELAY_MS);
-      this.timer.unref();
+    } else if (!this.armed) {
+      this.armed = true;
+      if (this.timer === null) {
+        this.timer = setTimeout(this.drain, LOG_DELAY_MS);
+        this.timer.unref(); // the log never keeps the proxy alive: exit and close drain it
+      } else this.timer.refresh();
     }
   }
 
   private line(dir: Dir, bytes: Buffer, total: number): void {
-    // The same text as JSON.stringify({ seq, t_us, ...entryOf(…) }): entryOf's first key is dir.
-    this.out.push(`{"seq":${++this.seq},"t_us":${this.t},${JSON.stringify(entryOf(dir, bytes, total)).slice(1)}\n`);
+    this.out.ascii(`{"seq":${++this.seq},"t_us":${this.t},`);
+    appendEntry(this.out, dir, bytes, total);
   }
 
-  /** Everything queued, cut into lines, serialised and appended in one write. */
+  /** Everything queued, cut into lines, written as log text and appended in one write. */
   private readonly drain = (): void => {
-    if (this.timer !== null) clearTimeout(this.timer);
     if (this.immediate !== null) clearImmediate(this.immediate);
-    this.timer = null;
+    this.armed = false;
     this.immediate = null;
     if (this.closed) return;
-    const queue = this.queue;
-    this.queue = [];
-    this.queued = 0;
-    for (const e of queue) {
-      this.t = e.t;
-      if (e.chunk === null) this.cutters[e.dir].end();
-      else this.cutters[e.dir].push(e.chunk);
+    const { chunks, dirs, times } = this;
+    for (let i = 0; i < chunks.length; i++) {
+      this.t = this.us(times[i] as number);
+      const chunk = chunks[i] as Buffer | null;
+      const cutter = this.cutters[dirs[i] as Dir];
+      if (chunk === null) cutter.end();
+      else cutter.push(chunk);
     }
+    chunks.length = 0;
+    dirs.length = 0;
+    times.length = 0;
+    this.queued = 0;
     if (this.out.length === 0) return;
-    const text = this.out.length === 1 ? (this.out[0] as string) : this.out.join("");
-    this.out = [];
-    writeSync(this.fd, text);
+    const bytes = this.out.take();
+    for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
   };
 
   /** Appends everything seen, then the exit entry when given, and closes the log. */
   close(exit: LogExit["exit"] | null): void {
     if (this.closed) return;
     this.drain();
-    if (exit !== null) writeSync(this.fd, `${JSON.stringify({ seq: ++this.seq, t_us: this.now(), exit })}\n`);
+    if (exit !== null) writeSync(this.fd, `${JSON.stringify({ seq: ++this.seq, t_us: Math.max(this.t, this.us(performance.now())), exit })}\n`);
     this.closed = true;
+    if (this.timer !== null) clearTimeout(this.timer);
     process.off("exit", this.drain);
     closeSync(this.fd);
   }
@@ -215,7 +303,7 @@ export const record = (o: RecordOptions): Promise<number> => {
   const [command, ...args] = argv;
   if (command === undefined) throw new UsageError("--impl: the command line is empty");
   const fd = openSync(o.log, "w");
-  const start = process.hrtime.bigint();
+  const start = performance.now();
   const header: LogHeader = { srk_log: LOG_VERSION, recorder: o.recorder, impl: o.commandLine, started_at: new Date().toISOString() };
   writeSync(fd, `${JSON.stringify(header)}\n`);
   const log = new LogWriter(fd, start, MAX_LOG_LINE_BYTES - 64 * 1024);

@@ -63,13 +63,29 @@ export const comparePlanned = (steps: readonly PlannedStep[], index: number, rep
   return compareReply(op, step.expected, reply, step.rejectedAt);
 };
 
-/** Sends every step pipelined, then compares replies in order. Throws Undrivable, or PlannedBreak (a WireBreak at a step). */
+/** Whether a planned step is a `shutdown`: the process stops after it and is started again on the same directory. */
+export const isRestart = (s: PlannedStep): boolean => s.request.type === "shutdown";
+
+/** The end (exclusive) of the pipelined window from `start`: at most `size` steps, and never past a shutdown. */
+const windowEnd = (steps: readonly PlannedStep[], start: number, size: number): number => {
+  const end = Math.min(steps.length, start + size);
+  for (let i = start; i < end; i++) if (isRestart(steps[i] as PlannedStep)) return i + 1;
+  return end;
+};
+
+/**
+ * Sends every step pipelined, then compares replies in order. A `shutdown` step ends its window:
+ * once it is answered as expected, the process is started again on the same data directory
+ * (W-7.1) and the next steps go to the new process. Throws Undrivable, or PlannedBreak (a
+ * WireBreak at a step).
+ */
 export const runPlanned = async (session: Session, steps: readonly PlannedStep[], pipelineWindow = 256): Promise<PlannedResult> => {
-  const prefix = session.nextIdPrefix();
+  let prefix = session.nextIdPrefix();
   const replies: Reply[] = [];
   let mismatch: PlannedResult["mismatch"] = null;
-  for (let start = 0; start < steps.length; start += pipelineWindow) {
-    const window = steps.slice(start, start + pipelineWindow);
+  for (let start = 0, end = 0; start < steps.length; start = end) {
+    end = windowEnd(steps, start, pipelineWindow);
+    const window = steps.slice(start, end);
     const outcomes = window.map((s) => session.client.send({ ...s.request, id: `${prefix}${String(s.request.id)}` }));
     for (const [k, o] of outcomes.entries()) {
       const index = start + k;
@@ -85,6 +101,12 @@ export const runPlanned = async (session: Session, steps: readonly PlannedStep[]
         const m = comparePlanned(steps, index, reply);
         if (m !== null) mismatch = { index, mismatch: m };
       }
+    }
+    // A window that ended with a shutdown leaves a stopping process: start it again before anything
+    // else is sent, also when a mismatch ends the run (the caller may go on probing the session).
+    if (isRestart(window[window.length - 1] as PlannedStep)) {
+      await session.restart();
+      prefix = session.nextIdPrefix();
     }
     if (mismatch !== null) break;
   }

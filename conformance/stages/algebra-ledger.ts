@@ -4,6 +4,7 @@
  * progress, the time budget, and the final outcome.
  */
 import type { InvariantId } from "../../spec/catalog.ts";
+import { outOfTime } from "./budget.ts";
 import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 
 export class AlgebraLedger {
@@ -50,7 +51,7 @@ export class AlgebraLedger {
 
   /** False (and a reason recorded) once the time budget is spent. */
   timeLeft(): boolean {
-    if (Date.now() < this.ctx.deadline) return true;
+    if (!outOfTime(this.ctx)) return true;
     this.stopped = `the time budget ran out after ${this.done} of ${this.total} runs`;
     return false;
   }

@@ -35,7 +35,7 @@ export const STAGE_CATALOG = {
   golden: {
     name: "golden",
     concerns: INVARIANT_IDS,
-    description: "the golden sessions replayed, every reply compared (W-9)",
+    description: "the golden sessions replayed, every reply compared (W-9), the implementation restarted on its data directory every 40 lines and at the end (W-7.1)",
   },
   wire: {
     name: "wire",

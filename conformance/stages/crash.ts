@@ -20,6 +20,7 @@
  * guarding the cut command's operation and those whose state that command changes.
  */
 import { seededRandom } from "../oracle/prng.ts";
+import { outOfTime } from "./budget.ts";
 import { owns } from "../shard/shard.ts";
 import type { WorldView } from "../../spec/index.ts";
 import type { InvariantId } from "../../spec/catalog.ts";
@@ -174,7 +175,7 @@ class CrashRun {
   }
 
   checkTime(): void {
-    if (Date.now() >= this.ctx.deadline) throw new OutOfTime();
+    if (outOfTime(this.ctx)) throw new OutOfTime();
   }
 
   tick(done: number, total: number): void {

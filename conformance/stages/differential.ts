@@ -25,6 +25,7 @@ import type { Session } from "../driver/target.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { owns, runSeed } from "../shard/shard.ts";
 import { SHRINK_BUDGET_REASON, shrinkLedgerOf, TIME_BUDGET_REASON, type ShrinkClock } from "../shrink-budget.ts";
+import { outOfTime } from "./budget.ts";
 import { STAGE_CATALOG } from "./catalog.ts";
 import type { StageDefinition } from "./definition.ts";
 import { NONE_OWNED, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
@@ -247,11 +248,11 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
   let interrupted = false;
   for (const k of mine) {
     if (fault !== null || (ctx.failFast === true && findings.length > 0)) break;
-    const remaining = ctx.deadline - Date.now();
-    if (remaining <= 0) {
+    if (outOfTime(ctx)) {
       interrupted = true;
       break;
     }
+    const remaining = ctx.deadline - Date.now();
     failureSeen = false;
     broken = null;
     // First without shrinking: only a failure not reported yet is worth the shrinking.

@@ -4,6 +4,11 @@
  * session that uses an operation outside the declared families is not applicable (W-5.2: those
  * operations are never sent); it is reported in the notes, never as passed.
  *
+ * The implementation is shut down and started again on the same data directory every
+ * RESTART_EVERY lines and the transcript goes on (golden-recovery.ts `withRestarts`, W-7.1), and a
+ * session that agrees to its end is then recovered: shut down, started again, its world must still
+ * be the model's.
+ *
  * Then the wire session (W-9.1, `conformance/golden/wire-session.jsonl`): its raw lines, sent at
  * once to a fresh process before any handshake, must get exactly the replies in the file, in order.
  * A profile is sent the lines it may be sent: all of them when it declares a family (the session's
@@ -19,13 +24,14 @@ import { readGolden } from "../golden/replay.ts";
 import { GOLDEN_SESSIONS, goldenPath } from "../golden/session.ts";
 import { guardsOf } from "../oracle/families.ts";
 import { refineMismatch } from "../oracle/refine.ts";
-import { breakTrace, opAt, PlannedBreak, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
+import { breakTrace, isRestart, opAt, PlannedBreak, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { owns } from "../shard/shard.ts";
 import { STAGE_CATALOG } from "./catalog.ts";
 import type { StageDefinition } from "./definition.ts";
 import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 import { replayWireSession } from "../golden/wire-replay.ts";
+import { goldenRecovery, withRestarts } from "./golden-recovery.ts";
 import { readWireSession, WIRE_SESSION_PATH } from "../golden/wire-session.ts";
 import { opsOutside, sessionOps, wireStepOp, wireStepsFor } from "../golden/applicability.ts";
 
@@ -38,6 +44,25 @@ export const goldenSteps = (name: string): PlannedStep[] => {
   return readGolden(join(KIT_ROOT, goldenPath(g))).map((l) => ({ request: l.request, expected: l.reply, ...(l.model === undefined ? {} : { rejectedAt: l.model }) }));
 };
 
+/**
+ * Where step `index` of a session's steps (restarts inserted) is in its transcript file: "line N",
+ * with the last restart before it named, since a difference after a restart is likely its doing.
+ */
+export const lineOf = (steps: readonly PlannedStep[], index: number): string => {
+  let restarts = 0;
+  let lastRestartAfter = 0;
+  for (let i = 0; i <= index && i < steps.length; i++) {
+    if (isRestart(steps[i] as PlannedStep)) {
+      restarts++;
+      lastRestartAfter = i + 1 - restarts;
+    }
+  }
+  const step = steps[index];
+  if (step !== undefined && isRestart(step)) return `the shutdown after line ${lastRestartAfter}`;
+  const line = `line ${index + 1 - restarts}`;
+  return restarts === 0 ? line : `${line} (after a restart on the same data directory after line ${lastRestartAfter})`;
+};
+
 export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
   const findings: Finding[] = [];
   const notes: string[] = [];
@@ -46,13 +71,14 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
   const mine = GOLDEN_SESSIONS.filter((_, k) => owns(ctx.shard, "golden", k));
   const wireMine = owns(ctx.shard, "golden", WIRE_UNIT());
   for (const g of mine) {
-    const steps = goldenSteps(g.name);
+    const steps = withRestarts(goldenSteps(g.name));
     const outside = opsOutside(sessionOps(steps), ctx.families);
     if (outside.length > 0) {
       notes.push(`${g.name}: not applicable, it uses operations outside the profile (${outside.slice(0, 4).join(", ")}${outside.length > 4 ? ", …" : ""})`);
       continue;
     }
-    ctx.progress.line(`srk: golden ${g.name} (${steps.length} lines)`);
+    const restarts = steps.filter(isRestart).length;
+    ctx.progress.line(`srk: golden ${g.name} (${steps.length - restarts} lines, restarted ${restarts} times on its data directory)`);
     const session = await ctx.target.open();
     try {
       let planned: Awaited<ReturnType<typeof runPlanned>>;
@@ -68,7 +94,7 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
           const s = steps[i];
           if (s?.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(steps, i)), s.expected);
         }
-        const at = `${g.name} line ${e.index + 1} (${String(steps[e.index]?.request.id)})`;
+        const at = `${g.name} ${lineOf(steps, e.index)} (${String(steps[e.index]?.request.id)})`;
         findings.push({
           invariant: null, stage: "golden", check: `golden/${g.name}`, summary: `${at}: ${e.rule}: ${e.message}; raw: ${e.raw}`,
           trace: breakTrace(e, steps, "golden", `golden/${g.name}`, "seed" in g ? g.seed : null),
@@ -92,13 +118,17 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
           invariant: m.invariant,
           stage: "golden",
           check: `golden/${g.name}`,
-          summary: `${g.name} line ${mismatch.index + 1} (${String(steps[mismatch.index]?.request.id)}): ${m.summary}`,
+          summary: `${g.name} ${lineOf(steps, mismatch.index)} (${String(steps[mismatch.index]?.request.id)}): ${m.summary}`,
           trace: {
             trace_version: 1, invariant: m.invariant, stage: "golden", check: `golden/${g.name}`, summary: m.summary,
             seed: "seed" in g ? g.seed : null, path: null, steps: plannedTrace(shown.steps, shown.replies, shown.index), failing_step: shown.index,
             difference: m.path, shrink: null,
           },
         });
+      } else {
+        const r = await goldenRecovery(session, g.name, "seed" in g ? g.seed : null, steps, replies);
+        if (r.checked) checks += 2;
+        if (r.finding !== null) findings.push(r.finding);
       }
     } finally {
       await session.close();

@@ -34,7 +34,7 @@ const EXPECTED_CONCERNS: Readonly<Record<StageName, readonly InvariantId[]>> = {
 /** reports/render.ts STAGE_WHAT before it was derived from the definitions. */
 const EXPECTED_WHAT: Readonly<Record<StageName, string>> = {
   handshake: "version negotiation and the declared profile (W-5)",
-  golden: "the golden sessions replayed, every reply compared (W-9)",
+  golden: "the golden sessions replayed, every reply compared (W-9), the implementation restarted on its data directory every 40 lines and at the end (W-7.1)",
   wire: "hostile input (W-1, W-4)",
   differential: "generated runs compared step by step with the reference model, failures shrunk over the wire (D-037)",
   algebra: "merge orders, batchings and duplicates (AD-3), replay claims (S-4), excision against never merging (S-5)",

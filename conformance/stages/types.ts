@@ -64,8 +64,14 @@ export interface StageContext {
   /** Transition counts of the Janma and migration machines (golden and differential stages). */
   readonly coverage?: CoverageBook;
   readonly progress: Progress;
-  /** Absolute time (Date.now()) at which the time budget ends. */
+  /** Absolute time (Date.now()) at which the time budget ends (test it with budget.ts `outOfTime`). */
   readonly deadline: number;
+  /**
+   * Fires when the stage is cut short: an interrupt of the certification, or its hard time limit
+   * (the budget plus grace). Its processes are stopped and their requests reject with a CutShort
+   * (core/abort.ts) by the transport, so a stage need not watch it; absent: never cut short.
+   */
+  readonly signal?: AbortSignal;
   /** The part of the campaign this run does (conformance/shard/shard.ts); the whole when absent. */
   readonly shard?: Shard;
   /** --fail-fast: a stage that can go on after a finding (the differential campaign) stops at its first. */

@@ -25,6 +25,7 @@ import type { Reply } from "../../spec/wire/index.ts";
 import { explain, type Session } from "../driver/target.ts";
 import type { WireClient } from "../transport/client.ts";
 import { describeExit } from "../transport/process.ts";
+import { outOfTime } from "./budget.ts";
 import { STAGE_CATALOG } from "./catalog.ts";
 import { ONE_UNIT, type StageDefinition } from "./definition.ts";
 import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
@@ -337,7 +338,7 @@ export const wireStage = async (ctx: StageContext): Promise<StageOutcome> => {
   const first = await runPass(ctx, catalog, "pipelined");
   let second: Pass | undefined;
   if (first.rerun) {
-    if (Date.now() < ctx.deadline) second = await runPass(ctx, catalog, "sequential");
+    if (!outOfTime(ctx)) second = await runPass(ctx, catalog, "sequential");
     else notes.push("the time budget ended before the catalog could be sent again line by line to name the failing line");
   }
   const passes = second === undefined ? [first] : [first, second];

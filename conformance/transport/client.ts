@@ -15,12 +15,18 @@
  * its genuine reply, if it still comes, is dropped. Every violation is kept in `violations` with
  * the rule it breaks and the offending bytes. `restart()` starts the same command again, on the
  * same data directory (crash cuts); replies from an earlier process generation are dropped.
+ *
+ * The one exception to "never throws": once the client's `signal` fires (the certification is cut
+ * short, core/abort.ts), every request in flight and every later one rejects with that CutShort at
+ * once, since no reply could be judged any more; the process is stopped by the transport
+ * (process.ts) and `shutdown` only waits for it to be gone.
  */
 import { match } from "ts-pattern";
 import type { Command, WorldView } from "../../spec/index.ts";
 import type { CrashAfterRequest, HelloResult, Query, QueryName, QueryResult, Reply } from "../../spec/wire/index.ts";
 import { HelloResult as HelloResultSchema, PROTOCOL_VERSION, Reply as ReplySchema } from "../../spec/wire/index.ts";
 import { replyIssue, replyIssueText } from "./reply-issue.ts";
+import { cutShortOf, onAbort } from "../core/abort.ts";
 import { describeExit, ImplementationProcess, MAX_REPLY_BYTES, type ExitInfo, type SpawnSpec, type StdoutLine } from "./process.ts";
 
 export class ProcessExited extends Error {
@@ -70,10 +76,13 @@ export interface ClientOptions {
   readonly settings?: Record<string, unknown>;
   /** Told when the implementation answered `shutdown` but had to be killed (W-2.2). */
   readonly onShutdownIgnored?: (v: Violation) => void;
+  /** Stops everything when it fires: requests reject with its CutShort, the process is terminated, no new one starts. */
+  readonly signal?: AbortSignal;
 }
 
 interface Pending {
   settle(o: Outcome): void;
+  fail(e: Error): void;
   timer: NodeJS.Timeout;
 }
 
@@ -81,6 +90,17 @@ type Outgoing = { type: string; [k: string]: unknown };
 
 /** How much of an offending line a finding shows: whole replies, up to this cap, saying when cut. */
 export const RAW_SHOWN = 8192;
+/**
+ * A rejection by the abort that nobody may be waiting for yet: stages create several requests'
+ * promises before awaiting them in turn (pipelining), which never mattered while `send` could not
+ * reject. Marked handled here, it still rejects for whoever awaits it, without an unhandled
+ * rejection ending the runner.
+ */
+const quietly = <T>(p: Promise<T>): Promise<T> => {
+  p.catch(() => undefined);
+  return p;
+};
+
 const shown = (s: string): string => (s.length > RAW_SHOWN ? `${s.slice(0, RAW_SHOWN)}… (cut: the first ${RAW_SHOWN} of ${s.length} characters shown)` : s);
 
 export class WireClient {
@@ -91,7 +111,7 @@ export class WireClient {
   /** Requests whose outcome was a violation in place of their reply: their late reply is dropped. */
   private readonly settledByViolation = new Set<string>();
   private readonly unmatchedQueue: Reply[] = [];
-  private unmatchedWaiters: ((r: Reply) => void)[] = [];
+  private unmatchedWaiters: { take(r: Reply): void; fail(e: Error): void }[] = [];
   private nextId = 1;
   /** While true, replies that match nothing are expected (hostile-input tests), not violations. */
   rawMode = false;
@@ -100,6 +120,25 @@ export class WireClient {
 
   private constructor(readonly spec: SpawnSpec, readonly options: ClientOptions) {
     this.proc = this.spawn();
+  }
+
+  /** True once the client's signal fired: nothing more is sent, and its processes are being stopped. */
+  get aborted(): boolean {
+    return this.options.signal?.aborted === true;
+  }
+
+  /** Every request in flight and every waiter rejects with the signal's CutShort, synchronously. */
+  private abortAll(): void {
+    const signal = this.options.signal;
+    if (signal === undefined) return;
+    const e = cutShortOf(signal);
+    for (const [key, p] of [...this.pending]) {
+      this.pending.delete(key);
+      clearTimeout(p.timer);
+      p.fail(e);
+    }
+    this.order.length = 0;
+    for (const w of this.unmatchedWaiters.splice(0)) w.fail(e);
   }
 
   /** Spawn and handshake. */
@@ -116,7 +155,7 @@ export class WireClient {
 
   private spawn(): ImplementationProcess {
     const gen = ++this.generation;
-    return new ImplementationProcess(
+    const proc = new ImplementationProcess(
       this.spec,
       (line) => {
         if (gen === this.generation) this.onLine(line);
@@ -124,7 +163,14 @@ export class WireClient {
       (info) => {
         if (gen === this.generation) this.onExit(info);
       },
+      this.options.signal,
     );
+    // Listening for as long as this process runs: once it has exited, every request in flight has
+    // its outcome, and a later one sees `aborted` itself; a restart listens again. (A stage's signal
+    // would otherwise collect a listener per client it ever started.)
+    const stop = onAbort(this.options.signal, () => this.abortAll());
+    void proc.exited.then(stop);
+    return proc;
   }
 
   get hello(): HelloResult {
@@ -241,7 +287,7 @@ export class WireClient {
       }
     }
     const w = this.unmatchedWaiters.shift();
-    if (w !== undefined) w(reply);
+    if (w !== undefined) w.take(reply);
     else this.unmatchedQueue.push(reply);
   }
 
@@ -260,19 +306,20 @@ export class WireClient {
     for (const key of [...this.pending.keys()]) this.settle(key, o);
   }
 
-  /** Send a request object (`id` assigned unless given); resolves with what happened, never rejects. */
+  /** Send a request object (`id` assigned unless given); resolves with what happened, never rejects — unless the client's signal fired (a CutShort). */
   send(msg: Outgoing, timeoutMs = this.options.timeoutMs ?? 15_000): Promise<Outcome> {
     const id = msg["id"] ?? `r${this.nextId++}`;
     const key = JSON.stringify(id);
+    if (this.aborted) return quietly(Promise.reject(cutShortOf(this.options.signal as AbortSignal)));
     const exit = this.proc.exit;
     if (exit !== null) return Promise.resolve({ kind: "exited", exit, stderrTail: this.proc.stderrTail() });
     if (this.pending.has(key)) return Promise.reject(new Error(`runner bug: request id ${key} is already pending`));
-    return new Promise<Outcome>((resolve) => {
+    return quietly(new Promise<Outcome>((resolve, reject) => {
       const timer = setTimeout(() => this.settle(key, { kind: "timeout", ms: timeoutMs }), timeoutMs);
-      this.pending.set(key, { settle: resolve, timer });
+      this.pending.set(key, { settle: resolve, fail: reject, timer });
       this.order.push(key);
       this.proc.write(`${JSON.stringify({ ...msg, id })}\n`);
-    });
+    }));
   }
 
   /** Send a request object; resolves with its reply, rejects with a typed error otherwise. */
@@ -301,18 +348,25 @@ export class WireClient {
   nextUnmatched(timeoutMs = this.options.timeoutMs ?? 15_000): Promise<Reply> {
     const r = this.unmatchedQueue.shift();
     if (r !== undefined) return Promise.resolve(r);
+    if (this.aborted) return quietly(Promise.reject(cutShortOf(this.options.signal as AbortSignal)));
     if (this.proc.hasExited) return Promise.reject(new ProcessExited(this.proc.exit ?? { code: null, signal: null }, this.proc.stderr));
-    return new Promise((resolve, reject) => {
-      const waiter = (x: Reply): void => {
-        clearTimeout(timer);
-        resolve(x);
+    return quietly(new Promise<Reply>((resolve, reject) => {
+      const waiter = {
+        take: (x: Reply): void => {
+          clearTimeout(timer);
+          resolve(x);
+        },
+        fail: (e: Error): void => {
+          clearTimeout(timer);
+          reject(e);
+        },
       };
       const timer = setTimeout(() => {
         this.unmatchedWaiters = this.unmatchedWaiters.filter((w) => w !== waiter);
         reject(new RequestTimeout(`no unmatched reply within ${timeoutMs} ms`));
       }, timeoutMs);
       this.unmatchedWaiters.push(waiter);
-    });
+    }));
   }
 
   /** Hello, within the start-up timeout; throws RequestFailed, ProtocolViolation, RequestTimeout or ProcessExited. */
@@ -365,9 +419,14 @@ export class WireClient {
    */
   async shutdown(graceMs = 5_000): Promise<ExitInfo> {
     const proc = this.proc;
-    if (proc.hasExited) return proc.exited;
+    // Cut short: the transport is already stopping the process; asking it anything is pointless.
+    if (proc.hasExited || this.aborted) return proc.exited;
     const waitMs = Math.min(graceMs, this.options.timeoutMs ?? graceMs);
-    const answer = await this.send({ type: "shutdown" }, waitMs);
+    const answer = await this.send({ type: "shutdown" }, waitMs).catch((e: unknown) => {
+      if (this.aborted) return null;
+      throw e;
+    });
+    if (answer === null) return proc.exited;
     const answered = answer.kind === "reply" && answer.reply.ok;
     proc.endInput();
     let killed = false;

@@ -10,9 +10,15 @@
  *   quotes at most `STDERR_TAIL_CHARS` of it;
  * - a stdout line longer than `MAX_REPLY_BYTES` kills the process instead of growing a buffer;
  * - bytes on stdout that are not valid UTF-8 are reported with the line, not decoded silently.
+ *
+ * A certification that is cut short (an interrupt, a stage's time limit: core/abort.ts) stops its
+ * processes through the signal given at spawn: the group gets SIGTERM, then SIGKILL after
+ * `TERMINATE_GRACE_MS`, and `exited` settles once the leader is reaped; a process is never started
+ * on a signal that has already fired.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { MAX_REPLY_BYTES as SPEC_MAX_REPLY_BYTES } from "../../spec/wire/limits.ts";
+import { onAbort, throwIfCut } from "../core/abort.ts";
 
 export interface SpawnSpec {
   /** Executable, e.g. process.execPath or "python3". */
@@ -35,6 +41,8 @@ const EXIT_DRAIN_MS = 500;
 export const STDERR_KEEP_BYTES = 64 * 1024;
 /** At most this much of the stderr tail goes into a diagnosis (a flood of long lines stays small). */
 export const STDERR_TAIL_CHARS = 4 * 1024;
+/** After an abort, how long the group has between SIGTERM and SIGKILL (time to flush and exit cleanly). */
+export const TERMINATE_GRACE_MS = 2_000;
 
 /** One stdout line: its text, and whether its bytes were valid UTF-8 (W-1.2). */
 export interface StdoutLine {
@@ -88,7 +96,10 @@ export class ImplementationProcess {
     readonly spec: SpawnSpec,
     private readonly onLine: (line: StdoutLine) => void,
     private readonly onExit: (info: ExitInfo) => void,
+    signal?: AbortSignal,
   ) {
+    // Nothing new starts once the work is cut short (throws the signal's CutShort).
+    throwIfCut(signal);
     this.child = spawn(spec.command, [...spec.args], {
       cwd: spec.cwd,
       env: spec.env ?? process.env,
@@ -139,6 +150,9 @@ export class ImplementationProcess {
         }
       });
     });
+    // Listening ends with the process, so a long-lived signal does not collect dead listeners.
+    const stopListening = onAbort(signal, () => this.terminate());
+    void this.exited.then(stopListening);
   }
 
   get pid(): number | undefined {
@@ -227,6 +241,17 @@ export class ImplementationProcess {
     } catch {
       // The group is already gone.
     }
+  }
+
+  /**
+   * SIGTERM to the group, then SIGKILL once `graceMs` have passed without the leader's exit; the
+   * returned promise settles when the leader is reaped (the group is SIGKILLed then, see `exited`).
+   */
+  terminate(graceMs = TERMINATE_GRACE_MS): Promise<ExitInfo> {
+    if (this.hasExited) return this.exited;
+    this.signalGroup("SIGTERM");
+    const timer = setTimeout(() => this.kill("SIGKILL"), graceMs);
+    return this.exited.finally(() => clearTimeout(timer));
   }
 
   /** Signals the whole process group (the implementation and anything it started). */

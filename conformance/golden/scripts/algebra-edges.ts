@@ -12,6 +12,8 @@
  *      k.two   d-a (smaller id) merged after d-c:  wrong for "last arrival" and "smallest id";
  *      k.three d-d (larger id) merged after d-c:   wrong for "last arrival" and "largest id".
  *    The merges that bring the second contribution of a key are pinned OP-4.1.c4 (accepted).
+ *  - D-007's first two tie-breaks (appended last): equal |w|·c, the larger |w| leads (k.four);
+ *    equal |w| and c, the smaller distillate id leads whatever the merge order (k.five).
  *  - S-1 (D-010, spec review G-50, G-51), OP-2.7.c9: runs are compared token by token, so tokens
  *    never run together across their boundaries. Guidance "ab c d e" against the trace "a bc d e"
  *    (same letters, different tokens) does not leak and is accepted; guidance "a bc d e" against
@@ -52,6 +54,23 @@ const script = (ctx: ScriptContext): void => {
   driver.distil(ok, "ob-5", distillate(ok, "d-e", [disposition("k.leak", "ab c d e", 300_000)], 300_000, 1_000_000), "OP-2.7.c9");
   const bad = lived(["x a bc d e"]);
   driver.distil(bad, "ob-6", distillate(bad, "d-f", [disposition("k.leak", "a bc d e", 300_000)], 300_000, 1_000_000), "OP-2.7.c9");
+
+  // D-007's first two tie-breaks, appended so no earlier line moves (a generated mutant of
+  // impl/core/accumulator.ts that swapped them survived every line above, issue 21). k.four:
+  // |w|·c ties (500000·400000 = 400000·500000), so the larger |w| leads: d-g, although d-h has the
+  // higher confidence.
+  const g = lived();
+  driver.distil(g, "ob-7", distillate(g, "d-g", [disposition("k.four", "k.four from d-g", 500_000)], 500_000, 400_000));
+  const h = lived();
+  driver.distil(h, "ob-8", distillate(h, "d-h", [disposition("k.four", "k.four from d-h", 400_000)], 500_000, 500_000));
+  merge(["ob-7", "ob-8"], "D-007");
+  // k.five: |w| and c tie as well, so the smaller id leads: d-i, although d-j was merged first.
+  const j = lived();
+  driver.distil(j, "ob-9", distillate(j, "d-j", [disposition("k.five", "k.five from d-j", 300_000)], 300_000, 600_000));
+  merge(["ob-9"]);
+  const i = lived();
+  driver.distil(i, "ob-10", distillate(i, "d-i", [disposition("k.five", "k.five from d-i", 300_000)], 300_000, 600_000));
+  merge(["ob-10"], "D-007");
 };
 
 export const ALGEBRA_EDGES_SESSION: ScriptedGoldenSpec = { name: "session-algebra-edges", script };

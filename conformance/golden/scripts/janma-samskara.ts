@@ -62,9 +62,9 @@ const driver = (ctx: ScriptContext) => {
     send((t) => ({ op: "janma.conceive", tick: t, agent, instance_id: life.instance_id, nonce: life.nonce, manifest: life.manifest }), pins);
     return life;
   };
-  const born = (agent: string, over: Partial<JanmaManifest> = {}): Life => {
+  const born = (agent: string, over: Partial<JanmaManifest> = {}, pins?: string): Life => {
     const life = conceive(agent, over);
-    send((t) => ({ op: "janma.birth", tick: t, agent, instance_id: life.instance_id, environment: ENV }));
+    send((t) => ({ op: "janma.birth", tick: t, agent, instance_id: life.instance_id, environment: ENV }), pins);
     return life;
   };
   /** A signed act; `forged` replaces the signature with one that does not recompute (AD-4). */
@@ -303,6 +303,26 @@ export const janmaSamskaraScript = (ctx: ScriptContext): void => {
   w.merge(B, ["ob-slow"], "D-060"); // t+4 = its deadline: J-4
   w.send((t) => ({ op: "custody.expire", tick: t, agent: B, obligation_id: "ob-late" }), "D-060");
   w.send((t) => ({ op: "custody.expire", tick: t, agent: B, obligation_id: "ob-slow" }), "D-060");
+
+  // D-058 again, each dimension read from its own cell: the category's other cell is listed first
+  // and resolves low, so a resolver that takes the first cell of the category whatever its dimension
+  // accepts what the exact (category, dimension) cell refuses (a generated mutant of
+  // impl/core/consent.ts survived every line above, issue 21). Appended last so no line id moves,
+  // on a third agent: B's escalated obligation refuses new conceptions (J-4).
+  const C = w.mint("root-c");
+  for (const [k, [first, second]] of ([["training", "storage"], ["storage", "training"]] as const).entries()) {
+    const cells = [{ category: "location", dimension: first, sensitivity: "low" }, { category: "location", dimension: second, sensitivity: "medium" }] as const;
+    const life = w.born(C, { consent_scope: { grant_id: "g", principal: "p", cells: [...cells], category_defaults: [], persist_ceiling: "low" } });
+    w.act(life, ["asked about the station"]);
+    w.withdraw(life);
+    w.distil(life, `ob-dim-${k}`, w.distillate(life, `d-dim-${k}`, [{ ...w.disposition(`k.dim${k}`, "meet at the station", 300_000), category: "location" }]), "D-058");
+  }
+
+  // D-016: a wildcard is granted only by an equal or wider wildcard; a plain capability grants no
+  // wildcard, even one whose prefix it shares after its last two characters ("mail.send" does not
+  // grant "mail.se.*": a resolver that took the plain capability for a wildcard would; a generated
+  // mutant of impl/core/capabilities.ts did, issue 21). Birth is refused under J-1.
+  w.born(C, { capability_grants: ["mail.se.*"], tool_bindings: [] }, "D-016");
 };
 
 export const JANMA_SAMSKARA_SESSIONS: readonly ScriptedGoldenSpec[] = [

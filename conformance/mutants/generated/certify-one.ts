@@ -1,6 +1,7 @@
 /**
  * Certifies one generated mutant (or the unmutated implementation, the control) the way a user
- * would: a copy of impl/ with the patch applied, started as its own process and certified by
+ * would: a copy of impl/ with the patch applied, built (copy.ts `buildCopy`), started as its own
+ * process and certified by
  * `certify` over the wire with every stage, stopping at the first stage that finds a violation.
  *
  * What a row says, from the certificate alone:
@@ -17,13 +18,13 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { InvariantId } from "../../../spec/catalog.ts";
 import type { StageName } from "../../../spec/certificate.ts";
 import { certify } from "../../certify.ts";
 import { readTrace } from "../../trace/trace.ts";
 import { REPO_ROOT } from "../../transport/local.ts";
-import { discard, materializeWith } from "./copy.ts";
+import { buildCopy, discard, materializeWith } from "./copy.ts";
 import { applyMutant, type GeneratedMutant } from "./source.ts";
 
 export type Outcome = "killed" | "survived" | "inconclusive" | "did-not-start" | "did-not-compile";
@@ -73,9 +74,10 @@ const runsOf = (path: string | null): number | null => {
 
 /** Certifies `m` (null: the control) and returns its row. */
 export const certifyGenerated = async (m: GeneratedMutant | null, o: WireOptions): Promise<WireRow> => {
-  const name = `gen-${m === null ? "control" : m.id.replace(/[^A-Za-z0-9._-]/g, "_")}`;
+  // The process id keeps the copies of shards running side by side in one clone apart.
+  const name = `gen-${process.pid}-${m === null ? "control" : m.id.replace(/[^A-Za-z0-9._-]/g, "_")}`;
   const api = materializeWith(name, m === null ? null : { file: m.file, apply: (text) => applyMutant(m, text) });
-  const commandLine = `${process.execPath} --import tsx ${join(dirname(api), "main.ts")}`;
+  const commandLine = `${process.execPath} ${buildCopy(api)}`;
   const root = dataRoot();
   const out = mkdtempSync(join(tmpdir(), "srk-gen-mutant-cert-"));
   const t0 = Date.now();

@@ -167,6 +167,24 @@ describe("counting", () => {
     expect(md).toContain("short");
     expect(md).toMatch(/## Survivors \(1\)[\s\S]*`s1`/);
     expect(md).toMatch(/## Argued equivalent \(1\)[\s\S]*`e1`[\s\S]*informative \(D-032\)/);
+    expect(md).toMatch(/\| `s1` \| .* \| not rerun \|/);
+  });
+
+  it("a survivor killed by a later commit's certification is shown with that commit and how; the measured score is unchanged", () => {
+    const doc: GeneratedDoc = {
+      report_version: 1, generated_at: "2026-12-02T00:00:00.000Z", options: { seed: 1, runs: 300, timeBudgetMs: 180_000 },
+      selection: { kind: "all", size: null, orderSeed: 1, generated: 100, ignored: 10, runnable: 90, runnableOps: 40, shards: 1 },
+      controls: [row("control", "survived")], rows, seconds: 100, inputs: { commit: "0".repeat(40), digest: "sha256:x" },
+    };
+    const killedLater = { ...row("s1", "killed"), stage: "golden", check: "golden/session-1/recovery", invariant: null } as ReportRow;
+    const rerun = (commit: string, r: ReportRow) => ({ commit, at: "2026-12-03T00:00:00.000Z", why: "after the golden recovery check", options: doc.options, control: row("control", "survived"), rows: [r] });
+    const md = renderGenerated(doc, triage, [rerun("a".repeat(40), row("s1", "survived")), rerun("b".repeat(40), killedLater)]);
+    expect(md).toContain("**Killed: 90.0 %**");
+    expect(md).toContain("1 of the 1 are killed by the certification of a later commit");
+    expect(md).toMatch(/\| `s1` \| .* \| killed at bbbbbbbbbbbb by golden \(golden\/session-1\/recovery\): after the golden recovery check \|/);
+    const stillAlive = renderGenerated(doc, triage, [rerun("b".repeat(40), killedLater), rerun("c".repeat(40), row("s1", "survived"))]);
+    expect(stillAlive).toContain("0 of the 1 are killed by the certification of a later commit");
+    expect(stillAlive).toMatch(/\| `s1` \| .* \| survived at cccccccccccc \|/);
   });
 });
 

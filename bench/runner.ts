@@ -18,7 +18,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { certify } from "../conformance/certify.ts";
-import { planRun, runCaseArb } from "../conformance/stages/differential.ts";
+import { planRun, runCaseArb } from "../conformance/stages/differential-plan.ts";
 import { runSeed } from "../conformance/shard/shard.ts";
 import { WireClient } from "../conformance/transport/client.ts";
 import { Reply } from "../spec/wire/index.ts";

@@ -35,6 +35,9 @@ import { CoverageBook } from "./oracle/transitions.ts";
 import { writeReports } from "./reporters/write.ts";
 import { prepareOutDir } from "./cli/out-dir.ts";
 import { STAGE_RUNNERS } from "./stages/registry.ts";
+import { DEFAULT_EXHAUSTIVE_SCOPE } from "./stages/exhaustive-scope.ts";
+import { coverOf, scopeOf } from "./stages/scope-cover.ts";
+import { edgeCoverage } from "./oracle/abstract-edges.ts";
 import { outcome, Undrivable, WireBreak, type CertifySettings, type Finding, type StageContext, type StageOutcome } from "./stages/types.ts";
 import type { CertifyResult } from "./core/certify-result.ts";
 import { shellWord as shq } from "./core/shell.ts";
@@ -249,6 +252,14 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
     families: hello === null ? null : hello.profile.families, only: o.only, stages: summaries, witnesses,
     baseline: o.baseline ?? EMPTY_BASELINE, harnessFaults, ref: (f) => refs.get(f) as CounterexampleRef,
   });
+  // The coverage figure (D-075): what the differential campaign covered of the scope's reachable
+  // abstract edges, when the campaign ran (a shard that owned none of its runs records none).
+  const differentialRan = results.some((r) => r.stage === "differential" && r.verdict !== "not-applicable");
+  const guidance = coverage.guidance();
+  const edges =
+    hello === null || !differentialRan
+      ? undefined
+      : { ...edgeCoverage(scopeOf(o), coverOf(scopeOf(o), hello.profile.families).abstractEdges, coverage.edges()), ...(guidance === null ? {} : { unguided: guidance.unguided }) };
   const certificate: Certificate = {
     certificate_version: CERTIFICATE_VERSION,
     kit: { ...kitVersion(), spec_digest: specDigest() },
@@ -257,7 +268,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
       name: hello?.implementation.name ?? null, version: hello?.implementation.version ?? null,
       command_line: o.commandLine, profile: hello === null ? null : { families: [...hello.profile.families], crash_hook: hello.profile.crash_hook },
     },
-    settings: { seed: o.seed, runs: o.runs, time_budget_ms: o.timeBudgetMs, request_timeout_ms: o.requestTimeoutMs, only: [...o.only], stages: results.map((r) => r.stage) },
+    settings: { seed: o.seed, runs: o.runs, time_budget_ms: o.timeBudgetMs, request_timeout_ms: o.requestTimeoutMs, only: [...o.only], stages: results.map((r) => r.stage), exhaustive_scope: o.exhaustiveScope ?? DEFAULT_EXHAUSTIVE_SCOPE },
     started_at: startedAt,
     duration_ms: Date.now() - started,
     stages: results,
@@ -265,7 +276,7 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
     implementation_faults: implementationFaults,
     harness_faults: harnessFaults,
     shards: { count: shard.count, indices: [shard.index + 1] },
-    coverage: { transitions: coverage.transitions() },
+    coverage: { transitions: coverage.transitions(), ...(edges === undefined ? {} : { edges }) },
   };
   // The certificate is checked against its own schema before it is written: a mismatch is a bug
   // of the runner, reported as such (and the file is still written, for the bug report).

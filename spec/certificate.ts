@@ -135,15 +135,30 @@ export type StageResult = z.infer<typeof StageResult>;
  */
 export const MIGRATION_STATES = ["idle", "fenced", "checkpointed", "validated", "bound", "rehydrated", "resumed", "cancelled"] as const;
 
-/** State-machine transitions the campaign drove: accepted commands of the golden and differential stages. */
+/** State-machine transitions the campaign drove: accepted commands of the golden, exhaustive and differential stages. */
 export const CoveredTransition = z.discriminatedUnion("machine", [
   z.strictObject({ machine: z.literal("janma"), from: z.enum(INSTANCE_STATES), to: z.enum(INSTANCE_STATES), op: z.string(), count: Count.min(1) }),
   z.strictObject({ machine: z.literal("ripa-migration"), from: z.enum(MIGRATION_STATES), to: z.enum(MIGRATION_STATES), op: z.string(), count: Count.min(1) }),
 ]).describe("one transition of the Janma lifecycle (per instance) or of the RIPA migration (per agent), with the operation that made it and how often the implementation made it as the model did");
 export type CoveredTransition = z.infer<typeof CoveredTransition>;
 
+/**
+ * How much of a scope's reachable behaviour the differential campaign covered (D-075): the scope's
+ * explored graph, abstracted to (abstract state, operation, outcome) edges, is the ground truth.
+ */
+export const EdgeCoverage = z
+  .strictObject({
+    scope: z.string().describe("the scope explored (the exhaustive stage's: settings.exhaustive_scope)"),
+    reachable: Count.describe("abstract edges of the scope's graph, explored with the profile's operations"),
+    covered: z.array(Count).describe("the reachable edges the differential campaign's agreed runs made, as indices into their sorted list (so shards merge by union)"),
+    unguided: Count.optional().describe("the reachable edges the same seed's runs would make without coverage guidance, planned in the model (D-075)"),
+  })
+  .describe("the differential campaign's coverage of the scope's reachable abstract edges; covered.length / reachable is the figure");
+export type EdgeCoverage = z.infer<typeof EdgeCoverage>;
+
 export const Coverage = z.strictObject({
   transitions: z.array(CoveredTransition).describe("every transition driven at least once, by machine, from, to, op"),
+  edges: EdgeCoverage.optional().describe("absent when the differential stage did not run, and in certificates of older runners"),
 });
 export type Coverage = z.infer<typeof Coverage>;
 
@@ -169,6 +184,7 @@ export const Certificate = z
       request_timeout_ms: Count,
       only: z.array(InvariantIdSchema).describe("--only: the invariants certified; empty means all"),
       stages: z.array(StageName).describe("the stages that ran"),
+      exhaustive_scope: z.string().optional().describe("--exhaustive: the scope the exhaustive stage explored, a shipped name (quick by default) or a file (D-074); absent in certificates of older runners"),
     }),
     started_at: z.string().describe("ISO 8601 wall-clock time; informative"),
     duration_ms: Count,
@@ -188,7 +204,7 @@ export const Certificate = z
         indices: z.array(z.int().min(1).max(1024)).min(1).describe("1-based, sorted: [1] unsharded; [i] shard i of count; every index once a merge is complete"),
       })
       .describe("which shards of the campaign this certificate covers (D-038)"),
-    coverage: Coverage.optional().describe("state-machine transitions the golden and differential stages drove (written by every run; absent in certificates of older runners)"),
+    coverage: Coverage.optional().describe("state-machine transitions the golden, exhaustive and differential stages drove (written by every run; absent in certificates of older runners)"),
     result: z.enum(["certified", "violations", "inconclusive"]),
     exit_code: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   })

@@ -179,7 +179,7 @@ export const certificate = {
     name: "agentd", version: "0.4.2", command_line: IMPL_COMMAND,
     profile: { families: ["janma", "samskara", "advaita"], crash_hook: true },
   },
-  settings: { seed: 1, runs: 100, time_budget_ms: 600_000, request_timeout_ms: 15_000, only: [], stages: ["handshake", "golden", "wire", "differential", "algebra", "crash", "forgetting"] },
+  settings: { seed: 1, runs: 100, time_budget_ms: 600_000, request_timeout_ms: 15_000, only: [], stages: ["handshake", "golden", "wire", "exhaustive", "differential", "algebra", "crash", "forgetting"], exhaustive_scope: "quick" },
   started_at: "2025-01-15T09:30:00.000Z",
   duration_ms: 95_208,
   stages: [
@@ -189,6 +189,10 @@ export const certificate = {
       notes: ["session-1: not applicable, it uses operations outside the profile (ripa.migration_fence, ripa.effect)"],
     },
     { stage: "wire", verdict: "pass", reason: "framing, ids and error replies as the protocol requires", checks: 38, duration_ms: 4_120, findings: [], notes: [] },
+    {
+      stage: "exhaustive", verdict: "pass", reason: "every edge of scope quick driven in 148 sessions, every reply and world view as the model's", checks: 2_031, duration_ms: 2_870, findings: [],
+      notes: ["scope quick: 1240 edges of 164 states (depth ≤ 6), driven by 148 sessions of 2031 requests in all", "sent 2179 requests (resets included) in 148 sessions"],
+    },
     { stage: "differential", verdict: "fail", reason: counterexampleRef.summary, checks: 100, duration_ms: 61_944, findings: [counterexampleRef], notes: ["shrunk from 27 to 3 steps in 41 attempts"] },
     stageResult,
     { stage: "crash", verdict: "pass", reason: "48 crash cuts recovered to the model's world", checks: 48, duration_ms: 14_530, findings: [], notes: ["hook cuts: 20 at each of before_commit, after_commit (of 64 durable writes), plus 8 at reset"] },

@@ -4,7 +4,7 @@
  * `srk list` read these without loading zod; `spec/certificate.ts` builds its schema from
  * `STAGES`, and a test holds `COMMAND_OP_NAMES` equal to the ops of the Command schema.
  */
-export const STAGES = ["handshake", "golden", "wire", "differential", "algebra", "crash", "forgetting"] as const;
+export const STAGES = ["handshake", "golden", "wire", "exhaustive", "differential", "algebra", "crash", "forgetting"] as const;
 export type StageName = (typeof STAGES)[number];
 
 /** The ops of `spec/schemas/commands.ts` `Command`, in the order of its union. */

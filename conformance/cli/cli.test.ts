@@ -24,7 +24,7 @@ describe("srk command line", () => {
     const r = await srk("list");
     expect(r.code).toBe(0);
     for (const id of ["J-1", "S-5", "AD-3", "I6"]) expect(r.stdout).toContain(`\n${id} `);
-    for (const s of ["handshake", "golden", "wire", "differential", "algebra", "crash", "forgetting"]) expect(r.stdout).toContain(`\n${s} `);
+    for (const s of ["handshake", "golden", "wire", "exhaustive", "differential", "algebra", "crash", "forgetting"]) expect(r.stdout).toContain(`\n${s} `);
     expect(r.stdout).toContain("samskara.excise");
   });
 

@@ -64,7 +64,7 @@ describe("srk certify interrupted after the handshake", () => {
       const stages = new Map(cert.stages.map((s) => [s.stage, s]));
       expect(stages.get("handshake")?.verdict).toBe("pass");
       expect(stages.get("golden")).toMatchObject({ verdict: "inconclusive", reason: expect.stringMatching(new RegExp(`^cut short: interrupted by ${signal}`)) });
-      for (const later of ["wire", "differential", "algebra", "crash", "forgetting"] as const) {
+      for (const later of ["wire", "exhaustive", "differential", "algebra", "crash", "forgetting"] as const) {
         expect(stages.get(later)).toMatchObject({ verdict: "inconclusive", reason: `not run: the certification was cut short: interrupted by ${signal}` });
       }
       expect(r.pids.length).toBeGreaterThanOrEqual(2);

@@ -8,6 +8,7 @@ export const STAGE_DESCRIPTIONS: Readonly<Record<StageName, string>> = {
   handshake: "W-5: NOT_HANDSHAKEN before hello, UNSUPPORTED_VERSION, version choice, HelloResult, a second hello refused; reads the profile",
   golden: "W-9: the committed golden sessions, every normative reply part compared, for the families in the profile",
   wire: "W-1, W-2.1, W-4: the hostile-input catalog, each line's wire code in W-4 order, one reply per line, data directory unchanged",
+  exhaustive: "every edge (state, command) of a scope of the model (quick; --exhaustive <scope>), explored breadth first with the profile's operations, driven over the wire from the initial world; every reply and every distinct state's world view compared",
   differential: "generated runs (swarm testing) with the reference model as oracle: every reply and the world view at checkpoints; failures shrunk over the wire",
   algebra: "AD-3 merge order-independence over orders, batchings and duplicates; S-4 replay claims; S-5 excision equals never having merged",
   crash: "W-7: crash hook at every durable write (before and after commit) and SIGKILL with requests in flight; recovery to the right prefix",

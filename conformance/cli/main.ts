@@ -62,14 +62,26 @@ export const program = (): Command => {
     .option("--out <dir>", "where to write certificate.json and traces (default srk-reports/<implementation name>/ under the working directory; an existing folder must be empty or an earlier srk report)")
     .option("--data-dir <dir>", "data directory of the first process (default: a fresh temporary directory)")
     .option("--fail-fast", "stop after the first stage that finds a violation")
+    .option("--exhaustive <scope>", "the exhaustive stage's scope: every edge of its explored model graph is driven over the wire (a shipped name: quick, default, large; or a file)", "quick")
     .option("--shard <i/n>", "run only shard i of n of the campaign (deterministic; merge the n certificates with srk merge)")
     .option("--jobs <n>", "run the campaign as n shards in parallel processes on this machine, then merge them", int("--jobs", 1), 1)
     .option("--expected-failures <file>", "baseline: invariant ids (or stage names) expected to fail; a listed entry that passes fails the run (stale)")
-    .action(async (o: { impl: string; seed: number; runs: number; timeBudget: number; requestTimeout: number; startupTimeout: number; only: InvariantId[]; out?: string; dataDir?: string; expectedFailures?: string; failFast?: boolean; shard?: string; jobs: number }) => {
+    .action(async (o: { impl: string; seed: number; runs: number; timeBudget: number; requestTimeout: number; startupTimeout: number; only: InvariantId[]; out?: string; dataDir?: string; expectedFailures?: string; failFast?: boolean; shard?: string; jobs: number; exhaustive: string }) => {
       const { readBaseline } = await import("../verdicts/baseline.ts");
       const { renderSummary } = await import("./summary.ts");
       const { UsageError } = await import("../driver/command-line.ts");
       const baseline = o.expectedFailures === undefined ? undefined : readBaseline(o.expectedFailures);
+      const exhaustiveScope = o.exhaustive;
+      {
+        // A scope that does not load is the command line's fault: refused before anything starts.
+        const { loadScope, ScopeError } = await import("../explore/scope.ts");
+        try {
+          loadScope(exhaustiveScope);
+        } catch (e) {
+          if (e instanceof ScopeError) throw new UsageError(`--exhaustive: ${e.message}`);
+          throw e;
+        }
+      }
       if (o.jobs > 1) {
         if (o.shard !== undefined) throw new UsageError("--jobs and --shard exclude each other: --jobs runs every shard");
         if (o.dataDir !== undefined) throw new UsageError("--jobs and --data-dir exclude each other: each shard needs its own data directories");
@@ -77,6 +89,7 @@ export const program = (): Command => {
         const args = ["--impl", o.impl, "--seed", String(o.seed), "--runs", String(o.runs), "--time-budget", String(o.timeBudget),
           "--request-timeout", String(o.requestTimeout), "--startup-timeout", String(o.startupTimeout),
           ...(o.only.length > 0 ? ["--only", o.only.join(",")] : []), ...(o.failFast === true ? ["--fail-fast"] : []),
+          "--exhaustive", exhaustiveScope,
           ...(o.expectedFailures === undefined ? [] : ["--expected-failures", o.expectedFailures])];
         // The shards' folder is made before any child has said hello: named from the command line.
         const named = outDirFor(o.impl, o.out);
@@ -101,6 +114,7 @@ export const program = (): Command => {
         startupTimeoutMs: o.startupTimeout, only: o.only, outDir: outDirFor(o.impl, o.out), failFast: o.failFast === true,
         ...(o.shard === undefined ? {} : { shard: parseShard(o.shard) }),
         ...(o.dataDir === undefined ? {} : { dataDir: o.dataDir }), ...(baseline === undefined ? {} : { baseline }),
+        exhaustiveScope,
         progress, signal: interrupt.signal,
       }).finally(() => interrupt.dispose());
       process.stdout.write(renderSummary(result.certificate, result.certificatePath));

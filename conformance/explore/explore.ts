@@ -120,7 +120,34 @@ export interface ExploreResult {
   readonly memory: MemoryUse;
 }
 
+/**
+ * One step the explorer tried: an edge (state, command) of the explored graph. States are numbered
+ * per part in the order they were reached (0 is the initial world); `to` is the state the step
+ * discovered, or null when it was rejected (the state is unchanged) or reached a state already
+ * seen (up to the scope's symmetry). The steps with a `to` are the breadth-first tree: following
+ * them from 0 rebuilds the shortest path to every state (edge-cover.ts builds the exhaustive
+ * stage's sessions from these).
+ */
+export interface EdgeEvent {
+  readonly part: string;
+  readonly from: number;
+  /** The state `from` itself (the world the breadth-first path reached). */
+  readonly world: World;
+  readonly command: Command;
+  readonly accepted: boolean;
+  /** The check that refused it (spec/CHECKS.md), when it was refused. */
+  readonly check: string | null;
+  readonly to: number | null;
+}
+
 export interface ExploreOptions {
+  /**
+   * Which of the scope's commands to try (default: all): the exhaustive stage explores only the
+   * operations a profile declares (W-5.2), so its graph is the one that profile can be driven through.
+   */
+  readonly allow?: (command: Command) => boolean;
+  /** Called for every step tried, in breadth-first order (see EdgeEvent). */
+  readonly onEdge?: (e: EdgeEvent) => void;
   /** The predicates to check (default: the model's PREDICATES); a test may plant a wrong one. */
   readonly predicates?: Readonly<Record<InvariantId, Predicate>>;
   readonly onProgress?: (p: Progress) => void;
@@ -212,6 +239,7 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
     const n = nodes[k] as Node;
     if (n.depth >= scope.max_depth) continue;
     for (const { maker, command } of commandsAt(scope, n.world)) {
+      if (options.allow !== undefined && !options.allow(command)) continue;
       tried++;
       const e = expect1(n.world, command);
       const op = command.op;
@@ -245,13 +273,14 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
         }
         if (visit(e.world)) {
           const d = n.depth + 1;
+          options.onEdge?.({ part: scope.name, from: k, world: n.world, command, accepted, check: e.rejectedAt?.check ?? null, to: nodes.length });
           nodes.push({ world: e.world, parent: k, step, depth: d });
           perDepth[d] = (perDepth[d] ?? 0) + 1;
           if ((seen.size & 1023) === 0) heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
           if (d > depth) depth = d;
           checkState(nodes, nodes.length - 1);
-        }
-      }
+        } else options.onEdge?.({ part: scope.name, from: k, world: n.world, command, accepted, check: e.rejectedAt?.check ?? null, to: null });
+      } else options.onEdge?.({ part: scope.name, from: k, world: n.world, command, accepted, check: e.rejectedAt?.check ?? null, to: null });
       if (options.onProgress !== undefined && now() - lastReport >= every) {
         lastReport = now();
         options.onProgress(progress());

@@ -141,7 +141,7 @@ export const parseScope = (data: unknown, source = "scope"): Scope => {
 export const SCOPES_DIR = join(KIT_ROOT, "conformance", "explore", "scopes");
 
 /** The named scopes shipped in conformance/explore/scopes/. */
-export const NAMED_SCOPES = ["default", "large"] as const;
+export const NAMED_SCOPES = ["quick", "default", "large"] as const;
 
 /** A scope by name (a shipped one) or by file path. */
 export const loadScope = (nameOrFile: string): Scope => {

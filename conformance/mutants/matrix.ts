@@ -138,7 +138,7 @@ export interface MatrixOptions {
   readonly stages?: readonly StageName[];
 }
 
-export const MATRIX_STAGES: readonly StageName[] = ["golden", "differential", "algebra", "forgetting"];
+export const MATRIX_STAGES: readonly StageName[] = ["golden", "exhaustive", "differential", "algebra", "forgetting"];
 /** The stages a wire mutant is certified with: the golden stage replays the wire session (W-9.1), the wire stage sends the hostile catalog. */
 export const WIRE_MATRIX_STAGES: readonly StageName[] = ["golden", "wire"];
 

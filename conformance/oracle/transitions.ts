@@ -146,9 +146,39 @@ export const sessionTransitions = (steps: readonly CoverageStep[]): Transition[]
   return out;
 };
 
+/** The differential campaign's guidance, planned in the model: reachable abstract edges its guided and unguided runs make. */
+export interface Guidance {
+  readonly scope: string;
+  readonly unguided: number;
+  readonly guided: number;
+  readonly steered: number;
+}
+
 /** Transition counts of a certification, next to the WitnessBook; written as `coverage` in the certificate. */
 export class CoverageBook {
   private readonly counts = new Map<string, CoveredTransition>();
+  private readonly abstract = new Set<string>();
+
+  /** Records the abstract edges (abstract-edges.ts) of one agreed run of the differential campaign (D-075). */
+  recordEdges(edges: Iterable<string>): void {
+    for (const e of edges) this.abstract.add(e);
+  }
+
+  /** The abstract edges the differential campaign covered. */
+  edges(): ReadonlySet<string> {
+    return this.abstract;
+  }
+
+  private guiding: Guidance | null = null;
+
+  /** What the coverage guidance of the differential campaign planned (D-075). */
+  recordGuidance(g: Guidance): void {
+    this.guiding = g;
+  }
+
+  guidance(): Guidance | null {
+    return this.guiding;
+  }
 
   /** Records the agreed steps of one session that started on a fresh world. */
   recordSession(steps: readonly CoverageStep[]): void {

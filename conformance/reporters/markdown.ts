@@ -5,6 +5,7 @@
  * the replay command). Every string that comes from the implementation under test is escaped.
  */
 import type { Certificate, CounterexampleRef, PortableTrace, TraceStep } from "../../spec/certificate.ts";
+import { showEdgeCoverage } from "../oracle/abstract-edges.ts";
 import { MACHINES } from "../oracle/transitions.ts";
 import { countsText, describeResult } from "../verdicts/decide.ts";
 import {
@@ -160,6 +161,17 @@ export const renderMarkdown = (input: ReportInput): string => {
       for (const t of mine) out.push(`| ${t.from} | ${t.to} | ${mdCode(t.op)} | ${t.count} |`);
       out.push("");
     }
+  }
+
+  const edges = c.coverage?.edges;
+  if (edges !== undefined) {
+    out.push(
+      "## Reachable behaviour covered by the differential campaign",
+      "",
+      `The differential campaign's runs made ${showEdgeCoverage(edges)} of scope ${mdCode(edges.scope)}: the scope's graph, explored exhaustively with the profile's operations, abstracted to (state shape, operation, outcome) edges (D-075). The exhaustive stage drives every one of them.` +
+        (edges.unguided === undefined ? "" : ` Its runs were chosen for the edges they add (coverage guidance, planned in the model); the same seed's runs without guidance would make ${edges.unguided} of them.`),
+      "",
+    );
   }
 
   out.push("## Counterexamples", "");

@@ -119,7 +119,7 @@ describe("report.md", () => {
     const { md } = await written("md", c);
     expect(md).toMatch(/^# srk certify — agentd 0\.4\.2\n/);
     expect(md).toContain("**Result: violations (exit 1)**: 1 invariant fails (J-1), 1 stage fails (differential: ");
-    expect(md).toContain("Counts: invariants: 12 pass, 1 fail, 6 not applicable, 0 not selected, 0 inconclusive; stages: 5 pass, 1 fail, 0 inconclusive, 1 not applicable.");
+    expect(md).toContain("Counts: invariants: 12 pass, 1 fail, 6 not applicable, 0 not selected, 0 inconclusive; stages: 6 pass, 1 fail, 0 inconclusive, 1 not applicable.");
     const rows = md.split("\n").filter((l) => /^\| (J-|S-|AD-|I)\d/.test(l));
     expect(rows).toHaveLength(19);
     expect(rows.every((r) => r.split(/(?<!\\)\|/).length === 12)).toBe(true); // 10 columns, no broken row
@@ -128,7 +128,7 @@ describe("report.md", () => {
     const last = (r: string): string => (r.split(/(?<!\\)\|/)[10] ?? "").trim();
     expect(last(rows[0] ?? "")).toMatch(/^the differential stage found it: /);
     const s4 = rows.find((r) => r.startsWith("| S-4 |")) ?? "";
-    expect(last(s4)).toBe("witnessed, never violated in the differential, algebra and crash stages");
+    expect(last(s4)).toBe("witnessed, never violated in the exhaustive, differential, algebra and crash stages");
     for (const r of rows.filter((x) => x.includes("| pass |"))) expect(last(r)).not.toMatch(/\d/);
     expect(md).toContain("| what decided it |");
     expect(md).toContain("### 1. J-1 Complete at birth (janma: birth) — differential/step");
@@ -287,9 +287,9 @@ describe("report.html: links to the docs, meanings, what decided each verdict, d
     // fail: the stage and the finding.
     expect(reason("J-1")).toBe(esc(`the differential stage found it: ${c.invariants[0]?.reason ?? ""}`));
     // pass: the stages that check it and ran (golden was not applicable; handshake and wire check no invariant).
-    expect(reason("S-4")).toBe("witnessed, never violated in the differential, algebra and crash stages");
-    expect(reason("S-1")).toBe("witnessed, never violated in the differential, crash and forgetting stages");
-    expect(reason("J-2")).toBe("witnessed, never violated in the differential and crash stages");
+    expect(reason("S-4")).toBe("witnessed, never violated in the exhaustive, differential, algebra and crash stages");
+    expect(reason("S-1")).toBe("witnessed, never violated in the exhaustive, differential, crash and forgetting stages");
+    expect(reason("J-2")).toBe("witnessed, never violated in the exhaustive, differential and crash stages");
     for (const v of c.invariants.filter((i) => i.verdict === "pass")) expect(reason(v.invariant)).not.toMatch(/\d/);
     // not-applicable: the certificate's reason as it is.
     const i1 = c.invariants.find((i) => i.invariant === "I1");
@@ -436,7 +436,7 @@ describe("the result line and the counts never contradict the verdicts (issue 20
     expect(summary).toContain(`\nresult: ${line}\n`);
     expect(md).toContain(`**Result: violations (exit 1)**: 0 invariants fail, 1 stage fails (wire: ${W3})`);
     expect(html).toContain(`<b>violations</b> (exit 1): 0 invariants fail, 1 stage fails (wire: ${W3})</p>`);
-    const counts = "invariants: 13 pass, 0 fail, 6 not applicable, 0 not selected, 0 inconclusive; stages: 5 pass, 1 fail, 0 inconclusive, 1 not applicable";
+    const counts = "invariants: 13 pass, 0 fail, 6 not applicable, 0 not selected, 0 inconclusive; stages: 6 pass, 1 fail, 0 inconclusive, 1 not applicable";
     for (const r of [summary, md, html]) expect(r).toContain(counts);
   });
 
@@ -448,7 +448,7 @@ describe("the result line and the counts never contradict the verdicts (issue 20
     expect(summary).toContain(`\nresult: inconclusive (exit 2): ${why}\n`);
     expect(md).toContain(`**Result: inconclusive (exit 2)**: ${why}`);
     expect(html).toContain(`<b>inconclusive</b> (exit 2): ${why}</p>`);
-    for (const r of [summary, md, html]) expect(r).toContain("stages: 5 pass, 0 fail, 1 inconclusive, 1 not applicable");
+    for (const r of [summary, md, html]) expect(r).toContain("stages: 6 pass, 0 fail, 1 inconclusive, 1 not applicable");
   });
 
   it("a clean certificate: certified (exit 0), every applicable invariant passes, no stage fails", async () => {

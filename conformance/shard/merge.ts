@@ -43,6 +43,7 @@ const IDENTITY: readonly [string, (c: Certificate) => unknown][] = [
   ["seed", (c) => c.settings.seed],
   ["runs", (c) => c.settings.runs],
   ["--only", (c) => c.settings.only],
+  ["--exhaustive", (c) => c.settings.exhaustive_scope ?? null],
   ["baseline", (c) => [c.baseline.file, c.baseline.expected]],
   ["shard count", (c) => c.shards.count],
 ];
@@ -148,6 +149,10 @@ export const mergeCertificates = async (paths: readonly string[], outDir: string
       transitions.set(key, had === undefined ? { ...t } : { ...had, count: had.count + t.count });
     }
   }
+  // The coverage figure (D-075): the shards explored the same scope for the same profile (their
+  // settings agree), so their covered indices name the same edges and merge by union.
+  const withEdges = certs.flatMap(({ c }) => (c.coverage?.edges === undefined ? [] : [c.coverage.edges]));
+  const edges = withEdges[0] === undefined ? undefined : { ...withEdges[0], covered: [...new Set(withEdges.flatMap((e) => e.covered))].sort((a, b) => a - b) };
   const certificate: Certificate = {
     ...first,
     settings: { ...first.settings, stages: STAGES.filter((s) => certs.some(({ c }) => c.settings.stages.includes(s))) },
@@ -158,7 +163,7 @@ export const mergeCertificates = async (paths: readonly string[], outDir: string
     implementation_faults: certs.flatMap(({ c }) => c.implementation_faults.map((f) => `shard ${c.shards.indices.join(",")}: ${f}`)),
     harness_faults: harnessFaults,
     shards: { count: first.shards.count, indices: Array.from({ length: first.shards.count }, (_, k) => k + 1) },
-    coverage: { transitions: [...transitions.values()] },
+    coverage: { transitions: [...transitions.values()], ...(edges === undefined ? {} : { edges }) },
   };
   const certificatePath = join(outDir, "certificate.json");
   writeJsonAtomic(certificatePath, certificate);

@@ -46,7 +46,7 @@ describe("shards", () => {
 });
 
 describe("srk merge", () => {
-  const stages: StageName[] = ["handshake", "golden", "wire", "differential", "forgetting"];
+  const stages: StageName[] = ["handshake", "golden", "wire", "exhaustive", "differential", "forgetting"];
   const base = (outDir: string): CertifyOptions => ({
     commandLine: `${process.execPath} --import tsx impl/main.ts`, cwd: REPO_ROOT, outDir, seed: 5, runs: 6, timeBudgetMs: 120_000,
     requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], stages,
@@ -67,6 +67,10 @@ describe("srk merge", () => {
     expect(m.stages.map((s) => [s.stage, s.verdict, s.checks])).toEqual(whole.certificate.stages.map((s) => [s.stage, s.verdict, s.checks]));
     const cov = (c: typeof m) => [...(c.coverage?.transitions ?? [])].map((t) => JSON.stringify(t)).sort();
     expect(cov(m)).toEqual(cov(whole.certificate));
+    // The coverage figure (D-075): the shards' covered edges, merged by union, are the whole run's.
+    expect(whole.certificate.coverage?.edges?.covered.length).toBeGreaterThan(0);
+    expect(m.coverage?.edges).toEqual(whole.certificate.coverage?.edges);
+    expect(m.settings.exhaustive_scope).toBe("quick");
     expect([m.result, m.exit_code]).toEqual([whole.certificate.result, whole.certificate.exit_code]);
     expect(m.result).toBe("certified");
     expect(readFileSync(join(tmp, "merged", "report.md"), "utf8")).toContain("J-1");
@@ -80,6 +84,9 @@ describe("srk merge", () => {
     const foreign = join(tmp, "foreign.json");
     writeFileSync(foreign, JSON.stringify({ ...JSON.parse(readFileSync(c, "utf8")), settings: { ...JSON.parse(readFileSync(c, "utf8")).settings, seed: 6 } }));
     await expect(mergeCertificates([a, b, foreign], join(tmp, "m3"))).rejects.toThrow(/seed differs/);
+    const scoped = join(tmp, "scoped.json");
+    writeFileSync(scoped, JSON.stringify({ ...JSON.parse(readFileSync(c, "utf8")), settings: { ...JSON.parse(readFileSync(c, "utf8")).settings, exhaustive_scope: "default" } }));
+    await expect(mergeCertificates([a, b, scoped], join(tmp, "m6"))).rejects.toThrow(/--exhaustive differs/);
     const other = join(tmp, "other.json");
     writeFileSync(other, JSON.stringify({ ...JSON.parse(readFileSync(c, "utf8")), kit: { name: "x", version: "0", spec_digest: "sha256:0" } }));
     await expect(mergeCertificates([a, b, other], join(tmp, "m4"))).rejects.toThrow(/spec digest differs/);

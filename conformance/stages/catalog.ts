@@ -42,6 +42,11 @@ export const STAGE_CATALOG = {
     concerns: [],
     description: "hostile input (W-1, W-4)",
   },
+  exhaustive: {
+    name: "exhaustive",
+    concerns: INVARIANT_IDS,
+    description: "every edge (state, command) of a small scope of the model explored breadth first, driven over the wire from the initial world, every reply and world view compared (D-074)",
+  },
   differential: {
     name: "differential",
     concerns: INVARIANT_IDS,

@@ -13,11 +13,9 @@
  * finding and trace say it is not fully shrunk.
  */
 import fc from "fast-check";
-import { OP_KINDS, choiceArb, type Choice, type GenProfile } from "../../properties/generators/commands.ts";
 import type { Reply } from "../../spec/wire/index.ts";
 import type { PortableTrace } from "../../spec/certificate.ts";
 import { guardsOf } from "../oracle/families.ts";
-import { modelSession } from "../oracle/model.ts";
 import { refineMismatch } from "../oracle/refine.ts";
 import { breakTrace, opAt, PlannedBreak, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
 import type { Mismatch } from "../oracle/compare.ts";
@@ -26,47 +24,12 @@ import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { owns, runSeed } from "../shard/shard.ts";
 import { SHRINK_BUDGET_REASON, shrinkLedgerOf, TIME_BUDGET_REASON, type ShrinkClock } from "../shrink-budget.ts";
 import { outOfTime } from "./budget.ts";
+import { planRun, planRunAndEdges, runCaseArb, type RunCase } from "./differential-plan.ts";
+import { CANDIDATES, guidedSchedule } from "./differential-guide.ts";
+import { coverOf, scopeOf } from "./scope-cover.ts";
 import { STAGE_CATALOG } from "./catalog.ts";
 import type { StageDefinition } from "./definition.ts";
 import { NONE_OWNED, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
-
-/** A world query after every CHECKPOINT-th command, and always at the end of a run. */
-export const CHECKPOINT = 10;
-export const MAX_STEPS = 120;
-
-export interface RunCase {
-  readonly profile: GenProfile;
-  readonly disabled: readonly string[];
-  readonly choices: readonly Choice[];
-}
-
-const DISABLABLE = OP_KINDS.filter((k) => k !== "mint");
-
-/**
- * Runs are 1 to `maxSteps` choices long, spread over the whole range (`size: "max"`), and may
- * shrink down to a single command: a counterexample then shows only the commands it needs.
- */
-export const runCaseArb = (maxSteps = MAX_STEPS): fc.Arbitrary<RunCase> =>
-  fc.record({
-    profile: fc.constantFrom<GenProfile>("mixed", "store"),
-    disabled: fc.subarray(DISABLABLE, { minLength: 0, maxLength: Math.floor(DISABLABLE.length / 2) }),
-    choices: fc.array(choiceArb, { minLength: 1, maxLength: maxSteps, size: "max" }),
-  });
-
-/** The planned exchange of one run: the model's commands with world checkpoints, ids t1, t2, … */
-export const planRun = (c: RunCase, families: StageContext["families"]): PlannedStep[] => {
-  const { steps, initial } = modelSession(c.choices, { families, profile: c.profile, disabled: new Set(c.disabled) });
-  const plan: PlannedStep[] = [];
-  let n = 0;
-  const id = (): string => `t${++n}`;
-  const world = (w: unknown): PlannedStep => ({ request: { type: "query", id: id(), query: { name: "world" } }, expected: { ok: true, events: [], result: w as never } });
-  steps.forEach((s, i) => {
-    plan.push({ request: { type: "command", id: id(), command: s.command }, expected: s.expected, ...(s.rejectedAt === undefined ? {} : { rejectedAt: s.rejectedAt }) });
-    if ((i + 1) % CHECKPOINT === 0 || i === steps.length - 1) plan.push(world(s.worldAfter));
-  });
-  if (steps.length === 0) plan.push(world(initial));
-  return plan;
-};
 
 class Divergence extends Error {
   override readonly name = "Divergence";
@@ -115,6 +78,10 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
   /** Did the shrink under way reach the shrink budget? */
   let cut = false;
 
+  /** Run k's seed: the guided schedule's choice (computed below, before the first run). */
+  let seeds: readonly number[] = [];
+  const seedOf = (k: number): number => seeds[k] ?? runSeed(ctx.settings.seed, k);
+
   const predicate = async (c: RunCase): Promise<boolean> => {
     if (fault !== null || broken !== null) return true; // this run cannot go on: end it quickly
     if (failureSeen && shrinkClock?.over() === true) {
@@ -123,7 +90,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
       cut = true;
       return true;
     }
-    const plan = planRun(c, ctx.families);
+    const { plan, edges } = planRunAndEdges(c, ctx.families);
     if (failureSeen) attempts++;
     try {
       if (session.client.hasExited) {
@@ -138,6 +105,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
           if (s.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(plan, i)), s.expected);
         }
         ctx.coverage?.recordSession(plan);
+        ctx.coverage?.recordEdges(edges);
         ctx.progress.tick(runsDone, mine.length, { witnesses: ctx.witnesses.total(), violations: findings.length });
       }
       return true;
@@ -166,7 +134,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
     cut = false;
     shrinkClock = ledger.begin();
     const details = await fc.check(fc.asyncProperty(runCaseArb(), predicate), {
-      numRuns: 1, seed: runSeed(ctx.settings.seed, k), interruptAfterTimeLimit: Math.max(1_000, remaining), markInterruptAsFailure: false,
+      numRuns: 1, seed: seedOf(k), interruptAfterTimeLimit: Math.max(1_000, remaining), markInterruptAsFailure: false,
     }).finally(() => {
       shrinkClock?.end();
       shrinkClock = null;
@@ -227,7 +195,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
       const at = b.error instanceof PlannedBreak ? `step ${b.error.index + 1} of run ${k + 1}: ` : `run ${k + 1}: `;
       findings.push({
         invariant: null, stage: "differential", check: key, summary: `${at}${b.error.message}; raw: ${b.error.raw}`,
-        trace: b.error instanceof PlannedBreak ? breakTrace(b.error, b.plan, "differential", key, runSeed(ctx.settings.seed, k)) : null,
+        trace: b.error instanceof PlannedBreak ? breakTrace(b.error, b.plan, "differential", key, seedOf(k)) : null,
       });
     }
     // After a reply the runner could not read, what the process holds is unknown: start it afresh.
@@ -245,6 +213,16 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
     await session.close();
     return NONE_OWNED;
   }
+  // Coverage guidance (D-075): each run's case chosen in the model, before anything is sent, among
+  // candidates, for the reachable abstract edges of the certification's scope it adds.
+  const scope = scopeOf(ctx.settings);
+  const schedule = guidedSchedule({ seed: ctx.settings.seed, runs: ctx.settings.runs, families: ctx.families, reachable: coverOf(scope, ctx.families).abstractEdges });
+  seeds = schedule.seeds;
+  ctx.coverage?.recordGuidance({ scope, unguided: schedule.unguided.size, guided: schedule.guided.size, steered: schedule.steered });
+  notes.push(
+    `coverage guidance: ${schedule.steered} of ${ctx.settings.runs} runs chosen among ${CANDIDATES} cases each for the reachable abstract edges of scope ${scope} they add; ` +
+      `planned in the model, the guided runs make ${schedule.guided.size} of its ${coverOf(scope, ctx.families).abstractEdges.size} reachable edges, the unguided runs of the same seed ${schedule.unguided.size}`,
+  );
   let interrupted = false;
   for (const k of mine) {
     if (fault !== null || (ctx.failFast === true && findings.length > 0)) break;
@@ -257,7 +235,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
     broken = null;
     // First without shrinking: only a failure not reported yet is worth the shrinking.
     const d = await fc.check(fc.asyncProperty(runCaseArb(), predicate), {
-      numRuns: 1, seed: runSeed(ctx.settings.seed, k), interruptAfterTimeLimit: Math.max(1_000, remaining), markInterruptAsFailure: false, endOnFailure: true,
+      numRuns: 1, seed: seedOf(k), interruptAfterTimeLimit: Math.max(1_000, remaining), markInterruptAsFailure: false, endOnFailure: true,
     });
     if (d.interrupted && !d.failed) interrupted = true;
     const b = broken as { readonly error: WireBreak; readonly plan: readonly PlannedStep[] } | null;

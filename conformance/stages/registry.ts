@@ -11,6 +11,7 @@ import { algebra } from "./algebra.ts";
 import { crash } from "./crash.ts";
 import type { StageDefinition } from "./definition.ts";
 import { differential } from "./differential.ts";
+import { exhaustive } from "./exhaustive.ts";
 import { forgetting } from "./forgetting.ts";
 import { golden } from "./golden.ts";
 import { handshake } from "./handshake.ts";
@@ -18,7 +19,7 @@ import { runStage } from "./shard-gate.ts";
 import type { StageContext, StageOutcome } from "./types.ts";
 import { wire } from "./wire.ts";
 
-const DEFINITIONS = [handshake, golden, wire, differential, algebra, crash, forgetting] as const;
+const DEFINITIONS = [handshake, golden, wire, exhaustive, differential, algebra, crash, forgetting] as const;
 
 // Compile-time: the names of DEFINITIONS, position by position, are STAGES exactly.
 type NamesOf<T extends readonly StageDefinition[]> = { readonly [K in keyof T]: T[K]["name"] };

@@ -50,6 +50,8 @@ export interface CertifySettings {
   readonly startupTimeoutMs: number;
   /** --only: the invariants certified; empty means all. */
   readonly only: readonly InvariantId[];
+  /** --exhaustive: the scope (a shipped name or a file) of the exhaustive stage; absent: `quick` (D-074). */
+  readonly exhaustiveScope?: string;
 }
 
 export interface StageContext {
@@ -61,7 +63,7 @@ export interface StageContext {
   /** Starts fresh implementation processes on data directories the runner owns. */
   readonly target: Target;
   readonly witnesses: WitnessBook;
-  /** Transition counts of the Janma and migration machines (golden and differential stages). */
+  /** Transition counts of the Janma and migration machines (golden, exhaustive and differential stages). */
   readonly coverage?: CoverageBook;
   readonly progress: Progress;
   /** Absolute time (Date.now()) at which the time budget ends (test it with budget.ts `outOfTime`). */

@@ -25,6 +25,7 @@ export const LONG_TESTS = [
   "adapters/python/examples.test.ts",
   "conformance/log/recordings.test.ts",
   "conformance/explore/model-mutants/model-mutants.test.ts",
+  "conformance/mutants/exhaustive-reach.test.ts",
 ];
 
 // One suite for the whole kit. Campaigns (fuzz, bench, the mutant matrix) live behind their own

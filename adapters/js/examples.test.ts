@@ -158,7 +158,7 @@ const BUGS: Bug[] = [
     line: "if (world.roots_used.includes(cmd.root)) {",
     planted: "if (false) {",
     invariant: "AD-1",
-    stage: "differential", // no golden line mints one root twice: the wire session is the only session of [advaita]
+    stage: "exhaustive", // no golden line mints one root twice (the wire session is the only session of [advaita]); the quick scope mints a used root
   },
   {
     step: "janma.mjs",
@@ -167,7 +167,7 @@ const BUGS: Bug[] = [
     line: 'if (obligation === undefined || obligation.status !== "discharged")',
     planted: "if (obligation === undefined)",
     invariant: "J-4",
-    stage: "differential", // no golden session fits [janma, advaita]
+    stage: "exhaustive", // no golden session fits [janma, advaita]; the quick scope dissolves a withdrawn life before its distillation
   },
   {
     step: "samskara.mjs",

@@ -157,7 +157,7 @@ export const program = (): Command => {
 
   p.command("explore")
     .description("explore the reference model breadth-first over a finite scope (JSON data: a shipped name or a file), checking the 19 predicates in every state reached and counting every operation and check clause; progress on stderr, the result as explore.json and explore.md")
-    .option("--scope <file|name>", "the scope: a file, or a shipped name (default, large)", "default")
+    .option("--scope <file|name>", "the scope: a file, or a shipped name (quick, default, large)", "default")
     .option("--out <dir>", "where to write explore.json, explore.md and, for each predicate violated, its shortest path as a portable trace (traces/explore-<id>.json and .itf.json, for srk replay); default: the Markdown on stdout")
     .action(async (o: { scope: string; out?: string }) => {
       const { UsageError } = await import("../driver/command-line.ts");

@@ -5,12 +5,11 @@
  * (AD-3, the cross-schedule check), a miscounted replay claim (S-4), excisions that keep empty
  * batches or the forgotten content (S-5).
  */
-import { KIT_COMMAND_LINE, stageContext } from "../test/stage-context.ts";
+import { KIT_COMMAND_LINE, stageContext, disposedAfterAll } from "../test/stage-context.ts";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { InvariantId } from "../../spec/catalog.ts";
 import { PortableTrace } from "../../spec/certificate.ts";
-import { Target } from "../driver/target.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { replayTrace } from "../replay.ts";
 import { materialize } from "../mutants/harness.ts";
@@ -21,15 +20,7 @@ import { batchingsOf4, excisionCases, exhaustiveOrders, sampledSchedules } from 
 import { buildPrefix } from "./algebra-script.ts";
 import type { StageOutcome } from "./types.ts";
 
-const targets: Target[] = [];
-const target = (commandLine: string): Target => {
-  const t = new Target({ commandLine, cwd: REPO_ROOT, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000 });
-  targets.push(t);
-  return t;
-};
-afterAll(async () => {
-  await Promise.all(targets.map((t) => t.dispose()));
-});
+const target = disposedAfterAll();
 
 const KIT = KIT_COMMAND_LINE;
 

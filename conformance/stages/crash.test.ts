@@ -3,25 +3,15 @@
  * and against two faulty wrappers of it: one that acknowledges crash_after but never dies (W-7.3),
  * one that forgets everything on restart (W-7.1: after_commit and SIGKILL cuts fail).
  */
-import { KIT_COMMAND_LINE, stageContext } from "../test/stage-context.ts";
-import { afterAll, describe, expect, it } from "vitest";
+import { KIT_COMMAND_LINE, stageContext, disposedAfterAll } from "../test/stage-context.ts";
+import { describe, expect, it } from "vitest";
 import { INVARIANT_IDS } from "../../spec/catalog.ts";
 import { initialWorld, view } from "../../model/index.ts";
 import { seededSession } from "../oracle/model.ts";
 import { PortableTrace } from "../../spec/certificate.ts";
-import { Target } from "../driver/target.ts";
-import { REPO_ROOT } from "../transport/local.ts";
 import { crashStage, cutInvariants, killMoment, ordinal, runCrashStage, sampleCuts } from "./crash.ts";
 
-const targets: Target[] = [];
-const target = (commandLine: string): Target => {
-  const t = new Target({ commandLine, cwd: REPO_ROOT, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000 });
-  targets.push(t);
-  return t;
-};
-afterAll(async () => {
-  await Promise.all(targets.map((t) => t.dispose()));
-});
+const target = disposedAfterAll();
 
 const KIT = KIT_COMMAND_LINE;
 const fixture = (name: string): string => `${process.execPath} conformance/test/fixtures/${name}`;

@@ -8,15 +8,14 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MUTANTS } from "../../properties/mutants/catalog.ts";
 import { opAllowed } from "../oracle/families.ts";
-import { Target } from "../driver/target.ts";
 import { edgeCover } from "../explore/edge-cover.ts";
 import { loadScope, parseScope, partsOf } from "../explore/scope.ts";
 import { materialize } from "../mutants/harness.ts";
 import { replayTrace } from "../replay.ts";
-import { KIT_COMMAND_LINE, stageContext } from "../test/stage-context.ts";
+import { KIT_COMMAND_LINE, stageContext, disposedAfterAll } from "../test/stage-context.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { exhaustive, exhaustiveStage } from "./exhaustive.ts";
 
@@ -27,15 +26,7 @@ const small = parseScope({ ...quick, name: "small", max_depth: 4, parts: (quick.
 writeFileSync(scopeFile, JSON.stringify(small));
 const cover = edgeCover(small);
 
-const targets: Target[] = [];
-const target = (commandLine: string): Target => {
-  const t = new Target({ commandLine, cwd: REPO_ROOT, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000 });
-  targets.push(t);
-  return t;
-};
-afterAll(async () => {
-  await Promise.all(targets.map((t) => t.dispose()));
-});
+const target = disposedAfterAll();
 
 const mutantLine = (id: string): string => {
   const m = MUTANTS.find((x) => x.id === id);

@@ -4,7 +4,9 @@
  * two-minute budget; any field can be overridden.
  */
 import type { StageContext } from "../stages/types.ts";
-import type { Target } from "../driver/target.ts";
+import { afterAll } from "vitest";
+import { Target } from "../driver/target.ts";
+import { REPO_ROOT } from "../transport/local.ts";
 import { silentProgress } from "../cli/progress.ts";
 import { WitnessBook } from "../verdicts/witnesses.ts";
 
@@ -27,3 +29,19 @@ export const stageContext = (t: Target, over: Partial<StageContext> = {}, settin
   deadline: Date.now() + 120_000,
   ...over,
 });
+
+/**
+ * Targets for a test file's stage runs, from the repository root, all disposed after the file's
+ * tests: call once at the file's top level, then `target(commandLine)` in its cases.
+ */
+export const disposedAfterAll = (): ((commandLine: string) => Target) => {
+  const targets: Target[] = [];
+  afterAll(async () => {
+    await Promise.all(targets.map((t) => t.dispose()));
+  });
+  return (commandLine) => {
+    const t = new Target({ commandLine, cwd: REPO_ROOT, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000 });
+    targets.push(t);
+    return t;
+  };
+};

@@ -20,7 +20,7 @@ const tmp = mkdtempSync(join(tmpdir(), "srk-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("srk command line", () => {
-  it("list: the 19 invariants, the 7 stages and the operations", async () => {
+  it("list: the 19 invariants, the 8 stages and the operations", async () => {
     const r = await srk("list");
     expect(r.code).toBe(0);
     for (const id of ["J-1", "S-5", "AD-3", "I6"]) expect(r.stdout).toContain(`\n${id} `);

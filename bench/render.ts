@@ -8,6 +8,7 @@
 import type { Goal } from "./goals.ts";
 import { GROWTH_OPS, OP_LABELS, type GrowthOp, type GrowthResult } from "./growth.ts";
 import { describeAd3 } from "./model.ts";
+import { EXPLORE_RATE_TARGET } from "./explore.ts";
 import { isError, type BenchReport, type Section } from "./report.ts";
 import { showFigure, sig } from "./stats.ts";
 import type { CertRun } from "./suite.ts";
@@ -244,6 +245,24 @@ const logMd = (r: BenchReport): string => {
   ].join("\n");
 };
 
+const exploreMd = (r: BenchReport): string => {
+  const x = r.sections.explore;
+  if (x === undefined) return "Not measured: this report was made before the section existed.";
+  if (isError(x)) return failed(x) ?? "";
+  return [
+    `\`srk explore\` on the ${x.scope} scope, in process: ${fmtN(x.steps)} steps tried, ${fmtN(x.distinct)} distinct states, depth ${x.depth}. One timed exploration (the steps are collected by an untimed one first), then the same steps as bare \`expect1\` transitions.`,
+    "",
+    table(["What", "Figure"], [
+      ["exploration, wall time", `${sig(x.explore_ms / 1000)} s`],
+      ["distinct states per second", `${fmtN(Math.round(x.distinct_per_s))} (issue 27's target: ${fmtN(EXPLORE_RATE_TARGET)})`],
+      ["steps per second (explorer)", fmtN(Math.round(x.steps_per_s))],
+      ["steps per second (bare transitions of the same steps)", fmtN(Math.round(x.bare_steps_per_s))],
+      ["visited set, bytes per million distinct states", fmtN(x.visited_bytes_per_million)],
+      ["heap growth, bytes per million distinct states", fmtN(x.heap_bytes_per_million)],
+    ]),
+  ].join("\n");
+};
+
 const certRow = (label: string, c: CertRun): string[] => [
   label, c.error === null ? secs(c.wall_ms) : `failed: ${c.error}`, mib(c.peak_rss_bytes), String(c.peak_processes), `${c.result ?? "—"} (exit ${c.exit_code ?? "?"})`,
 ];
@@ -323,6 +342,10 @@ export const renderMarkdown = (r: BenchReport): string => {
     "## Test suite, certification and sharding",
     "",
     suiteMd(r),
+    "",
+    "## Exploration",
+    "",
+    exploreMd(r),
     "",
     "## Wire logs",
     "",

@@ -6,6 +6,7 @@ import type { DurableResult } from "./durable.ts";
 import type { Goal } from "./goals.ts";
 import type { GrowthResult } from "./growth.ts";
 import type { LogResult } from "./log.ts";
+import type { ExploreBenchResult } from "./explore.ts";
 import type { Inputs } from "../conformance/evidence/inputs.ts";
 import type { ModelResult } from "./model.ts";
 import type { RunnerResult } from "./runner.ts";
@@ -59,6 +60,8 @@ export interface BenchReport {
     readonly startup?: Section<StartupResult>;
     /** Wire logs: check-log's rate and record's round trip. Absent from reports made before the section existed. */
     readonly log?: Section<LogResult>;
+    /** Exhaustive exploration of the default scope. Absent from reports made before the section existed. */
+    readonly explore?: Section<ExploreBenchResult>;
   };
   readonly goals: readonly Goal[];
   /** Peak RSS of the benchmark's own process (the in-process sections), bytes. */

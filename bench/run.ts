@@ -23,6 +23,7 @@
  * the certifications are bounded by a timeout.
  */
 import { LOG_GOALS, logGoals, runLog, type LogResult } from "./log.ts";
+import { EXPLORE_GOALS, exploreGoals, runExplore, type ExploreBenchResult } from "./explore.ts";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
@@ -81,6 +82,9 @@ export const goalsOf = (s: BenchReport["sections"]): Goal[] => {
     ...(s.log === undefined
       ? LOG_GOALS.map((g) => notMeasured(g.name, "log", g.spec, "this report was made before the log section existed"))
       : isError(s.log) ? LOG_GOALS.map((g) => notMeasured(g.name, "log", g.spec, why("log", s.log as SectionError))) : logGoals(s.log)),
+    ...(s.explore === undefined
+      ? EXPLORE_GOALS.map((g) => notMeasured(g.name, "explore", g.spec, "this report was made before the explore section existed"))
+      : isError(s.explore) ? EXPLORE_GOALS.map((g) => notMeasured(g.name, "explore", g.spec, why("explore", s.explore as SectionError))) : exploreGoals(s.explore)),
   ];
 };
 
@@ -119,7 +123,8 @@ export const runBench = async (o: { quick: boolean; outDir: string; updateReadme
       return (await runSharding(ctx, suite.certification)).result;
     });
     const log = await section<LogResult>(ctx, "log", async () => runLog(ctx));
-    const sections: BenchReport["sections"] = { durable, growth, runner, model, digest, suite, sharding, startup, log };
+    const explored = await section<ExploreBenchResult>(ctx, "explore", async () => runExplore(ctx));
+    const sections: BenchReport["sections"] = { durable, growth, runner, model, digest, suite, sharding, startup, log, explore: explored };
     const changed = inputChanges(inputs, currentInputs("bench"));
     if (changed.length > 0) throw new Error(`inputs changed while the benchmark ran, its figures are of no one commit; nothing written, run again:\n  ${changed.join("\n  ")}`);
     const report: BenchReport = {

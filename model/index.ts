@@ -18,5 +18,6 @@ export { holds as terminationHolds } from "./janma/termination.ts";
 export { actionSignature, advaitaIdentityOf, memorySnapshot, identityRecordDigest } from "./advaita/identity.ts";
 export { capabilityDelta } from "./ripa/migration.ts";
 export { MODEL_GUARDS, PREDICATES, type Predicate, type Verdict, type TransitionStep, type HistoryStep } from "./traceability.ts";
+export { STEP_CLAUSES, STEP_CLAUSE_CHECKS, stepViolations, type StepClause } from "./step-clauses.ts";
 export { WorldSchema, encodeWorld, decodeWorld, WorldDecodeError, type WorldEncoded, type WorldIssue } from "./state-schema.ts";
 export { replayCommands, type ReplayOutcome, type Replayed } from "./replay.ts";

@@ -1,6 +1,7 @@
 /**
  * Random command sequences against the model: after every step all 19 predicates hold (J-1 ..
- * I6), and every rejected step leaves the world unchanged (same view, same tick).
+ * I6), every accepted step keeps the step clauses (D-076), and every rejected step leaves the
+ * world unchanged (same view, same tick).
  * Replay a failure: FC_SEED=<seed> FC_PATH=<path> npx vitest run properties/model.property.test.ts
  */
 import { describe, it, expect } from "vitest";
@@ -9,6 +10,7 @@ import { Result } from "effect";
 import { INVARIANT_IDS, WorldView } from "../spec/index.ts";
 import { initialWorld, transition, view } from "../model/index.ts";
 import { checkAt, type HistoryStep } from "../model/predicates.ts";
+import { stepViolations } from "../model/step-clauses.ts";
 import { choicesArb, materialize, newMemory } from "./generators/commands.ts";
 import { commandsRenderer } from "./generators/render.ts";
 import { assertReplayable } from "./generators/replay.ts";
@@ -45,6 +47,8 @@ const runSequence = (choices: readonly Parameters<typeof materialize>[2][], stat
       const v = checkAt(id, history, w0);
       if (v !== true) throw new Error(`${id} violated after ${cmd.op} (step ${history.length}): ${v.violation}`);
     }
+    const broken = stepViolations(history[history.length - 1] as HistoryStep)[0];
+    if (broken !== undefined) throw new Error(`${broken.invariant} step clause broken by ${cmd.op} (step ${history.length}): ${broken.violation}`);
   }
   expect(WorldView.safeParse(view(w)).success).toBe(true);
 };

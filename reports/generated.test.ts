@@ -54,6 +54,8 @@ describe("traceability in the generated docs", () => {
       expect(input.modelGuards[inv.id].length, `${inv.id} model guard`).toBeGreaterThan(0);
       expect(input.modelGuards[inv.id].every((g) => g.line !== null), `${inv.id}: every model guard is found in its file`).toBe(true);
       expect(input.predicates[inv.id].line, `${inv.id} predicate`).not.toBeNull();
+      const step = input.stepClauses[inv.id];
+      if (step !== null) expect(step.line, `${inv.id} step clause`).not.toBeNull();
       expect(input.implChecks[inv.id].length, `${inv.id} implementation check`).toBeGreaterThan(0);
       const tests = input.tests.filter((t) => t.invariants.includes(inv.id));
       expect(tests.filter((t) => !t.file.startsWith("properties/")).length, `${inv.id} tests`).toBeGreaterThan(0);

@@ -38,6 +38,8 @@ export interface SourceRef {
 export interface DocsInput {
   readonly modelGuards: Readonly<Record<InvariantId, readonly SourceRef[]>>;
   readonly predicates: Readonly<Record<InvariantId, SourceRef>>;
+  /** The invariant's step clause (model/step-clauses.ts, D-076), when it has one. */
+  readonly stepClauses: Readonly<Record<InvariantId, SourceRef | null>>;
   readonly implChecks: Readonly<Record<InvariantId, readonly SourceRef[]>>;
   readonly tests: readonly TestCase[];
   readonly mutants: Readonly<Record<InvariantId, readonly { readonly id: string; readonly description: string }[]>>;
@@ -115,12 +117,13 @@ const checkedByLines = (inv: Invariant, input: DocsInput): string[] => {
   const properties = tests.filter((t) => t.file.startsWith("properties/"));
   const others = tests.filter((t) => !t.file.startsWith("properties/"));
   const pred = input.predicates[inv.id];
+  const step = input.stepClauses[inv.id];
   return [
     "**Checked by.**",
     "",
     "- **Stages of `srk certify`** (after the handshake):",
     ...stageLines(inv.id),
-    `- **Properties:** the model's ${inv.kind} predicate ${sourceLink(pred)}, evaluated after every step of generated runs; ${plural(properties.length, "property test")}:`,
+    `- **Properties:** the model's ${inv.kind} predicate ${sourceLink(pred)}${step === null ? "" : ` and its step clause ${sourceLink(step)} (D-076), read on every accepted step,`}, evaluated after every step of generated runs; ${plural(properties.length, "property test")}:`,
     ...testList(properties),
     `- **Model guard${input.modelGuards[inv.id].length === 1 ? "" : "s"}:** ${input.modelGuards[inv.id].map(sourceLink).join(", ") || "none recorded"}.`,
     `- **Implementation checks:** ${input.implChecks[inv.id].map(sourceLink).join(", ") || "none found"}.`,

@@ -2,7 +2,8 @@
  * Gathers, for the generated reports, where each invariant lives in the other layers and what
  * evidence there is for it:
  * - the model guards, from the model's own map (`model/traceability.ts`, MODEL_GUARDS), and its
- *   checkable predicate (PREDICATES), each with the line that defines it;
+ *   checkable predicate (PREDICATES) and step clause (STEP_CLAUSES, D-076), each with the line
+ *   that defines it;
  * - the implementation checks and the tests, found by scanning the sources for the invariant id as
  *   a whole word (the ids are the spine of the code base, so a grep is the honest index: if a layer
  *   stops naming an id, the report shows it); tests by name (reports/tests-index.ts);
@@ -15,6 +16,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { INVARIANT_IDS, type InvariantId } from "../spec/catalog.ts";
 import { MODEL_GUARDS, PREDICATES } from "../model/traceability.ts";
+import { STEP_CLAUSES } from "../model/step-clauses.ts";
 import { mutantsOf } from "../properties/mutants/catalog.ts";
 import { goldenExamples } from "./examples.ts";
 import { readBundledCertificate, readMatrix } from "./evidence.ts";
@@ -57,6 +59,10 @@ export const currentTraceability = (): DocsInput => {
     predicates: byId((id) => {
       const name = PREDICATES[id].check.name;
       return { label: `model/predicates.ts#${name}`, file: "model/predicates.ts", line: definitionLine("model/predicates.ts", name) };
+    }),
+    stepClauses: byId((id) => {
+      const name = STEP_CLAUSES[id]?.name;
+      return name === undefined ? null : { label: `model/step-clauses.ts#${name}`, file: "model/step-clauses.ts", line: definitionLine("model/step-clauses.ts", name) };
     }),
     implChecks: byId((id) => texts.filter(([, t]) => mentions(t, id)).map(([f]) => ({ label: f, file: f, line: firstMention(f, id) }))),
     tests: allTests(),

@@ -21,7 +21,7 @@
 import type { Command } from "../../spec/index.ts";
 import { CHECKS, checksOf, type CheckClause } from "../../spec/checks.ts";
 import { INVARIANT_IDS, type InvariantId } from "../../spec/invariant-ids.ts";
-import { PREDICATES, initialWorld, type HistoryStep, type Predicate, type World } from "../../model/index.ts";
+import { PREDICATES, STEP_CLAUSES, initialWorld, type HistoryStep, type Predicate, type StepClause, type World } from "../../model/index.ts";
 import { expect1 } from "../oracle/model.ts";
 import { commandsAt } from "./commands.ts";
 import { FingerprintSet, fnv1a64Halves, worldText } from "./fingerprint.ts";
@@ -110,6 +110,8 @@ export interface ExploreResult {
   readonly perCheck: Readonly<Record<string, CheckCount>>;
   /** Predicate id → times checked, for each of the 19. */
   readonly predicateChecks: Readonly<Record<string, number>>;
+  /** Invariant id → accepted steps its step clause (D-076) read, for the invariants that have one. */
+  readonly stepClauseChecks: Readonly<Record<string, number>>;
   readonly violations: readonly Violation[];
   readonly elapsedMs: number;
   readonly statesPerSecond: number;
@@ -150,6 +152,8 @@ export interface ExploreOptions {
   readonly onEdge?: (e: EdgeEvent) => void;
   /** The predicates to check (default: the model's PREDICATES); a test may plant a wrong one. */
   readonly predicates?: Readonly<Record<InvariantId, Predicate>>;
+  /** The step clauses to check on every accepted step (default: the model's STEP_CLAUSES, D-076). */
+  readonly stepClauses?: Readonly<Partial<Record<InvariantId, StepClause>>>;
   readonly onProgress?: (p: Progress) => void;
   /** Milliseconds between progress reports (default 1000). */
   readonly progressEveryMs?: number;
@@ -199,9 +203,11 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
   const stateIds = byKind("state");
   const transitionIds = byKind("transition");
   const historyIds = byKind("history");
+  const clauses = Object.entries(options.stepClauses ?? STEP_CLAUSES) as [InvariantId, StepClause][];
+  const stepClauseChecks: Record<string, number> = Object.fromEntries(clauses.map(([id]) => [id, 0]));
 
-  const note = (id: InvariantId, v: true | { readonly violation: string }, depth: number, path: () => readonly Command[]) => {
-    predicateChecks[id] = (predicateChecks[id] ?? 0) + 1;
+  const note = (id: InvariantId, v: true | { readonly violation: string }, depth: number, path: () => readonly Command[], counts = predicateChecks) => {
+    counts[id] = (counts[id] ?? 0) + 1;
     if (v !== true && !violated.has(id)) violated.set(id, { predicate: id, violation: v.violation, depth, path: path() });
   };
   const checkState = (nodes: readonly Node[], k: number) => {
@@ -266,6 +272,9 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
       const step: HistoryStep = { prev: n.world, next: e.world, command, events: e.reply.ok ? e.reply.events : [], accepted };
       for (const id of transitionIds)
         note(id, (predicates[id] as Extract<Predicate, { kind: "transition" }>).check(step), n.depth + 1, () => [...pathOf(nodes, k).map((s) => s.command), command]);
+      // A rule a state cannot show (D-076): checked on the step itself, every edge, not only the first path to a state.
+      if (accepted)
+        for (const [id, clause] of clauses) note(id, clause(step), n.depth + 1, () => [...pathOf(nodes, k).map((s) => s.command), command], stepClauseChecks);
       if (accepted) {
         if (seen.size >= scope.max_states && !seen.has(...fnv1a64Halves(represent(worldText(e.world))))) {
           truncated = true;
@@ -306,6 +315,7 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
     perMaker,
     perCheck,
     predicateChecks,
+    stepClauseChecks,
     violations: INVARIANT_IDS.flatMap((id) => violated.get(id) ?? []),
     elapsedMs: p.elapsedMs,
     statesPerSecond: p.statesPerSecond,
@@ -365,6 +375,7 @@ export const combineResults = (name: string, rs: readonly ExploreResult[]): Expl
     perMaker: sumOps(rs.map((r) => r.perMaker)),
     perCheck: sumChecks(rs.map((r) => r.perCheck)),
     predicateChecks: Object.fromEntries(INVARIANT_IDS.map((id) => [id, sum((r) => r.predicateChecks[id] ?? 0)])),
+    stepClauseChecks: Object.fromEntries(Object.keys(rs[0]?.stepClauseChecks ?? {}).map((id) => [id, sum((r) => r.stepClauseChecks[id] ?? 0)])),
     violations,
     elapsedMs,
     statesPerSecond: elapsedMs > 0 ? Math.round((states * 1000) / elapsedMs) : 0,

@@ -64,10 +64,11 @@ export const exploreMarkdown = (r: ExploreResult, traces?: readonly TraceFiles[]
   r.perDepth.forEach((n, d) => lines.push(`| ${d} | ${n} |`));
   lines.push("", "## Operations", "", "| operation | accepted | rejected |", "|---|---:|---:|");
   for (const [op, c] of Object.entries(r.perOp).sort(([a], [b]) => (a < b ? -1 : 1))) lines.push(`| ${op} | ${c.accepted} | ${c.rejected} |`);
-  lines.push("", "## Predicates", "", "| invariant | checked | violation |", "|---|---:|---|");
+  lines.push("", "## Predicates", "", "Each invariant's predicate, and for six of them a step clause (D-076) read on every accepted step: a rule the step breaks but no state shows.", "", "| invariant | checked | step clause checked | violation |", "|---|---:|---:|---|");
   for (const [id, n] of Object.entries(r.predicateChecks)) {
     const v = r.violations.find((x) => x.predicate === id);
-    lines.push(`| ${id} | ${n} | ${v === undefined ? "none" : `${v.violation} (depth ${v.depth})`} |`);
+    const steps = r.stepClauseChecks[id];
+    lines.push(`| ${id} | ${n} | ${steps === undefined ? "—" : steps} | ${v === undefined ? "none" : `${v.violation} (depth ${v.depth})`} |`);
   }
   for (const v of r.violations) {
     lines.push("", `### ${v.predicate}: shortest path (${v.path.length} commands)`, "", "```json");

@@ -6,7 +6,7 @@ import { ALL_OPS, scopeReach } from "./scope-reach.ts";
 /** A result with the given counts (everything else empty): scopeReach reads only perOp and perCheck. */
 const resultWith = (perOp: Record<string, OpCount>, perCheck: Record<string, CheckCount>): ExploreResult => ({
   scope: "synthetic", states: 0, distinct: 1, depth: 0, maxDepth: 0, truncated: false, exhausted: true, perDepth: [1],
-  perOp, perMaker: {}, perCheck, predicateChecks: {}, violations: [], elapsedMs: 0, statesPerSecond: 0,
+  perOp, perMaker: {}, perCheck, predicateChecks: {}, stepClauseChecks: {}, violations: [], elapsedMs: 0, statesPerSecond: 0,
   parts: [], symmetry: false, memory: { visitedBytes: 0, visitedBytesPerMillion: 0, heapDeltaBytes: 0, heapBytesPerMillion: 0 },
 });
 

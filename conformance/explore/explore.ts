@@ -24,7 +24,7 @@ import { INVARIANT_IDS, type InvariantId } from "../../spec/invariant-ids.ts";
 import { PREDICATES, STEP_CLAUSES, initialWorld, type HistoryStep, type Predicate, type StepClause, type World } from "../../model/index.ts";
 import { expect1 } from "../oracle/model.ts";
 import { commandsAt } from "./commands.ts";
-import { FingerprintSet, fnv1a64Halves, worldText } from "./fingerprint.ts";
+import { FingerprintSet, fnv1a64Halves, structuralHalves, worldText } from "./fingerprint.ts";
 import { partsOf, type Scope } from "./scope.ts";
 import { representativeOf } from "./symmetry.ts";
 
@@ -181,10 +181,13 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
   const heap0 = process.memoryUsage().heapUsed;
   let heapPeak = heap0;
   const represent = representativeOf(scope);
+  // Without symmetry a state is its own representative: the structural fingerprint, kept per
+  // object, costs what the step changed; with symmetry the representative is chosen among texts.
+  const halves = (scope.symmetry ?? []).length === 0 ? structuralHalves : (w: World) => fnv1a64Halves(represent(worldText(w)));
   const seen = new FingerprintSet();
   /** Adds the state's fingerprint (its representative's); true when it is new. */
   const visit = (w: World): boolean => {
-    const [hi, lo] = fnv1a64Halves(represent(worldText(w)));
+    const [hi, lo] = halves(w);
     return seen.add(hi, lo);
   };
   const predicates = options.predicates ?? PREDICATES;
@@ -276,7 +279,7 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
       if (accepted)
         for (const [id, clause] of clauses) note(id, clause(step), n.depth + 1, () => [...pathOf(nodes, k).map((s) => s.command), command], stepClauseChecks);
       if (accepted) {
-        if (seen.size >= scope.max_states && !seen.has(...fnv1a64Halves(represent(worldText(e.world))))) {
+        if (seen.size >= scope.max_states && !seen.has(...halves(e.world))) {
           truncated = true;
           break outer;
         }

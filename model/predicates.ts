@@ -39,22 +39,44 @@ const json = (x: unknown): string => JSON.stringify(x);
 const isPrefix = <T>(a: readonly T[], b: readonly T[]): boolean => a.length <= b.length && a.every((x, i) => json(x) === json(b[i]));
 const sorted = (xs: readonly string[]): string[] => [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
-/** Run `f` over every agent; the first violation wins. */
-const eachAgent = (w: World, f: (a: Agent) => string | null): Verdict => {
+/**
+ * The agents each predicate has found holding, by identity. A world is never mutated (the model
+ * copies what a step changes, so an unchanged agent is the same object in the next world), and a
+ * per-agent check is a function of the agent alone: once an agent object has passed it, it passes
+ * again. An explorer or a long run re-checks only the agents a step changed, not every agent of
+ * every state. (A cache of verdicts, invisible in what a predicate returns.)
+ */
+const passed = new Map<string, WeakSet<Agent>>();
+const passedBy = (id: string): WeakSet<Agent> => {
+  let s = passed.get(id);
+  if (s === undefined) passed.set(id, (s = new WeakSet()));
+  return s;
+};
+
+/** Run `f` over every agent not yet known to pass it; the first violation wins. */
+const eachAgent = (w: World, ok: WeakSet<Agent>, f: (a: Agent) => string | null): Verdict => {
   for (const a of w.agents.values()) {
+    if (ok.has(a)) continue;
     const v = f(a);
     if (v !== null) return fail(`${a.identity.identity.slice(0, 15)}: ${v}`);
+    ok.add(a);
   }
   return true;
 };
 
-/** Agents present in both states of a step. */
-const eachPair = (s: TransitionStep, f: (p: Agent, n: Agent) => string | null): Verdict => {
+/**
+ * Agents present in both states of a step. An agent the step left as it was (the same object)
+ * can only fail what `f` asks of the next agent alone, since every comparison of the two holds;
+ * once that object has passed `f` as a next agent, it is skipped.
+ */
+const eachPair = (s: TransitionStep, ok: WeakSet<Agent>, f: (p: Agent, n: Agent) => string | null): Verdict => {
   for (const [id, n] of s.next.agents) {
     const p = s.prev.agents.get(id);
     if (p === undefined) continue;
+    if (p === n && ok.has(n)) continue;
     const v = f(p, n);
     if (v !== null) return fail(`${id.slice(0, 15)}: ${v}`);
+    ok.add(n);
   }
   return true;
 };
@@ -82,7 +104,7 @@ const predicateHolds = (p: TerminationPredicate, v: InstanceView, now: number): 
 
 /** J-1: nothing becomes born without a birth that resolved everything; nothing is acquired after. */
 export const completeAtBirth = (s: TransitionStep): Verdict =>
-  eachPair(s, (p, n) => {
+  eachPair(s, passedBy("J-1"), (p, n) => {
     for (const [id, ni] of n.instances) {
       const pi = p.instances.get(id);
       const wasBorn = pi !== undefined && pi.view.born_tick !== null;
@@ -110,7 +132,7 @@ export const completeAtBirth = (s: TransitionStep): Verdict =>
 
 /** J-2: held tools and grants are exactly the manifest's, fixed at birth; only bound tools were used. */
 export const scopedCapabilities = (w: World): Verdict =>
-  eachAgent(w, (a) => {
+  eachAgent(w, passedBy("J-2"), (a) => {
     for (const i of a.instances.values()) {
       const v = i.view;
       if (v.born_tick === null) {
@@ -166,7 +188,7 @@ export const oneDistillation = (h: readonly HistoryStep[]): Verdict => {
   }
   const last = lastOf(h);
   if (last === undefined) return true;
-  return eachAgent(last.next, (a) => {
+  return eachAgent(last.next, passedBy("J-4"), (a) => {
     for (const o of a.obligations.values()) {
       const v = o.view;
       if (v.attempts > v.max_retries + 1) return `${v.obligation_id} exceeded its retries`;
@@ -192,7 +214,7 @@ export const oneDistillation = (h: readonly HistoryStep[]): Verdict => {
 
 /** S-1: only strict distillates are held, consented, and the trace is gone once distilled. */
 export const onlyDispositions = (w: World): Verdict =>
-  eachAgent(w, (a) => {
+  eachAgent(w, passedBy("S-1"), (a) => {
     for (const i of a.instances.values()) {
       if (i.view.trace_entries !== i.trace.length) return `${i.view.instance_id} trace count differs from its trace`;
       if (i.view.obligation_id !== null && i.trace.length > 0) return `${i.view.instance_id} kept its trace after distillation`;
@@ -211,7 +233,7 @@ export const onlyDispositions = (w: World): Verdict =>
  * its manifest declared (D-053); a zero confidence backs nothing (D-057: valence 0, no dispositions).
  */
 export const principalSigned = (w: World): Verdict =>
-  eachAgent(w, (a) => {
+  eachAgent(w, passedBy("S-2"), (a) => {
     for (const d of heldAndRetained(a)) {
       if (d.signal.confidence <= 0 && (d.signal.valence !== 0 || d.dispositions.length > 0))
         return `${d.distillate_id} has zero confidence yet carries a judgement`;
@@ -227,7 +249,7 @@ export const principalSigned = (w: World): Verdict =>
 
 /** S-3: a step extends the chain by at most one version, or appends exactly one excision record. */
 export const appendOnly = (s: TransitionStep): Verdict =>
-  eachPair(s, (p, n) => {
+  eachPair(s, passedBy("S-3"), (p, n) => {
     const pe = p.store.excisions;
     const ne = n.store.excisions;
     if (!isPrefix(pe, ne)) return "excision records were rewritten";
@@ -246,7 +268,7 @@ export const appendOnly = (s: TransitionStep): Verdict =>
 
 /** S-4: the recorded batches replay to the recorded chain, and the head state is their aggregate. */
 export const deterministicReplay = (w: World): Verdict =>
-  eachAgent(w, (a) => {
+  eachAgent(w, passedBy("S-4"), (a) => {
     const genesis = a.store.chain[0];
     if (genesis === undefined) return "no genesis";
     const contents = a.store.batches.map((b) => b.members.map((m) => a.store.retained.get(m.distillate_id)?.distillate));
@@ -260,7 +282,7 @@ export const deterministicReplay = (w: World): Verdict =>
 
 /** S-5: an excision's chain is exactly what the remaining distillates in the same batches give. */
 export const exactExcision = (s: TransitionStep): Verdict =>
-  eachPair(s, (p, n) => {
+  eachPair(s, passedBy("S-5"), (p, n) => {
     if (n.store.excisions.length !== p.store.excisions.length + 1) return null;
     const rec = lastOf(n.store.excisions);
     if (rec === undefined || !ExcisionRecord.safeParse(rec).success) return "excision record is not ids and digests only";
@@ -300,7 +322,7 @@ export const singleIdentity = (w: World): Verdict => {
 
 /** AD-2: projections carry identity, nonce and manifest only; the store changes only via distillates. */
 export const statelessProjections = (w: World): Verdict =>
-  eachAgent(w, (a) => {
+  eachAgent(w, passedBy("AD-2"), (a) => {
     const nonces = new Set<string>();
     for (const i of a.instances.values()) {
       if (nonces.has(i.view.nonce)) return `nonce ${i.view.nonce} reused`;
@@ -332,7 +354,7 @@ export const convergentReconciliation = (h: readonly HistoryStep[]): Verdict => 
   }
   const last = lastOf(h);
   if (last === undefined) return true;
-  return eachAgent(last.next, (a) => {
+  return eachAgent(last.next, passedBy("AD-3"), (a) => {
     const expected = aggregate([...a.store.retained.values()].map((r) => r.distillate));
     return json(expected) === json(lastOf(a.store.states)) ? null : "store state is not the aggregate of the retained set";
   });
@@ -340,7 +362,7 @@ export const convergentReconciliation = (h: readonly HistoryStep[]): Verdict => 
 
 /** AD-4: every entry names exactly its contributing distillates; every distillate names its projection. */
 export const attributionPreserved = (w: World): Verdict =>
-  eachAgent(w, (a) => {
+  eachAgent(w, passedBy("AD-4"), (a) => {
     const state = lastOf(a.store.states);
     if (state === undefined) return "no state";
     const byKey = new Map<string, string[]>();
@@ -362,7 +384,7 @@ const authorisedBy = (p: Agent, auth: { custodian: string } | null): boolean => 
 
 /** I1: the identity record changes only by an authorised update, one version at a time. */
 export const identityContinuity = (s: TransitionStep): Verdict =>
-  eachPair(s, (p, n) => {
+  eachPair(s, passedBy("I1"), (p, n) => {
     if (p.record.identity !== n.record.identity) return "identity digest changed";
     if (json(p.record) === json(n.record)) return null;
     const c = s.command;
@@ -372,7 +394,7 @@ export const identityContinuity = (s: TransitionStep): Verdict =>
 
 /** I2: memory ancestry and task ids only extend; store rewrites are authorised repairs. */
 export const memoryAncestry = (s: TransitionStep): Verdict =>
-  eachPair(s, (p, n) => {
+  eachPair(s, passedBy("I2"), (p, n) => {
     if (!isPrefix(p.memory.ancestry, n.memory.ancestry)) return "memory ancestry was reset or forked";
     if (!isPrefix(p.memory.task_ids, n.memory.task_ids)) return "task ids were reset";
     if (n.memory.store_head !== lastOf(n.store.chain)?.version_id) return "memory does not record the store head";
@@ -387,7 +409,7 @@ export const memoryAncestry = (s: TransitionStep): Verdict =>
 
 /** I3: the body changes only by an authorised evolution to a new revision. */
 export const bodyRevision = (s: TransitionStep): Verdict =>
-  eachPair(s, (p, n) => {
+  eachPair(s, passedBy("I3"), (p, n) => {
     if (!isPrefix(p.body.lineage, n.body.lineage)) return "body lineage rewritten";
     if (n.body.revision !== lastOf(n.body.lineage)) return "body revision is not the lineage head";
     if (p.body.revision === n.body.revision) return null;
@@ -398,7 +420,7 @@ export const bodyRevision = (s: TransitionStep): Verdict =>
 
 /** I4: at most one holder, none while fenced; tokens and attempt nonces are accounted single-use. */
 export const continuationAuthority = (w: World): Verdict =>
-  eachAgent(w, (a) => {
+  eachAgent(w, passedBy("I4"), (a) => {
     const r = a.ripa;
     const h = r.authority.holder;
     if (h !== null && h !== r.execution.execution_id) return `holder ${h} is not the bound execution`;
@@ -418,7 +440,7 @@ const capsOf = (ps: readonly { capabilities: readonly string[] }[]): Set<string>
 
 /** I5: the capability delta is reported exactly, and a validated target grants what is required. */
 export const visibleDelta = (w: World): Verdict =>
-  eachAgent(w, (a) => {
+  eachAgent(w, passedBy("I5"), (a) => {
     const m = a.ripa.migration;
     if (m !== null && m.target !== null) {
       const s = capsOf(a.ripa.providers);
@@ -443,7 +465,7 @@ export const visibleDelta = (w: World): Verdict =>
 
 /** I6: labels never use identity keys; the identity lives only in the identity record. */
 export const selfDescription = (w: World): Verdict =>
-  eachAgent(w, (a) => {
+  eachAgent(w, passedBy("I6"), (a) => {
     const reserved = new Set<string>(RESERVED_LABEL_KEYS);
     const all = [...a.ripa.surfaces.values(), ...(a.ripa.migration?.surfaces ?? [])];
     for (const s of all) {

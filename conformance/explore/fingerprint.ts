@@ -126,13 +126,28 @@ const mixPair = (h: [number, number], p: readonly [number, number]): void => {
 };
 const KIND = { null: 1, boolean: 2, number: 3, string: 4, array: 5, object: 6, map: 7, set: 8 } as const;
 
+/**
+ * Strings' fingerprints: the same ids, digests and texts recur in state after state (V8 keeps a
+ * string's hash in the string, so the lookup does not read it again). Bounded: past STRINGS_KEPT
+ * entries it starts again empty.
+ */
+const strings = new Map<string, readonly [number, number]>();
+const STRINGS_KEPT = 1 << 20;
+
 const scalarPrint = (x: unknown): readonly [number, number] => {
-  const h: [number, number] = [0xcbf29ce4, 0x84222325];
-  if (x === null || x === undefined) mix(h, KIND.null);
-  else if (typeof x === "string") {
+  if (typeof x === "string") {
+    const seen = strings.get(x);
+    if (seen !== undefined) return seen;
+    const h: [number, number] = [0xcbf29ce4, 0x84222325];
     mix(h, KIND.string);
     mixText(h, x);
-  } else {
+    if (strings.size >= STRINGS_KEPT) strings.clear();
+    strings.set(x, h);
+    return h;
+  }
+  const h: [number, number] = [0xcbf29ce4, 0x84222325];
+  if (x === null || x === undefined) mix(h, KIND.null);
+  else {
     mix(h, typeof x === "boolean" ? KIND.boolean : KIND.number);
     mixText(h, String(x));
   }

@@ -260,6 +260,12 @@ const exploreMd = (r: BenchReport): string => {
       ["visited set, bytes per million distinct states", fmtN(x.visited_bytes_per_million)],
       ["heap growth, bytes per million distinct states", fmtN(x.heap_bytes_per_million)],
     ]),
+    ...(x.large === undefined
+      ? []
+      : [
+          "",
+          `The ${x.large.scope} scope (two agents), explored once: ${fmtN(x.large.steps)} steps tried, ${fmtN(x.large.distinct)} distinct states, depth ${x.large.depth} of ${x.large.max_depth}, ${sig(x.large.explore_ms / 1000)} s (${fmtN(Math.round(x.large.distinct_per_s))} distinct states/s; heap growth ${fmtN(x.large.heap_bytes_per_million)} bytes per million distinct states).`,
+        ]),
   ].join("\n");
 };
 

@@ -8,7 +8,7 @@
 import { Result } from "effect";
 import { Command, type CommandOp, type Event } from "../spec/index.ts";
 import { QUIESCED_OPS as SPEC_QUIESCED_OPS, quiescenceCheckOf } from "../spec/checks.ts";
-import { generic, no, ok, rejection, violates, type Outcome } from "./rejection.ts";
+import { Rejection, generic, no, ok, violates, withoutStack, type Outcome } from "./rejection.ts";
 import type { World } from "./state.ts";
 import type { Handler, Stepped } from "./step.ts";
 import { mint } from "./advaita/mint.ts";
@@ -73,7 +73,7 @@ export const parseCommand = (input: unknown): Outcome<Command> => {
   const path = (issue?.path ?? []).map((p) => (typeof p === "number" ? p : String(p)));
   const message = issue?.message ?? "command does not match its schema";
   const rule = (issue as { params?: { rule?: unknown } } | undefined)?.params?.rule;
-  if (typeof rule === "string") return no(rejection({ code: "MALFORMED", invariant: null, message, path, check: "OP-0.2.c1", rule }));
+  if (typeof rule === "string") return no(withoutStack(() => new Rejection({ code: "MALFORMED", invariant: null, message, path, check: "OP-0.2.c1", rule })));
   return no(generic("MALFORMED", "OP-0.2.c1", message, path));
 };
 

@@ -22,6 +22,8 @@ const EMPTY = new Uint8Array(0);
 let b: Uint8Array = EMPTY;
 let n = 0;
 let i = 0;
+/** Whether a string held a byte of 0x80 or above (only strings may: the grammar refuses them elsewhere). */
+let high = false;
 
 const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
@@ -53,7 +55,10 @@ const string = (): boolean => {
         if (!isHex(at(i + 2)) || !isHex(at(i + 3)) || !isHex(at(i + 4)) || !isHex(at(i + 5))) return false;
         i += 6;
       } else return false;
-    } else i++;
+    } else {
+      if (c >= 0x80) high = true;
+      i++;
+    }
   }
   return false;
 };
@@ -101,16 +106,30 @@ const key = (): boolean => {
   return true;
 };
 
-export const isJsonText = (bytes: Uint8Array): boolean => {
+/** What jsonTextOf found: not one JSON text; one, of ASCII bytes only; one, with bytes of 0x80 and above in its strings. */
+export const NOT_JSON = 0;
+export const JSON_ASCII = 1;
+export const JSON_HIGH = 2;
+export type JsonTextKind = typeof NOT_JSON | typeof JSON_ASCII | typeof JSON_HIGH;
+
+/**
+ * Whether bytes[start, end) are one JSON text, and whether they are ASCII. An ASCII text is UTF-8
+ * whatever it holds, so the recorder asks isUtf8 only of the rare line with JSON_HIGH, and reads
+ * a line inside the chunk it came in without cutting a Buffer of it first.
+ */
+export const jsonTextOf = (bytes: Uint8Array, start = 0, end = bytes.length): JsonTextKind => {
   b = bytes;
-  n = bytes.length;
-  i = 0;
+  n = end;
+  i = start;
+  high = false;
   try {
-    return scan();
+    return scan() ? (high ? JSON_HIGH : JSON_ASCII) : NOT_JSON;
   } finally {
     b = EMPTY; // the line is not kept alive by the scanner
   }
 };
+
+export const isJsonText = (bytes: Uint8Array): boolean => jsonTextOf(bytes) !== NOT_JSON;
 
 const scan = (): boolean => {
   const stack: number[] = [];

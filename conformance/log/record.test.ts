@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { LogLine } from "../../spec/log.ts";
 import { REPO_ROOT } from "../transport/local.ts";
-import { entryOf, entryText, record } from "./record.ts";
+import { appendEntry, entryOf, entryText, LineCutter, LogText, record } from "./record.ts";
+import { JSON_ASCII, JSON_HIGH, jsonTextOf, NOT_JSON } from "./json-text.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -52,6 +53,74 @@ describe("entryText, the recorder's log text of a line", () => {
     expect(readBack("reply", big, big.length)).toEqual({ seq: 1, t_us: 0, dir: "reply", msg: { pad: "é".repeat(200_000) } });
     const latin1 = Buffer.from([0x22, 0xe9, 0x22]);
     expect(readBack("reply", latin1, latin1.length)).toMatchObject({ dir: "reply", invalid_utf8: true });
+  });
+});
+
+describe("the recorder's line work reads ranges of the buffer lines came in (no cut per line)", () => {
+  it("LineCutter hands out the same lines, in order, however the bytes are chunked and from wherever in a buffer (fast-check)", () => {
+    const line = fc.uint8Array({ maxLength: 30 }).map((a) => Buffer.from(a.filter((b) => b !== 10)));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), fc.boolean(), fc.array(fc.nat({ max: 40 }), { maxLength: 8 }), fc.nat({ max: 20 }), (lines, trailing, cuts, keep) => {
+        const text = Buffer.concat(lines.flatMap((l, k) => (k < lines.length - 1 || trailing ? [l, Buffer.from([10])] : [l])));
+        const expected = text.length === 0 ? [] : text.toString("latin1").split("\n");
+        if (trailing && expected.at(-1) === "") expected.pop();
+        if (!trailing && expected.at(-1) === "") expected.pop();
+        const got: { kept: string; total: number }[] = [];
+        const c = new LineCutter(keep, (b, from, to, total) => got.push({ kept: b.subarray(from, to).toString("latin1"), total }));
+        // The chunks sit at an offset inside a larger buffer, with other bytes (newlines among them) after each.
+        let at = 0;
+        for (const n of [...cuts, text.length]) {
+          const piece = text.subarray(at, Math.min(text.length, at + n));
+          at += piece.length;
+          const host = Buffer.concat([Buffer.from("x\ny"), piece, Buffer.from("\nzz\n")]);
+          c.push(host, 3, 3 + piece.length);
+        }
+        c.end();
+        expect(got).toEqual(expected.map((l) => ({ kept: l.slice(0, keep), total: l.length })));
+      }),
+      { numRuns: 2000, seed: 5 },
+    );
+  });
+
+  it("appendEntry on a range inside a buffer writes what it writes for the range alone", () => {
+    const host = Buffer.from('garbage{"a":"é","b":[1,2]}more{"x":1}\r tail');
+    const first = [host.indexOf("{"), host.indexOf("more")] as const; // byte offsets: é is two bytes
+    const second = [host.indexOf('{"x"'), host.indexOf(" tail")] as const;
+    const cases: (readonly [number, number])[] = [first, second, [0, first[0]], [first[0], host.length], [first[1], second[0]], [first[0] + 1, first[1]]];
+    for (const [from, to] of cases) {
+      const out = new LogText();
+      appendEntry(out, "reply", host, from, to, to - from);
+      const alone = Buffer.from(host.subarray(from, to));
+      expect(out.take().toString("utf8"), `${from}-${to}`).toBe(entryText("reply", alone, alone.length));
+    }
+  });
+
+  it("jsonTextOf tells ASCII texts from texts with bytes above ASCII, and both from what is not JSON", () => {
+    expect(jsonTextOf(Buffer.from('{"a":[1,"b"]}'))).toBe(JSON_ASCII);
+    expect(jsonTextOf(Buffer.from('{"a":"é"}'))).toBe(JSON_HIGH);
+    expect(jsonTextOf(Buffer.from([0x22, 0xe9, 0x22]))).toBe(JSON_HIGH); // not UTF-8: the caller's isUtf8 decides
+    expect(jsonTextOf(Buffer.from('{"a":1} é'))).toBe(NOT_JSON);
+    const inside = Buffer.from('xx{"a":"é"}yy');
+    const end = inside.length - 2;
+    expect(jsonTextOf(inside, 2, end)).toBe(JSON_HIGH);
+    expect(jsonTextOf(inside, 2, end - 1)).toBe(NOT_JSON);
+    expect(jsonTextOf(inside, 2, end + 1)).toBe(NOT_JSON);
+    // The flag is per call: an ASCII text after one with high bytes is ASCII.
+    expect(jsonTextOf(Buffer.from('"é"'))).toBe(JSON_HIGH);
+    expect(jsonTextOf(Buffer.from('"e"'))).toBe(JSON_ASCII);
+  });
+
+  it("LogText.uint writes a non-negative safe integer as String() does", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.nat({ max: 1000 }), fc.maxSafeNat(), fc.constantFrom(0, 9, 10, 99, 100, Number.MAX_SAFE_INTEGER)), (v) => {
+        const out = new LogText();
+        out.ascii("<");
+        out.uint(v);
+        out.ascii(">");
+        expect(out.take().toString("latin1")).toBe(`<${v}>`);
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
   });
 });
 

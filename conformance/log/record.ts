@@ -24,33 +24,36 @@ import { constants } from "node:os";
 import { isUtf8 } from "node:buffer";
 import { LOG_VERSION, MAX_LOG_LINE_BYTES, RAW_KEEP_CHARS, type LogExit, type LogHeader, type LogLine } from "../../spec/log.ts";
 import { splitCommandLine, UsageError } from "../driver/command-line.ts";
-import { isJsonText } from "./json-text.ts";
+import { JSON_ASCII, JSON_HIGH, jsonTextOf } from "./json-text.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const lenient = new TextDecoder("utf-8");
 
-/** One direction's bytes cut into lines, keeping at most `keep` bytes of a line (its length counted in full). */
+/**
+ * One direction's bytes cut into lines, keeping at most `keep` bytes of a line (its length counted
+ * in full). A line whole inside one pushed range is handed out as that range of the buffer it came
+ * in (no copy); onLine is done with the bytes when it returns, so the buffer may be reused after.
+ */
 export class LineCutter {
   private parts: Buffer[] = [];
   private kept = 0;
   private total = 0;
-  constructor(private readonly keep: number, private readonly onLine: (bytes: Buffer, total: number) => void) {}
+  constructor(private readonly keep: number, private readonly onLine: (bytes: Buffer, start: number, end: number, total: number) => void) {}
 
-  push(chunk: Buffer): void {
-    let start = 0;
-    for (let i = chunk.indexOf(10, start); i !== -1; i = chunk.indexOf(10, start)) {
+  /** The bytes buf[from, to) (all of buf by default). */
+  push(buf: Buffer, from = 0, to = buf.length): void {
+    let start = from;
+    for (let i = buf.indexOf(10, start); i !== -1 && i < to; i = buf.indexOf(10, start)) {
       if (this.total === 0) {
-        // A whole line inside the chunk (the usual case): no copy. The chunk is not reused (a
-        // stream's chunks are fresh buffers), and onLine is done with the bytes when it returns.
         const length = i - start;
-        this.onLine(chunk.subarray(start, start + Math.min(length, this.keep)), length);
+        this.onLine(buf, start, start + Math.min(length, this.keep), length);
       } else {
-        this.take(chunk.subarray(start, i));
+        this.take(buf, start, i);
         this.emit();
       }
       start = i + 1;
     }
-    this.take(chunk.subarray(start));
+    this.take(buf, start, to);
   }
 
   /** The bytes after the last newline, as a line of their own (the stream ended). */
@@ -58,11 +61,13 @@ export class LineCutter {
     if (this.total > 0) this.emit();
   }
 
-  private take(piece: Buffer): void {
-    this.total += piece.length;
+  /** A piece of a line that goes on in a later range: copied, since the buffer may be reused. */
+  private take(buf: Buffer, from: number, to: number): void {
+    const length = to - from;
+    this.total += length;
     const room = this.keep - this.kept;
-    if (room > 0 && piece.length > 0) {
-      const p = Buffer.from(piece.subarray(0, room));
+    if (room > 0 && length > 0) {
+      const p = Buffer.from(buf.subarray(from, from + Math.min(length, room)));
       this.parts.push(p);
       this.kept += p.length;
     }
@@ -74,7 +79,7 @@ export class LineCutter {
     this.parts = [];
     this.kept = 0;
     this.total = 0;
-    this.onLine(bytes, total);
+    this.onLine(bytes, 0, bytes.length, total);
   }
 }
 
@@ -128,9 +133,24 @@ export class LogText {
     this.length += this.buf.write(s, this.length, "utf8");
   }
 
-  bytes(b: Buffer): void {
-    this.room(b.length);
-    this.length += b.copy(this.buf, this.length);
+  bytes(b: Buffer, start = 0, end = b.length): void {
+    this.room(end - start);
+    this.length += b.copy(this.buf, this.length, start, end);
+  }
+
+  /** A non-negative safe integer in decimal (seq, t_us), written as digits without a string. */
+  uint(v: number): void {
+    this.room(16);
+    let digits = 1;
+    for (let x = v; x >= 10; x = Math.floor(x / 10)) digits++;
+    let at = this.length + digits;
+    for (let x = v; ; ) {
+      const q = Math.floor(x / 10);
+      this.buf[--at] = 48 + (x - q * 10);
+      if (q === 0) break;
+      x = q;
+    }
+    this.length += digits;
   }
 
   /** The bytes so far, valid until the next append; the text starts again empty. */
@@ -142,26 +162,36 @@ export class LogText {
   }
 }
 
+const REQUEST_MSG = Buffer.from(`"dir":"request","msg":`, "latin1");
+const REPLY_MSG = Buffer.from(`"dir":"reply","msg":`, "latin1");
+const ENTRY_END = Buffer.from("}\n", "latin1");
+
 /**
- * Appends the entry of one protocol line from `"dir"` on (the caller has written `{"seq":…,"t_us":…,`
- * before it): the entry entryOf describes. A whole line that is one JSON value, the usual case, is
- * embedded as its own bytes, checked (UTF-8, then isJsonText) but not parsed: `msg` is then the
+ * Appends the entry of one protocol line, bytes[start, end) of a line of `total` bytes, from
+ * `"dir"` on (the caller has written `{"seq":…,"t_us":…,` before it): the entry entryOf describes.
+ * A whole line that is one JSON value, the usual case, is embedded as its own bytes, checked
+ * (jsonTextOf, then isUtf8 when it holds bytes above ASCII) but not parsed: `msg` is then the
  * line's JSON value (L-1.2) exactly as the implementation or client wrote it, and no value is built
  * or serialised again. The bytes hold no newline (lines are cut at them), and whitespace around
  * the value (a CR before the LF) is whitespace inside the entry too.
  */
-export const appendEntry = (out: LogText, dir: LogLine["dir"], bytes: Buffer, total: number): void => {
-  if (bytes.length === total && isUtf8(bytes) && isJsonText(bytes)) {
-    out.ascii(dir === "request" ? `"dir":"request","msg":` : `"dir":"reply","msg":`);
-    out.bytes(bytes);
-    out.ascii("}\n");
-  } else out.text(`${JSON.stringify(entryOf(dir, bytes, total)).slice(1)}\n`);
+export const appendEntry = (out: LogText, dir: LogLine["dir"], bytes: Buffer, start: number, end: number, total: number): void => {
+  if (end - start === total) {
+    const kind = jsonTextOf(bytes, start, end);
+    if (kind === JSON_ASCII || (kind === JSON_HIGH && isUtf8(bytes.subarray(start, end)))) {
+      out.bytes(dir === "request" ? REQUEST_MSG : REPLY_MSG);
+      out.bytes(bytes, start, end);
+      out.bytes(ENTRY_END);
+      return;
+    }
+  }
+  out.text(`${JSON.stringify(entryOf(dir, bytes.subarray(start, end), total)).slice(1)}\n`);
 };
 
 /** appendEntry's text on its own (for tests and readers of one entry). */
 export const entryText = (dir: LogLine["dir"], bytes: Buffer, total: number): string => {
   const out = new LogText();
-  appendEntry(out, dir, bytes, total);
+  appendEntry(out, dir, bytes, 0, bytes.length, total);
   return out.take().toString("utf8");
 };
 
@@ -179,27 +209,38 @@ type Dir = LogLine["dir"];
 export const LOG_DELAY_MS = 5;
 export const LOG_BATCH_BYTES = 1 << 20;
 
+const SEQ = Buffer.from(`{"seq":`, "latin1");
+const T_US = Buffer.from(`,"t_us":`, "latin1");
+const COMMA = Buffer.from(",", "latin1");
+/** The staging buffer's first size, and the size above which a drain lets it go. */
+const STAGE_BYTES = 1 << 16;
+const STAGE_KEEP_BYTES = 1 << 22;
+
 /**
- * The log's side of the proxy. The forwarding path calls `saw` and `ended` only: a clock read and
- * two array pushes. The queue is drained at most LOG_DELAY_MS after its first chunk came, or as
- * soon as LOG_BATCH_BYTES wait: cut into lines, checked and copied into entries in the order seen,
- * each line stamped with the time its last bytes were seen, and appended in one synchronous write.
- * Batching keeps the work in a hot loop between round trips instead of on every one: a write and a
- * cut per line cost a relayed round trip about as much again (bench/log.ts). Everything queued is
- * appended at once when the implementation exits, or when the proxy's process does.
+ * The log's side of the proxy. The forwarding path calls `saw` and `ended` only: a clock read, a
+ * copy of the chunk's bytes into the staging buffer and three pushes. The queue is drained at most
+ * LOG_DELAY_MS after its first chunk came, or as soon as LOG_BATCH_BYTES wait: cut into lines,
+ * checked and copied into entries in the order seen, each line stamped with the time its last
+ * bytes were seen, and appended in one synchronous write. Batching keeps the work in a hot loop
+ * between round trips instead of on every one: a write and a cut per line cost a relayed round
+ * trip about as much again (bench/log.ts). Everything queued is appended at once when the
+ * implementation exits, or when the proxy's process does.
  *
  * What runs per chunk runs with the caches cold (the proxy sleeps between round trips), so it is
  * kept to the least: the clock is performance.now() (a double, monotonic: no BigInt arithmetic),
- * the queue three flat arrays, and one timer object, made at the first chunk and re-armed with
- * refresh() rather than a new timer per batch (a timer refreshed after it fired runs again; one
- * that a drain forestalled fires once on an empty queue, which does nothing).
+ * the queue a reused byte buffer and three flat arrays (the stream's chunk is not kept, so it dies
+ * young instead of surviving a scavenge while it waits), and one timer object, made at the first
+ * chunk and re-armed with refresh() rather than a new timer per batch (a timer refreshed after it
+ * fired runs again; one that a drain forestalled fires once on an empty queue, which does nothing).
  */
 class LogWriter {
-  private readonly chunks: (Buffer | null)[] = [];
-  private readonly dirs: Dir[] = [];
-  /** performance.now() when each chunk was seen. */
+  private stage = Buffer.allocUnsafe(STAGE_BYTES);
+  private staged = 0;
+  /** Per queued chunk: where its bytes end in the stage, its direction, and performance.now() when it was seen. */
+  private readonly ends: number[] = [];
+  /** 0 request, 1 reply; 2 and 3 the same directions' end of stream. */
+  private readonly kinds: number[] = [];
   private readonly times: number[] = [];
-  private queued = 0;
   private armed = false;
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
@@ -208,13 +249,13 @@ class LogWriter {
   /** The t_us of the chunk being cut (its lines' t_us). */
   private t = 0;
   private readonly out = new LogText();
-  private readonly cutters: Record<Dir, LineCutter>;
+  private readonly cutters: readonly [LineCutter, LineCutter];
 
   constructor(private readonly fd: number, private readonly start: number, keep: number) {
-    this.cutters = {
-      request: new LineCutter(keep, (bytes, total) => this.line("request", bytes, total)),
-      reply: new LineCutter(keep, (bytes, total) => this.line("reply", bytes, total)),
-    };
+    this.cutters = [
+      new LineCutter(keep, (bytes, from, to, total) => this.line("request", bytes, from, to, total)),
+      new LineCutter(keep, (bytes, from, to, total) => this.line("reply", bytes, from, to, total)),
+    ];
     // A proxy that exits another way (an uncaught error, process.exit) still appends what it saw.
     process.on("exit", this.drain);
   }
@@ -228,9 +269,15 @@ class LogWriter {
   saw(dir: Dir, chunk: Buffer): void {
     if (this.closed) return;
     this.times.push(performance.now());
-    this.chunks.push(chunk);
-    this.dirs.push(dir);
-    this.queued += chunk.length;
+    const need = this.staged + chunk.length;
+    if (need > this.stage.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.stage.length * 2, need));
+      this.stage.copy(grown, 0, 0, this.staged);
+      this.stage = grown;
+    }
+    this.staged += chunk.copy(this.stage, this.staged);
+    this.ends.push(this.staged);
+    this.kinds.push(dir === "request" ? 0 : 1);
     this.schedule();
   }
 
@@ -238,14 +285,14 @@ class LogWriter {
   ended(dir: Dir): void {
     if (this.closed) return;
     this.times.push(performance.now());
-    this.chunks.push(null);
-    this.dirs.push(dir);
+    this.ends.push(this.staged);
+    this.kinds.push(dir === "request" ? 2 : 3);
     this.schedule();
   }
 
   private schedule(): void {
     if (this.immediate !== null) return;
-    if (this.queued >= LOG_BATCH_BYTES) {
+    if (this.staged >= LOG_BATCH_BYTES) {
       this.immediate = setImmediate(this.drain);
     } else if (!this.armed) {
       this.armed = true;
@@ -256,9 +303,14 @@ class LogWriter {
     }
   }
 
-  private line(dir: Dir, bytes: Buffer, total: number): void {
-    this.out.ascii(`{"seq":${++this.seq},"t_us":${this.t},`);
-    appendEntry(this.out, dir, bytes, total);
+  private line(dir: Dir, bytes: Buffer, from: number, to: number, total: number): void {
+    const out = this.out;
+    out.bytes(SEQ);
+    out.uint(++this.seq);
+    out.bytes(T_US);
+    out.uint(this.t);
+    out.bytes(COMMA);
+    appendEntry(out, dir, bytes, from, to, total);
   }
 
   /** Everything queued, cut into lines, written as log text and appended in one write. */
@@ -267,18 +319,22 @@ class LogWriter {
     this.armed = false;
     this.immediate = null;
     if (this.closed) return;
-    const { chunks, dirs, times } = this;
-    for (let i = 0; i < chunks.length; i++) {
+    const { ends, kinds, times, stage } = this;
+    let from = 0;
+    for (let i = 0; i < ends.length; i++) {
       this.t = this.us(times[i] as number);
-      const chunk = chunks[i] as Buffer | null;
-      const cutter = this.cutters[dirs[i] as Dir];
-      if (chunk === null) cutter.end();
-      else cutter.push(chunk);
+      const kind = kinds[i] as number;
+      const to = ends[i] as number;
+      const cutter = this.cutters[kind & 1] as LineCutter;
+      if (kind >= 2) cutter.end();
+      else cutter.push(stage, from, to);
+      from = to;
     }
-    chunks.length = 0;
-    dirs.length = 0;
+    ends.length = 0;
+    kinds.length = 0;
     times.length = 0;
-    this.queued = 0;
+    this.staged = 0;
+    if (this.stage.length > STAGE_KEEP_BYTES) this.stage = Buffer.allocUnsafe(STAGE_BYTES);
     if (this.out.length === 0) return;
     const bytes = this.out.take();
     for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../transport/local.ts";
 import { compileChecker, type CompileChecker } from "./compile.ts";
 import { drawOrder, OPS_FIRST, shardOf } from "./draw.ts";
-import { countsOf, renderGenerated, type GeneratedDoc, type ReportRow } from "./report.ts";
+import { countsAfterReruns, countsOf, renderGenerated, type GeneratedDoc, type ReportRow } from "./report.ts";
 import { applyMutant, generateMutants, mutantId, mutatedFiles, type GeneratedMutant } from "./source.ts";
 import { parseTriage, readTriage } from "./triage.ts";
 
@@ -149,6 +149,14 @@ describe("counting", () => {
     expect(countsOf(rows, {}).score).toBeCloseTo(18 / 21, 12);
   });
 
+  it("after the reruns: each miss replaced by its latest rerun, equivalents still out, measured kills kept", () => {
+    const rr = (commit: string, r: ReportRow) => ({ commit, at: "2026-12-03T00:00:00.000Z", why: "a rerun after a golden change", options: { seed: 1, runs: 300, timeBudgetMs: 180_000 }, control: row("control", "survived"), rows: [r] });
+    // i1 (inconclusive) killed at b; s1 killed at a then surviving at c (the latest counts); e1 equivalent, even if a rerun names it.
+    const a = countsAfterReruns(rows, triage, [rr("a".repeat(40), row("s1", "killed")), rr("b".repeat(40), row("i1", "killed")), rr("c".repeat(40), row("s1", "survived")), rr("d".repeat(40), row("e1", "killed"))]);
+    expect(a).toEqual({ killed: 19, survived: 1, inconclusive: 0, killedByRerun: 1, commits: ["b".repeat(40)], score: 19 / 20 });
+    expect(countsAfterReruns(rows, triage, [])).toMatchObject({ killed: 18, survived: 1, inconclusive: 1, killedByRerun: 0, score: 18 / 20 });
+  });
+
   it("an equivalence argued for a killed mutant is reported as an error of the triage", () => {
     const c = countsOf(rows, { ...triage, k3: { argument: "wrongly argued equivalent though the certifier killed it" } });
     expect(c.triageKilled).toEqual(["k3"]);
@@ -180,10 +188,14 @@ describe("counting", () => {
     const rerun = (commit: string, r: ReportRow) => ({ commit, at: "2026-12-03T00:00:00.000Z", why: "after the golden recovery check", options: doc.options, control: row("control", "survived"), rows: [r] });
     const md = renderGenerated(doc, triage, [rerun("a".repeat(40), row("s1", "survived")), rerun("b".repeat(40), killedLater)]);
     expect(md).toContain("**Killed: 90.0 %**");
+    // 18 measured kills and s1 killed by the rerun, over them and i1 (never rerun): 19 / 20.
+    expect(md).toContain("**After the reruns: 95.0 %** (19 killed, 0 survived, 1 inconclusive)");
+    expect(md).toContain("1 of them killed by the certification of bbbbbbbbbbbb");
     expect(md).toContain("1 of the 1 are killed by the certification of a later commit");
     expect(md).toMatch(/\| `s1` \| .* \| killed at bbbbbbbbbbbb by golden \(golden\/session-1\/recovery\): after the golden recovery check \|/);
     const stillAlive = renderGenerated(doc, triage, [rerun("b".repeat(40), killedLater), rerun("c".repeat(40), row("s1", "survived"))]);
     expect(stillAlive).toContain("0 of the 1 are killed by the certification of a later commit");
+    expect(stillAlive, "no rerun killed anything: no second figure").not.toContain("After the reruns");
     expect(stillAlive).toMatch(/\| `s1` \| .* \| survived at cccccccccccc \|/);
   });
 });

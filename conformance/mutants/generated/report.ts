@@ -87,6 +87,42 @@ export const countsOf = (rows: readonly ReportRow[], triage: Triage): Counts => 
   };
 };
 
+/**
+ * The same figure with each survivor and inconclusive row replaced by its latest rerun (reruns.ts),
+ * when it has one: what the certification of the later commits makes of the measured run's
+ * misses. Only misses are rerun, so a measured kill is assumed to stay a kill (no rerun checks
+ * it); the report prints this figure beside the measured one, never in its place, with the commits
+ * it mixes.
+ */
+export interface AfterReruns {
+  readonly killed: number;
+  readonly survived: number;
+  readonly inconclusive: number;
+  /** Misses of the measured run that a rerun killed. */
+  readonly killedByRerun: number;
+  /** The commits whose certification killed them. */
+  readonly commits: readonly string[];
+  readonly score: number | null;
+}
+
+export const countsAfterReruns = (rows: readonly ReportRow[], triage: Triage, reruns: readonly Rerun[]): AfterReruns => {
+  const later = latestRerun(reruns);
+  let killed = 0; let survived = 0; let inconclusive = 0; let killedByRerun = 0;
+  const commits = new Set<string>();
+  for (const r of rows) {
+    if (r.outcome === "killed") { killed++; continue; }
+    if (r.outcome !== "survived" && r.outcome !== "inconclusive") continue;
+    if (r.outcome === "survived" && Object.hasOwn(triage, r.id)) continue;
+    const x = later.get(r.id);
+    const outcome = x?.row.outcome ?? r.outcome;
+    if (outcome === "killed") { killed++; killedByRerun++; commits.add((x as { rerun: Rerun }).rerun.commit); }
+    else if (outcome === "inconclusive") inconclusive++;
+    else survived++;
+  }
+  const denominator = killed + survived + inconclusive;
+  return { killed, survived, inconclusive, killedByRerun, commits: [...commits].sort(), score: denominator === 0 ? null : killed / denominator };
+};
+
 export const GOAL = 0.95;
 
 const pct = (x: number | null): string => (x === null ? "—" : `${(100 * x).toFixed(1)} %`);
@@ -143,6 +179,13 @@ export const renderGenerated = (doc: GeneratedDoc, triage: Triage, reruns: reado
     `**Killed: ${pct(c.score)}** of the mutants that count (killed ÷ (killed + survived + inconclusive), equivalents left out of both). Goal ≥ ${pct(GOAL)}: ${c.score === null ? "nothing counted" : c.score >= GOAL ? "met" : "short"}.`,
     "",
   );
+  const after = countsAfterReruns(doc.rows, triage, reruns);
+  if (after.killedByRerun > 0) {
+    lines.push(
+      `**After the reruns: ${pct(after.score)}** (${after.killed} killed, ${after.survived} survived, ${after.inconclusive} inconclusive): the same figure with each miss above replaced by its latest rerun (${code("conformance/mutants/generated/reruns.json")}), ${after.killedByRerun} of them killed by the certification of ${after.commits.map((x) => x.slice(0, 12)).join(", ")}. It mixes commits: the kills above were measured at ${inputs?.commit?.slice(0, 12) ?? "(no commit)"} and are not rerun. Goal ≥ ${pct(GOAL)}: ${after.score === null ? "nothing counted" : after.score >= GOAL ? "met" : "short"}.`,
+      "",
+    );
+  }
   if (c.triageKilled.length > 0) lines.push(`**The triage is wrong about ${c.triageKilled.length}:** ${c.triageKilled.map(code).join(", ")} are argued equivalent but were killed.`, "");
   lines.push("## What killed them", "");
   lines.push(`Time to kill (from the start of the certification to the end of the stage that found it): median ${quantile(times, 0.5)?.toFixed(1) ?? "—"} s, 90th percentile ${quantile(times, 0.9)?.toFixed(1) ?? "—"} s, longest ${quantile(times, 1)?.toFixed(1) ?? "—"} s.`, "");

@@ -208,6 +208,7 @@ const modelMd = (r: BenchReport): string => {
       ["model: generate + transition", showFigure(x.model_steps_per_s)],
       ["differential: model + implementation in process (volatile storage), views compared every step", showFigure(x.differential_steps_per_s)],
       ...x.ad3.map((a) => [`exhaustive merge order-independence, ${a.distillates} distillates (orders × batchings)`, `${showFigure(a.checks_per_s)}; the whole space of ${fmtN(a.space)} would take ${sig(a.whole_space_s)} s`]),
+      ...x.ad3.flatMap((a) => (a.replay_checks_per_s === undefined ? [] : [[`the same, each case replayed from genesis on its own (the baseline), ${a.distillates} distillates`, showFigure(a.replay_checks_per_s)]])),
     ]),
     "",
     ...x.ad3.map((a) => `- ${describeAd3(a)}.`),

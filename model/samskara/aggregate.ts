@@ -93,7 +93,21 @@ export const aggregate = (distillates: readonly SamskaraDistillate[]): StoreStat
 /** OP-1.3. */
 export const stateDigest = (state: StoreState): Digest => digestOf(DOMAIN.storeState, { entries: state.entries });
 
+/**
+ * Each distillate object's digest, computed once: the model never changes a value it has built, so
+ * a distillate's digest is a function of the object, and the same objects are digested again at
+ * every merge batch, replay and excision that names them (the explorer's states and the exhaustive
+ * AD-3 walk share them by reference). A WeakMap keeps no distillate alive.
+ */
+const distillateDigests = new WeakMap<SamskaraDistillate, Digest>();
+
 /** OP-1.1. */
-export const distillateDigest = (d: SamskaraDistillate): Digest => digestOf(DOMAIN.distillate, d);
+export const distillateDigest = (d: SamskaraDistillate): Digest => {
+  const known = distillateDigests.get(d);
+  if (known !== undefined) return known;
+  const digest = digestOf(DOMAIN.distillate, d);
+  distillateDigests.set(d, digest);
+  return digest;
+};
 
 export const EMPTY_STATE: StoreState = { entries: [] };

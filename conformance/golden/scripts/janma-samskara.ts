@@ -9,6 +9,7 @@ import type { Command, Disposition, JanmaManifest, TerminationCondition } from "
 import { DOMAIN, digestOf } from "../../../spec/index.ts";
 import type { ScriptContext, ScriptedGoldenSpec } from "../types.ts";
 import { BASE, EVIDENCE, exec } from "./travel-driver.ts";
+import { RESTART_EVERY } from "../../stages/golden-recovery.ts";
 
 const AUTH = { custodian: "custodian-1", decision_id: "decision-1" };
 const ROGUE = { custodian: "mallory", decision_id: "decision-x" };
@@ -68,9 +69,9 @@ const driver = (ctx: ScriptContext) => {
     return life;
   };
   /** A signed act; `forged` replaces the signature with one that does not recompute (AD-4). */
-  const act = (life: Life, trace: readonly string[], pins?: string, tool = "search", capability = "fare.search", forged = false) =>
+  const act = (life: Life, trace: readonly string[], pins?: string, tool = "search", capability = "fare.search", forged = false, outcome: "ok" | "failed" = "ok") =>
     send((t) => {
-      const action = { tool, capability, outcome: "ok" as const, tick: t, trace: [...trace] };
+      const action = { tool, capability, outcome, tick: t, trace: [...trace] };
       const manifest_digest = digestOf(DOMAIN.manifest, life.manifest);
       const signature = forged ? EVIDENCE : digestOf(DOMAIN.action, { identity: life.agent, nonce: life.nonce, manifest_digest, action });
       return { op: "janma.act", tick: t, agent: life.agent, instance_id: life.instance_id, signed: { identity: life.agent, nonce: life.nonce, manifest_digest, action, signature } };
@@ -107,7 +108,25 @@ const driver = (ctx: ScriptContext) => {
 
 const condition = (id: string, when: TerminationCondition["when"]): TerminationCondition => ({ id, when });
 
-export const janmaSamskaraScript = (ctx: ScriptContext): void => {
+/** The script's context, counting the lines it records (so a line can be placed after a D-069 restart). */
+const counting = (ctx: ScriptContext): ScriptContext & { readonly lines: () => number } => {
+  let n = 0;
+  return {
+    send: (command, pins) => {
+      n++;
+      return ctx.send(command, pins);
+    },
+    query: (pins) => {
+      n++;
+      return ctx.query(pins);
+    },
+    view: () => ctx.view(),
+    lines: () => n,
+  };
+};
+
+export const janmaSamskaraScript = (outer: ScriptContext): void => {
+  const ctx = counting(outer);
   const w = driver(ctx);
   const A = w.mint("root-a");
   const B = w.mint("root-b");
@@ -323,6 +342,49 @@ export const janmaSamskaraScript = (ctx: ScriptContext): void => {
   // grant "mail.se.*": a resolver that took the plain capability for a wildcard would; a generated
   // mutant of impl/core/capabilities.ts did, issue 21). Birth is refused under J-1.
   w.born(C, { capability_grants: ["mail.se.*"], tool_bindings: [] }, "D-016");
+
+  // Appended for the generated survivors of shards 1-5 (issue 21), each line the first where the
+  // decided reading and a generated mutant's differ; on agent C, after every line above.
+  // D-058 (and D-011's resolution order): only the storage and training cells decide. A cell of
+  // another dimension of the category (access: high) is not either: both resolve to the default,
+  // low, and the disposition persists. A resolver that took a cell of any other dimension than the
+  // one asked refuses it. The distillate id d-access is reused after a restart below (AD-3).
+  const access = w.born(C, { consent_scope: { grant_id: "g", principal: "p", cells: [{ category: "location", dimension: "access", sensitivity: "high" }], category_defaults: [], persist_ceiling: "low" } });
+  w.act(access, ["asked about the station"]);
+  w.withdraw(access);
+  w.distil(access, "ob-access", w.distillate(access, "d-access", [{ ...w.disposition("k.access", "meet at the station", 300_000), category: "location" }]), "D-058");
+  // D-011: with no exact cell, the category's default row decides (medium, above the low ceiling):
+  // refused under S-1. A resolver that skipped the default rows would resolve low and accept.
+  const defaulted = w.born(C, { consent_scope: { grant_id: "g", principal: "p", cells: [], category_defaults: [{ category: "location", sensitivity: "medium" }], persist_ceiling: "low" } });
+  w.act(defaulted, ["asked about the platform"]);
+  w.withdraw(defaulted);
+  w.distil(defaulted, "ob-default-1", w.distillate(defaulted, "d-default", [{ ...w.disposition("k.default", "wait on the platform", 300_000), category: "location" }]), "D-011");
+  w.distil(defaulted, "ob-default-2", w.distillate(defaulted, "d-default", [w.disposition("k.default", "wait on the platform", 300_000)]), "D-011");
+  // D-010 (G-51): an entry without tokens ("", "...") adds no token, so a run still spans it:
+  // "for lisbon" ends one entry, "tuesday window" begins a later one, and the guidance leaks.
+  const gapped = w.born(C);
+  w.act(gapped, ["paid for lisbon", "", "...", "tuesday window"]);
+  w.withdraw(gapped);
+  w.distil(gapped, "ob-gap-1", w.distillate(gapped, "d-gap", [w.disposition("k.gap", "ask for lisbon tuesday window", 300_000)]), "D-010");
+  w.distil(gapped, "ob-gap-2", w.distillate(gapped, "d-gap", [w.disposition("k.gap", "ask for a window", 300_000)]), "D-010");
+  // D-015: failures_at_least counts every failed act, not a run of them: failed, ok, failed makes
+  // 2 failures (1 consecutive), and the condition withdraws the life on the third act (J-3).
+  const failing = w.born(C, { termination_conditions: [condition("two-failures", { op: "failures_at_least", n: 2 })] });
+  w.act(failing, ["no fares found"], undefined, "search", "fare.search", false, "failed");
+  w.act(failing, ["found a fare"], "D-015");
+  w.act(failing, ["the fare vanished"], "D-015", "search", "fare.search", false, "failed");
+  // D-016: a wildcard covers only what lies below its prefix and a dot: "fare.*" does not grant
+  // "fare_2", which extends the prefix by two characters without a dot (J-1 refuses the birth; a
+  // resolver that cut the last two characters of a plain capability as if it were a wildcard grants it).
+  w.born(C, { capability_grants: ["fare_2"], tool_bindings: [] }, "D-016");
+  // AD-3 (D-008) across a restart (D-069): d-access, used above, is still used after the
+  // implementation restarts on its data directory. The life acts until the transcript reaches a
+  // restart (none if it already has), so the reuse is the first distil after it.
+  const again = w.born(C);
+  while (ctx.lines() % RESTART_EVERY !== 0) w.act(again, ["asked again about the station"]);
+  w.withdraw(again);
+  w.distil(again, "ob-reuse-after-restart-1", w.distillate(again, "d-access", [w.disposition("k.reuse", "ask at the desk", 300_000)]), "D-008");
+  w.distil(again, "ob-reuse-after-restart-2", w.distillate(again, "d-reuse", [w.disposition("k.reuse", "ask at the desk", 300_000)]), "D-008");
 };
 
 export const JANMA_SAMSKARA_SESSIONS: readonly ScriptedGoldenSpec[] = [

@@ -385,6 +385,23 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   w.withdraw(again);
   w.distil(again, "ob-reuse-after-restart-1", w.distillate(again, "d-access", [w.disposition("k.reuse", "ask at the desk", 300_000)]), "D-008");
   w.distil(again, "ob-reuse-after-restart-2", w.distillate(again, "d-reuse", [w.disposition("k.reuse", "ask at the desk", 300_000)]), "D-008");
+
+  // Appended for the generated survivors of shard 6 (issue 21).
+  // OP-2.2.c6 (J-1): a binding is met by the offered tool of its own name. Here every capability of
+  // the "search" binding is offered, but by a tool named "other": birth is refused. A resolver that
+  // matched a binding against any tool offering its capabilities (a generated mutant of
+  // impl/core/ops/janma.ts did) would give birth.
+  const renamed = w.conceive(C);
+  w.birth(renamed, [{ tool: "other", capabilities: ["fare.search", "fare.book"] }, { tool: "mail", capabilities: ["mail.send"] }], "OP-2.2.c6");
+  // OP-6.4.c3 (I4) across a restart (D-069): an attempt nonce used before the implementation
+  // restarts on its data directory is still used after it. Nonces appear in no world view, so only a
+  // request after the restart shows an implementation that forgot them (a generated mutant of
+  // impl/core/persist.ts wrote them under another part and recovered none). The nonce is used on
+  // the last line before a restart, and the first line after it requests it again.
+  w.send((tick) => ({ op: "ripa.task_start", tick, agent: C, task_id: "task-nonce" }));
+  while ((ctx.lines() + 1) % RESTART_EVERY !== 0) w.send((tick) => ({ op: "ripa.task_start", tick, agent: C, task_id: `task-pad-${ctx.lines()}` }));
+  w.send((tick) => ({ op: "ripa.request", tick, agent: C, task_id: "task-nonce", attempt_nonce: "att-before-restart" }));
+  w.send((tick) => ({ op: "ripa.request", tick, agent: C, task_id: "task-nonce", attempt_nonce: "att-before-restart" }), "OP-6.4.c3");
 };
 
 export const JANMA_SAMSKARA_SESSIONS: readonly ScriptedGoldenSpec[] = [

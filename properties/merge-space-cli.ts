@@ -7,16 +7,18 @@
  *   npm run ad3:exhaustive -- --distillates 6     # the first 6 of them
  *   npm run ad3:exhaustive -- --slice 3           # only the orders that begin with distillate 3 (0-based): a shard
  *   npm run ad3:exhaustive -- --case 2,0,1/1      # replay one case (order / batching mask) from genesis and print its head
+ *   npm run ad3:exhaustive -- --report FILE       # also write the result as JSON (.ci/run counts it)
  *
  * Progress (one line per first distillate, each a slice of (n−1)! × 2^(n−1) cases) goes to stderr;
  * the result is one line on stdout. Exit 0 when every case reaches the aggregate's state digest, 1
  * with the first mismatching cases (each replayable with --case), 64 on bad arguments.
  */
+import { writeFileSync } from "node:fs";
 import { aggregate, replay, stateDigest } from "../model/index.ts";
 import { EIGHT, SPACE_GENESIS, batchesOfCase, spaceSize, walkMergeSpace, type SpaceCase, type SpaceMismatch } from "./merge-space.ts";
 
 const usage = (why: string): never => {
-  process.stderr.write(`ad3:exhaustive: ${why}\nusage: npm run ad3:exhaustive -- [--distillates N (1-8, default 8)] [--slice I] [--case ORDER/MASK]\n`);
+  process.stderr.write(`ad3:exhaustive: ${why}\nusage: npm run ad3:exhaustive -- [--distillates N (1-8, default 8)] [--slice I] [--case ORDER/MASK] [--report FILE]\n`);
   process.exit(64);
 };
 
@@ -44,11 +46,13 @@ const main = (argv: readonly string[]): number => {
   let n = 8;
   let slice: number | null = null;
   let one: string | null = null;
+  let report: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--distillates") n = intArg(a, argv[++i], 1, EIGHT.length);
     else if (a === "--slice") slice = intArg(a, argv[++i], 0, EIGHT.length - 1);
     else if (a === "--case") one = argv[++i] ?? usage("--case needs ORDER/MASK");
+    else if (a === "--report") report = argv[++i] ?? usage("--report needs a file");
     else usage(`unknown argument ${JSON.stringify(a)}`);
   }
   const ds = EIGHT.slice(0, n);
@@ -81,6 +85,9 @@ const main = (argv: readonly string[]): number => {
   }
   const s = (performance.now() - t0) / 1000;
   const rate = Math.round(cases / s).toLocaleString("en-US");
+  if (report !== null) {
+    writeFileSync(report, `${JSON.stringify({ distillates: n, slices, cases, merges, mismatches: mismatchCount, first: mismatches, seconds: s, ok: mismatchCount === 0 && cases === total })}\n`);
+  }
   if (mismatchCount === 0) {
     process.stdout.write(`AD-3 holds on all ${cases.toLocaleString("en-US")} cases of ${n} distillates: one state digest whatever the order and batching (${merges.toLocaleString("en-US")} merges, ${s.toFixed(1)} s, ${rate} cases/s)\n`);
     return 0;

@@ -402,6 +402,16 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   while ((ctx.lines() + 1) % RESTART_EVERY !== 0) w.send((tick) => ({ op: "ripa.task_start", tick, agent: C, task_id: `task-pad-${ctx.lines()}` }));
   w.send((tick) => ({ op: "ripa.request", tick, agent: C, task_id: "task-nonce", attempt_nonce: "att-before-restart" }));
   w.send((tick) => ({ op: "ripa.request", tick, agent: C, task_id: "task-nonce", attempt_nonce: "att-before-restart" }), "OP-6.4.c3");
+
+  // Appended for the generated survivors of shards 7 and 8 (issue 21).
+  // OP-2.5 and D-014 (J-3): expire changes nothing once a life is no longer ready or active. A life its
+  // principal withdrew, expired at its TTL deadline (born_tick + ttl_ticks): accepted, no events,
+  // and the world keeps reason principal and its withdrawal tick (the session's last line). An
+  // expire that withdrew a life in any state at its deadline (a generated mutant of
+  // impl/core/ops/janma.ts) withdraws it again, for ttl.
+  const gone = w.born(C, { ttl_ticks: 2 });
+  w.withdraw(gone);
+  w.send((tick) => ({ op: "janma.expire", tick, agent: C, instance_id: gone.instance_id }), "D-014");
 };
 
 export const JANMA_SAMSKARA_SESSIONS: readonly ScriptedGoldenSpec[] = [

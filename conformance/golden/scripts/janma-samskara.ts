@@ -8,7 +8,7 @@
 import type { Command, Disposition, JanmaManifest, TerminationCondition } from "../../../spec/index.ts";
 import { DOMAIN, digestOf } from "../../../spec/index.ts";
 import type { ScriptContext, ScriptedGoldenSpec } from "../types.ts";
-import { BASE, EVIDENCE, exec } from "./travel-driver.ts";
+import { BASE, counting, EVIDENCE, exec } from "./travel-driver.ts";
 import { RESTART_EVERY } from "../../stages/golden-recovery.ts";
 
 const AUTH = { custodian: "custodian-1", decision_id: "decision-1" };
@@ -107,23 +107,6 @@ const driver = (ctx: ScriptContext) => {
 };
 
 const condition = (id: string, when: TerminationCondition["when"]): TerminationCondition => ({ id, when });
-
-/** The script's context, counting the lines it records (so a line can be placed after a D-069 restart). */
-const counting = (ctx: ScriptContext): ScriptContext & { readonly lines: () => number } => {
-  let n = 0;
-  return {
-    send: (command, pins) => {
-      n++;
-      return ctx.send(command, pins);
-    },
-    query: (pins) => {
-      n++;
-      return ctx.query(pins);
-    },
-    view: () => ctx.view(),
-    lines: () => n,
-  };
-};
 
 export const janmaSamskaraScript = (outer: ScriptContext): void => {
   const ctx = counting(outer);
@@ -393,15 +376,6 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   // impl/core/ops/janma.ts did) would give birth.
   const renamed = w.conceive(C);
   w.birth(renamed, [{ tool: "other", capabilities: ["fare.search", "fare.book"] }, { tool: "mail", capabilities: ["mail.send"] }], "OP-2.2.c6");
-  // OP-6.4.c3 (I4) across a restart (D-069): an attempt nonce used before the implementation
-  // restarts on its data directory is still used after it. Nonces appear in no world view, so only a
-  // request after the restart shows an implementation that forgot them (a generated mutant of
-  // impl/core/persist.ts wrote them under another part and recovered none). The nonce is used on
-  // the last line before a restart, and the first line after it requests it again.
-  w.send((tick) => ({ op: "ripa.task_start", tick, agent: C, task_id: "task-nonce" }));
-  while ((ctx.lines() + 1) % RESTART_EVERY !== 0) w.send((tick) => ({ op: "ripa.task_start", tick, agent: C, task_id: `task-pad-${ctx.lines()}` }));
-  w.send((tick) => ({ op: "ripa.request", tick, agent: C, task_id: "task-nonce", attempt_nonce: "att-before-restart" }));
-  w.send((tick) => ({ op: "ripa.request", tick, agent: C, task_id: "task-nonce", attempt_nonce: "att-before-restart" }), "OP-6.4.c3");
 
   // Appended for the generated survivors of shards 7 and 8 (issue 21).
   // OP-2.5 and D-014 (J-3): expire changes nothing once a life is no longer ready or active. A life its

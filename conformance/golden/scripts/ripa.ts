@@ -19,7 +19,8 @@
 import type { Command, ProviderGrant, WorldView } from "../../../spec/index.ts";
 import { manifest } from "../../../model/testkit.ts";
 import type { ScriptContext, ScriptedGoldenSpec } from "../types.ts";
-import { BASE, exec } from "./travel-driver.ts";
+import { BASE, counting, exec } from "./travel-driver.ts";
+import { RESTART_EVERY } from "../../stages/golden-recovery.ts";
 
 const AUTH = { custodian: "custodian-1", decision_id: "decision-1" };
 const surface = (id: string, session: string) => ({ surface_id: id, kind: "chat", account: "a", session });
@@ -36,7 +37,8 @@ const mint = (tick: number, root: string, providers: ProviderGrant[], token: str
   execution: exec(`exec-${root}`), providers, required_capabilities: ["fare.search"], authority_token: token,
 });
 
-const script = (ctx: ScriptContext): void => {
+const script = (outer: ScriptContext): void => {
+  const ctx = counting(outer);
   let tick = 0;
   const t = () => ++tick;
   const send = (c: Command, pin?: string) => ctx.send(c, pin);
@@ -163,6 +165,17 @@ const script = (ctx: ScriptContext): void => {
   send({ op: "ripa.restart", tick: t(), agent: C, execution_id: "exec-rg-c", token: "tok-p1" }, "G-34");
   // The child has no replicas: the parent's replica id is free for it.
   send({ op: "ripa.replicate", tick: t(), agent: C, execution: exec("rep-p") }, "G-35");
+
+  // Appended for a generated survivor of shard 6 (issue 21). OP-6.4.c3 (I4) across a restart
+  // (D-069): an attempt nonce used before the implementation restarts on its data directory is
+  // still used after it. Used nonces appear in no world view, so only a request after the restart
+  // shows an implementation that forgot them (a generated mutant of impl/core/persist.ts wrote them
+  // under another part and recovered none). The nonce is used on the last line before a restart,
+  // and the first line after it requests it again; the lines before set up tasks of the child.
+  send({ op: "ripa.task_start", tick: t(), agent: C, task_id: "task-nonce" });
+  while ((ctx.lines() + 1) % RESTART_EVERY !== 0) send({ op: "ripa.task_start", tick: t(), agent: C, task_id: `task-pad-${ctx.lines() + 1}` });
+  send({ op: "ripa.request", tick: t(), agent: C, task_id: "task-nonce", attempt_nonce: "att-before-restart" });
+  send({ op: "ripa.request", tick: t(), agent: C, task_id: "task-nonce", attempt_nonce: "att-before-restart" }, "OP-6.4.c3");
 };
 
 export const RIPA_DECISIONS_SESSION: ScriptedGoldenSpec = { name: "session-decisions-ripa", script };

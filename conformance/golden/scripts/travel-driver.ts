@@ -89,3 +89,24 @@ export const travelDriver = (ctx: ScriptContext) => {
     send((t) => ({ op: "janma.distil", tick: t, agent: life.agent, instance_id: life.instance_id, obligation_id, distillate: d }), pins);
   return { send, agentView, mint, headOf, conceive, birth, act, lived, disposition, distillate, distil };
 };
+
+/**
+ * The script's context, counting the lines it records, so that a line can be placed right after a
+ * restart of the golden stage (every RESTART_EVERY lines, D-069): state no world view shows (used
+ * nonces, ids) must survive it.
+ */
+export const counting = (ctx: ScriptContext): ScriptContext & { readonly lines: () => number } => {
+  let n = 0;
+  return {
+    send: (command, pins) => {
+      n++;
+      return ctx.send(command, pins);
+    },
+    query: (pins) => {
+      n++;
+      return ctx.query(pins);
+    },
+    view: () => ctx.view(),
+    lines: () => n,
+  };
+};

@@ -386,6 +386,15 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   const gone = w.born(C, { ttl_ticks: 2 });
   w.withdraw(gone);
   w.send((tick) => ({ op: "janma.expire", tick, agent: C, instance_id: gone.instance_id }), "D-014");
+  // D-045 (S-1, OP-2.7.c9): the tokeniser lower-cases (after NFKC); it does not upper-case, which
+  // is not the same equivalence: "straße" upper-cases to "STRASSE" but lower-cases to itself. The
+  // trace and the guidance share no run of four tokens ("straße" ≠ "strasse"), so the distillate is
+  // accepted; a tokeniser that upper-cased (a generated mutant of impl/core/leakage.ts) sees the run
+  // "paid for strasse tuesday" and refuses it under S-1.
+  const street = w.born(C);
+  w.act(street, ["paid for straße tuesday window"]);
+  w.withdraw(street);
+  w.distil(street, "ob-street", w.distillate(street, "d-street", [w.disposition("k.street", "paid for strasse tuesday", 300_000)]), "D-045");
 };
 
 export const JANMA_SAMSKARA_SESSIONS: readonly ScriptedGoldenSpec[] = [

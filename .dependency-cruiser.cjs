@@ -73,8 +73,12 @@ module.exports = {
     {
       name: "tests-below-reports",
       severity: "error",
-      comment: "a test of spec, model, impl, properties or conformance never imports reports/ or bench/ (the evidence and the timings are read by their own tests)",
-      from: { path: "^(spec|model|impl|properties|conformance)/.*\\.test\\.ts$", pathNot: `(${TESTS_READING_REPORTS.join("|")})` },
+      comment:
+        "a test of spec, model, impl, properties or conformance never imports reports/ or bench/ (the evidence and the timings are read by their own tests)",
+      from: {
+        path: "^(spec|model|impl|properties|conformance)/.*\\.test\\.ts$",
+        pathNot: `(${TESTS_READING_REPORTS.join("|")})`,
+      },
       to: { path: "^(reports|bench)/" },
     },
   ],

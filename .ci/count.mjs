@@ -6,7 +6,10 @@ import { existsSync, readFileSync } from "node:fs";
 
 let passed = 0;
 let failed = 0;
-for (const [path, what] of [["reports/.last-test-run.json", "npm test"], ["reports/.last-long-run.json", "npm run test:long"]]) {
+for (const [path, what] of [
+  ["reports/.last-test-run.json", "npm test"],
+  ["reports/.last-long-run.json", "npm run test:long"],
+]) {
   if (!existsSync(path)) {
     console.log(`no test report from ${what}: the typecheck or the test runner failed before any test ran`);
     failed += 1;
@@ -27,7 +30,9 @@ if (!existsSync(ad3)) {
   failed += 1;
 } else {
   const r = JSON.parse(readFileSync(ad3, "utf8"));
-  console.log(`ad3:exhaustive: ${r.cases} cases of ${r.distillates} distillates, ${r.mismatches} mismatch(es), ${Math.round(r.seconds)} s`);
+  console.log(
+    `ad3:exhaustive: ${r.cases} cases of ${r.distillates} distillates, ${r.mismatches} mismatch(es), ${Math.round(r.seconds)} s`,
+  );
   if (r.ok === true) passed += 1;
   else failed += 1;
 }

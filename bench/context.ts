@@ -24,7 +24,10 @@ export interface BenchContext {
   cleanup(): void;
 }
 
-export const makeContext = (quick: boolean, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): BenchContext => {
+export const makeContext = (
+  quick: boolean,
+  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): BenchContext => {
   const dirs: string[] = [];
   const startedAt = Date.now();
   const under = (root: string, prefix: string): string => {
@@ -33,7 +36,9 @@ export const makeContext = (quick: boolean, log: (line: string) => void = (l) =>
     return d;
   };
   return {
-    quick, startedAt, log,
+    quick,
+    startedAt,
+    log,
     tmp: (prefix) => under(tmpdir(), prefix),
     tmpUnder: under,
     elapsedS: () => (Date.now() - startedAt) / 1000,
@@ -62,7 +67,11 @@ export const timeRuns = (runs: number, f: () => void, warmup = 0): number[] => {
  * report shows the number of runs of every figure). `setup` runs before each sample, untimed;
  * `f` is timed.
  */
-export const budgetedRuns = <S>(o: { min: number; max: number; budgetMs: number }, setup: () => S, f: (s: S) => void): number[] => {
+export const budgetedRuns = <S>(
+  o: { min: number; max: number; budgetMs: number },
+  setup: () => S,
+  f: (s: S) => void,
+): number[] => {
   const out: number[] = [];
   const t0 = performance.now();
   const more = (): boolean => {

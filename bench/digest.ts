@@ -63,23 +63,40 @@ const distillate = (k: number, keys: number): SamskaraDistillate => ({
   distillate_id: `d${k}`,
   source: { identity: D("ab"), nonce: `n${k}`, instance_id: `i${k}` },
   born_from: D("ef"),
-  signal: { valence: k % 2 === 0 ? 400_000 : -300_000, confidence: 250_000 + (k % 5) * 100_000, model_version: null, explicit: true },
+  signal: {
+    valence: k % 2 === 0 ? 400_000 : -300_000,
+    confidence: 250_000 + (k % 5) * 100_000,
+    model_version: null,
+    explicit: true,
+  },
   dispositions: Array.from({ length: keys }, (_, j) => ({
-    key: `k.${"abcdefgh"[(k + j * 3) % 8] ?? "a"}`, guidance: ["prefer early departures", "ask before booking", "check refund terms"][(k + j) % 3] ?? "g",
-    weight: k % 2 === 0 ? 100_000 + j : -(100_000 + j), evidence_digest: D("cd"), category: "operational" as const,
+    key: `k.${"abcdefgh"[(k + j * 3) % 8] ?? "a"}`,
+    guidance: ["prefer early departures", "ask before booking", "check refund terms"][(k + j) % 3] ?? "g",
+    weight: k % 2 === 0 ? 100_000 + j : -(100_000 + j),
+    evidence_digest: D("cd"),
+    category: "operational" as const,
   })),
 });
 
-export const DIGEST_WORKLOADS = ["small (version id fields)", "medium (a distillate)", "large (store state of 1,000 distillates)"] as const;
+export const DIGEST_WORKLOADS = [
+  "small (version id fields)",
+  "medium (a distillate)",
+  "large (store state of 1,000 distillates)",
+] as const;
 
 const WORKLOADS = (): { name: string; tag: DomainTag; value: unknown }[] => [
   { name: DIGEST_WORKLOADS[0], tag: DOMAIN.version, value: { parent: D("ab"), batch: D("cd"), state: D("ef") } },
   { name: DIGEST_WORKLOADS[1], tag: DOMAIN.distillate, value: distillate(1, 3) },
-  { name: DIGEST_WORKLOADS[2], tag: DOMAIN.storeState, value: aggregate(Array.from({ length: 1_000 }, (_, k) => distillate(k, 2))) },
+  {
+    name: DIGEST_WORKLOADS[2],
+    tag: DOMAIN.storeState,
+    value: aggregate(Array.from({ length: 1_000 }, (_, k) => distillate(k, 2))),
+  },
 ];
 
 export const DIGEST_GOAL_SPEC = { comparator: ">=", target: 0.3, kind: "ratio" } as const;
-export const digestGoalName = (workload: string): string => `Digest, ${workload}: digestOf ÷ node:crypto SHA-256 of the same bytes`;
+export const digestGoalName = (workload: string): string =>
+  `Digest, ${workload}: digestOf ÷ node:crypto SHA-256 of the same bytes`;
 
 const SEPARATOR = new Uint8Array([0]);
 
@@ -131,13 +148,26 @@ export const runDigest = (ctx: BenchContext): { result: DigestResult; goals: Goa
     ctx.log(`bench: digest: ${w.name}`);
     const pre = preimageOf(w.tag, w.value);
     const digest = digestOf(w.tag, w.value);
-    if (createHash("sha256").update(pre).digest("hex") !== digest.slice("sha256:".length) || formerDigestOf(w.tag, w.value) !== digest) {
+    if (
+      createHash("sha256").update(pre).digest("hex") !== digest.slice("sha256:".length) ||
+      formerDigestOf(w.tag, w.value) !== digest
+    ) {
       throw new Error(`digest bench: node:crypto, the former path and digestOf disagree on ${w.name}`);
     }
     const measured: { count: number; ms: number }[] = [];
     const baseline: { count: number; ms: number }[] = [];
     const steps: Record<keyof DigestWorkload["steps_us"], number[]> = {
-      check: [], canonicalize: [], encode: [], sha256_noble: [], hex: [], sha256_node: [], total: [], json_stringify: [], encoder: [], sha256_used: [], before_total: [],
+      check: [],
+      canonicalize: [],
+      encode: [],
+      sha256_noble: [],
+      hex: [],
+      sha256_node: [],
+      total: [],
+      json_stringify: [],
+      encoder: [],
+      sha256_used: [],
+      before_total: [],
     };
     for (let r = 0; r < reps; r++) {
       const total = usPer(() => digestOf(w.tag, w.value), sliceMs);
@@ -162,12 +192,24 @@ export const runDigest = (ctx: BenchContext): { result: DigestResult; goals: Goa
     }
     const med = (xs: number[]): number => figure(xs, "µs").median;
     workloads.push({
-      name: w.name, tag: w.tag, bytes: pre.length, sha256: SHA256.name,
-      digest_per_s: rateFigure(measured, "digests/s"), node_per_s: rateFigure(baseline, "digests/s"),
+      name: w.name,
+      tag: w.tag,
+      bytes: pre.length,
+      sha256: SHA256.name,
+      digest_per_s: rateFigure(measured, "digests/s"),
+      node_per_s: rateFigure(baseline, "digests/s"),
       steps_us: {
-        check: med(steps.check), canonicalize: med(steps.canonicalize), encode: med(steps.encode), sha256_noble: med(steps.sha256_noble),
-        hex: med(steps.hex), sha256_node: med(steps.sha256_node), total: med(steps.total), json_stringify: med(steps.json_stringify),
-        encoder: med(steps.encoder), sha256_used: med(steps.sha256_used), before_total: med(steps.before_total),
+        check: med(steps.check),
+        canonicalize: med(steps.canonicalize),
+        encode: med(steps.encode),
+        sha256_noble: med(steps.sha256_noble),
+        hex: med(steps.hex),
+        sha256_node: med(steps.sha256_node),
+        total: med(steps.total),
+        json_stringify: med(steps.json_stringify),
+        encoder: med(steps.encoder),
+        sha256_used: med(steps.sha256_used),
+        before_total: med(steps.before_total),
       },
     });
   }
@@ -177,13 +219,26 @@ export const runDigest = (ctx: BenchContext): { result: DigestResult; goals: Goa
 export const digestGoal = (w: DigestWorkload): Goal => {
   const s = w.steps_us;
   const bytes = w.bytes.toLocaleString("en-US");
-  const baseline = { value: w.node_per_s.median, unit: "digests/s", label: `node:crypto SHA-256 over the same ${bytes}-byte preimage` };
-  const common = { name: digestGoalName(w.name), section: "digest", baseline, ratio: w.digest_per_s.median / w.node_per_s.median, goal: DIGEST_GOAL_SPEC } as const;
+  const baseline = {
+    value: w.node_per_s.median,
+    unit: "digests/s",
+    label: `node:crypto SHA-256 over the same ${bytes}-byte preimage`,
+  };
+  const common = {
+    name: digestGoalName(w.name),
+    section: "digest",
+    baseline,
+    ratio: w.digest_per_s.median / w.node_per_s.median,
+    goal: DIGEST_GOAL_SPEC,
+  } as const;
   if (s.encoder === undefined || s.sha256_used === undefined) return formerDigestGoal(w, common);
   const sha = w.sha256 ?? "node:crypto";
   const steps = s.encoder + s.sha256_used;
   const pct = (x: number): string => `${sig((x / steps) * 100)}%`;
-  const before = s.before_total === undefined ? "" : `; before D-068 (a JSON-subset check, canonicalize, @noble/hashes) one digest took ${sig(s.before_total)} µs, ${sig(s.before_total / s.total)}× as long`;
+  const before =
+    s.before_total === undefined
+      ? ""
+      : `; before D-068 (a JSON-subset check, canonicalize, @noble/hashes) one digest took ${sig(s.before_total)} µs, ${sig(s.before_total / s.total)}× as long`;
   const where = `One digestOf takes ${sig(s.total)} µs; timed one by one, its steps take: the canonical encoder (subset check and text in one pass) ${sig(s.encoder)} µs (${pct(s.encoder)} of the steps), ${sha} SHA-256 of the preimage text (UTF-8 and hex included) ${sig(s.sha256_used)} µs (${pct(s.sha256_used)}); node:crypto hashes the same ${bytes} bytes in ${sig(s.sha256_node)} µs${before}`;
   // Even a native encoder has to write the text: JSON.stringify (native, not canonical) bounds what an encoder can reach.
   const cap = s.sha256_node / Math.max(s.json_stringify + s.sha256_used, 1e-9);
@@ -196,7 +251,10 @@ export const digestGoal = (w: DigestWorkload): Goal => {
 };
 
 /** The goal of a report made before D-068 (canonicalize + @noble/hashes), re-rendered from its data. */
-const formerDigestGoal = (w: DigestWorkload, common: Omit<Parameters<typeof evaluate>[0], "measured" | "whenMet" | "whenShort">): Goal => {
+const formerDigestGoal = (
+  w: DigestWorkload,
+  common: Omit<Parameters<typeof evaluate>[0], "measured" | "whenMet" | "whenShort">,
+): Goal => {
   const s = w.steps_us;
   const sum = s.check + s.canonicalize + s.encode + s.sha256_noble + s.hex;
   const pct = (x: number): string => `${sig((x / sum) * 100)}%`;
@@ -207,8 +265,10 @@ const formerDigestGoal = (w: DigestWorkload, common: Omit<Parameters<typeof eval
     ...common,
     measured: { value: w.digest_per_s.median, unit: "digests/s", label: "digestOf (canonicalize + @noble/hashes)" },
     whenMet: `${where}.`,
-    whenShort: `${where}. Hashing alone, @noble/hashes runs at ${sig(hashOnly)}× node:crypto (native code). ${noHash >= DIGEST_GOAL_SPEC.target
-      ? `With node:crypto hashing the same encoding would reach ${sig(noHash)}×: here the hash is what falls short.`
-      : `Even with node:crypto hashing, the canonical encoding would cap the ratio at ${sig(noHash)}×, so the encoding must get faster too: JSON.stringify of the same value takes ${sig(s.json_stringify)} µs against ${sig(s.check + s.canonicalize)} µs for the check and canonicalize.`}`,
+    whenShort: `${where}. Hashing alone, @noble/hashes runs at ${sig(hashOnly)}× node:crypto (native code). ${
+      noHash >= DIGEST_GOAL_SPEC.target
+        ? `With node:crypto hashing the same encoding would reach ${sig(noHash)}×: here the hash is what falls short.`
+        : `Even with node:crypto hashing, the canonical encoding would cap the ratio at ${sig(noHash)}×, so the encoding must get faster too: JSON.stringify of the same value takes ${sig(s.json_stringify)} µs against ${sig(s.check + s.canonicalize)} µs for the check and canonicalize.`
+    }`,
   });
 };

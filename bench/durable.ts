@@ -90,8 +90,12 @@ const sqliteBare = (dir: string, n: number): number => {
     db.pragma("synchronous = FULL");
     db.pragma("secure_delete = ON");
     db.pragma("temp_store = MEMORY");
-    db.exec("CREATE TABLE IF NOT EXISTS rows (agent TEXT NOT NULL, part TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (agent, part, key))");
-    const put = db.prepare("INSERT INTO rows (agent, part, key, seq, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (agent, part, key) DO UPDATE SET value = excluded.value");
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS rows (agent TEXT NOT NULL, part TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (agent, part, key))",
+    );
+    const put = db.prepare(
+      "INSERT INTO rows (agent, part, key, seq, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (agent, part, key) DO UPDATE SET value = excluded.value",
+    );
     const base = Number((db.prepare("SELECT count(*) AS c FROM rows").get() as { c: number }).c);
     const t = performance.now();
     for (let i = 0; i < n; i++) {
@@ -113,7 +117,12 @@ const implInProcess = (dir: string, n: number): { ms: number; files: string[] } 
     const t = performance.now();
     for (let i = 0; i < n; i++) must(apply, b.taskStartCommand());
     const ms = performance.now() - t;
-    return { ms, files: readdirSync(dir).sort().map((f) => `${f} (${statSync(join(dir, f)).size} B)`) };
+    return {
+      ms,
+      files: readdirSync(dir)
+        .sort()
+        .map((f) => `${f} (${statSync(join(dir, f)).size} B)`),
+    };
   } finally {
     impl.close();
   }
@@ -122,14 +131,28 @@ const implInProcess = (dir: string, n: number): { ms: number; files: string[] } 
 const implWire = async (dir: string, n: number, runs: number): Promise<{ count: number; ms: number }[]> => {
   const client = await WireClient.start(kitImplementation(dir), { timeoutMs: 60_000 });
   try {
-    const minted = await client.command({ op: "advaita.mint", tick: 1, base_digest: `sha256:${"ab".repeat(32)}`, root: "wire-root", designation: "d", body_revision: "r", custodians: ["c"], execution: { execution_id: "e", reasoner: "r", harness: "h", host: "x" }, providers: [], required_capabilities: [], authority_token: "tok" });
+    const minted = await client.command({
+      op: "advaita.mint",
+      tick: 1,
+      base_digest: `sha256:${"ab".repeat(32)}`,
+      root: "wire-root",
+      designation: "d",
+      body_revision: "r",
+      custodians: ["c"],
+      execution: { execution_id: "e", reasoner: "r", harness: "h", host: "x" },
+      providers: [],
+      required_capabilities: [],
+      authority_token: "tok",
+    });
     if (!minted.ok) throw new Error(`mint over the wire was rejected: ${minted.error.code}`);
     const agent = (minted.events[0] as { identity?: string } | undefined)?.identity ?? "";
     const out: { count: number; ms: number }[] = [];
     let k = 0;
     for (let r = 0; r < runs; r++) {
       const t = performance.now();
-      const replies = await Promise.all(Array.from({ length: n }, () => client.command({ op: "ripa.task_start", tick: 2, agent, task_id: `w${k++}` })));
+      const replies = await Promise.all(
+        Array.from({ length: n }, () => client.command({ op: "ripa.task_start", tick: 2, agent, task_id: `w${k++}` })),
+      );
       const ms = performance.now() - t;
       const bad = replies.find((x) => !x.ok);
       if (bad !== undefined && !bad.ok) throw new Error(`task_start over the wire was rejected: ${bad.error.code}`);
@@ -149,18 +172,37 @@ export const parseStraceSummary = (text: string): Record<string, number> => {
   for (const line of text.split("\n")) {
     const cols = line.trim().split(/\s+/);
     const name = cols[cols.length - 1];
-    if (cols.length >= 5 && name !== undefined && /^[0-9.]+$/.test(cols[0] ?? "") && name !== "total") out[name] = Number(cols[3]);
+    if (cols.length >= 5 && name !== undefined && /^[0-9.]+$/.test(cols[0] ?? "") && name !== "total")
+      out[name] = Number(cols[3]);
   }
   return out;
 };
 
 const countSyscalls = (ctx: BenchContext, n: number): { count: SyscallCount | null; reason: string } => {
   const which = spawnSync("strace", ["-V"], { encoding: "utf8" });
-  if (which.error !== undefined || which.status !== 0) return { count: null, reason: "strace is not installed: the system calls per command were not counted" };
+  if (which.error !== undefined || which.status !== 0)
+    return { count: null, reason: "strace is not installed: the system calls per command were not counted" };
   const run = (k: number): Record<string, number> | string => {
     const out = join(ctx.tmp("strace"), "summary.txt");
     const dir = ctx.tmp("strace-data");
-    const r = spawnSync("strace", ["-f", "-c", "-e", `trace=${STRACED.join(",")}`, "-o", out, process.execPath, "--import", "tsx", "bench/fsync-probe.ts", dir, String(k)], { cwd: REPO_ROOT, encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync(
+      "strace",
+      [
+        "-f",
+        "-c",
+        "-e",
+        `trace=${STRACED.join(",")}`,
+        "-o",
+        out,
+        process.execPath,
+        "--import",
+        "tsx",
+        "bench/fsync-probe.ts",
+        dir,
+        String(k),
+      ],
+      { cwd: REPO_ROOT, encoding: "utf8", timeout: 120_000 },
+    );
     if (r.status !== 0) return `strace run failed (exit ${r.status}): ${(r.stderr ?? "").slice(-300)}`;
     return parseStraceSummary(readFileSync(out, "utf8"));
   };
@@ -181,7 +223,10 @@ const countSyscalls = (ctx: BenchContext, n: number): { count: SyscallCount | nu
     if (d < 0) below[s] = d;
     per[s] = Math.max(0, d);
   }
-  return { count: { per_command: per, commands: n, below_baseline: below }, reason: `strace -f -c over ${n} accepted commands, minus a run with none, after a first run that is not counted` };
+  return {
+    count: { per_command: per, commands: n, below_baseline: below },
+    reason: `strace -f -c over ${n} accepted commands, minus a run with none, after a first run that is not counted`,
+  };
 };
 
 export const runDurable = async (ctx: BenchContext): Promise<{ result: DurableResult; goals: Goal[] }> => {
@@ -211,15 +256,25 @@ export const runDurable = async (ctx: BenchContext): Promise<{ result: DurableRe
   }
   const sys = countSyscalls(ctx, n);
   const result: DurableResult = {
-    dir_fs: fsOf(probeDir), writes_per_run: n,
-    fsync_loop: rateFigure(loop, "writes/s"), append_fsync: rateFigure(append, "writes/s"), sqlite_bare: rateFigure(bare, "transactions/s"),
-    impl_in_process: rateFigure(impl, "commands/s"), impl_wire: wire, impl_wire_error: wireError,
-    syscalls: sys.count, syscalls_reason: sys.reason, data_dir_files: files,
+    dir_fs: fsOf(probeDir),
+    writes_per_run: n,
+    fsync_loop: rateFigure(loop, "writes/s"),
+    append_fsync: rateFigure(append, "writes/s"),
+    sqlite_bare: rateFigure(bare, "transactions/s"),
+    impl_in_process: rateFigure(impl, "commands/s"),
+    impl_wire: wire,
+    impl_wire_error: wireError,
+    syscalls: sys.count,
+    syscalls_reason: sys.reason,
+    data_dir_files: files,
   };
   return { result, goals: [durableGoal(result)] };
 };
 
-export const DURABLE_GOAL = { name: "Durable write: accepted commands/s on disk ÷ write+fsync loop", spec: { comparator: ">=", target: 0.5, kind: "ratio" } } as const;
+export const DURABLE_GOAL = {
+  name: "Durable write: accepted commands/s on disk ÷ write+fsync loop",
+  spec: { comparator: ">=", target: 0.5, kind: "ratio" },
+} as const;
 
 export const durableGoal = (r: DurableResult): Goal => {
   const ratio = r.impl_in_process.median / r.fsync_loop.median;
@@ -228,13 +283,18 @@ export const durableGoal = (r: DurableResult): Goal => {
   const sc = r.syscalls?.per_command;
   const sqlite = r.data_dir_files.some((f) => f.startsWith("state.db"));
   const syncs = sc === undefined ? null : (sc["fsync"] ?? 0) + (sc["fdatasync"] ?? 0);
-  const syscalls = sc === undefined
-    ? ` (${r.syscalls_reason})`
-    : `; strace counts ${sig(syncs ?? 0)} fsync/fdatasync, ${sig((sc["write"] ?? 0) + (sc["pwrite64"] ?? 0))} writes and ${sig(sc["ftruncate"] ?? 0)} ftruncate per accepted command, against 1 write + 1 fsync per iteration of the baseline`;
+  const syscalls =
+    sc === undefined
+      ? ` (${r.syscalls_reason})`
+      : `; strace counts ${sig(syncs ?? 0)} fsync/fdatasync, ${sig((sc["write"] ?? 0) + (sc["pwrite64"] ?? 0))} writes and ${sig(sc["ftruncate"] ?? 0)} ftruncate per accepted command, against 1 write + 1 fsync per iteration of the baseline`;
   return evaluate({
     name: DURABLE_GOAL.name,
     section: "durable",
-    measured: { value: r.impl_in_process.median, unit: "commands/s", label: "accepted ripa.task_start, in process, data directory on disk" },
+    measured: {
+      value: r.impl_in_process.median,
+      unit: "commands/s",
+      label: "accepted ripa.task_start, in process, data directory on disk",
+    },
     baseline: { value: r.fsync_loop.median, unit: "writes/s", label: "64-byte write + fsync loop, same filesystem" },
     ratio,
     goal: DURABLE_GOAL.spec,

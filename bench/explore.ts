@@ -62,7 +62,8 @@ export const runExplore = (ctx: BenchContext): ExploreBenchResult => {
   let t = performance.now();
   const r = explore(scope);
   const exploreMs = performance.now() - t;
-  if (r.states !== pairs.length) throw new Error(`the timed exploration tried ${r.states} steps, the collecting one ${pairs.length}`);
+  if (r.states !== pairs.length)
+    throw new Error(`the timed exploration tried ${r.states} steps, the collecting one ${pairs.length}`);
   ctx.log(`bench: explore ${scope.name}: the same ${pairs.length} steps as bare transitions`);
   t = performance.now();
   for (const p of pairs) expect1(p.world, p.command);
@@ -75,19 +76,36 @@ export const runExplore = (ctx: BenchContext): ExploreBenchResult => {
     const b = explore(big);
     const ms = performance.now() - t;
     large = {
-      scope: big.name, steps: b.states, distinct: b.distinct, depth: b.depth, max_depth: b.maxDepth, explore_ms: ms,
-      distinct_per_s: (b.distinct * 1000) / ms, heap_bytes_per_million: b.memory.heapBytesPerMillion,
+      scope: big.name,
+      steps: b.states,
+      distinct: b.distinct,
+      depth: b.depth,
+      max_depth: b.maxDepth,
+      explore_ms: ms,
+      distinct_per_s: (b.distinct * 1000) / ms,
+      heap_bytes_per_million: b.memory.heapBytesPerMillion,
     };
   }
   return {
     ...(large === undefined ? {} : { large }),
-    scope: scope.name, steps: r.states, distinct: r.distinct, depth: r.depth, explore_ms: exploreMs, bare_ms: bareMs,
-    distinct_per_s: (r.distinct * 1000) / exploreMs, steps_per_s: (r.states * 1000) / exploreMs, bare_steps_per_s: (pairs.length * 1000) / bareMs,
-    visited_bytes_per_million: r.memory.visitedBytesPerMillion, heap_bytes_per_million: r.memory.heapBytesPerMillion,
+    scope: scope.name,
+    steps: r.states,
+    distinct: r.distinct,
+    depth: r.depth,
+    explore_ms: exploreMs,
+    bare_ms: bareMs,
+    distinct_per_s: (r.distinct * 1000) / exploreMs,
+    steps_per_s: (r.states * 1000) / exploreMs,
+    bare_steps_per_s: (pairs.length * 1000) / bareMs,
+    visited_bytes_per_million: r.memory.visitedBytesPerMillion,
+    heap_bytes_per_million: r.memory.heapBytesPerMillion,
   };
 };
 
-export const EXPLORE_OVERHEAD_GOAL = { name: "Exploration: srk explore on the default scope vs the bare transitions of its steps", spec: { comparator: "<=", target: 1.5, kind: "ratio" } } as const;
+export const EXPLORE_OVERHEAD_GOAL = {
+  name: "Exploration: srk explore on the default scope vs the bare transitions of its steps",
+  spec: { comparator: "<=", target: 1.5, kind: "ratio" },
+} as const;
 export const EXPLORE_GOALS = [EXPLORE_OVERHEAD_GOAL] as const;
 
 export const exploreGoals = (r: ExploreBenchResult): Goal[] => {
@@ -95,10 +113,12 @@ export const exploreGoals = (r: ExploreBenchResult): Goal[] => {
   const rate = `${Math.round(r.distinct_per_s)} distinct states/s (issue 27's target ${EXPLORE_RATE_TARGET}/s: ${sig(EXPLORE_RATE_TARGET / r.distinct_per_s)}× short; the bare transitions alone run ${Math.round(r.bare_steps_per_s)} steps/s at ${sig(r.steps / r.distinct)} steps per distinct state, so they cap the rate at ${Math.round((r.bare_steps_per_s * r.distinct) / r.steps)} distinct/s)`;
   return [
     evaluate({
-      name: EXPLORE_OVERHEAD_GOAL.name, section: "explore",
+      name: EXPLORE_OVERHEAD_GOAL.name,
+      section: "explore",
       measured: { value: r.explore_ms / 1000, unit: "s", label: `explore ${r.scope}` },
       baseline: { value: r.bare_ms / 1000, unit: "s", label: "bare transitions" },
-      ratio, goal: EXPLORE_OVERHEAD_GOAL.spec,
+      ratio,
+      goal: EXPLORE_OVERHEAD_GOAL.spec,
       whenMet: `fingerprints, predicates and counts add ${sig((ratio - 1) * 100)}% to the transitions; ${rate}`,
       whenShort: `fingerprinting every state, checking the 19 predicates in each and counting every step cost ${sig(ratio - 1)}× the transitions themselves; ${rate}`,
     }),

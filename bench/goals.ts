@@ -52,7 +52,7 @@ export const shortfall = (ratio: number, g: GoalSpec): string => {
   if (g.kind === "exponent") {
     return `exponent ${sig(ratio)} is ${sig(ratio - g.target)} above ${g.target}: the time grows about ${sig(10 ** ratio)}× per 10× N instead of at most ${sig(10 ** g.target)}×`;
   }
-  if (g.comparator === ">" ) {
+  if (g.comparator === ">") {
     return `${sig(ratio)}× is not above ${g.target}× (${ratio < g.target ? `${sig((g.target / ratio - 1) * 100)}% slower than the baseline` : "no faster than the baseline"})`;
   }
   if (g.comparator === ">=") {
@@ -80,14 +80,29 @@ export const evaluate = (i: GoalInput): Goal => {
   const note = met ? i.whenMet : i.whenShort;
   if (note.trim() === "") throw new Error(`goal "${i.name}": ${met ? "met" : "short"} without a note`);
   return {
-    name: i.name, section: i.section, measured: i.measured, baseline: i.baseline, ratio: i.ratio,
-    goal: { ...i.goal, text: goalText(i.goal) }, met, status: met ? "met" : "short",
-    short_by: met ? null : shortfall(i.ratio, i.goal), note,
+    name: i.name,
+    section: i.section,
+    measured: i.measured,
+    baseline: i.baseline,
+    ratio: i.ratio,
+    goal: { ...i.goal, text: goalText(i.goal) },
+    met,
+    status: met ? "met" : "short",
+    short_by: met ? null : shortfall(i.ratio, i.goal),
+    note,
   };
 };
 
 /** A goal whose measurement could not be made (a section failed or was skipped), with the reason. */
 export const notMeasured = (name: string, section: string, goal: GoalSpec, reason: string): Goal => ({
-  name, section, measured: null, baseline: null, ratio: null, goal: { ...goal, text: goalText(goal) }, met: false,
-  status: "not measured", short_by: null, note: reason,
+  name,
+  section,
+  measured: null,
+  baseline: null,
+  ratio: null,
+  goal: { ...goal, text: goalText(goal) },
+  met: false,
+  status: "not measured",
+  short_by: null,
+  note: reason,
 });

@@ -30,7 +30,16 @@ import { evaluate, notMeasured, type Goal, type GoalSpec } from "./goals.ts";
 import { LineageBuilder, must } from "./lineage.ts";
 import { figure, fitLogLog, sig, type Figure, type LogLogFit } from "./stats.ts";
 
-export const GROWTH_OPS = ["task_start", "merge", "query_authority", "query_store", "query_world", "excise", "replay", "recovery"] as const;
+export const GROWTH_OPS = [
+  "task_start",
+  "merge",
+  "query_authority",
+  "query_store",
+  "query_world",
+  "excise",
+  "replay",
+  "recovery",
+] as const;
 export type GrowthOp = (typeof GROWTH_OPS)[number];
 
 export const OP_LABELS: Record<GrowthOp, string> = {
@@ -86,7 +95,10 @@ export interface GrowthResult {
 
 const dirBytes = (dir: string): { bytes: number; files: string[] } => {
   const files = readdirSync(dir).sort();
-  return { bytes: files.reduce((s, f) => s + statSync(join(dir, f)).size, 0), files: files.map((f) => `${f} (${statSync(join(dir, f)).size} B)`) };
+  return {
+    bytes: files.reduce((s, f) => s + statSync(join(dir, f)).size, 0),
+    files: files.map((f) => `${f} (${statSync(join(dir, f)).size} B)`),
+  };
 };
 
 interface Budgets {
@@ -117,8 +129,14 @@ export const projectOp = (levels: readonly GrowthLevel[], op: GrowthOp, n: numbe
 };
 
 const measureLevel = (
-  n: number, dir: string, builder: LineageBuilder, b: Budgets, build: { ms: number; grown: number },
-  earlier: readonly GrowthLevel[], capMs: number, budgetEnd: number,
+  n: number,
+  dir: string,
+  builder: LineageBuilder,
+  b: Budgets,
+  build: { ms: number; grown: number },
+  earlier: readonly GrowthLevel[],
+  capMs: number,
+  budgetEnd: number,
 ): GrowthLevel => {
   const ops: Partial<Record<GrowthOp, Figure>> = {};
   const skippedOps: Partial<Record<GrowthOp, string>> = {};
@@ -127,56 +145,110 @@ const measureLevel = (
     const p = projectOp(earlier, op, n);
     const left = budgetEnd - Date.now();
     if (p !== null && p > Math.min(capMs, left)) {
-      skippedOps[op] = p > capMs
-        ? `one run projected at ${sig(p / 1000)} s (from the smaller N), over the ${sig(capMs / 1000)} s cap per run`
-        : `one run projected at ${sig(p / 1000)} s (from the smaller N), more than the ${sig(Math.max(0, left) / 1000)} s left of the growth budget`;
+      skippedOps[op] =
+        p > capMs
+          ? `one run projected at ${sig(p / 1000)} s (from the smaller N), over the ${sig(capMs / 1000)} s cap per run`
+          : `one run projected at ${sig(p / 1000)} s (from the smaller N), more than the ${sig(Math.max(0, left) / 1000)} s left of the growth budget`;
       return;
     }
     ops[op] = figure(measure(), "ms");
   };
   // Recovery first: opening the copied directory is the implementation's recovery path.
-  maybe("recovery", () => budgetedRuns(b.slow, () => null, () => {
-    openImplementation({ dataDir: dir }).close();
-  }));
+  maybe("recovery", () =>
+    budgetedRuns(
+      b.slow,
+      () => null,
+      () => {
+        openImplementation({ dataDir: dir }).close();
+      },
+    ),
+  );
   const impl: Implementation = openImplementation({ dataDir: dir });
   try {
     const apply = (c: Parameters<Implementation["apply"]>[0]) => impl.apply(c);
     const m = builder.on(apply);
-    maybe("task_start", () => budgetedRuns(b.fast, () => null, () => must(apply, m.taskStartCommand())));
-    maybe("query_authority", () => budgetedRuns(b.fast, () => null, () => {
-      const r = impl.query({ name: "authority", agent: m.agent });
-      if (!r.ok) throw new Error(`authority query failed: ${r.error.code}`);
-    }));
+    maybe("task_start", () =>
+      budgetedRuns(
+        b.fast,
+        () => null,
+        () => must(apply, m.taskStartCommand()),
+      ),
+    );
+    maybe("query_authority", () =>
+      budgetedRuns(
+        b.fast,
+        () => null,
+        () => {
+          const r = impl.query({ name: "authority", agent: m.agent });
+          if (!r.ok) throw new Error(`authority query failed: ${r.error.code}`);
+        },
+      ),
+    );
     // The store query is also how the state's size and digest cost are read, so it always runs once.
     const storeOnce = (): string => {
       const r = impl.query({ name: "store", agent: m.agent });
       if (!r.ok) throw new Error(`store query failed: ${r.error.code}`);
-      if (r.result.distillates.length !== n) throw new Error(`the store holds ${r.result.distillates.length} distillates, expected ${n}`);
+      if (r.result.distillates.length !== n)
+        throw new Error(`the store holds ${r.result.distillates.length} distillates, expected ${n}`);
       return canonicalJson(r.result.state);
     };
     const stateJson = storeOnce();
-    maybe("query_store", () => budgetedRuns(b.medium, () => null, () => storeOnce()));
-    maybe("query_world", () => budgetedRuns(b.medium, () => null, () => impl.world()));
+    maybe("query_store", () =>
+      budgetedRuns(
+        b.medium,
+        () => null,
+        () => storeOnce(),
+      ),
+    );
+    maybe("query_world", () =>
+      budgetedRuns(
+        b.medium,
+        () => null,
+        () => impl.world(),
+      ),
+    );
     const state = JSON.parse(stateJson) as unknown;
-    const stateDigest = budgetedRuns(b.medium, () => null, () => digestOf(DOMAIN.storeState, state));
+    const stateDigest = budgetedRuns(
+      b.medium,
+      () => null,
+      () => digestOf(DOMAIN.storeState, state),
+    );
     // Merge one new distillate (its life prepared untimed), then excise it: the most recent
     // distillate, so N is the same after each pair.
     const merges: number[] = [];
-    maybe("excise", () => budgetedRuns(b.medium, () => {
-      const life = m.prepare();
-      const t = performance.now();
-      m.merge(life.obligation);
-      merges.push(performance.now() - t);
-      return life;
-    }, (life) => m.excised(must(apply, m.exciseCommand(life.distillate)))));
+    maybe("excise", () =>
+      budgetedRuns(
+        b.medium,
+        () => {
+          const life = m.prepare();
+          const t = performance.now();
+          m.merge(life.obligation);
+          merges.push(performance.now() - t);
+          return life;
+        },
+        (life) => m.excised(must(apply, m.exciseCommand(life.distillate))),
+      ),
+    );
     if (merges.length > 0) ops.merge = figure(merges, "ms");
     else skippedOps.merge = "measured with excision, which was skipped";
-    maybe("replay", () => budgetedRuns(b.slow, () => null, () => must(apply, m.replayCommand())));
+    maybe("replay", () =>
+      budgetedRuns(
+        b.slow,
+        () => null,
+        () => must(apply, m.replayCommand()),
+      ),
+    );
     const size = dirBytes(dir);
     return {
-      n, build_ms: build.ms, build_ms_per_distillate: build.grown > 0 ? build.ms / build.grown : 0,
-      data_dir_bytes: size.bytes, data_dir_files: size.files,
-      state_bytes: Buffer.byteLength(stateJson), state_digest: figure(stateDigest, "ms"), ops, skipped_ops: skippedOps,
+      n,
+      build_ms: build.ms,
+      build_ms_per_distillate: build.grown > 0 ? build.ms / build.grown : 0,
+      data_dir_bytes: size.bytes,
+      data_dir_files: size.files,
+      state_bytes: Buffer.byteLength(stateJson),
+      state_digest: figure(stateDigest, "ms"),
+      ops,
+      skipped_ops: skippedOps,
     };
   } finally {
     impl.close();
@@ -208,9 +280,14 @@ const copyDurably = (from: string, to: string): void => {
 /** Which filesystem a directory is on: its type and mount point (from /proc/mounts), for the report. */
 export const fsOf = (dir: string): string => {
   try {
-    const mounts = (existsSync("/proc/mounts") ? readFileSync("/proc/mounts", "utf8") : "").split("\n").map((l) => l.split(" ")).filter((p) => p.length > 2);
+    const mounts = (existsSync("/proc/mounts") ? readFileSync("/proc/mounts", "utf8") : "")
+      .split("\n")
+      .map((l) => l.split(" "))
+      .filter((p) => p.length > 2);
     let best: string[] | undefined;
-    for (const p of mounts) if (dir.startsWith(p[1] ?? "\0") && (best === undefined || (p[1] ?? "").length > (best[1] ?? "").length)) best = p;
+    for (const p of mounts)
+      if (dir.startsWith(p[1] ?? "\0") && (best === undefined || (p[1] ?? "").length > (best[1] ?? "").length))
+        best = p;
     return best === undefined ? "unknown filesystem" : `${best[2]} mounted at ${best[1]}`;
   } catch {
     return "unknown filesystem";
@@ -221,8 +298,16 @@ export const runGrowth = (ctx: BenchContext, budgetS: number): { result: GrowthR
   const started = Date.now();
   const planned = ctx.quick ? [10, 30, 100] : [10, 100, 1_000, 10_000];
   const budgets: Budgets = ctx.quick
-    ? { fast: { min: 3, max: 5, budgetMs: 100 }, medium: { min: 3, max: 3, budgetMs: 200 }, slow: { min: 2, max: 3, budgetMs: 300 } }
-    : { fast: { min: 5, max: 11, budgetMs: 1_500 }, medium: { min: 3, max: 7, budgetMs: 3_000 }, slow: { min: 3, max: 5, budgetMs: 6_000 } };
+    ? {
+        fast: { min: 3, max: 5, budgetMs: 100 },
+        medium: { min: 3, max: 3, budgetMs: 200 },
+        slow: { min: 2, max: 3, budgetMs: 300 },
+      }
+    : {
+        fast: { min: 5, max: 11, budgetMs: 1_500 },
+        medium: { min: 3, max: 7, budgetMs: 3_000 },
+        slow: { min: 3, max: 5, budgetMs: 6_000 },
+      };
   const capMs = ctx.quick ? 2_000 : 90_000;
   // What is kept for measuring the last N: building stops when only this much of the budget is left.
   const reserveMs = Math.min(45_000, budgetS * 250);
@@ -239,7 +324,10 @@ export const runGrowth = (ctx: BenchContext, budgetS: number): { result: GrowthR
     for (const target of planned) {
       const prev = levels[levels.length - 1];
       if (Date.now() >= buildDeadline) {
-        skipped.push({ n: target, reason: `the growth budget (${budgetS} s, of which ${sig(reserveMs / 1000)} s are kept for measuring) was spent before building it` });
+        skipped.push({
+          n: target,
+          reason: `the growth budget (${budgetS} s, of which ${sig(reserveMs / 1000)} s are kept for measuring) was spent before building it`,
+        });
         continue;
       }
       ctx.log(`bench: growth: building N = ${target.toLocaleString("en-US")}`);
@@ -252,7 +340,10 @@ export const runGrowth = (ctx: BenchContext, budgetS: number): { result: GrowthR
         // Out of time: measure where the build stopped if that is well beyond the previous N.
         const reason = `building stopped at N = ${n.toLocaleString("en-US")} after ${sig(buildMs / 1000)} s, when the build share of the growth budget (${budgetS} s less ${sig(reserveMs / 1000)} s kept for measuring) ran out`;
         if (prev !== undefined && n < prev.n * 2) {
-          skipped.push({ n: target, reason: `${reason}; not measured (too close to N = ${prev.n.toLocaleString("en-US")})` });
+          skipped.push({
+            n: target,
+            reason: `${reason}; not measured (too close to N = ${prev.n.toLocaleString("en-US")})`,
+          });
           continue;
         }
         skipped.push({ n: target, reason: `${reason}; measured at N = ${n.toLocaleString("en-US")} instead` });
@@ -261,7 +352,18 @@ export const runGrowth = (ctx: BenchContext, budgetS: number): { result: GrowthR
       copyDurably(buildDir, dir);
       measureFs = fsOf(dir);
       ctx.log(`bench: growth: measuring N = ${n.toLocaleString("en-US")} (built in ${sig(buildMs / 1000)} s)`);
-      levels.push(measureLevel(n, dir, builder, budgets, { ms: buildMs, grown: n - before }, levels, capMs, started + budgetS * 1000));
+      levels.push(
+        measureLevel(
+          n,
+          dir,
+          builder,
+          budgets,
+          { ms: buildMs, grown: n - before },
+          levels,
+          capMs,
+          started + budgetS * 1000,
+        ),
+      );
     }
   } finally {
     builderImpl.close();
@@ -273,8 +375,16 @@ export const runGrowth = (ctx: BenchContext, budgetS: number): { result: GrowthR
   }
   const stateFit = levels.length >= 2 ? fitLogLog(levels.map((l) => ({ x: l.n, y: l.state_digest.median }))) : null;
   const result: GrowthResult = {
-    levels_planned: planned, levels, skipped, build_dir_fs: fsOf(buildDir), measure_dir_fs: measureFs, fits, state_digest_fit: stateFit,
-    budget_s: budgetS, op_cap_ms: capMs, duration_ms: Date.now() - started,
+    levels_planned: planned,
+    levels,
+    skipped,
+    build_dir_fs: fsOf(buildDir),
+    measure_dir_fs: measureFs,
+    fits,
+    state_digest_fit: stateFit,
+    budget_s: budgetS,
+    op_cap_ms: capMs,
+    duration_ms: Date.now() - started,
   };
   return { result, goals: growthGoals(result) };
 };
@@ -318,7 +428,8 @@ const localNote = (pts: readonly { x: number; y: number }[]): string => {
 
 export const growthGoals = (r: GrowthResult): Goal[] => {
   const out: Goal[] = [];
-  const skippedLevels = r.skipped.length > 0 ? ` ${r.skipped.map((s) => `Planned N = ${fmtN(s.n)}: ${s.reason}.`).join(" ")}` : "";
+  const skippedLevels =
+    r.skipped.length > 0 ? ` ${r.skipped.map((s) => `Planned N = ${fmtN(s.n)}: ${s.reason}.`).join(" ")}` : "";
   for (const op of GROWTH_OPS) {
     const spec = GROWTH_GOALS[op];
     if (spec === undefined) continue;
@@ -327,23 +438,29 @@ export const growthGoals = (r: GrowthResult): Goal[] => {
     const pts = pointsOf(r.levels, op);
     const low = pts[0];
     const top = pts[pts.length - 1];
-    const skippedHere = r.levels.flatMap((l) => {
-      const why_ = l.skipped_ops[op];
-      return why_ === undefined ? [] : [` Not measured at N = ${fmtN(l.n)}: ${why_}.`];
-    }).join("");
+    const skippedHere = r.levels
+      .flatMap((l) => {
+        const why_ = l.skipped_ops[op];
+        return why_ === undefined ? [] : [` Not measured at N = ${fmtN(l.n)}: ${why_}.`];
+      })
+      .join("");
     if (fit === undefined || low === undefined || top === undefined) {
       out.push(notMeasured(name, "growth", spec, `fewer than two N could be measured.${skippedHere}${skippedLevels}`));
       continue;
     }
     const range = `Fitted over N = ${pts.map((p) => fmtN(p.x)).join(", ")} (r² = ${sig(fit.r2)})`;
-    out.push(evaluate({
-      name, section: "growth",
-      measured: { value: top.y, unit: "ms", label: `median at N = ${fmtN(top.x)}` },
-      baseline: { value: low.y, unit: "ms", label: `median at N = ${fmtN(low.x)}` },
-      ratio: fit.exponent, goal: spec,
-      whenMet: `${range}: ${sig(top.y / low.y)}× the time for ${sig(top.x / low.x)}× the distillates.${skippedHere}${skippedLevels}`,
-      whenShort: `${range}${localNote(pts)}: ${why(op, r, low, top)}.${skippedHere}${skippedLevels}`,
-    }));
+    out.push(
+      evaluate({
+        name,
+        section: "growth",
+        measured: { value: top.y, unit: "ms", label: `median at N = ${fmtN(top.x)}` },
+        baseline: { value: low.y, unit: "ms", label: `median at N = ${fmtN(low.x)}` },
+        ratio: fit.exponent,
+        goal: spec,
+        whenMet: `${range}: ${sig(top.y / low.y)}× the time for ${sig(top.x / low.x)}× the distillates.${skippedHere}${skippedLevels}`,
+        whenShort: `${range}${localNote(pts)}: ${why(op, r, low, top)}.${skippedHere}${skippedLevels}`,
+      }),
+    );
   }
   return out;
 };

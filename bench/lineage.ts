@@ -14,13 +14,22 @@ export const AUTH = { custodian: "custodian-1", decision_id: "decision-1" } as c
 const KEYS = ["k.a", "k.b", "k.c", "k.d", "k.e", "k.f", "k.g", "k.h"];
 const GUIDANCE = ["prefer early departures", "avoid overnight layovers", "ask before booking", "check refund terms"];
 
-export type Apply = (command: Command) => { ok: true; events: Event[] } | { ok: false; error: { code: string; message: string } };
+export type Apply = (
+  command: Command,
+) => { ok: true; events: Event[] } | { ok: false; error: { code: string; message: string } };
 
 export const mintCommand = (tick: number, root: string): Command => ({
-  op: "advaita.mint", tick, base_digest: BASE, root, designation: "bench agent", body_revision: "rev-0", custodians: [AUTH.custodian],
+  op: "advaita.mint",
+  tick,
+  base_digest: BASE,
+  root,
+  designation: "bench agent",
+  body_revision: "rev-0",
+  custodians: [AUTH.custodian],
   execution: { execution_id: "exec-1", reasoner: "r", harness: "h", host: "host" },
   providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search"] }],
-  required_capabilities: ["fare.search"], authority_token: "tok-1",
+  required_capabilities: ["fare.search"],
+  authority_token: "tok-1",
 });
 
 const manifest = (pin: string): JanmaManifest => ({
@@ -52,7 +61,11 @@ export class LineageBuilder {
   private head: string;
   readonly agent: string;
 
-  private constructor(private readonly apply: Apply, agent: string, genesis: string) {
+  private constructor(
+    private readonly apply: Apply,
+    agent: string,
+    genesis: string,
+  ) {
     this.agent = agent;
     this.head = genesis;
   }
@@ -90,14 +103,22 @@ export class LineageBuilder {
     const keys = [KEYS[k % KEYS.length] ?? "k.a", KEYS[(k * 3 + 1) % KEYS.length] ?? "k.b"];
     const distillate = `d${k}`;
     must(this.apply, {
-      op: "janma.distil", tick, agent: A, instance_id, obligation_id: `ob${k}`,
+      op: "janma.distil",
+      tick,
+      agent: A,
+      instance_id,
+      obligation_id: `ob${k}`,
       distillate: {
         distillate_id: distillate,
         source: { identity: A, nonce, instance_id },
         born_from: this.head,
         signal: { valence, confidence: [250_000, 600_000, 1_000_000][k % 3] ?? 1, model_version: null, explicit: true },
         dispositions: [...new Set(keys)].map((key, j) => ({
-          key, guidance: GUIDANCE[(k + j) % GUIDANCE.length] ?? "g", weight: Math.trunc(valence / (j + 2)), evidence_digest: EVIDENCE, category: "operational",
+          key,
+          guidance: GUIDANCE[(k + j) % GUIDANCE.length] ?? "g",
+          weight: Math.trunc(valence / (j + 2)),
+          evidence_digest: EVIDENCE,
+          category: "operational",
         })),
       },
     });
@@ -127,7 +148,14 @@ export class LineageBuilder {
   }
 
   exciseCommand(distillate: string): Command {
-    return { op: "samskara.excise", tick: this.tick, agent: this.agent, excision_id: `x${this.excisions++}`, distillate_ids: [distillate], authorization: AUTH };
+    return {
+      op: "samskara.excise",
+      tick: this.tick,
+      agent: this.agent,
+      excision_id: `x${this.excisions++}`,
+      distillate_ids: [distillate],
+      authorization: AUTH,
+    };
   }
 
   /** After an accepted excision of the most recent distillate: the head is the one before it. */

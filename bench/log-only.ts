@@ -13,7 +13,10 @@ const main = async (): Promise<void> => {
   try {
     const r = await runLog(ctx);
     process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-    for (const g of logGoals(r)) process.stdout.write(`${g.status}: ${g.name}: ${g.ratio === null ? "" : `${g.ratio.toFixed(3)}× (goal ${g.goal.text})`}\n  ${g.note}\n`);
+    for (const g of logGoals(r))
+      process.stdout.write(
+        `${g.status}: ${g.name}: ${g.ratio === null ? "" : `${g.ratio.toFixed(3)}× (goal ${g.goal.text})`}\n  ${g.note}\n`,
+      );
   } finally {
     ctx.cleanup();
   }

@@ -50,7 +50,17 @@ export const makeLog = (runs: number, steps: number): { commands: Command[][]; t
     lines.push(JSON.stringify({ seq, t_us: seq, dir, msg }));
   };
   entry("request", { type: "hello", id: "h", protocol_versions: ["1"], settings: {} });
-  entry("reply", { type: "reply", id: "h", ok: true, result: { implementation: { name: "bench", version: "1" }, protocol_version: "1", protocol_versions: ["1"], profile: { families: FAMILIES, crash_hook: false } } });
+  entry("reply", {
+    type: "reply",
+    id: "h",
+    ok: true,
+    result: {
+      implementation: { name: "bench", version: "1" },
+      protocol_version: "1",
+      protocol_versions: ["1"],
+      profile: { families: FAMILIES, crash_hook: false },
+    },
+  });
   for (let r = 1; r <= runs; r++) {
     entry("request", { type: "reset", id: `r${r}` });
     entry("reply", { type: "reply", id: `r${r}`, ok: true, events: [] });
@@ -61,7 +71,12 @@ export const makeLog = (runs: number, steps: number): { commands: Command[][]; t
       entry("request", { type: "command", id, command: s.command });
       const e = expect1(world, s.command);
       world = e.world;
-      entry("reply", e.reply.ok ? { type: "reply", id, ok: true, events: e.reply.events } : { type: "reply", id, ok: false, error: { ...e.reply.error, message: "bench" } });
+      entry(
+        "reply",
+        e.reply.ok
+          ? { type: "reply", id, ok: true, events: e.reply.events }
+          : { type: "reply", id, ok: false, error: { ...e.reply.error, message: "bench" } },
+      );
     });
     entry("request", { type: "query", id: `r${r}.w`, query: { name: "world" } });
     entry("reply", { type: "reply", id: `r${r}.w`, ok: true, events: [], result: view(world) });
@@ -113,11 +128,18 @@ export const runLog = async (ctx: BenchContext): Promise<LogResult> => {
       t = performance.now();
       const c = await checkLog(file);
       check.push({ count, ms: performance.now() - t });
-      if (c.result !== "consistent" || c.checked.replies !== count) throw new Error(`the benchmark's log did not validate: ${c.result}, ${c.checked.replies} of ${count} replies compared`);
+      if (c.result !== "consistent" || c.checked.replies !== count)
+        throw new Error(
+          `the benchmark's log did not validate: ${c.result}, ${c.checked.replies} of ${count} replies compared`,
+        );
     }
     const n = ctx.quick ? 300 : 2000;
     const echo = { command: process.execPath, args: ["--import", "tsx", "bench/echo-child.ts"], cwd: REPO_ROOT };
-    const relay = { command: process.execPath, args: ["--import", "tsx", "bench/relay-child.ts", echo.command, ...echo.args], cwd: REPO_ROOT };
+    const relay = {
+      command: process.execPath,
+      args: ["--import", "tsx", "bench/relay-child.ts", echo.command, ...echo.args],
+      cwd: REPO_ROOT,
+    };
     const direct: number[] = [];
     const relayed: number[] = [];
     const recorded: number[] = [];
@@ -134,21 +156,50 @@ export const runLog = async (ctx: BenchContext): Promise<LogResult> => {
       await measure(echo, "d", direct);
       await measure(relay, "b", relayed);
       const log = join(dir, `rtt-${k}.log`);
-      await measure({ command: process.execPath, args: ["bin/srk.mjs", "record", "--impl", `${process.execPath} --import tsx bench/echo-child.ts`, "--log", log], cwd: REPO_ROOT }, "p", recorded);
+      await measure(
+        {
+          command: process.execPath,
+          args: [
+            "bin/srk.mjs",
+            "record",
+            "--impl",
+            `${process.execPath} --import tsx bench/echo-child.ts`,
+            "--log",
+            log,
+          ],
+          cwd: REPO_ROOT,
+        },
+        "p",
+        recorded,
+      );
     }
     return {
-      commands: count, log_bytes: Buffer.byteLength(text),
-      check_commands_per_s: rateFigure(check, "commands/s"), bare_commands_per_s: rateFigure(baseline, "commands/s"),
-      round_trips: n, direct_rtt_us: figure(direct, "µs"), relay_rtt_us: figure(relayed, "µs"), recorded_rtt_us: figure(recorded, "µs"),
+      commands: count,
+      log_bytes: Buffer.byteLength(text),
+      check_commands_per_s: rateFigure(check, "commands/s"),
+      bare_commands_per_s: rateFigure(baseline, "commands/s"),
+      round_trips: n,
+      direct_rtt_us: figure(direct, "µs"),
+      relay_rtt_us: figure(relayed, "µs"),
+      recorded_rtt_us: figure(recorded, "µs"),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 };
 
-export const LOG_CHECK_GOAL = { name: "Log check: srk check-log on a complete log vs the model's bare transitions", spec: { comparator: ">=", target: 0.5, kind: "ratio" } } as const;
-export const LOG_RECORD_GOAL = { name: "Log record: round trip through srk record vs directly (echo child)", spec: { comparator: "<=", target: 1.1, kind: "ratio" } } as const;
-export const LOG_RELAY_GOAL = { name: "Log record: round trip through srk record vs through a bare relay (echo child)", spec: { comparator: "<=", target: 1.1, kind: "ratio" } } as const;
+export const LOG_CHECK_GOAL = {
+  name: "Log check: srk check-log on a complete log vs the model's bare transitions",
+  spec: { comparator: ">=", target: 0.5, kind: "ratio" },
+} as const;
+export const LOG_RECORD_GOAL = {
+  name: "Log record: round trip through srk record vs directly (echo child)",
+  spec: { comparator: "<=", target: 1.1, kind: "ratio" },
+} as const;
+export const LOG_RELAY_GOAL = {
+  name: "Log record: round trip through srk record vs through a bare relay (echo child)",
+  spec: { comparator: "<=", target: 1.1, kind: "ratio" },
+} as const;
 /** The section's goals, in the order logGoals gives them. */
 export const LOG_GOALS = [LOG_CHECK_GOAL, LOG_RECORD_GOAL, LOG_RELAY_GOAL] as const;
 
@@ -160,34 +211,48 @@ export const logGoals = (r: LogResult): Goal[] => {
   const relay = r.relay_rtt_us?.median;
   return [
     evaluate({
-      name: LOG_CHECK_GOAL.name, section: "log",
+      name: LOG_CHECK_GOAL.name,
+      section: "log",
       measured: { value: r.check_commands_per_s.median, unit: "commands/s", label: "check-log" },
       baseline: { value: r.bare_commands_per_s.median, unit: "commands/s", label: "model transitions" },
-      ratio, goal: LOG_CHECK_GOAL.spec,
+      ratio,
+      goal: LOG_CHECK_GOAL.spec,
       whenMet: `${r.commands} commands in a ${sig(r.log_bytes / 1e6)} MB log: parsing, pairing and comparing cost ${sig((1 / ratio - 1) * 100)}% over the model itself`,
       whenShort: `reading, parsing and comparing the ${sig(r.log_bytes / 1e6)} MB log costs ${sig(1 / ratio)}× the model's own transitions`,
     }),
     evaluate({
-      name: LOG_RECORD_GOAL.name, section: "log",
+      name: LOG_RECORD_GOAL.name,
+      section: "log",
       measured: { value: recorded, unit: "µs", label: "through srk record" },
       baseline: { value: direct, unit: "µs", label: "direct" },
-      ratio: rtt, goal: LOG_RECORD_GOAL.spec,
+      ratio: rtt,
+      goal: LOG_RECORD_GOAL.spec,
       whenMet: `${r.round_trips} sequential round trips: the proxy adds ${sig(recorded - direct)} µs each`,
-      whenShort: relay === undefined
-        ? `the proxy adds ${sig(recorded - direct)} µs to a ${sig(direct)} µs round trip: two more pipe hops through its event loop and a synchronous log append per line`
-        : `the proxy adds ${sig(recorded - direct)} µs to a ${sig(direct)} µs round trip. A bare relay that logs nothing (bench/relay-child.ts) took ${sig(relay)} µs in this run, ${sig(relay / direct)}× the direct trip${meets(relay / direct, LOG_RECORD_GOAL.spec)
-          ? `: the goal is within a proxy's reach here, and srk record's logging is what misses it (${sig(recorded / relay)}× the relay)`
-          : `: the two extra pipe hops and the extra process's wake-up alone miss the goal, so no proxy process meets it on this machine; srk record is ${sig(recorded / relay)}× that relay (the next goal)`}`,
+      whenShort:
+        relay === undefined
+          ? `the proxy adds ${sig(recorded - direct)} µs to a ${sig(direct)} µs round trip: two more pipe hops through its event loop and a synchronous log append per line`
+          : `the proxy adds ${sig(recorded - direct)} µs to a ${sig(direct)} µs round trip. A bare relay that logs nothing (bench/relay-child.ts) took ${sig(relay)} µs in this run, ${sig(relay / direct)}× the direct trip${
+              meets(relay / direct, LOG_RECORD_GOAL.spec)
+                ? `: the goal is within a proxy's reach here, and srk record's logging is what misses it (${sig(recorded / relay)}× the relay)`
+                : `: the two extra pipe hops and the extra process's wake-up alone miss the goal, so no proxy process meets it on this machine; srk record is ${sig(recorded / relay)}× that relay (the next goal)`
+            }`,
     }),
     relay === undefined
-      ? notMeasured(LOG_RELAY_GOAL.name, "log", LOG_RELAY_GOAL.spec, "this report was made before the bare relay was measured")
+      ? notMeasured(
+          LOG_RELAY_GOAL.name,
+          "log",
+          LOG_RELAY_GOAL.spec,
+          "this report was made before the bare relay was measured",
+        )
       : evaluate({
-        name: LOG_RELAY_GOAL.name, section: "log",
-        measured: { value: recorded, unit: "µs", label: "through srk record" },
-        baseline: { value: relay, unit: "µs", label: "bare relay" },
-        ratio: recorded / relay, goal: LOG_RELAY_GOAL.spec,
-        whenMet: `logging every line costs ${sig(recorded - relay)} µs per round trip over a relay that only copies (${sig(relay)} µs; direct ${sig(direct)} µs)`,
-        whenShort: `logging costs ${sig(recorded - relay)} µs per round trip over a relay that only copies (${sig(relay)} µs): the proxy forwards first and logs in batches every few milliseconds, copying each line's own bytes into the log once it has checked them to be one JSON value, but cutting, checking and appending both lines of every round trip, and waking for each batch, is still CPU time of the proxy's one thread, taken from the cores the client and the implementation run on`,
-      }),
+          name: LOG_RELAY_GOAL.name,
+          section: "log",
+          measured: { value: recorded, unit: "µs", label: "through srk record" },
+          baseline: { value: relay, unit: "µs", label: "bare relay" },
+          ratio: recorded / relay,
+          goal: LOG_RELAY_GOAL.spec,
+          whenMet: `logging every line costs ${sig(recorded - relay)} µs per round trip over a relay that only copies (${sig(relay)} µs; direct ${sig(direct)} µs)`,
+          whenShort: `logging costs ${sig(recorded - relay)} µs per round trip over a relay that only copies (${sig(relay)} µs): the proxy forwards first and logs in batches every few milliseconds, copying each line's own bytes into the log once it has checked them to be one JSON value, but cutting, checking and appending both lines of every round trip, and waking for each batch, is still CPU time of the proxy's one thread, taken from the cores the client and the implementation run on`,
+        }),
   ];
 };

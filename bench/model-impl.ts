@@ -32,15 +32,28 @@ let busy = 0;
 
 type Json = Record<string, unknown>;
 
-const error = (id: unknown, code: string, message: string): Json => ({ type: "reply", id, ok: false, error: { code, invariant: null, message, definite: true } });
+const error = (id: unknown, code: string, message: string): Json => ({
+  type: "reply",
+  id,
+  ok: false,
+  error: { code, invariant: null, message, definite: true },
+});
 
 const answer = (req: Json): Json => {
   const id = req["id"] ?? null;
   switch (req["type"]) {
     case "hello":
       return {
-        type: "reply", id, ok: true, events: [],
-        result: { implementation: { name: "bench-model-impl", version: "0.1.0" }, protocol_version: PROTOCOL_VERSION, protocol_versions: [PROTOCOL_VERSION], profile: { families: ["janma", "samskara", "advaita", "ripa"], crash_hook: false } },
+        type: "reply",
+        id,
+        ok: true,
+        events: [],
+        result: {
+          implementation: { name: "bench-model-impl", version: "0.1.0" },
+          protocol_version: PROTOCOL_VERSION,
+          protocol_versions: [PROTOCOL_VERSION],
+          profile: { families: ["janma", "samskara", "advaita", "ripa"], crash_hook: false },
+        },
       };
     case "command": {
       const r = transition(world, req["command"]);
@@ -49,7 +62,12 @@ const answer = (req: Json): Json => {
         return { type: "reply", id, ok: true, events: r.success.events };
       }
       const d = toRejectionData(r.failure);
-      return { type: "reply", id, ok: false, error: { code: d.code, invariant: d.invariant, message: d.message, definite: true } };
+      return {
+        type: "reply",
+        id,
+        ok: false,
+        error: { code: d.code, invariant: d.invariant, message: d.message, definite: true },
+      };
     }
     case "query": {
       const q = req["query"] as { name?: unknown } | undefined;
@@ -79,7 +97,13 @@ interface Recorded {
   readonly reply: string;
 }
 
-const recording: Recorded[] = playbackFrom === null ? [] : readFileSync(playbackFrom, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Recorded);
+const recording: Recorded[] =
+  playbackFrom === null
+    ? []
+    : readFileSync(playbackFrom, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as Recorded);
 let cursor = 0;
 
 const withoutId = (req: Json): string => {
@@ -93,11 +117,16 @@ const replyLine = (req: Json): string => {
   const passThrough = req["type"] === "hello" || req["type"] === "shutdown";
   if (playbackFrom !== null && !passThrough) {
     const r = recording[cursor++];
-    if (r === undefined || r.request !== withoutId(req)) return JSON.stringify(error(id, "INTERNAL", "playback: the request differs from the recorded campaign"));
+    if (r === undefined || r.request !== withoutId(req))
+      return JSON.stringify(error(id, "INTERNAL", "playback: the request differs from the recorded campaign"));
     return r.reply.replace('"id":null', `"id":${JSON.stringify(id)}`);
   }
   const reply = answer(req);
-  if (recordTo !== null && !passThrough) appendFileSync(recordTo, `${JSON.stringify({ request: withoutId(req), reply: JSON.stringify({ ...reply, id: null }) })}\n`);
+  if (recordTo !== null && !passThrough)
+    appendFileSync(
+      recordTo,
+      `${JSON.stringify({ request: withoutId(req), reply: JSON.stringify({ ...reply, id: null }) })}\n`,
+    );
   return JSON.stringify(reply);
 };
 
@@ -120,7 +149,11 @@ lines.on("line", (line) => {
   busy += performance.now() - t;
   if (req["type"] === "shutdown") {
     const stats = process.env["BENCH_MODEL_IMPL_STATS"];
-    if (stats !== undefined && stats !== "") appendFileSync(stats, `${JSON.stringify({ requests, window_ms: requests === 0 ? 0 : t - first, busy_ms: busy })}\n`);
+    if (stats !== undefined && stats !== "")
+      appendFileSync(
+        stats,
+        `${JSON.stringify({ requests, window_ms: requests === 0 ? 0 : t - first, busy_ms: busy })}\n`,
+      );
     lines.close();
     process.stdout.end(() => process.exit(0));
   }

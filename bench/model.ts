@@ -47,7 +47,6 @@ export interface ModelResult {
   readonly ad3: readonly Ad3Rate[];
 }
 
-
 /** The k-th permutation of 0..n-1 in lexicographic order (Lehmer code). */
 export const nthPermutation = (n: number, k: number): number[] => {
   const pool = Array.from({ length: n }, (_, i) => i);
@@ -89,7 +88,10 @@ const ad3Checks = (ds: readonly SamskaraDistillate[], count: number, offset: num
     const order = nthPermutation(n, Math.floor(at / batchings)).map((k) => ds[k] as SamskaraDistillate);
     const lineage = replay(GENESIS, batchesOf(order, at % batchings));
     const head = lineage.chain[lineage.chain.length - 1]?.state_digest;
-    if (head !== expected) throw new Error(`merge order-independence broken for ${n} distillates at case ${at}: ${head ?? "no head"} ≠ ${expected}`);
+    if (head !== expected)
+      throw new Error(
+        `merge order-independence broken for ${n} distillates at case ${at}: ${head ?? "no head"} ≠ ${expected}`,
+      );
   }
 };
 
@@ -142,7 +144,8 @@ export const runModel = (ctx: BenchContext): ModelResult => {
     for (let r = 0; r < reps; r++) {
       let t = performance.now();
       const w = walkMergeSpace(GENESIS, ds, { prefix: sliceOf(r) });
-      if (w.mismatchCount > 0) throw new Error(`merge order-independence broken for ${n} distillates: ${JSON.stringify(w.mismatches[0])}`);
+      if (w.mismatchCount > 0)
+        throw new Error(`merge order-independence broken for ${n} distillates: ${JSON.stringify(w.mismatches[0])}`);
       walk.push({ count: w.cases, ms: performance.now() - t });
       t = performance.now();
       ad3Checks(ds, perReplayRun, r * perReplayRun);
@@ -150,11 +153,22 @@ export const runModel = (ctx: BenchContext): ModelResult => {
     }
     const rate = rateFigure(walk, "checks/s");
     const space = spaceSize(n);
-    ad3.push({ distillates: n, space, checks_per_run: perRun, checks_per_s: rate, replay_checks_per_s: rateFigure(alone, "checks/s"), whole_space_s: space / rate.median });
+    ad3.push({
+      distillates: n,
+      space,
+      checks_per_run: perRun,
+      checks_per_s: rate,
+      replay_checks_per_s: rateFigure(alone, "checks/s"),
+      whole_space_s: space / rate.median,
+    });
   }
   return {
-    sequences, steps_per_sequence: length, steps,
-    model_steps_per_s: rateFigure(model, "steps/s"), differential_steps_per_s: rateFigure(diff, "steps/s"), ad3,
+    sequences,
+    steps_per_sequence: length,
+    steps,
+    model_steps_per_s: rateFigure(model, "steps/s"),
+    differential_steps_per_s: rateFigure(diff, "steps/s"),
+    ad3,
   };
 };
 

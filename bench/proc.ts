@@ -80,7 +80,12 @@ export interface RunOptions {
 export const runMeasured = (command: string, args: readonly string[], o: RunOptions): Promise<MeasuredRun> =>
   new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(command, [...args], { cwd: o.cwd, env: o.env ?? process.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(command, [...args], {
+      cwd: o.cwd,
+      env: o.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     let stdout = "";
     let stderr = "";
     let partial = "";
@@ -123,7 +128,13 @@ export const runMeasured = (command: string, args: readonly string[], o: RunOpti
       clearInterval(timer);
       clearTimeout(killer);
       resolve({
-        code, signal, wallMs: performance.now() - t0, peakRssBytes: PROC_AVAILABLE ? peak : null, peakProcesses, samples, stdout,
+        code,
+        signal,
+        wallMs: performance.now() - t0,
+        peakRssBytes: PROC_AVAILABLE ? peak : null,
+        peakProcesses,
+        samples,
+        stdout,
         stderrTail: stderr.slice(-4_000),
       });
     });

@@ -22,7 +22,11 @@ export interface SectionError {
 export type Section<T> = T | SectionError;
 
 export const isError = <T>(s: Section<T> | undefined): s is SectionError =>
-  s !== undefined && typeof s === "object" && s !== null && "error" in s && typeof (s as SectionError).error === "string";
+  s !== undefined &&
+  typeof s === "object" &&
+  s !== null &&
+  "error" in s &&
+  typeof (s as SectionError).error === "string";
 
 export interface Machine {
   readonly cpus: number;

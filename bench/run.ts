@@ -30,7 +30,14 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { currentInputs, inputChanges, inputsOf } from "../conformance/evidence/inputs.ts";
 import { makeContext, REPO_ROOT, type BenchContext } from "./context.ts";
-import { DIGEST_GOAL_SPEC, DIGEST_WORKLOADS, digestGoal, digestGoalName, runDigest, type DigestResult } from "./digest.ts";
+import {
+  DIGEST_GOAL_SPEC,
+  DIGEST_WORKLOADS,
+  digestGoal,
+  digestGoalName,
+  runDigest,
+  type DigestResult,
+} from "./digest.ts";
 import { DURABLE_GOAL, durableGoal, runDurable, type DurableResult } from "./durable.ts";
 import { notMeasured, type Goal } from "./goals.ts";
 import { GROWTH_GOALS, GROWTH_OPS, OP_LABELS, growthGoals, runGrowth, type GrowthResult } from "./growth.ts";
@@ -62,29 +69,45 @@ const section = async <T>(ctx: BenchContext, name: string, f: () => Promise<T>):
 export const goalsOf = (s: BenchReport["sections"]): Goal[] => {
   const why = (name: string, x: SectionError): string => `the ${name} section failed: ${x.error}`;
   return [
-    ...(isError(s.durable) ? [notMeasured(DURABLE_GOAL.name, "durable", DURABLE_GOAL.spec, why("durable write", s.durable))] : [durableGoal(s.durable)]),
+    ...(isError(s.durable)
+      ? [notMeasured(DURABLE_GOAL.name, "durable", DURABLE_GOAL.spec, why("durable write", s.durable))]
+      : [durableGoal(s.durable)]),
     ...(isError(s.growth)
       ? GROWTH_OPS.flatMap((op) => {
-        const spec = GROWTH_GOALS[op];
-        return spec === undefined || !isError(s.growth) ? [] : [notMeasured(`Growth: ${OP_LABELS[op]}`, "growth", spec, why("growth", s.growth))];
-      })
+          const spec = GROWTH_GOALS[op];
+          return spec === undefined || !isError(s.growth)
+            ? []
+            : [notMeasured(`Growth: ${OP_LABELS[op]}`, "growth", spec, why("growth", s.growth))];
+        })
       : growthGoals(s.growth)),
-    ...(isError(s.runner) ? [notMeasured(RUNNER_GOAL.name, "runner", RUNNER_GOAL.spec, why("runner overhead", s.runner))] : [runnerGoal(s.runner)]),
+    ...(isError(s.runner)
+      ? [notMeasured(RUNNER_GOAL.name, "runner", RUNNER_GOAL.spec, why("runner overhead", s.runner))]
+      : [runnerGoal(s.runner)]),
     ...(isError(s.digest)
-      ? DIGEST_WORKLOADS.map((w) => notMeasured(digestGoalName(w), "digest", DIGEST_GOAL_SPEC, why("digest", s.digest as SectionError)))
+      ? DIGEST_WORKLOADS.map((w) =>
+          notMeasured(digestGoalName(w), "digest", DIGEST_GOAL_SPEC, why("digest", s.digest as SectionError)),
+        )
       : s.digest.workloads.map(digestGoal)),
     ...(isError(s.sharding)
       ? [notMeasured(SHARDING_GOAL_NAME, "sharding", SHARDING_GOAL, why("sharding", s.sharding))]
       : [shardingGoal(s.sharding.jobs1, s.sharding.jobs2)]),
     ...(s.startup === undefined
       ? startupNotMeasured("this report was made before the startup section existed")
-      : isError(s.startup) ? startupNotMeasured(why("startup", s.startup)) : startupGoals(s.startup)),
+      : isError(s.startup)
+        ? startupNotMeasured(why("startup", s.startup))
+        : startupGoals(s.startup)),
     ...(s.log === undefined
       ? LOG_GOALS.map((g) => notMeasured(g.name, "log", g.spec, "this report was made before the log section existed"))
-      : isError(s.log) ? LOG_GOALS.map((g) => notMeasured(g.name, "log", g.spec, why("log", s.log as SectionError))) : logGoals(s.log)),
+      : isError(s.log)
+        ? LOG_GOALS.map((g) => notMeasured(g.name, "log", g.spec, why("log", s.log as SectionError)))
+        : logGoals(s.log)),
     ...(s.explore === undefined
-      ? EXPLORE_GOALS.map((g) => notMeasured(g.name, "explore", g.spec, "this report was made before the explore section existed"))
-      : isError(s.explore) ? EXPLORE_GOALS.map((g) => notMeasured(g.name, "explore", g.spec, why("explore", s.explore as SectionError))) : exploreGoals(s.explore)),
+      ? EXPLORE_GOALS.map((g) =>
+          notMeasured(g.name, "explore", g.spec, "this report was made before the explore section existed"),
+        )
+      : isError(s.explore)
+        ? EXPLORE_GOALS.map((g) => notMeasured(g.name, "explore", g.spec, why("explore", s.explore as SectionError)))
+        : exploreGoals(s.explore)),
   ];
 };
 
@@ -104,7 +127,12 @@ const kit = (commit: string): BenchReport["kit"] => {
   return { name: pkg.name, version: pkg.version, commit: commit === "unknown" ? null : commit };
 };
 
-export const runBench = async (o: { quick: boolean; outDir: string; updateReadme: boolean; growthBudgetS: number }): Promise<BenchReport> => {
+export const runBench = async (o: {
+  quick: boolean;
+  outDir: string;
+  updateReadme: boolean;
+  growthBudgetS: number;
+}): Promise<BenchReport> => {
   const ctx = makeContext(o.quick);
   // What is measured, before measuring: the commit and the digest of every input (conformance/evidence/inputs.ts).
   const inputs = inputsOf("bench");
@@ -124,16 +152,42 @@ export const runBench = async (o: { quick: boolean; outDir: string; updateReadme
     });
     const log = await section<LogResult>(ctx, "log", async () => runLog(ctx));
     const explored = await section<ExploreBenchResult>(ctx, "explore", async () => runExplore(ctx));
-    const sections: BenchReport["sections"] = { durable, growth, runner, model, digest, suite, sharding, startup, log, explore: explored };
+    const sections: BenchReport["sections"] = {
+      durable,
+      growth,
+      runner,
+      model,
+      digest,
+      suite,
+      sharding,
+      startup,
+      log,
+      explore: explored,
+    };
     const changed = inputChanges(inputs, currentInputs("bench"));
-    if (changed.length > 0) throw new Error(`inputs changed while the benchmark ran, its figures are of no one commit; nothing written, run again:\n  ${changed.join("\n  ")}`);
+    if (changed.length > 0)
+      throw new Error(
+        `inputs changed while the benchmark ran, its figures are of no one commit; nothing written, run again:\n  ${changed.join("\n  ")}`,
+      );
     const report: BenchReport = {
-      bench_version: 1, generated_at: generatedAt, quick: o.quick, duration_s: ctx.elapsedS(),
+      bench_version: 1,
+      generated_at: generatedAt,
+      quick: o.quick,
+      duration_s: ctx.elapsedS(),
       machine: {
-        cpus: cpus().length, cpu_model: cpus()[0]?.model.trim() ?? "unknown", total_memory_bytes: totalmem(),
-        node: process.versions.node, platform: `${process.platform} ${process.arch}`, load_start: loadStart, load_end: loadavg(),
+        cpus: cpus().length,
+        cpu_model: cpus()[0]?.model.trim() ?? "unknown",
+        total_memory_bytes: totalmem(),
+        node: process.versions.node,
+        platform: `${process.platform} ${process.arch}`,
+        load_start: loadStart,
+        load_end: loadavg(),
       },
-      kit: kit(inputs.commit), inputs, sections, goals: goalsOf(sections), bench_peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
+      kit: kit(inputs.commit),
+      inputs,
+      sections,
+      goals: goalsOf(sections),
+      bench_peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
     };
     write(report, o.outDir, o.updateReadme);
     return report;
@@ -145,7 +199,8 @@ export const runBench = async (o: { quick: boolean; outDir: string; updateReadme
 /** `--render-only`: the goals, bench.md and the README block again from bench.json's data (no measuring). */
 export const rerender = (outDir: string, updateReadme: boolean): BenchReport => {
   const old = JSON.parse(readFileSync(join(outDir, "bench.json"), "utf8")) as BenchReport;
-  if (old.bench_version !== 1) throw new Error(`${join(outDir, "bench.json")}: unknown bench_version ${String(old.bench_version)}`);
+  if (old.bench_version !== 1)
+    throw new Error(`${join(outDir, "bench.json")}: unknown bench_version ${String(old.bench_version)}`);
   const report: BenchReport = { ...old, goals: goalsOf(old.sections) };
   write(report, outDir, updateReadme);
   return report;
@@ -154,17 +209,29 @@ export const rerender = (outDir: string, updateReadme: boolean): BenchReport => 
 const main = async (): Promise<void> => {
   const quick = process.env["BENCH_QUICK"] === "1";
   const out = process.env["BENCH_OUT"];
-  const outDir = out !== undefined && out !== "" ? out : quick ? mkdtempSync(join(tmpdir(), "srk-bench-quick-")) : join(REPO_ROOT, "reports");
+  const outDir =
+    out !== undefined && out !== ""
+      ? out
+      : quick
+        ? mkdtempSync(join(tmpdir(), "srk-bench-quick-"))
+        : join(REPO_ROOT, "reports");
   const budget = Number(process.env["BENCH_GROWTH_BUDGET_S"] ?? (quick ? 20 : 180));
-  if (!Number.isFinite(budget) || budget <= 0) throw new Error(`BENCH_GROWTH_BUDGET_S must be a positive number of seconds, got ${process.env["BENCH_GROWTH_BUDGET_S"]}`);
+  if (!Number.isFinite(budget) || budget <= 0)
+    throw new Error(
+      `BENCH_GROWTH_BUDGET_S must be a positive number of seconds, got ${process.env["BENCH_GROWTH_BUDGET_S"]}`,
+    );
   const updateReadme = !quick && (out === undefined || out === "");
   if (process.argv.includes("--render-only")) {
     const report = rerender(outDir, updateReadme);
-    process.stdout.write(`${goalsTable(report.goals)}\n\nre-rendered ${join(outDir, "bench.md")} from ${join(outDir, "bench.json")}\n`);
+    process.stdout.write(
+      `${goalsTable(report.goals)}\n\nre-rendered ${join(outDir, "bench.md")} from ${join(outDir, "bench.json")}\n`,
+    );
     return;
   }
   const report = await runBench({ quick, outDir, updateReadme, growthBudgetS: budget });
-  process.stdout.write(`${goalsTable(report.goals)}\n\nwrote ${join(outDir, "bench.json")} and ${join(outDir, "bench.md")} in ${Math.round(report.duration_s)} s\n`);
+  process.stdout.write(
+    `${goalsTable(report.goals)}\n\nwrote ${join(outDir, "bench.json")} and ${join(outDir, "bench.md")} in ${Math.round(report.duration_s)} s\n`,
+  );
 };
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -65,8 +65,13 @@ const campaignRequests = (seed: number, runs: number): { type: string; [k: strin
   return out;
 };
 
-const echoRun = async (requests: readonly { type: string; [k: string]: unknown }[]): Promise<{ count: number; ms: number }> => {
-  const client = WireClient.spawnRaw({ command: process.execPath, args: ["--import", "tsx", "bench/echo-child.ts"], cwd: REPO_ROOT }, { timeoutMs: 60_000 });
+const echoRun = async (
+  requests: readonly { type: string; [k: string]: unknown }[],
+): Promise<{ count: number; ms: number }> => {
+  const client = WireClient.spawnRaw(
+    { command: process.execPath, args: ["--import", "tsx", "bench/echo-child.ts"], cwd: REPO_ROOT },
+    { timeoutMs: 60_000 },
+  );
   try {
     // Warm up: the child is up and answering before the clock starts.
     const warm = await client.send({ type: "query", query: { name: "world" } });
@@ -85,17 +90,37 @@ const echoRun = async (requests: readonly { type: string; [k: string]: unknown }
   }
 };
 
-const certifyRun = async (ctx: BenchContext, seed: number, runs: number, mode: { record: string } | { playback: string }): Promise<ImplStats> => {
+const certifyRun = async (
+  ctx: BenchContext,
+  seed: number,
+  runs: number,
+  mode: { record: string } | { playback: string },
+): Promise<ImplStats> => {
   const stats = join(ctx.tmp("runner-stats"), "stats.jsonl");
-  const env = "record" in mode ? { BENCH_MODEL_IMPL_RECORD: mode.record } : { BENCH_MODEL_IMPL_PLAYBACK: mode.playback };
+  const env =
+    "record" in mode ? { BENCH_MODEL_IMPL_RECORD: mode.record } : { BENCH_MODEL_IMPL_PLAYBACK: mode.playback };
   const result = await certify({
-    commandLine: "node --import tsx bench/model-impl.ts", cwd: REPO_ROOT, env: { ...process.env, BENCH_MODEL_IMPL_STATS: stats, ...env },
-    seed, runs, timeBudgetMs: 600_000, requestTimeoutMs: 30_000, startupTimeoutMs: 60_000, only: [],
-    stages: ["differential"], outDir: ctx.tmp("runner-cert"),
+    commandLine: "node --import tsx bench/model-impl.ts",
+    cwd: REPO_ROOT,
+    env: { ...process.env, BENCH_MODEL_IMPL_STATS: stats, ...env },
+    seed,
+    runs,
+    timeBudgetMs: 600_000,
+    requestTimeoutMs: 30_000,
+    startupTimeoutMs: 60_000,
+    only: [],
+    stages: ["differential"],
+    outDir: ctx.tmp("runner-cert"),
   });
   const stage = result.certificate.stages.find((s) => s.stage === "differential");
-  if (stage?.verdict !== "pass") throw new Error(`the differential stage against the model behind the wire did not pass: ${stage?.verdict ?? "missing"} — ${stage?.reason ?? ""}`);
-  const lines = readFileSync(stats, "utf8").trim().split("\n").map((l) => JSON.parse(l) as ImplStats);
+  if (stage?.verdict !== "pass")
+    throw new Error(
+      `the differential stage against the model behind the wire did not pass: ${stage?.verdict ?? "missing"} — ${stage?.reason ?? ""}`,
+    );
+  const lines = readFileSync(stats, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as ImplStats);
   const busiest = lines.reduce((a, b) => (b.requests > a.requests ? b : a));
   if (busiest.requests === 0) throw new Error("the model behind the wire answered no request");
   return busiest;
@@ -116,13 +141,16 @@ export const runRunner = async (ctx: BenchContext): Promise<{ result: RunnerResu
   const recording = join(ctx.tmp("runner-recording"), "campaign.jsonl");
   const model = await certifyRun(ctx, seed, runs, { record: recording });
   // The recorded replies with an id in place of the placeholder, as the implementation sends them.
-  const replies = readFileSync(recording, "utf8").split("\n").filter((l) => l !== "")
+  const replies = readFileSync(recording, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
     .map((l, k) => (JSON.parse(l) as { reply: string }).reply.replace('"id":null', `"id":"u1.t${k}"`));
   const validate: number[] = [];
   for (let r = 0; r < reps; r++) {
     const t = performance.now();
     for (const line of replies) {
-      if (!Reply.safeParse(JSON.parse(line)).success) throw new Error(`a recorded reply does not match the Reply schema: ${line.slice(0, 200)}`);
+      if (!Reply.safeParse(JSON.parse(line)).success)
+        throw new Error(`a recorded reply does not match the Reply schema: ${line.slice(0, 200)}`);
     }
     validate.push(((performance.now() - t) * 1000) / replies.length);
   }
@@ -137,16 +165,24 @@ export const runRunner = async (ctx: BenchContext): Promise<{ result: RunnerResu
     echo.push(await echoRun(requests));
   }
   const result: RunnerResult = {
-    seed, runs_per_campaign: runs, requests_per_campaign: requests.length,
-    certify_steps_per_s: rateFigure(cert, "steps/s"), impl_busy_percent: figure(busy, "%"),
-    model_steps_per_s: rateFigure([{ count: model.requests, ms: model.window_ms }], "steps/s"), model_busy_share: model.busy_ms / Math.max(model.window_ms, 1e-6),
-    echo_round_trips_per_s: rateFigure(echo, "round trips/s"), plan_us_per_request: figure(plans, "µs"),
+    seed,
+    runs_per_campaign: runs,
+    requests_per_campaign: requests.length,
+    certify_steps_per_s: rateFigure(cert, "steps/s"),
+    impl_busy_percent: figure(busy, "%"),
+    model_steps_per_s: rateFigure([{ count: model.requests, ms: model.window_ms }], "steps/s"),
+    model_busy_share: model.busy_ms / Math.max(model.window_ms, 1e-6),
+    echo_round_trips_per_s: rateFigure(echo, "round trips/s"),
+    plan_us_per_request: figure(plans, "µs"),
     validate_us_per_request: figure(validate, "µs"),
   };
   return { result, goals: [runnerGoal(result)] };
 };
 
-export const RUNNER_GOAL = { name: "Runner overhead: certification steps/s ÷ bare round trips/s", spec: { comparator: ">=", target: 0.5, kind: "ratio" } } as const;
+export const RUNNER_GOAL = {
+  name: "Runner overhead: certification steps/s ÷ bare round trips/s",
+  spec: { comparator: ">=", target: 0.5, kind: "ratio" },
+} as const;
 
 export const runnerGoal = (r: RunnerResult): Goal => {
   const ratio = r.certify_steps_per_s.median / r.echo_round_trips_per_s.median;
@@ -157,8 +193,16 @@ export const runnerGoal = (r: RunnerResult): Goal => {
   return evaluate({
     name: RUNNER_GOAL.name,
     section: "runner",
-    measured: { value: r.certify_steps_per_s.median, unit: "steps/s", label: `srk certify, differential stage, ${r.runs_per_campaign} runs, instant implementation` },
-    baseline: { value: r.echo_round_trips_per_s.median, unit: "round trips/s", label: "the same WireClient and requests, echo child" },
+    measured: {
+      value: r.certify_steps_per_s.median,
+      unit: "steps/s",
+      label: `srk certify, differential stage, ${r.runs_per_campaign} runs, instant implementation`,
+    },
+    baseline: {
+      value: r.echo_round_trips_per_s.median,
+      unit: "round trips/s",
+      label: "the same WireClient and requests, echo child",
+    },
     ratio,
     goal: RUNNER_GOAL.spec,
     whenMet: `${split}.`,

@@ -19,10 +19,18 @@ export interface ShardingResult {
 export const SHARDING_GOAL = { comparator: ">" as const, target: 1, kind: "speedup" as const };
 export const SHARDING_GOAL_NAME = "Sharding: srk certify --jobs 2 speedup over --jobs 1 (same campaign)";
 
-export const runSharding = async (ctx: BenchContext, jobs1: CertRun): Promise<{ result: ShardingResult; goals: Goal[] }> => {
+export const runSharding = async (
+  ctx: BenchContext,
+  jobs1: CertRun,
+): Promise<{ result: ShardingResult; goals: Goal[] }> => {
   ctx.log("bench: sharding: the same certification with --jobs 2");
   const out = ctx.tmp("cert-jobs2");
-  const jobs2 = await measureCertification(ctx, [...certArgs(ctx.quick, out), "--jobs", "2"], out, ctx.quick ? 120_000 : 480_000);
+  const jobs2 = await measureCertification(
+    ctx,
+    [...certArgs(ctx.quick, out), "--jobs", "2"],
+    out,
+    ctx.quick ? 120_000 : 480_000,
+  );
   const ok = jobs1.error === null && jobs2.error === null && jobs1.wall_ms > 0 && jobs2.wall_ms > 0;
   const speedup = ok ? jobs1.wall_ms / jobs2.wall_ms : null;
   return { result: { jobs1, jobs2, speedup }, goals: [shardingGoal(jobs1, jobs2)] };
@@ -30,21 +38,29 @@ export const runSharding = async (ctx: BenchContext, jobs1: CertRun): Promise<{ 
 
 export const shardingGoal = (jobs1: CertRun, jobs2: CertRun): Goal => {
   if (jobs1.error !== null || jobs2.error !== null) {
-    return notMeasured(SHARDING_GOAL_NAME, "sharding", SHARDING_GOAL, `a certification did not complete: ${jobs1.error ?? jobs2.error ?? ""}`);
+    return notMeasured(
+      SHARDING_GOAL_NAME,
+      "sharding",
+      SHARDING_GOAL,
+      `a certification did not complete: ${jobs1.error ?? jobs2.error ?? ""}`,
+    );
   }
   const speedup = jobs1.wall_ms / jobs2.wall_ms;
   const slowest = (r: CertRun): string => {
     const s = [...r.stages].sort((a, b) => b.duration_ms - a.duration_ms)[0];
     return s === undefined ? "" : `${s.stage} ${sig(s.duration_ms / 1000)} s`;
   };
-  const memory = jobs1.peak_rss_bytes !== null && jobs2.peak_rss_bytes !== null
-    ? `; peak memory ${sig(jobs1.peak_rss_bytes / 2 ** 20)} MiB with 1 job, ${sig(jobs2.peak_rss_bytes / 2 ** 20)} MiB with 2`
-    : "";
+  const memory =
+    jobs1.peak_rss_bytes !== null && jobs2.peak_rss_bytes !== null
+      ? `; peak memory ${sig(jobs1.peak_rss_bytes / 2 ** 20)} MiB with 1 job, ${sig(jobs2.peak_rss_bytes / 2 ** 20)} MiB with 2`
+      : "";
   return evaluate({
-    name: SHARDING_GOAL_NAME, section: "sharding",
+    name: SHARDING_GOAL_NAME,
+    section: "sharding",
     measured: { value: jobs2.wall_ms / 1000, unit: "s", label: "srk certify --jobs 2 (default campaign)" },
     baseline: { value: jobs1.wall_ms / 1000, unit: "s", label: "srk certify --jobs 1 (the default certification)" },
-    ratio: speedup, goal: SHARDING_GOAL,
+    ratio: speedup,
+    goal: SHARDING_GOAL,
     whenMet: `One run each (a certification takes minutes); the slowest stage with 1 job was ${slowest(jobs1)}, the slowest of the merged shards ${slowest(jobs2)}${memory}.`,
     whenShort: `One run each; two runner processes and their implementation processes share the 2 cores with each other (and with any other load on the machine), so the parallel part does not shrink by half; the slowest stage with 1 job was ${slowest(jobs1)}, of the merged shards ${slowest(jobs2)}${memory}.`,
   });

@@ -46,7 +46,13 @@ const wallMs = (args: readonly string[], cwd: string): number => {
 export const runStartup = (ctx: BenchContext): StartupResult => {
   const dir = ctx.tmp("startup");
   ctx.log("bench: startup: npm pack (builds dist/), unpacked beside the kit's node_modules");
-  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", dir], { cwd: REPO_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })) as { filename: string; entryCount: number; size: number }[];
+  const packed = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--pack-destination", dir], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  ) as { filename: string; entryCount: number; size: number }[];
   const info = packed[0];
   if (info === undefined) throw new Error("npm pack reported no tarball");
   const pkg = join(dir, "package");
@@ -70,8 +76,13 @@ export const runStartup = (ctx: BenchContext): StartupResult => {
     if (i < 3) source.push(wallMs([join(REPO_ROOT, "bin", "srk.mjs"), "--help"], REPO_ROOT));
   }
   return {
-    runs, node_ms: median(node), help_ms: median(help), list_ms: median(list), source_help_ms: median(source),
-    tarball_files: info.entryCount, tarball_bytes: info.size,
+    runs,
+    node_ms: median(node),
+    help_ms: median(help),
+    list_ms: median(list),
+    source_help_ms: median(source),
+    tarball_files: info.entryCount,
+    tarball_bytes: info.size,
   };
 };
 
@@ -79,10 +90,16 @@ export const startupGoals = (r: StartupResult): Goal[] =>
   (["help", "list"] as const).map((which) => {
     const ms = which === "help" ? r.help_ms : r.list_ms;
     return evaluate({
-      name: STARTUP_GOALS[which], section: "startup",
-      measured: { value: ms, unit: "ms", label: `node bin/srk.mjs ${which === "help" ? "--help" : "list"} from the unpacked tarball` },
+      name: STARTUP_GOALS[which],
+      section: "startup",
+      measured: {
+        value: ms,
+        unit: "ms",
+        label: `node bin/srk.mjs ${which === "help" ? "--help" : "list"} from the unpacked tarball`,
+      },
       baseline: { value: r.node_ms, unit: "ms", label: "node -e 0" },
-      ratio: ms / r.node_ms, goal: STARTUP_GOAL,
+      ratio: ms / r.node_ms,
+      goal: STARTUP_GOAL,
       whenMet: `Medians of ${r.runs} paired runs; the same command from the clone's TypeScript sources through tsx takes ${sig(r.source_help_ms)} ms (${sig(r.source_help_ms / r.node_ms)}× node -e 0); the tarball has ${r.tarball_files} files, ${sig(r.tarball_bytes / 1024)} KiB.`,
       whenShort: `Medians of ${r.runs} paired runs: Node itself takes ${sig(r.node_ms)} ms to start; the rest is loading the modules the command imports (commander and the spec catalog${which === "list" ? ", the stage and operation tables" : ""}); every command loads its machinery lazily, so what is left is module loading and parsing.`,
     });

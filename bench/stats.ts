@@ -30,7 +30,10 @@ export const figure = (samples: readonly number[], unit: string): Figure => {
 
 /** A rate figure from samples of (count, milliseconds): each sample's count per second. */
 export const rateFigure = (samples: readonly { readonly count: number; readonly ms: number }[], unit: string): Figure =>
-  figure(samples.map((s) => (s.count * 1000) / Math.max(s.ms, 1e-6)), unit);
+  figure(
+    samples.map((s) => (s.count * 1000) / Math.max(s.ms, 1e-6)),
+    unit,
+  );
 
 export interface LogLogFit {
   /** The slope of log(y) against log(x): 0 is flat, 1 linear, 2 quadratic. */
@@ -45,7 +48,8 @@ export interface LogLogFit {
 /** Least-squares fit of log10(y) = exponent · log10(x) + intercept; needs two distinct x > 0 and y > 0. */
 export const fitLogLog = (points: readonly { readonly x: number; readonly y: number }[]): LogLogFit => {
   if (points.length < 2) throw new Error("a log-log fit needs at least two points");
-  for (const p of points) if (!(p.x > 0 && p.y > 0)) throw new Error(`a log-log fit needs positive values, got (${p.x}, ${p.y})`);
+  for (const p of points)
+    if (!(p.x > 0 && p.y > 0)) throw new Error(`a log-log fit needs positive values, got (${p.x}, ${p.y})`);
   const lx = points.map((p) => Math.log10(p.x));
   const ly = points.map((p) => Math.log10(p.y));
   const n = points.length;

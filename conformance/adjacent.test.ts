@@ -25,7 +25,10 @@ const requestIds = (name: string): string[] => {
   const g = GOLDEN_SESSIONS.find((s) => s.name === name);
   const file = g === undefined ? `conformance/golden/${name}.jsonl` : goldenPath(g);
   if (!existsSync(join(REPO_ROOT, file))) return [];
-  return readFileSync(join(REPO_ROOT, file), "utf8").trimEnd().split("\n").map((l) => String((JSON.parse(l) as { request?: { id?: unknown } }).request?.id ?? ""));
+  return readFileSync(join(REPO_ROOT, file), "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => String((JSON.parse(l) as { request?: { id?: unknown } }).request?.id ?? ""));
 };
 
 /** The decision a golden line pins, from its request id ("D-060.158" → "D-060"), or null. */
@@ -44,12 +47,17 @@ describe("the adjacent-protocols review is settled point by point", () => {
   it("every row names recorded decisions, and every changed reading is pinned by golden lines and a mutant", () => {
     for (const r of ADJACENT_ROWS) {
       expect(r.decisions.length, r.item).toBeGreaterThan(0);
-      for (const d of r.decisions) expect(DECISIONS.some((x) => x.id === d), `${r.item}: ${d} is not recorded`).toBe(true);
+      for (const d of r.decisions)
+        expect(
+          DECISIONS.some((x) => x.id === d),
+          `${r.item}: ${d} is not recorded`,
+        ).toBe(true);
       if (r.status === "adopted" || r.status === "corrected" || (r.status === "fixed" && r.unpinned === undefined)) {
         expect(r.golden.length, `${r.item} changed a reading but names no golden session`).toBeGreaterThan(0);
         expect(r.mutants.length, `${r.item} changed a reading but names no mutant`).toBeGreaterThan(0);
       }
-      if (r.golden.length === 0 && r.mutants.length === 0) expect(r.unpinned, `${r.item} is pinned by nothing and says not why`).toBeDefined();
+      if (r.golden.length === 0 && r.mutants.length === 0)
+        expect(r.unpinned, `${r.item} is pinned by nothing and says not why`).toBeDefined();
     }
   });
 
@@ -63,12 +71,19 @@ describe("the adjacent-protocols review is settled point by point", () => {
   });
 
   it("every mutant pin is in the catalog", () => {
-    for (const r of ADJACENT_ROWS) for (const id of r.mutants) expect(MUTANTS.some((m) => m.id === id), `${r.item}: ${id}`).toBe(true);
+    for (const r of ADJACENT_ROWS)
+      for (const id of r.mutants)
+        expect(
+          MUTANTS.some((m) => m.id === id),
+          `${r.item}: ${id}`,
+        ).toBe(true);
   });
 });
 
 describe("the adjacent-protocols review: each mutant first fails where its row says", () => {
-  const pins = ADJACENT_ROWS.flatMap((r) => r.mutants.map((id) => ({ row: r, mutant: MUTANTS.find((m) => m.id === id) })));
+  const pins = ADJACENT_ROWS.flatMap((r) =>
+    r.mutants.map((id) => ({ row: r, mutant: MUTANTS.find((m) => m.id === id) })),
+  );
 
   for (const { row, mutant } of pins) {
     if (mutant === undefined || mutant.invariant === null) continue;
@@ -77,7 +92,9 @@ describe("the adjacent-protocols review: each mutant first fails where its row s
       expect(f, `${mutant.id} survived every golden session`).not.toBeNull();
       if (f === null || row.firstFails?.[mutant.id] !== undefined || row.golden.length === 0) return;
       const where = `${f.session} ${describeMismatch(f.mismatch)}`;
-      expect(row.decisions, `${mutant.id} first fails on a line that does not pin ${row.item}: ${where}`).toContain(decisionOfLine(f.mismatch.id));
+      expect(row.decisions, `${mutant.id} first fails on a line that does not pin ${row.item}: ${where}`).toContain(
+        decisionOfLine(f.mismatch.id),
+      );
     }, 60_000);
   }
 });

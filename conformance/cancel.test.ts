@@ -21,7 +21,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const settings = { seed: 1, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [] };
 
 describe("a certification whose signal fires mid-stage", () => {
-  it("stops the stage, leaves no process, starts none after, and writes a certificate that says so", { timeout: 180_000 }, async () => {
+  it("stops the stage, leaves no process, starts none after, and writes a certificate that says so", {
+    timeout: 180_000,
+  }, async () => {
     const log = join(tmp, "pids-interrupted");
     const outDir = join(tmp, "interrupted");
     const c = new AbortController();
@@ -38,8 +40,16 @@ describe("a certification whose signal fires mid-stage", () => {
       },
     };
     const r = await certify({
-      ...settings, commandLine: PID_RECORDING_KIT, cwd: REPO_ROOT, outDir, runs: 1_000, timeBudgetMs: 600_000,
-      stages: ["handshake", "differential", "algebra", "crash"], progress, signal: c.signal, env: { ...process.env, SRK_TEST_PID_LOG: log },
+      ...settings,
+      commandLine: PID_RECORDING_KIT,
+      cwd: REPO_ROOT,
+      outDir,
+      runs: 1_000,
+      timeBudgetMs: 600_000,
+      stages: ["handshake", "differential", "algebra", "crash"],
+      progress,
+      signal: c.signal,
+      env: { ...process.env, SRK_TEST_PID_LOG: log },
     });
     expect(c.signal.aborted).toBe(true);
     const byStage = new Map(r.certificate.stages.map((s) => [s.stage, s]));
@@ -48,9 +58,18 @@ describe("a certification whose signal fires mid-stage", () => {
     expect(cut?.verdict).toBe("inconclusive");
     expect(cut?.reason).toMatch(/^cut short: interrupted by SIGINT; its processes were stopped/);
     for (const later of ["algebra", "crash"] as const) {
-      expect(byStage.get(later)).toMatchObject({ verdict: "inconclusive", reason: "not run: the certification was cut short: interrupted by SIGINT", checks: 0 });
+      expect(byStage.get(later)).toMatchObject({
+        verdict: "inconclusive",
+        reason: "not run: the certification was cut short: interrupted by SIGINT",
+        checks: 0,
+      });
     }
-    expect(r.certificate).toMatchObject({ result: "inconclusive", exit_code: 2, harness_faults: [], implementation_faults: [] });
+    expect(r.certificate).toMatchObject({
+      result: "inconclusive",
+      exit_code: 2,
+      harness_faults: [],
+      implementation_faults: [],
+    });
     expect(Certificate.parse(JSON.parse(readFileSync(r.certificatePath, "utf8")))).toEqual(r.certificate);
     // Every implementation process is gone when certify returns (not eventually: reaped), and none
     // was started after the abort.
@@ -65,27 +84,52 @@ describe("a certification whose signal fires mid-stage", () => {
     const c = new AbortController();
     c.abort(new CutShort("interrupted by SIGTERM"));
     const r = await certify({
-      ...settings, commandLine: PID_RECORDING_KIT, cwd: REPO_ROOT, outDir: join(tmp, "never"), runs: 5, timeBudgetMs: 60_000,
-      stages: ["handshake", "golden"], progress: silentProgress, signal: c.signal, env: { ...process.env, SRK_TEST_PID_LOG: log },
+      ...settings,
+      commandLine: PID_RECORDING_KIT,
+      cwd: REPO_ROOT,
+      outDir: join(tmp, "never"),
+      runs: 5,
+      timeBudgetMs: 60_000,
+      stages: ["handshake", "golden"],
+      progress: silentProgress,
+      signal: c.signal,
+      env: { ...process.env, SRK_TEST_PID_LOG: log },
     });
-    expect(r.certificate.stages.map((s) => [s.stage, s.verdict, s.reason])).toEqual([["handshake", "inconclusive", expect.stringMatching(/^cut short: interrupted by SIGTERM/)]]);
+    expect(r.certificate.stages.map((s) => [s.stage, s.verdict, s.reason])).toEqual([
+      ["handshake", "inconclusive", expect.stringMatching(/^cut short: interrupted by SIGTERM/)],
+    ]);
     expect(r.certificate.exit_code).toBe(2);
     expect(recordedPids(log)).toEqual([]);
   });
 });
 
 describe("a stage's hard time limit (the budget plus grace)", () => {
-  it("cuts a stage stuck on a request as it always did, and its processes are gone, SIGTERM or not", { timeout: 60_000 }, async () => {
+  it("cuts a stage stuck on a request as it always did, and its processes are gone, SIGTERM or not", {
+    timeout: 60_000,
+  }, async () => {
     const log = join(tmp, "pids-limit");
     // Deaf to SIGTERM and silent after hello: only the time limit, then SIGKILL, ends the stage.
     // The budget leaves the first handshake time to finish on a loaded machine.
     const commandLine = `${process.execPath} --import ./conformance/test/fixtures/record-pid.mjs conformance/test/fixtures/silent-after-hello.mjs --deaf`;
     const r = await certify({
-      ...settings, commandLine, cwd: REPO_ROOT, outDir: join(tmp, "limit"), runs: 1, timeBudgetMs: 8_000, graceMs: 500, requestTimeoutMs: 600_000,
-      stages: ["golden"], progress: silentProgress, env: { ...process.env, SRK_TEST_PID_LOG: log },
+      ...settings,
+      commandLine,
+      cwd: REPO_ROOT,
+      outDir: join(tmp, "limit"),
+      runs: 1,
+      timeBudgetMs: 8_000,
+      graceMs: 500,
+      requestTimeoutMs: 600_000,
+      stages: ["golden"],
+      progress: silentProgress,
+      env: { ...process.env, SRK_TEST_PID_LOG: log },
     });
     expect(r.certificate.stages.map((s) => [s.stage, s.verdict, s.reason])).toEqual([
-      ["golden", "inconclusive", "the stage did not finish within the time budget (+ grace); its processes were killed"],
+      [
+        "golden",
+        "inconclusive",
+        "the stage did not finish within the time budget (+ grace); its processes were killed",
+      ],
     ]);
     expect(r.certificate.implementation_faults).toEqual([]);
     const pids = recordedPids(log);

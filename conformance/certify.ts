@@ -19,7 +19,14 @@ import { setMaxListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ShrinkLedger } from "./shrink-budget.ts";
-import { Certificate, CERTIFICATE_VERSION, STAGES, type CounterexampleRef, type StageName, type StageResult } from "../spec/certificate.ts";
+import {
+  Certificate,
+  CERTIFICATE_VERSION,
+  STAGES,
+  type CounterexampleRef,
+  type StageName,
+  type StageResult,
+} from "../spec/certificate.ts";
 import type { InvariantId } from "../spec/catalog.ts";
 import type { HelloResult } from "../spec/wire/index.ts";
 import { WHOLE, type Shard } from "./shard/shard.ts";
@@ -38,7 +45,15 @@ import { STAGE_RUNNERS } from "./stages/registry.ts";
 import { DEFAULT_EXHAUSTIVE_SCOPE } from "./stages/exhaustive-scope.ts";
 import { coverOf, scopeOf } from "./stages/scope-cover.ts";
 import { edgeCoverage } from "./oracle/abstract-edges.ts";
-import { outcome, Undrivable, WireBreak, type CertifySettings, type Finding, type StageContext, type StageOutcome } from "./stages/types.ts";
+import {
+  outcome,
+  Undrivable,
+  WireBreak,
+  type CertifySettings,
+  type Finding,
+  type StageContext,
+  type StageOutcome,
+} from "./stages/types.ts";
 import type { CertifyResult } from "./core/certify-result.ts";
 import { shellWord as shq } from "./core/shell.ts";
 import { CutShort, cutShortOf, manyListeners, timeLimit, whenAborted } from "./core/abort.ts";
@@ -86,8 +101,9 @@ const kitVersion = (): { name: string; version: string } => {
 
 /** The stages a run executes: all, or those concerning a selected invariant (the wire stage concerns none). */
 export const stagesFor = (only: readonly InvariantId[], requested?: readonly StageName[]): StageName[] =>
-  STAGES.filter((s) => (requested === undefined ? true : requested.includes(s)))
-    .filter((s) => s === "handshake" || only.length === 0 || STAGE_CONCERNS[s].some((id) => only.includes(id)));
+  STAGES.filter((s) => (requested === undefined ? true : requested.includes(s))).filter(
+    (s) => s === "handshake" || only.length === 0 || STAGE_CONCERNS[s].some((id) => only.includes(id)),
+  );
 
 /** Why a stage's hard time limit (the budget plus grace) cuts it short; the reason its outcome has always given. */
 const STAGE_TIME_LIMIT = new CutShort("the stage did not finish within the time budget (+ grace)");
@@ -96,7 +112,13 @@ const STAGE_TIME_LIMIT = new CutShort("the stage did not finish within the time 
 const cutOutcome = (c: CutShort, ms: number): StageOutcome =>
   c === STAGE_TIME_LIMIT
     ? outcome("inconclusive", `${c.why}; its processes were killed`, 0)
-    : outcome("inconclusive", `${c.message}; its processes were stopped and what it found so far is not reported`, 0, [], [`cut short after ${ms} ms of this stage`]);
+    : outcome(
+        "inconclusive",
+        `${c.message}; its processes were stopped and what it found so far is not reported`,
+        0,
+        [],
+        [`cut short after ${ms} ms of this stage`],
+      );
 
 /**
  * The stage's outcome, or the CutShort of `signal` as soon as it fires: the stage is not waited
@@ -130,14 +152,20 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
   const refs = new Map<Finding, CounterexampleRef>();
   const plan = stagesFor(o.only, o.stages);
   const target = new Target({
-    commandLine: o.commandLine, requestTimeoutMs: o.requestTimeoutMs, startupTimeoutMs: o.startupTimeoutMs,
-    ...(o.cwd === undefined ? {} : { cwd: o.cwd }), ...(o.dataRoot === undefined ? {} : { dataRoot: o.dataRoot }), ...(o.dataDir === undefined ? {} : { dataDir: o.dataDir }), ...(o.env === undefined ? {} : { env: o.env }),
+    commandLine: o.commandLine,
+    requestTimeoutMs: o.requestTimeoutMs,
+    startupTimeoutMs: o.startupTimeoutMs,
+    ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
+    ...(o.dataRoot === undefined ? {} : { dataRoot: o.dataRoot }),
+    ...(o.dataDir === undefined ? {} : { dataDir: o.dataDir }),
+    ...(o.env === undefined ? {} : { env: o.env }),
   });
 
   let hello: HelloResult | null = null;
   let outDir: string | null = typeof o.outDir === "string" ? o.outDir : null;
   const out = (): string => {
-    if (outDir === null) outDir = typeof o.outDir === "string" ? o.outDir : o.outDir(hello?.implementation.name ?? null);
+    if (outDir === null)
+      outDir = typeof o.outDir === "string" ? o.outDir : o.outDir(hello?.implementation.name ?? null);
     return outDir;
   };
   const record = (stage: StageName, out_: StageOutcome, ms: number): void => {
@@ -147,15 +175,36 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
         traceFile = `traces/${stage}-${f.invariant ?? "wire"}-${traces.length + 1}.json`;
         traces.push({ file: traceFile, trace: f.trace });
       }
-      const cut = f.trace?.shrink?.interrupted === true ? { shrunk: false as const, shrink_reason: f.trace.shrink.reason ?? "interrupted" } : {};
+      const cut =
+        f.trace?.shrink?.interrupted === true
+          ? { shrunk: false as const, shrink_reason: f.trace.shrink.reason ?? "interrupted" }
+          : {};
       refs.set(f, {
-        invariant: f.invariant, stage: f.stage, check: f.check, summary: f.summary, steps: f.trace?.steps.length ?? 0, trace_file: traceFile, ...cut,
-        replay: traceFile !== null ? `npx srk replay ${shq(join(out(), traceFile))} --impl ${shq(o.commandLine)}`
-          : f.rerun !== undefined ? `npx srk ${f.rerun} --impl ${shq(o.commandLine)}` : null,
+        invariant: f.invariant,
+        stage: f.stage,
+        check: f.check,
+        summary: f.summary,
+        steps: f.trace?.steps.length ?? 0,
+        trace_file: traceFile,
+        ...cut,
+        replay:
+          traceFile !== null
+            ? `npx srk replay ${shq(join(out(), traceFile))} --impl ${shq(o.commandLine)}`
+            : f.rerun !== undefined
+              ? `npx srk ${f.rerun} --impl ${shq(o.commandLine)}`
+              : null,
       });
     }
     const findings = out_.findings.map((f) => refs.get(f) as CounterexampleRef);
-    results.push({ stage, verdict: out_.verdict, reason: out_.reason, checks: out_.checks, duration_ms: ms, findings, notes: [...out_.notes] });
+    results.push({
+      stage,
+      verdict: out_.verdict,
+      reason: out_.reason,
+      checks: out_.checks,
+      duration_ms: ms,
+      findings,
+      notes: [...out_.notes],
+    });
     summaries.push({ stage, verdict: out_.verdict, reason: out_.reason, findings: out_.findings });
     progress.line(`srk: ${stage}: ${out_.verdict} — ${out_.reason}`);
   };
@@ -172,14 +221,29 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
       hello = first.client.hello;
       const violations = first.client.violations;
       await first.close();
-      if (violations.length > 0) implementationFaults.push(...violations.map((v) => `${v.rule}: ${v.message}: ${v.raw}`));
+      if (violations.length > 0)
+        implementationFaults.push(...violations.map((v) => `${v.rule}: ${v.message}: ${v.raw}`));
     } catch (e) {
       if (e instanceof CutShort) {
         record("handshake", cutOutcome(e, Date.now() - started), Date.now() - started);
       } else if (e instanceof Undrivable || e instanceof WireBreak) {
         implementationFaults.push(e.message);
-        const out = outcome(e instanceof WireBreak ? "fail" : "inconclusive", `the first handshake failed: ${e.message}`, 1,
-          e instanceof WireBreak ? [{ invariant: null, stage: "handshake", check: `handshake/${e.rule}`, summary: `${e.message}; raw: ${e.raw}`, trace: null }] : []);
+        const out = outcome(
+          e instanceof WireBreak ? "fail" : "inconclusive",
+          `the first handshake failed: ${e.message}`,
+          1,
+          e instanceof WireBreak
+            ? [
+                {
+                  invariant: null,
+                  stage: "handshake",
+                  check: `handshake/${e.rule}`,
+                  summary: `${e.message}; raw: ${e.raw}`,
+                  trace: null,
+                },
+              ]
+            : [],
+        );
         record("handshake", out, Date.now() - started);
       } else throw e;
     }
@@ -187,10 +251,20 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
     prepareOutDir(out());
     if (hello !== null) {
       const ctx: StageContext = {
-        settings: o, hello, families: hello.profile.families, crashHook: hello.profile.crash_hook,
+        settings: o,
+        hello,
+        families: hello.profile.families,
+        crashHook: hello.profile.crash_hook,
         // One shrink budget for every stage of this certification (D-064).
         shrinkLedger: new ShrinkLedger(o.timeBudgetMs),
-        target, witnesses, coverage, progress, deadline, ...(o.signal === undefined ? {} : { signal: o.signal }), ...(o.shard === undefined ? {} : { shard: o.shard }), ...(o.failFast === true ? { failFast: true } : {}),
+        target,
+        witnesses,
+        coverage,
+        progress,
+        deadline,
+        ...(o.signal === undefined ? {} : { signal: o.signal }),
+        ...(o.shard === undefined ? {} : { shard: o.shard }),
+        ...(o.failFast === true ? { failFast: true } : {}),
       };
       for (const stage of plan) {
         const t0 = Date.now();
@@ -204,7 +278,8 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
           out = outcome("inconclusive", "the time budget ended before this stage", 0);
         } else {
           const limit = timeLimit(deadline - Date.now() + grace, STAGE_TIME_LIMIT);
-          const signal = o.signal === undefined ? limit.signal : manyListeners(AbortSignal.any([o.signal, limit.signal]));
+          const signal =
+            o.signal === undefined ? limit.signal : manyListeners(AbortSignal.any([o.signal, limit.signal]));
           // Each live process and client of the stage listens to it (and stops listening when it
           // exits): more than Node's default of 10 at once is expected, not a leak.
           setMaxListeners(0, signal);
@@ -220,11 +295,23 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
               implementationFaults.push(`${stage}: ${e.message}`);
               out = outcome("inconclusive", e.message, 0);
             } else if (e instanceof WireBreak) {
-              out = outcome("fail", `${e.rule}: ${e.message}`, 1, [{ invariant: null, stage, check: `${stage}/${e.rule}`, summary: `${e.message}; raw: ${e.raw}`, trace: null }]);
+              out = outcome("fail", `${e.rule}: ${e.message}`, 1, [
+                {
+                  invariant: null,
+                  stage,
+                  check: `${stage}/${e.rule}`,
+                  summary: `${e.message}; raw: ${e.raw}`,
+                  trace: null,
+                },
+              ]);
             } else {
               const msg = e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ""}` : String(e);
               harnessFaults.push(`${stage}: ${msg}`);
-              out = outcome("inconclusive", `the runner failed in this stage (a harness fault, not the implementation's): ${e instanceof Error ? e.message : String(e)}`, 0);
+              out = outcome(
+                "inconclusive",
+                `the runner failed in this stage (a harness fault, not the implementation's): ${e instanceof Error ? e.message : String(e)}`,
+                0,
+              );
             }
           } finally {
             limit.clear();
@@ -237,8 +324,13 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
         const first = ignored[0];
         if (first !== undefined) {
           const summary = `${first.message}${ignored.length > 1 ? ` (${ignored.length} processes in this stage)` : ""}; raw: ${first.raw}`;
-          out = outcome(out.verdict === "inconclusive" ? "inconclusive" : "fail", out.verdict === "inconclusive" || out.verdict === "fail" ? out.reason : `W-2.2: ${first.message}`,
-            out.checks, [...out.findings, { invariant: null, stage, check: `${stage}/W-2.2`, summary, trace: null }], out.notes);
+          out = outcome(
+            out.verdict === "inconclusive" ? "inconclusive" : "fail",
+            out.verdict === "inconclusive" || out.verdict === "fail" ? out.reason : `W-2.2: ${first.message}`,
+            out.checks,
+            [...out.findings, { invariant: null, stage, check: `${stage}/W-2.2`, summary, trace: null }],
+            out.notes,
+          );
         }
         record(stage, out, Date.now() - t0);
       }
@@ -249,8 +341,13 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
   }
 
   const decision = decide({
-    families: hello === null ? null : hello.profile.families, only: o.only, stages: summaries, witnesses,
-    baseline: o.baseline ?? EMPTY_BASELINE, harnessFaults, ref: (f) => refs.get(f) as CounterexampleRef,
+    families: hello === null ? null : hello.profile.families,
+    only: o.only,
+    stages: summaries,
+    witnesses,
+    baseline: o.baseline ?? EMPTY_BASELINE,
+    harnessFaults,
+    ref: (f) => refs.get(f) as CounterexampleRef,
   });
   // The coverage figure (D-075): what the differential campaign covered of the scope's reachable
   // abstract edges, when the campaign ran (a shard that owned none of its runs records none).
@@ -259,16 +356,29 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
   const edges =
     hello === null || !differentialRan
       ? undefined
-      : { ...edgeCoverage(scopeOf(o), coverOf(scopeOf(o), hello.profile.families).abstractEdges, coverage.edges()), ...(guidance === null ? {} : { unguided: guidance.unguided }) };
+      : {
+          ...edgeCoverage(scopeOf(o), coverOf(scopeOf(o), hello.profile.families).abstractEdges, coverage.edges()),
+          ...(guidance === null ? {} : { unguided: guidance.unguided }),
+        };
   const certificate: Certificate = {
     certificate_version: CERTIFICATE_VERSION,
     kit: { ...kitVersion(), spec_digest: specDigest() },
     protocol_version: hello?.protocol_version ?? null,
     implementation: {
-      name: hello?.implementation.name ?? null, version: hello?.implementation.version ?? null,
-      command_line: o.commandLine, profile: hello === null ? null : { families: [...hello.profile.families], crash_hook: hello.profile.crash_hook },
+      name: hello?.implementation.name ?? null,
+      version: hello?.implementation.version ?? null,
+      command_line: o.commandLine,
+      profile: hello === null ? null : { families: [...hello.profile.families], crash_hook: hello.profile.crash_hook },
     },
-    settings: { seed: o.seed, runs: o.runs, time_budget_ms: o.timeBudgetMs, request_timeout_ms: o.requestTimeoutMs, only: [...o.only], stages: results.map((r) => r.stage), exhaustive_scope: o.exhaustiveScope ?? DEFAULT_EXHAUSTIVE_SCOPE },
+    settings: {
+      seed: o.seed,
+      runs: o.runs,
+      time_budget_ms: o.timeBudgetMs,
+      request_timeout_ms: o.requestTimeoutMs,
+      only: [...o.only],
+      stages: results.map((r) => r.stage),
+      exhaustive_scope: o.exhaustiveScope ?? DEFAULT_EXHAUSTIVE_SCOPE,
+    },
     started_at: startedAt,
     duration_ms: Date.now() - started,
     stages: results,

@@ -36,7 +36,9 @@ describe(`the guide's Python example (${EXAMPLE})`, () => {
   it("is under 100 lines and imports only the Python standard library", () => {
     const text = readFileSync(join(REPO_ROOT, EXAMPLE), "utf8");
     expect(text.trimEnd().split("\n").length).toBeLessThan(100);
-    const imported = [...text.matchAll(/^(?:import ([\w, ]+)|from (\w+) import)/gm)].flatMap((m) => (m[1] ?? m[2] ?? "").split(",").map((s) => s.trim()));
+    const imported = [...text.matchAll(/^(?:import ([\w, ]+)|from (\w+) import)/gm)].flatMap((m) =>
+      (m[1] ?? m[2] ?? "").split(",").map((s) => s.trim()),
+    );
     expect(imported.sort()).toEqual(["itertools", "json", "os", "re", "sys"]);
   });
 
@@ -45,7 +47,10 @@ describe(`the guide's Python example (${EXAMPLE})`, () => {
     let exitCode = 0;
     let stdout = "";
     try {
-      ({ stdout } = await run(process.execPath, ["bin/srk.mjs", "certify", "--impl", COMMAND_LINE, "--out", out], { cwd: REPO_ROOT, maxBuffer: 16 << 20 }));
+      ({ stdout } = await run(process.execPath, ["bin/srk.mjs", "certify", "--impl", COMMAND_LINE, "--out", out], {
+        cwd: REPO_ROOT,
+        maxBuffer: 16 << 20,
+      }));
     } catch (e) {
       const err = e as { code?: number; stdout?: string; stderr?: string };
       exitCode = err.code ?? -1;
@@ -58,17 +63,23 @@ describe(`the guide's Python example (${EXAMPLE})`, () => {
     for (const inv of certificate.invariants) {
       expect(inv.verdict, `${inv.invariant}: ${inv.reason}`).toBe("not-applicable");
       expect(inv.reason).toContain("not in the declared profile (W-5.2)");
-      expect(Object.values(inv.witnesses).every((n) => n === 0), `${inv.invariant} has witnesses`).toBe(true);
+      expect(
+        Object.values(inv.witnesses).every((n) => n === 0),
+        `${inv.invariant} has witnesses`,
+      ).toBe(true);
     }
     const stage = (name: string) => certificate.stages.find((s) => s.stage === name);
     // What an empty profile still certifies: the handshake (W-5), the wire session's lines that need
     // no family (W-9.1, D-049) and the hostile-input catalog (W-1, W-4).
     expect(stage("handshake")?.verdict, stage("handshake")?.reason).toBe("pass");
     expect(stage("golden")?.verdict, stage("golden")?.reason).toBe("pass");
-    expect(stage("golden")?.notes.join("\n")).toMatch(/wire-session: \d+ of its \d+ lines, those the profile may be sent/);
+    expect(stage("golden")?.notes.join("\n")).toMatch(
+      /wire-session: \d+ of its \d+ lines, those the profile may be sent/,
+    );
     expect(stage("wire")?.verdict, JSON.stringify(stage("wire")?.findings.slice(0, 3))).toBe("pass");
     expect(stage("wire")?.checks ?? 0).toBeGreaterThan(70);
-    for (const s of ["differential", "algebra", "crash", "forgetting"]) expect(stage(s)?.verdict, `${s}: ${stage(s)?.reason}`).toBe("not-applicable");
+    for (const s of ["differential", "algebra", "crash", "forgetting"])
+      expect(stage(s)?.verdict, `${s}: ${stage(s)?.reason}`).toBe("not-applicable");
     expect(certificate.implementation_faults).toEqual([]);
     expect(certificate.harness_faults).toEqual([]);
     // D-036: an empty profile certifies nothing, so the run is inconclusive (exit 2) although the
@@ -77,11 +88,17 @@ describe(`the guide's Python example (${EXAMPLE})`, () => {
     expect(certificate.exit_code).toBe(2);
     expect(exitCode, stdout).toBe(2);
     expect(stdout).toContain("invariants: 0 pass, 0 fail, 19 not applicable, 0 not selected, 0 inconclusive");
-    expect(stdout).toContain("result: inconclusive (exit 2): 0 invariants inconclusive, 0 stages inconclusive; no invariant passed, so nothing is certified");
+    expect(stdout).toContain(
+      "result: inconclusive (exit 2): 0 invariants inconclusive, 0 stages inconclusive; no invariant passed, so nothing is certified",
+    );
   }, 120_000);
 
   it("checks commands with the spec's JSON Schemas: real commands are well-formed, broken ones MALFORMED (W-2.3)", async () => {
-    const client = await WireClient.start({ command: "python3", args: [EXAMPLE, "--data-dir", tempDir("srk-example-data-")], cwd: REPO_ROOT });
+    const client = await WireClient.start({
+      command: "python3",
+      args: [EXAMPLE, "--data-dir", tempDir("srk-example-data-")],
+      cwd: REPO_ROOT,
+    });
     const codeOf = async (command: unknown): Promise<string> => {
       const r = await client.request({ type: "command", command });
       return r.ok ? "ok" : r.error.code;
@@ -95,7 +112,8 @@ describe(`the guide's Python example (${EXAMPLE})`, () => {
       const byOp = new Map(commands.map((c) => [c.op, c]));
       expect(byOp.size).toBeGreaterThan(25);
       // Every command of the golden sessions is well-formed, so it reaches the profile check.
-      for (const c of commands) expect(await codeOf(c), `${c.op} ${JSON.stringify(c).slice(0, 200)}`).toBe("UNSUPPORTED");
+      for (const c of commands)
+        expect(await codeOf(c), `${c.op} ${JSON.stringify(c).slice(0, 200)}`).toBe("UNSUPPORTED");
       // One broken variant per operation: an extra field, a tick that is not an integer, a missing field.
       for (const c of byOp.values()) {
         const { tick: _tick, ...noTick } = c;

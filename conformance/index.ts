@@ -133,7 +133,12 @@ export interface CertifyOptions {
 const progressOf = (f: ((line: string) => void) | undefined): Progress =>
   f === undefined
     ? silentProgress
-    : { stage: (name, detail) => f(detail === undefined ? `srk: ${name}` : `srk: ${name} ${detail}`), tick: () => {}, line: f, done: () => {} };
+    : {
+        stage: (name, detail) => f(detail === undefined ? `srk: ${name}` : `srk: ${name} ${detail}`),
+        tick: () => {},
+        line: f,
+        done: () => {},
+      };
 
 /**
  * Certifies an implementation over the wire, as `srk certify` does, and returns the certificate

@@ -12,7 +12,8 @@ import { fileURLToPath } from "node:url";
 export const findPackageRoot = (from: string): string => {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, "package.json"))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}: the kit's files are not where it was installed`);
+    if (dirname(dir) === dir)
+      throw new Error(`no package.json above ${from}: the kit's files are not where it was installed`);
   }
 };
 

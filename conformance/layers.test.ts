@@ -27,13 +27,16 @@ interface Violation {
 
 /** Runs dependency-cruiser over `dirs` of `cwd` with the kit's rules; the violations it reports. */
 const cruise = async (cwd: string, dirs: readonly string[]): Promise<{ violations: Violation[]; modules: number }> => {
-  const r = await run(process.execPath, [DEPCRUISE, "--config", CONFIG, "--output-type", "json", ...dirs], { cwd, maxBuffer: 256 * 1024 * 1024 })
-    .catch((e: { stdout?: string; stderr?: string }) => ({ stdout: e.stdout ?? "", stderr: e.stderr ?? "" }));
+  const r = await run(process.execPath, [DEPCRUISE, "--config", CONFIG, "--output-type", "json", ...dirs], {
+    cwd,
+    maxBuffer: 256 * 1024 * 1024,
+  }).catch((e: { stdout?: string; stderr?: string }) => ({ stdout: e.stdout ?? "", stderr: e.stderr ?? "" }));
   const out = JSON.parse(r.stdout) as { summary: { violations: Violation[]; totalCruised: number } };
   return { violations: out.summary.violations, modules: out.summary.totalCruised };
 };
 
-const show = (v: Violation): string => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle === undefined ? "" : ` (circle: ${v.cycle.map((c) => c.name).join(" → ")})`}`;
+const show = (v: Violation): string =>
+  `${v.rule.name}: ${v.from} → ${v.to}${v.cycle === undefined ? "" : ` (circle: ${v.cycle.map((c) => c.name).join(" → ")})`}`;
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -52,7 +55,14 @@ describe("the kit's layering (.dependency-cruiser.cjs)", () => {
     const root = mkdtempSync(join(tmpdir(), "srk-layers-"));
     dirs.push(root);
     const files: Record<string, string> = {
-      "tsconfig.json": JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", allowImportingTsExtensions: true, noEmit: true } }),
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          allowImportingTsExtensions: true,
+          noEmit: true,
+        },
+      }),
       "spec/a.ts": 'import { b } from "../model/b.ts";\nexport const a = b;\n',
       "model/b.ts": 'import { c } from "./c.ts";\nexport const b = 1;\nexport const bc = () => c;\n',
       "model/c.ts": 'import { b } from "./b.ts";\nexport const c = () => b;\n',
@@ -65,13 +75,26 @@ describe("the kit's layering (.dependency-cruiser.cjs)", () => {
       writeFileSync(join(root, f), text);
     }
     const { violations } = await cruise(root, ["spec", "model", "impl", "reports"]);
-    const fired = (rule: string, from: string, to: string) => violations.some((v) => v.rule.name === rule && v.from === from && v.to === to);
-    expect(fired("no-circular", "model/b.ts", "model/c.ts") || fired("no-circular", "model/c.ts", "model/b.ts"), violations.map(show).join("\n")).toBe(true);
+    const fired = (rule: string, from: string, to: string) =>
+      violations.some((v) => v.rule.name === rule && v.from === from && v.to === to);
+    expect(
+      fired("no-circular", "model/b.ts", "model/c.ts") || fired("no-circular", "model/c.ts", "model/b.ts"),
+      violations.map(show).join("\n"),
+    ).toBe(true);
     expect(fired("impl-never-model", "impl/i.ts", "model/b.ts"), violations.map(show).join("\n")).toBe(true);
     expect(fired("layer-impl", "impl/i.ts", "model/b.ts")).toBe(true);
     expect(fired("layer-spec", "spec/a.ts", "model/b.ts")).toBe(true);
     expect(fired("tests-below-reports", "model/m.test.ts", "reports/r.ts")).toBe(true);
     // Nothing else: model importing itself and reports standing alone are allowed.
-    expect(violations.filter((v) => !["no-circular", "impl-never-model", "layer-impl", "layer-spec", "tests-below-reports"].includes(v.rule.name)).map(show)).toEqual([]);
+    expect(
+      violations
+        .filter(
+          (v) =>
+            !["no-circular", "impl-never-model", "layer-impl", "layer-spec", "tests-below-reports"].includes(
+              v.rule.name,
+            ),
+        )
+        .map(show),
+    ).toEqual([]);
   }, 60_000);
 });

@@ -26,13 +26,20 @@ export interface ReplayOptions {
 
 export const replayTrace = async (trace: PortableTrace, o: ReplayOptions): Promise<ReplayVerdict> => {
   const target = new Target({
-    commandLine: o.commandLine, requestTimeoutMs: o.requestTimeoutMs ?? 15_000, startupTimeoutMs: o.startupTimeoutMs ?? 30_000,
+    commandLine: o.commandLine,
+    requestTimeoutMs: o.requestTimeoutMs ?? 15_000,
+    startupTimeoutMs: o.startupTimeoutMs ?? 30_000,
     ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
   });
   const steps: PlannedStep[] = trace.steps.map((s) => ({
     request: s.request as PlannedStep["request"],
     expected: s.expected as ExpectedReply,
-    ...(s.model === undefined ? {} : { rejectedAt: s.model.rule === undefined ? { check: s.model.check } : { check: s.model.check, rule: s.model.rule } }),
+    ...(s.model === undefined
+      ? {}
+      : {
+          rejectedAt:
+            s.model.rule === undefined ? { check: s.model.check } : { check: s.model.check, rule: s.model.rule },
+        }),
   }));
   let session: Session | null = null;
   let armed = false;
@@ -57,16 +64,23 @@ export const replayTrace = async (trace: PortableTrace, o: ReplayOptions): Promi
       try {
         reply = session.check(o2, `step ${i + 1}`);
       } catch (e) {
-        if (e instanceof WireBreak) return { kind: "still-fails", step: i + 1, summary: `${e.rule}: ${e.message}; raw: ${e.raw}` };
+        if (e instanceof WireBreak)
+          return { kind: "still-fails", step: i + 1, summary: `${e.rule}: ${e.message}; raw: ${e.raw}` };
         throw e;
       }
       const m = comparePlanned(steps, i, reply);
-      if (m !== null) return { kind: "still-fails", step: i + 1, summary: `${m.summary}${m.invariant === null ? "" : ` [${m.invariant}]`}` };
+      if (m !== null)
+        return {
+          kind: "still-fails",
+          step: i + 1,
+          summary: `${m.summary}${m.invariant === null ? "" : ` [${m.invariant}]`}`,
+        };
     }
     return { kind: "passes", steps: steps.length };
   } catch (e) {
     if (e instanceof Undrivable) return { kind: "undrivable", reason: e.message };
-    if (e instanceof WireBreak) return { kind: "still-fails", step: -1, summary: `${e.rule}: ${e.message}; raw: ${e.raw}` };
+    if (e instanceof WireBreak)
+      return { kind: "still-fails", step: -1, summary: `${e.rule}: ${e.message}; raw: ${e.raw}` };
     throw e;
   } finally {
     await target.dispose();

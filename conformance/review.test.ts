@@ -77,7 +77,10 @@ describe("spec review 1 is closed item by item", () => {
         const file = goldenFileOf(name);
         expect(file, `${r.item}: no golden session ${name}`).toBeDefined();
         const ids = requestIds(file as string);
-        expect(ids.some((id) => id.startsWith(`${r.item}.`)), `${r.item}: no line ${r.item}.<n> in ${file}`).toBe(true);
+        expect(
+          ids.some((id) => id.startsWith(`${r.item}.`)),
+          `${r.item}: no line ${r.item}.<n> in ${file}`,
+        ).toBe(true);
       }
     }
   });
@@ -101,16 +104,21 @@ describe("spec review 1 is closed item by item", () => {
     }
     // and no tagged mutant is left out of the record
     for (const m of MUTANTS.filter((x) => x.review !== undefined)) {
-      expect(REVIEW_ROWS.some((r) => r.item === m.review && r.mutants.includes(m.id)), `${m.id} (${m.review}) is in no row`).toBe(true);
+      expect(
+        REVIEW_ROWS.some((r) => r.item === m.review && r.mutants.includes(m.id)),
+        `${m.id} (${m.review}) is in no row`,
+      ).toBe(true);
     }
   });
 
   it("every scripted line a row's summary cites (G-33.6) is a line of that item in one of the row's sessions", () => {
     for (const r of REVIEW_ROWS) {
-      const ids = new Set(r.golden.flatMap((name) => {
-        const file = goldenFileOf(name);
-        return file === undefined ? [] : requestIds(file);
-      }));
+      const ids = new Set(
+        r.golden.flatMap((name) => {
+          const file = goldenFileOf(name);
+          return file === undefined ? [] : requestIds(file);
+        }),
+      );
       for (const cited of r.summary.match(/\bG-\d+\.\d+\b/g) ?? []) {
         expect(cited.startsWith(`${r.item}.`), `${r.item} cites ${cited}, a line of another item`).toBe(true);
         expect(ids.has(cited), `${r.item} cites ${cited}, which is no line of ${r.golden.join(", ")}`).toBe(true);
@@ -135,7 +143,11 @@ describe("spec review 1: each review mutant first fails on a golden line pinning
 
   it("every review item with an in-process mutant is checked below, and every such mutant's item has a row naming it", () => {
     expect(reviewMutants.length).toBeGreaterThan(0);
-    for (const m of reviewMutants) expect(REVIEW_ROWS.some((r) => r.item === m.review && r.mutants.includes(m.id)), m.id).toBe(true);
+    for (const m of reviewMutants)
+      expect(
+        REVIEW_ROWS.some((r) => r.item === m.review && r.mutants.includes(m.id)),
+        m.id,
+      ).toBe(true);
   });
 
   for (const m of reviewMutants) {
@@ -144,9 +156,15 @@ describe("spec review 1: each review mutant first fails on a golden line pinning
       expect(f, `${m.id} survived every golden session`).not.toBeNull();
       if (f === null) return;
       const where = `${f.session} ${describeMismatch(f.mismatch)}`;
-      expect(reviewItemOfLine(f.mismatch.id), `${m.id} first fails on a line that does not pin ${m.review}: ${where}`).toBe(m.review);
+      expect(
+        reviewItemOfLine(f.mismatch.id),
+        `${m.id} first fails on a line that does not pin ${m.review}: ${where}`,
+      ).toBe(m.review);
       const rows = REVIEW_ROWS.filter((r) => r.item === m.review);
-      expect(rows.some((r) => r.golden.includes(f.session)), `${m.id} first fails in ${f.session}, which no ${m.review} row names`).toBe(true);
+      expect(
+        rows.some((r) => r.golden.includes(f.session)),
+        `${m.id} first fails in ${f.session}, which no ${m.review} row names`,
+      ).toBe(true);
     }, 60_000);
   }
 });

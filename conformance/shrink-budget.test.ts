@@ -95,7 +95,12 @@ describe("differential stage at the shrink bound", () => {
     const m = MUTANTS.find((x) => x.id === "I1.custodians-as-given");
     if (m === undefined) throw new Error("no mutant I1.custodians-as-given");
     const commandLine = mutantCommandLine(m, name);
-    cleanup.push(() => rmSync(dirname(dirname(commandLine.split(" ").at(-1) ?? join(REPO_ROOT, "none"))), { recursive: true, force: true }));
+    cleanup.push(() =>
+      rmSync(dirname(dirname(commandLine.split(" ").at(-1) ?? join(REPO_ROOT, "none"))), {
+        recursive: true,
+        force: true,
+      }),
+    );
     const target = new Target({ commandLine, cwd: REPO_ROOT, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000 });
     cleanup.push(() => target.dispose());
     // A fake clock for the shrink budget: every reading is a second later. A 10 s budget allows

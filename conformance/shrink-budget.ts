@@ -36,7 +36,10 @@ export interface ShrinkClock {
 /** The shrinking time one certification has used, against its share of the time budget. */
 export class ShrinkLedger {
   private used = 0;
-  constructor(readonly budgetMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly budgetMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get usedMs(): number {
     return this.used;
@@ -74,5 +77,7 @@ export class ShrinkLedger {
  */
 // The context is typed by the two fields read, not by StageContext: the ledger is vocabulary the
 // stages import, so importing the stages' types back would make a circle (issue 22).
-export const shrinkLedgerOf = (ctx: { readonly shrinkLedger?: ShrinkLedger | undefined; readonly settings: { readonly timeBudgetMs: number } }): ShrinkLedger =>
-  ctx.shrinkLedger ?? new ShrinkLedger(ctx.settings.timeBudgetMs);
+export const shrinkLedgerOf = (ctx: {
+  readonly shrinkLedger?: ShrinkLedger | undefined;
+  readonly settings: { readonly timeBudgetMs: number };
+}): ShrinkLedger => ctx.shrinkLedger ?? new ShrinkLedger(ctx.settings.timeBudgetMs);

@@ -28,7 +28,9 @@ export interface OutcomeError {
 }
 
 export type ApplyOutcome = { ok: true; events: Event[] } | { ok: false; error: OutcomeError };
-export type QueryOutcome<N extends QueryName = QueryName> = { ok: true; result: QueryResult<N> } | { ok: false; error: OutcomeError };
+export type QueryOutcome<N extends QueryName = QueryName> =
+  | { ok: true; result: QueryResult<N> }
+  | { ok: false; error: OutcomeError };
 
 const rejectionError = (r: Rejection): OutcomeError => ({ ...r.toData(), definite: true });
 

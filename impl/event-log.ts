@@ -39,12 +39,22 @@ interface Base {
 }
 
 export type ImplEvent =
-  | (Base & { readonly kind: "command.accepted"; readonly op: string | null; readonly command: unknown; readonly events: readonly Event[] })
+  | (Base & {
+      readonly kind: "command.accepted";
+      readonly op: string | null;
+      readonly command: unknown;
+      readonly events: readonly Event[];
+    })
   | (Base & {
       readonly kind: "command.rejected";
       readonly op: string | null;
       readonly command: unknown;
-      readonly error: { readonly code: string; readonly invariant: string | null; readonly definite: boolean; readonly message: string };
+      readonly error: {
+        readonly code: string;
+        readonly invariant: string | null;
+        readonly definite: boolean;
+        readonly message: string;
+      };
     })
   | (Base & { readonly kind: "store.reset" });
 
@@ -70,12 +80,17 @@ export class EventLogRefused extends Error {
 }
 
 const opOf = (command: unknown): string | null => {
-  const op = typeof command === "object" && command !== null && !Array.isArray(command) ? (command as { op?: unknown }).op : undefined;
+  const op =
+    typeof command === "object" && command !== null && !Array.isArray(command)
+      ? (command as { op?: unknown }).op
+      : undefined;
   return typeof op === "string" ? op : null;
 };
 
 /** What the engine did for the request being handled, waiting for the reply that names its id. */
-type Pending = { readonly kind: "command"; readonly command: unknown; readonly outcome: ApplyOutcome } | { readonly kind: "reset" };
+type Pending =
+  | { readonly kind: "command"; readonly command: unknown; readonly outcome: ApplyOutcome }
+  | { readonly kind: "reset" };
 
 export class EventLog {
   private pending: Pending | null = null;
@@ -95,7 +110,9 @@ export class EventLog {
     try {
       return new EventLog(openSync(file, "a"));
     } catch (e) {
-      throw new EventLogRefused(`${EVENT_LOG_ENV}=${file}: cannot be opened for appending (${e instanceof Error ? e.message : String(e)})`);
+      throw new EventLogRefused(
+        `${EVENT_LOG_ENV}=${file}: cannot be opened for appending (${e instanceof Error ? e.message : String(e)})`,
+      );
     }
   }
 
@@ -135,10 +152,25 @@ export class EventLog {
     const request_id = reply.id;
     let event: ImplEvent;
     if (p.kind === "reset") event = { at_ms, kind: "store.reset", request_id };
-    else if (p.outcome.ok) event = { at_ms, kind: "command.accepted", request_id, op: opOf(p.command), command: p.command, events: p.outcome.events };
+    else if (p.outcome.ok)
+      event = {
+        at_ms,
+        kind: "command.accepted",
+        request_id,
+        op: opOf(p.command),
+        command: p.command,
+        events: p.outcome.events,
+      };
     else {
       const { code, invariant, definite, message } = p.outcome.error;
-      event = { at_ms, kind: "command.rejected", request_id, op: opOf(p.command), command: p.command, error: { code, invariant, definite, message } };
+      event = {
+        at_ms,
+        kind: "command.rejected",
+        request_id,
+        op: opOf(p.command),
+        command: p.command,
+        error: { code, invariant, definite, message },
+      };
     }
     // One synchronous append per line: lines stay whole and in the order the requests were handled.
     writeSync(this.fd, `${JSON.stringify(event)}\n`);

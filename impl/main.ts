@@ -46,7 +46,9 @@ const familiesFromArgs = (argv: readonly string[]): readonly Family[] => {
   const names = text === "" ? [] : text.split(",");
   const unknown = names.filter((n) => !(PROTOCOLS as readonly string[]).includes(n));
   if (unknown.length > 0) {
-    log(`--families: unknown famil${unknown.length === 1 ? "y" : "ies"} ${unknown.join(", ")}; expected a comma-separated subset of ${PROTOCOLS.join(", ")}`);
+    log(
+      `--families: unknown famil${unknown.length === 1 ? "y" : "ies"} ${unknown.join(", ")}; expected a comma-separated subset of ${PROTOCOLS.join(", ")}`,
+    );
     process.exit(2);
   }
   return PROTOCOLS.filter((f) => names.includes(f));

@@ -8,7 +8,8 @@ import { refuse } from "./core/rejection.ts";
 import { agentView, instanceView, obligationView, ripaView, storeView, worldView } from "./core/views.ts";
 import type { World } from "./core/world.ts";
 
-const agentOf = (world: World, id: string): Agent => world.agents.get(id) ?? refuse("NOT_FOUND", `no agent ${id}`, ["agent"]);
+const agentOf = (world: World, id: string): Agent =>
+  world.agents.get(id) ?? refuse("NOT_FOUND", `no agent ${id}`, ["agent"]);
 
 const copy = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 
@@ -22,7 +23,14 @@ const compute = (world: World, q: Query): unknown => {
       return storeView(a);
     case "lineage": {
       const s = storeView(a);
-      return { identity: a.identity.identity, genesis: a.store.genesis, head: s.head, chain: s.chain, batches: s.batches, excisions: s.excisions };
+      return {
+        identity: a.identity.identity,
+        genesis: a.store.genesis,
+        head: s.head,
+        chain: s.chain,
+        batches: s.batches,
+        excisions: s.excisions,
+      };
     }
     case "instances":
       return agentView(a).instances;
@@ -31,7 +39,9 @@ const compute = (world: World, q: Query): unknown => {
       return { instance_id: q.instance_id, state: i === undefined ? "avyakrta" : instanceView(i).state };
     }
     case "obligations":
-      return [...a.obligations.values()].map(obligationView).sort((x, y) => (x.obligation_id < y.obligation_id ? -1 : 1));
+      return [...a.obligations.values()]
+        .map(obligationView)
+        .sort((x, y) => (x.obligation_id < y.obligation_id ? -1 : 1));
     case "identity":
       return { identity: a.identity, record: a.identityRecord(), record_digest: a.identityRecordDigest() };
     case "substrate":

@@ -11,9 +11,15 @@ import { errorCodeOf, isInvariantId } from "../spec/catalog.ts";
 
 const sources = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? sources(join(dir, e.name))
+      : e.name.endsWith(".ts") && !e.name.endsWith(".test.ts")
+        ? [join(dir, e.name)]
+        : [],
   );
-const text = sources("model").map((f) => readFileSync(f, "utf8")).join("\n");
+const text = sources("model")
+  .map((f) => readFileSync(f, "utf8"))
+  .join("\n");
 const codeOf = (t: string) => (isInvariantId(t) ? errorCodeOf(t) : t);
 
 describe("model rejection sites name their check clauses", () => {
@@ -21,7 +27,9 @@ describe("model rejection sites name their check clauses", () => {
     const calls = [...text.matchAll(/(violates|generic)\("([A-Z0-9_-]+)", "(OP-[0-9.]+c\d+)"/g)];
     expect(calls.length).toBeGreaterThan(60);
     for (const [, , target, id] of calls) {
-      expect(check(id as string).targets.map(codeOf), `${id} rejects with ${target}`).toContain(codeOf(target as string));
+      expect(check(id as string).targets.map(codeOf), `${id} rejects with ${target}`).toContain(
+        codeOf(target as string),
+      );
     }
   });
 

@@ -13,7 +13,8 @@ import * as K from "./testkit.ts";
 
 export const accept = (w: World, c: Command): { world: World; events: Event[] } => {
   const r = transition(w, c);
-  if (Result.isFailure(r)) throw new Error(`expected ${c.op} to be accepted, got ${r.failure.code}: ${r.failure.message}`);
+  if (Result.isFailure(r))
+    throw new Error(`expected ${c.op} to be accepted, got ${r.failure.code}: ${r.failure.message}`);
   return r.success;
 };
 
@@ -32,9 +33,13 @@ export const rejection = (w: World, c: unknown): Rejection => {
 export const rejectedAt = (w: World, c: unknown, id: string): Rejection => {
   const r = rejection(w, c);
   const op = (c as Command).op;
-  if (r.check !== id) throw new Error(`expected ${op} to fail at ${id}, it failed at ${r.check === "" ? "(no clause)" : r.check} with ${r.code}`);
+  if (r.check !== id)
+    throw new Error(
+      `expected ${op} to fail at ${id}, it failed at ${r.check === "" ? "(no clause)" : r.check} with ${r.code}`,
+    );
   const targets: readonly string[] = check(id).targets;
-  if (!targets.includes(r.invariant ?? r.code)) throw new Error(`${op} failed at ${id} with ${r.invariant ?? r.code}; ${id} rejects with ${targets.join(" or ")}`);
+  if (!targets.includes(r.invariant ?? r.code))
+    throw new Error(`${op} failed at ${id} with ${r.invariant ?? r.code}; ${id} rejects with ${targets.join(" or ")}`);
   return r;
 };
 
@@ -147,7 +152,13 @@ export const scenario = () => {
     { op: "custody.attempt", tick: 6, agent: AGENT, obligation_id: "ob-d2", ack: "declined" },
     { op: "janma.dissolve", tick: 6, agent: AGENT, instance_id: "i2" },
     { op: "ripa.task_start", tick: 7, agent: AGENT, task_id: "t1" },
-    { op: "ripa.bind_surface", tick: 7, agent: AGENT, surface: { surface_id: "s1", kind: "chat", account: "a", session: "x" }, labels: { team: "blue" } },
+    {
+      op: "ripa.bind_surface",
+      tick: 7,
+      agent: AGENT,
+      surface: { surface_id: "s1", kind: "chat", account: "a", session: "x" },
+      labels: { team: "blue" },
+    },
     { op: "ripa.replicate", tick: 7, agent: AGENT, execution: K.exec("rep-1") },
     { op: "ripa.identity_update", tick: 7, agent: AGENT, designation: "renamed", authorization: K.AUTH },
     { op: "ripa.evolve", tick: 7, agent: AGENT, revision: "rev-2", authorization: K.AUTH },
@@ -160,8 +171,16 @@ export const scenario = () => {
   const bundleDigest = last.next.agents.get(AGENT)?.ripa.migration?.bundle_digest ?? "";
   const validated = record(last.next, [
     {
-      op: "ripa.migration_validate", tick: 9, agent: AGENT, migration_id: "m1", bundle_digest: bundleDigest,
-      target: { execution: K.exec("exec-2"), providers: [{ provider_id: "p2", kind: "runtime", contract_version: "v", capabilities: ["fare.search"] }], body_revision: "rev-2" },
+      op: "ripa.migration_validate",
+      tick: 9,
+      agent: AGENT,
+      migration_id: "m1",
+      bundle_digest: bundleDigest,
+      target: {
+        execution: K.exec("exec-2"),
+        providers: [{ provider_id: "p2", kind: "runtime", contract_version: "v", capabilities: ["fare.search"] }],
+        body_revision: "rev-2",
+      },
       gain_authorization: null,
     },
   ]);
@@ -180,7 +199,10 @@ export const agentOf = (w: World): Agent => {
   if (a === undefined) throw new Error("no agent");
   return a;
 };
-export const patch = (w: World, f: (a: Agent) => Agent): World => ({ ...w, agents: new Map(w.agents).set(AGENT, f(agentOf(w))) });
+export const patch = (w: World, f: (a: Agent) => Agent): World => ({
+  ...w,
+  agents: new Map(w.agents).set(AGENT, f(agentOf(w))),
+});
 /** The world with one instance of the agent rewritten by `f` (removed when `f` returns undefined). */
 export const withInstance = (w: World, id: string, f: (i: Instance) => Instance | undefined): World =>
   patch(w, (a) => {
@@ -199,6 +221,10 @@ export const withStore = (w: World, f: (st: Agent["store"]) => Partial<Agent["st
 export const violated = (id: InvariantId, subject: World | TransitionStep | readonly HistoryStep[]): boolean => {
   const p = PREDICATES[id];
   const v =
-    p.kind === "state" ? p.check(subject as World) : p.kind === "transition" ? p.check(subject as TransitionStep) : p.check(subject as readonly HistoryStep[]);
+    p.kind === "state"
+      ? p.check(subject as World)
+      : p.kind === "transition"
+        ? p.check(subject as TransitionStep)
+        : p.check(subject as readonly HistoryStep[]);
   return v !== true;
 };

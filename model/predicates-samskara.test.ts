@@ -18,10 +18,30 @@ import type { SamskaraDistillate } from "../spec/index.ts";
 import { initialWorld } from "./world.ts";
 import type { World } from "./state.ts";
 import {
-  appendOnly, attributionPreserved, deterministicReplay, exactExcision, onlyDispositions, principalSigned,
-  type TransitionStep, type Verdict,
+  appendOnly,
+  attributionPreserved,
+  deterministicReplay,
+  exactExcision,
+  onlyDispositions,
+  principalSigned,
+  type TransitionStep,
+  type Verdict,
 } from "./predicates.ts";
-import { AGENT, K, agentOf, distilled, l1, l2, life, minted, patch, record, scenario, withInstance, withStore } from "./fixture.ts";
+import {
+  AGENT,
+  K,
+  agentOf,
+  distilled,
+  l1,
+  l2,
+  life,
+  minted,
+  patch,
+  record,
+  scenario,
+  withInstance,
+  withStore,
+} from "./fixture.ts";
 
 // --- local helpers -----------------------------------------------------------------------------
 
@@ -29,7 +49,6 @@ import { AGENT, K, agentOf, distilled, l1, l2, life, minted, patch, record, scen
 const expectViolation = (v: Verdict, text: string): void => {
   expect(v).toEqual({ violation: `${AGENT.slice(0, 15)}: ${text}` });
 };
-
 
 type D = SamskaraDistillate;
 
@@ -49,12 +68,18 @@ const withHeld = (w: World, obligationId: string, f: (d: D) => D): World =>
     return { ...a, obligations: new Map(a.obligations).set(obligationId, { ...o, held: f(o.held) }) };
   });
 
-const weights = (...ws: number[]) => (d: D): D => ({ ...d, dispositions: d.dispositions.map((x, i) => ({ ...x, weight: ws[i] ?? x.weight })) });
-const signal = (over: Partial<D["signal"]>) => (d: D): D => ({ ...d, signal: { ...d.signal, ...over } });
-const category = (c: D["dispositions"][number]["category"], at = 0) => (d: D): D => ({
-  ...d,
-  dispositions: d.dispositions.map((x, i) => (i === at ? { ...x, category: c } : x)),
-});
+const weights =
+  (...ws: number[]) =>
+  (d: D): D => ({ ...d, dispositions: d.dispositions.map((x, i) => ({ ...x, weight: ws[i] ?? x.weight })) });
+const signal =
+  (over: Partial<D["signal"]>) =>
+  (d: D): D => ({ ...d, signal: { ...d.signal, ...over } });
+const category =
+  (c: D["dispositions"][number]["category"], at = 0) =>
+  (d: D): D => ({
+    ...d,
+    dispositions: d.dispositions.map((x, i) => (i === at ? { ...x, category: c } : x)),
+  });
 
 /** The scenario's world right after the first merge: d1 retained (merged), d2 held by ob-d2 (pending). */
 const merged = (): World => {
@@ -78,7 +103,14 @@ const lineageRun = () => {
     { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1", "ob-d2"] },
     { op: "samskara.merge", tick: 6, agent: AGENT, obligation_ids: ["ob-d3"] },
     { op: "samskara.excise", tick: 7, agent: AGENT, excision_id: "x1", distillate_ids: ["d1"], authorization: K.AUTH },
-    { op: "samskara.excise", tick: 8, agent: AGENT, excision_id: "x2", distillate_ids: ["d2", "d3"], authorization: K.AUTH },
+    {
+      op: "samskara.excise",
+      tick: 8,
+      agent: AGENT,
+      excision_id: "x2",
+      distillate_ids: ["d2", "d3"],
+      authorization: K.AUTH,
+    },
   ]);
   expect(h.map((s) => s.accepted)).toEqual([true, true, true, true]);
   const [merge1, merge2, excise1, excise2] = h as [TransitionStep, TransitionStep, TransitionStep, TransitionStep];
@@ -105,11 +137,17 @@ describe("S-1 onlyDispositions", () => {
     expect(onlyDispositions(w)).toBe(true);
   });
   it("S-1 fails when the trace count is one more than the trace", () => {
-    const w = withInstance(scenario().stepOf("janma.act").next, "i2", (i) => ({ ...i, view: { ...i.view, trace_entries: i.trace.length + 1 } }));
+    const w = withInstance(scenario().stepOf("janma.act").next, "i2", (i) => ({
+      ...i,
+      view: { ...i.view, trace_entries: i.trace.length + 1 },
+    }));
     expectViolation(onlyDispositions(w), "i2 trace count differs from its trace");
   });
   it("S-1 fails when the trace count is one less than the trace", () => {
-    const w = withInstance(scenario().stepOf("janma.act").next, "i2", (i) => ({ ...i, view: { ...i.view, trace_entries: i.trace.length - 1 } }));
+    const w = withInstance(scenario().stepOf("janma.act").next, "i2", (i) => ({
+      ...i,
+      view: { ...i.view, trace_entries: i.trace.length - 1 },
+    }));
     expectViolation(onlyDispositions(w), "i2 trace count differs from its trace");
   });
   it("S-1 holds when a distilled instance's trace is gone (D-029)", () => {
@@ -120,7 +158,11 @@ describe("S-1 onlyDispositions", () => {
     expect(onlyDispositions(w)).toBe(true);
   });
   it("S-1 fails when a distilled instance kept its trace (D-029, one entry)", () => {
-    const w = withInstance(scenario().final, "i2", (i) => ({ ...i, trace: ["secret"], view: { ...i.view, trace_entries: 1 } }));
+    const w = withInstance(scenario().final, "i2", (i) => ({
+      ...i,
+      trace: ["secret"],
+      view: { ...i.view, trace_entries: 1 },
+    }));
     expectViolation(onlyDispositions(w), "i2 kept its trace after distillation");
   });
   it("S-1 fails when a pending obligation's held distillate carries a trace field (OP-2.7.c4)", () => {
@@ -132,7 +174,10 @@ describe("S-1 onlyDispositions", () => {
     expectViolation(onlyDispositions(w), "d1 is not a strict distillate");
   });
   it("S-1 fails when a retained distillate repeats a disposition key (SamskaraDistillate.unique-disposition-keys)", () => {
-    const w = withRetained(merged(), "d1", (d) => ({ ...d, dispositions: d.dispositions.map((x) => ({ ...x, key: "k.a" })) }));
+    const w = withRetained(merged(), "d1", (d) => ({
+      ...d,
+      dispositions: d.dispositions.map((x) => ({ ...x, key: "k.a" })),
+    }));
     expectViolation(onlyDispositions(w), "d1 is not a strict distillate");
   });
   it("S-1 fails when a retained disposition's category is unconsented (OP-2.7.c8, D-011: health cell is high)", () => {
@@ -153,11 +198,16 @@ describe("S-1 onlyDispositions", () => {
   });
   it("S-1 holds when the category default (medium) equals a medium persist ceiling (D-011 boundary)", () => {
     let w = withRetained(merged(), "d1", category("financial"));
-    w = withInstance(w, "i1", (i) => ({ ...i, manifest: { ...i.manifest, consent_scope: { ...i.manifest.consent_scope, persist_ceiling: "medium" } } }));
+    w = withInstance(w, "i1", (i) => ({
+      ...i,
+      manifest: { ...i.manifest, consent_scope: { ...i.manifest.consent_scope, persist_ceiling: "medium" } },
+    }));
     expect(onlyDispositions(w)).toBe(true);
   });
   it("S-1 leaves a distillate whose source instance is unknown to AD-4 (consent cannot be resolved)", () => {
-    const w = withRetained(merged(), "d1", (d) => category("health")({ ...d, source: { ...d.source, instance_id: "ghost" } }));
+    const w = withRetained(merged(), "d1", (d) =>
+      category("health")({ ...d, source: { ...d.source, instance_id: "ghost" } }),
+    );
     expect(onlyDispositions(w)).toBe(true);
     expect(attributionPreserved(w)).not.toBe(true);
   });
@@ -178,13 +228,22 @@ describe("S-2 principalSigned", () => {
     expect(principalSigned(merged())).toBe(true);
   });
   it("S-2 fails when a retained signal has zero confidence and backs weights (OP-2.7.c6, D-012, D-057)", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", signal({ confidence: 0 }))), "d1 has zero confidence yet carries a judgement");
+    expectViolation(
+      principalSigned(withRetained(merged(), "d1", signal({ confidence: 0 }))),
+      "d1 has zero confidence yet carries a judgement",
+    );
   });
   it("S-2 fails when a held signal has zero confidence and backs weights (OP-2.7.c6)", () => {
-    expectViolation(principalSigned(withHeld(merged(), "ob-d2", signal({ confidence: 0 }))), "d2 has zero confidence yet carries a judgement");
+    expectViolation(
+      principalSigned(withHeld(merged(), "ob-d2", signal({ confidence: 0 }))),
+      "d2 has zero confidence yet carries a judgement",
+    );
   });
   it("S-2 fails when a signal's confidence is negative", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", signal({ confidence: -1 }))), "d1 has zero confidence yet carries a judgement");
+    expectViolation(
+      principalSigned(withRetained(merged(), "d1", signal({ confidence: -1 }))),
+      "d1 has zero confidence yet carries a judgement",
+    );
   });
   it("S-2 holds for the no-feedback distillate: confidence 0, valence 0, no dispositions (D-057)", () => {
     const silent = (d: D): D => ({ ...d, signal: { ...d.signal, confidence: 0, valence: 0 }, dispositions: [] });
@@ -193,37 +252,63 @@ describe("S-2 principalSigned", () => {
   });
   it("S-2 fails for a zero confidence with valence 0 that still backs a zero weight (D-057 boundary)", () => {
     const zeroed = (d: D): D => weights(0, 0)({ ...d, signal: { ...d.signal, confidence: 0, valence: 0 } });
-    expectViolation(principalSigned(withRetained(merged(), "d1", zeroed)), "d1 has zero confidence yet carries a judgement");
+    expectViolation(
+      principalSigned(withRetained(merged(), "d1", zeroed)),
+      "d1 has zero confidence yet carries a judgement",
+    );
   });
   it("S-2 fails for a zero confidence with a valence and no dispositions (D-057 boundary)", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", (d) => ({ ...d, signal: { ...d.signal, confidence: 0 }, dispositions: [] }))), "d1 has zero confidence yet carries a judgement");
+    expectViolation(
+      principalSigned(
+        withRetained(merged(), "d1", (d) => ({ ...d, signal: { ...d.signal, confidence: 0 }, dispositions: [] })),
+      ),
+      "d1 has zero confidence yet carries a judgement",
+    );
   });
   it("S-2 fails when a retained signal names another satisfaction model than its manifest declares (D-053)", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", signal({ model_version: "psm-distiller" }))), "d1 was judged under psm-distiller, not the principal's declared model");
+    expectViolation(
+      principalSigned(withRetained(merged(), "d1", signal({ model_version: "psm-distiller" }))),
+      "d1 was judged under psm-distiller, not the principal's declared model",
+    );
   });
   it("S-2 holds when confidence is the smallest positive value (1 micro)", () => {
     expect(principalSigned(withRetained(merged(), "d1", signal({ confidence: 1 })))).toBe(true);
   });
   it("S-2 fails when a retained weight has the opposite sign of the valence (OP-2.7.c7)", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", weights(-500_000))), "d1/k.a weight -500000 against valence 600000");
+    expectViolation(
+      principalSigned(withRetained(merged(), "d1", weights(-500_000))),
+      "d1/k.a weight -500000 against valence 600000",
+    );
   });
   it("S-2 fails when a held weight has the opposite sign of a negative valence (OP-2.7.c7)", () => {
-    expectViolation(principalSigned(withHeld(merged(), "ob-d2", weights(700_000))), "d2/k.a weight 700000 against valence -700000");
+    expectViolation(
+      principalSigned(withHeld(merged(), "ob-d2", weights(700_000))),
+      "d2/k.a weight 700000 against valence -700000",
+    );
   });
   it("S-2 fails when a weight is zero under a non-zero valence (D-012: the distiller must not choose the sign)", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", weights(0))), "d1/k.a weight 0 against valence 600000");
+    expectViolation(
+      principalSigned(withRetained(merged(), "d1", weights(0))),
+      "d1/k.a weight 0 against valence 600000",
+    );
   });
   it("S-2 holds when the valence and every weight are zero", () => {
     expect(principalSigned(withRetained(merged(), "d1", (d) => weights(0, 0)(signal({ valence: 0 })(d))))).toBe(true);
   });
   it("S-2 fails when a weight is non-zero under a zero valence", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", (d) => weights(0, 1)(signal({ valence: 0 })(d)))), "d1/k.b weight 1 against valence 0");
+    expectViolation(
+      principalSigned(withRetained(merged(), "d1", (d) => weights(0, 1)(signal({ valence: 0 })(d)))),
+      "d1/k.b weight 1 against valence 0",
+    );
   });
   it("S-2 holds when a positive weight equals the valence in magnitude", () => {
     expect(principalSigned(withRetained(merged(), "d1", weights(600_000)))).toBe(true);
   });
   it("S-2 fails when a positive weight exceeds the valence by one micro (OP-2.7.c7)", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", weights(600_001))), "d1/k.a weight 600001 against valence 600000");
+    expectViolation(
+      principalSigned(withRetained(merged(), "d1", weights(600_001))),
+      "d1/k.a weight 600001 against valence 600000",
+    );
   });
   it("S-2 holds when a negative weight equals a negative valence in magnitude (d2: -700000 / -700000)", () => {
     const d2 = agentOf(merged()).obligations.get("ob-d2")?.held;
@@ -232,13 +317,22 @@ describe("S-2 principalSigned", () => {
     expect(principalSigned(merged())).toBe(true);
   });
   it("S-2 fails when a negative weight exceeds a negative valence by one micro", () => {
-    expectViolation(principalSigned(withHeld(merged(), "ob-d2", weights(-700_001))), "d2/k.a weight -700001 against valence -700000");
+    expectViolation(
+      principalSigned(withHeld(merged(), "ob-d2", weights(-700_001))),
+      "d2/k.a weight -700001 against valence -700000",
+    );
   });
   it("S-2 fails when only the second disposition is over the valence (every disposition is checked)", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", weights(500_000, 600_001))), "d1/k.b weight 600001 against valence 600000");
+    expectViolation(
+      principalSigned(withRetained(merged(), "d1", weights(500_000, 600_001))),
+      "d1/k.b weight 600001 against valence 600000",
+    );
   });
   it("S-2 reports zero confidence before a bad weight (first violation wins)", () => {
-    expectViolation(principalSigned(withRetained(merged(), "d1", (d) => weights(-1)(signal({ confidence: 0 })(d)))), "d1 has zero confidence yet carries a judgement");
+    expectViolation(
+      principalSigned(withRetained(merged(), "d1", (d) => weights(-1)(signal({ confidence: 0 })(d)))),
+      "d1 has zero confidence yet carries a judgement",
+    );
   });
   it("S-2 holds on the final world, where discharged obligations hold nothing", () => {
     const w = scenario().final;
@@ -276,11 +370,17 @@ describe("S-3 appendOnly", () => {
   });
   it("S-3 fails when a step removes the head version without an excision", () => {
     const { merge2 } = lineageRun();
-    expectViolation(appendOnly({ ...merge2, prev: merge2.next, next: merge2.prev }), "chain rewritten without an excision");
+    expectViolation(
+      appendOnly({ ...merge2, prev: merge2.next, next: merge2.prev }),
+      "chain rewritten without an excision",
+    );
   });
   it("S-3 fails when a step rewrites the head version in place without an excision", () => {
     const { merge2 } = lineageRun();
-    const next = withStore(merge2.next, (s) => ({ ...s, chain: s.chain.map((v, i) => (i === s.chain.length - 1 ? { ...v, state_digest: K.EVIDENCE } : v)) }));
+    const next = withStore(merge2.next, (s) => ({
+      ...s,
+      chain: s.chain.map((v, i) => (i === s.chain.length - 1 ? { ...v, state_digest: K.EVIDENCE } : v)),
+    }));
     expectViolation(appendOnly({ ...merge2, prev: merge2.next, next }), "chain rewritten without an excision");
   });
   it("S-3 fails when the batches are rewritten while the chain is kept", () => {
@@ -317,10 +417,13 @@ describe("S-3 appendOnly", () => {
   });
   it("S-3 reports rewritten records before a wrong head (first violation wins)", () => {
     const { excise2 } = lineageRun();
-    const next = withStore(withLastExcision(excise2.next, (r) => ({ ...r, new_head: K.EVIDENCE })), (s) => ({
-      ...s,
-      excisions: s.excisions.map((r, i) => (i === 0 ? { ...r, tick: r.tick + 1 } : r)),
-    }));
+    const next = withStore(
+      withLastExcision(excise2.next, (r) => ({ ...r, new_head: K.EVIDENCE })),
+      (s) => ({
+        ...s,
+        excisions: s.excisions.map((r, i) => (i === 0 ? { ...r, tick: r.tick + 1 } : r)),
+      }),
+    );
     expectViolation(appendOnly({ ...excise2, next }), "excision records were rewritten");
   });
 });
@@ -358,34 +461,54 @@ describe("S-4 deterministicReplay", () => {
   });
   it("S-4 fails when a recorded version id was rewritten (OP-4.3.c1)", () => {
     const { merge2 } = lineageRun();
-    const w = withStore(merge2.next, (s) => ({ ...s, chain: s.chain.map((v, i) => (i === 1 ? { ...v, version_id: K.EVIDENCE } : v)) }));
+    const w = withStore(merge2.next, (s) => ({
+      ...s,
+      chain: s.chain.map((v, i) => (i === 1 ? { ...v, version_id: K.EVIDENCE } : v)),
+    }));
     expectViolation(deterministicReplay(w), "replay does not reproduce the chain");
   });
   it("S-4 fails when a recorded batch digest was rewritten while the chain is kept (OP-4.3.c1)", () => {
     const { merge2 } = lineageRun();
-    const w = withStore(merge2.next, (s) => ({ ...s, batches: s.batches.map((b, i) => (i === 0 ? { ...b, batch_digest: K.EVIDENCE } : b)) }));
+    const w = withStore(merge2.next, (s) => ({
+      ...s,
+      batches: s.batches.map((b, i) => (i === 0 ? { ...b, batch_digest: K.EVIDENCE } : b)),
+    }));
     expectViolation(deterministicReplay(w), "replay does not reproduce the chain");
   });
   it("S-4 fails when retained content was changed after its merge (OP-4.3.c1)", () => {
     const { merge2 } = lineageRun();
-    expectViolation(deterministicReplay(withRetained(merge2.next, "d1", weights(1))), "replay does not reproduce the chain");
+    expectViolation(
+      deterministicReplay(withRetained(merge2.next, "d1", weights(1))),
+      "replay does not reproduce the chain",
+    );
   });
   it("S-4 fails when the head state is missing", () => {
     const { merge2 } = lineageRun();
-    expectViolation(deterministicReplay(withStore(merge2.next, (s) => ({ ...s, states: [] }))), "head state does not match its digest");
+    expectViolation(
+      deterministicReplay(withStore(merge2.next, (s) => ({ ...s, states: [] }))),
+      "head state does not match its digest",
+    );
   });
   it("S-4 fails when the head state differs from the head's state digest", () => {
     const { merge2 } = lineageRun();
     const w = withStore(merge2.next, (s) => ({
       ...s,
-      states: s.states.map((st, i) => (i === s.states.length - 1 ? { entries: st.entries.map((e) => ({ ...e, weight: e.weight + 1 })) } : st)),
+      states: s.states.map((st, i) =>
+        i === s.states.length - 1 ? { entries: st.entries.map((e) => ({ ...e, weight: e.weight + 1 })) } : st,
+      ),
     }));
     expectViolation(deterministicReplay(w), "head state does not match its digest");
   });
   it("S-4 fails when a genesis-only store's state is not the empty state", () => {
     const w = withStore(minted(), (s) => ({
       ...s,
-      states: [{ entries: [{ key: "k.a", guidance: "g", weight: 1, category: "operational", contested: false, contributors: [] }] }],
+      states: [
+        {
+          entries: [
+            { key: "k.a", guidance: "g", weight: 1, category: "operational", contested: false, contributors: [] },
+          ],
+        },
+      ],
     }));
     expectViolation(deterministicReplay(w), "head state does not match its digest");
   });
@@ -419,7 +542,10 @@ describe("S-5 exactExcision", () => {
   it("S-5 fails when the excision record carries content (ids and digests only)", () => {
     const { excise1 } = lineageRun();
     const d1 = agentOf(excise1.prev).store.retained.get("d1")?.distillate;
-    const next = withLastExcision(excise1.next, (r) => ({ ...r, excised: r.excised.map((e) => ({ ...e, content: d1 })) }));
+    const next = withLastExcision(excise1.next, (r) => ({
+      ...r,
+      excised: r.excised.map((e) => ({ ...e, content: d1 })),
+    }));
     expectViolation(exactExcision({ ...excise1, next }), "excision record is not ids and digests only");
   });
   it("S-5 fails when the excision record names nothing", () => {
@@ -429,19 +555,28 @@ describe("S-5 exactExcision", () => {
   });
   it("S-5 fails when the excision record gives a wrong digest", () => {
     const { excise1 } = lineageRun();
-    const next = withLastExcision(excise1.next, (r) => ({ ...r, excised: r.excised.map((e) => ({ ...e, digest: K.EVIDENCE })) }));
+    const next = withLastExcision(excise1.next, (r) => ({
+      ...r,
+      excised: r.excised.map((e) => ({ ...e, digest: K.EVIDENCE })),
+    }));
     expectViolation(exactExcision({ ...excise1, next }), "excision record misnames d1");
   });
   it("S-5 fails when the excision record names a distillate the store never retained", () => {
     const { excise1 } = lineageRun();
-    const next = withLastExcision(excise1.next, (r) => ({ ...r, excised: r.excised.map((e) => ({ ...e, distillate_id: "ghost" })) }));
+    const next = withLastExcision(excise1.next, (r) => ({
+      ...r,
+      excised: r.excised.map((e) => ({ ...e, distillate_id: "ghost" })),
+    }));
     expectViolation(exactExcision({ ...excise1, next }), "excision record misnames ghost");
   });
   it("S-5 fails when only the last of two named digests is wrong (every member is checked)", () => {
     const { excise2 } = lineageRun();
     const rec = lastExcision(excise2.next);
     const lastId = rec.excised.at(-1)?.distillate_id ?? "";
-    const next = withLastExcision(excise2.next, (r) => ({ ...r, excised: r.excised.map((e, i) => (i === r.excised.length - 1 ? { ...e, digest: K.EVIDENCE } : e)) }));
+    const next = withLastExcision(excise2.next, (r) => ({
+      ...r,
+      excised: r.excised.map((e, i) => (i === r.excised.length - 1 ? { ...e, digest: K.EVIDENCE } : e)),
+    }));
     expect(rec.excised).toHaveLength(2);
     expectViolation(exactExcision({ ...excise2, next }), `excision record misnames ${lastId}`);
   });
@@ -467,17 +602,26 @@ describe("S-5 exactExcision", () => {
     const { excise1 } = lineageRun();
     const old = agentOf(excise1.prev).store;
     const next = withStore(excise1.next, (s) => ({ ...s, chain: old.chain, states: old.states, batches: old.batches }));
-    expectViolation(exactExcision({ ...excise1, next }), "excised chain differs from a fresh lineage of the remaining distillates");
+    expectViolation(
+      exactExcision({ ...excise1, next }),
+      "excised chain differs from a fresh lineage of the remaining distillates",
+    );
   });
   it("S-5 fails when the re-derived batches differ while the chain is right", () => {
     const { excise1 } = lineageRun();
     const next = withStore(excise1.next, (s) => ({ ...s, batches: s.batches.slice(0, 1) }));
-    expectViolation(exactExcision({ ...excise1, next }), "excised chain differs from a fresh lineage of the remaining distillates");
+    expectViolation(
+      exactExcision({ ...excise1, next }),
+      "excised chain differs from a fresh lineage of the remaining distillates",
+    );
   });
   it("S-5 fails when everything was dropped though a distillate remains (chain reset to genesis)", () => {
     const { excise1 } = lineageRun();
     const next = withStore(excise1.next, (s) => ({ ...s, chain: s.chain.slice(0, 1), batches: [] }));
-    expectViolation(exactExcision({ ...excise1, next }), "excised chain differs from a fresh lineage of the remaining distillates");
+    expectViolation(
+      exactExcision({ ...excise1, next }),
+      "excised chain differs from a fresh lineage of the remaining distillates",
+    );
   });
   it("S-5 reports a misnamed record before surviving content (first violation wins)", () => {
     const { excise1 } = lineageRun();

@@ -8,8 +8,19 @@
  * (prev, next, command, events); history predicates read every step so far.
  */
 import {
-  DOMAIN, RESERVED_LABEL_KEYS, SamskaraDistillate, ExcisionRecord, digestOf, genesisVersionOf, identityOf,
-  type Command, type Digest, type Event, type InvariantId, type TerminationPredicate, type InstanceView,
+  DOMAIN,
+  RESERVED_LABEL_KEYS,
+  SamskaraDistillate,
+  ExcisionRecord,
+  digestOf,
+  genesisVersionOf,
+  identityOf,
+  type Command,
+  type Digest,
+  type Event,
+  type InvariantId,
+  type TerminationPredicate,
+  type InstanceView,
 } from "../spec/index.ts";
 import type { Agent, World } from "./state.ts";
 import { aggregate, stateDigest } from "./samskara/aggregate.ts";
@@ -36,7 +47,8 @@ export type Predicate =
 
 const fail = (violation: string): Verdict => ({ violation });
 const json = (x: unknown): string => JSON.stringify(x);
-const isPrefix = <T>(a: readonly T[], b: readonly T[]): boolean => a.length <= b.length && a.every((x, i) => json(x) === json(b[i]));
+const isPrefix = <T>(a: readonly T[], b: readonly T[]): boolean =>
+  a.length <= b.length && a.every((x, i) => json(x) === json(b[i]));
 const sorted = (xs: readonly string[]): string[] => [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 /**
@@ -91,14 +103,21 @@ const heldAndRetained = (a: Agent) => [
 
 /** An evaluator of the termination language written apart from the model's (J-3 cross-check). */
 const predicateHolds = (p: TerminationPredicate, v: InstanceView, now: number): boolean =>
-  p.op === "acts_at_least" ? v.acts >= p.n
-  : p.op === "failures_at_least" ? v.failures >= p.n
-  : p.op === "consecutive_failures_at_least" ? v.consecutive_failures >= p.n
-  : p.op === "ticks_since_birth_at_least" ? v.born_tick !== null && now - v.born_tick >= p.n
-  : p.op === "tool_used" ? v.tools_used.includes(p.tool)
-  : p.op === "all" ? p.of.every((q) => predicateHolds(q, v, now))
-  : p.op === "any" ? p.of.some((q) => predicateHolds(q, v, now))
-  : !predicateHolds(p.of, v, now);
+  p.op === "acts_at_least"
+    ? v.acts >= p.n
+    : p.op === "failures_at_least"
+      ? v.failures >= p.n
+      : p.op === "consecutive_failures_at_least"
+        ? v.consecutive_failures >= p.n
+        : p.op === "ticks_since_birth_at_least"
+          ? v.born_tick !== null && now - v.born_tick >= p.n
+          : p.op === "tool_used"
+            ? v.tools_used.includes(p.tool)
+            : p.op === "all"
+              ? p.of.every((q) => predicateHolds(q, v, now))
+              : p.op === "any"
+                ? p.of.some((q) => predicateHolds(q, v, now))
+                : !predicateHolds(p.of, v, now);
 
 // --- Janma -----------------------------------------------------------------------------------
 
@@ -110,7 +129,8 @@ export const completeAtBirth = (s: TransitionStep): Verdict =>
       const wasBorn = pi !== undefined && pi.view.born_tick !== null;
       const isBorn = ni.view.born_tick !== null;
       if (!isBorn) {
-        if (ni.view.acts !== 0 || ni.view.tools.length > 0 || ni.view.grants.length > 0) return `${id} works or holds tools before birth`;
+        if (ni.view.acts !== 0 || ni.view.tools.length > 0 || ni.view.grants.length > 0)
+          return `${id} works or holds tools before birth`;
         continue;
       }
       if (wasBorn) {
@@ -120,12 +140,16 @@ export const completeAtBirth = (s: TransitionStep): Verdict =>
       }
       const c = s.command;
       if (c.op !== "janma.birth" || c.instance_id !== id) return `${id} became born without janma.birth`;
-      if (!p.store.chain.some((v) => v.version_id === ni.view.born_from)) return `${id} born from a version not in the chain`;
+      if (!p.store.chain.some((v) => v.version_id === ni.view.born_from))
+        return `${id} born from a version not in the chain`;
       if (p.store.quarantined.includes(ni.view.born_from)) return `${id} born from a quarantined version`;
       for (const b of ni.manifest.tool_bindings)
-        if (!c.environment.tools.some((t) => t.tool === b.tool && b.capabilities.every((x) => t.capabilities.includes(x))))
+        if (
+          !c.environment.tools.some((t) => t.tool === b.tool && b.capabilities.every((x) => t.capabilities.includes(x)))
+        )
           return `${id} born with unresolved tool ${b.tool}`;
-      for (const g of ni.manifest.capability_grants) if (!grantable(g, c.environment.grantable)) return `${id} born with ungrantable ${g}`;
+      for (const g of ni.manifest.capability_grants)
+        if (!grantable(g, c.environment.grantable)) return `${id} born with ungrantable ${g}`;
     }
     return null;
   });
@@ -139,8 +163,10 @@ export const scopedCapabilities = (w: World): Verdict =>
         if (v.tools.length > 0 || v.grants.length > 0) return `${v.instance_id} holds capabilities before birth`;
         continue;
       }
-      if (json(v.tools) !== json(sorted(i.manifest.tool_bindings.map((b) => b.tool)))) return `${v.instance_id} tools differ from its manifest`;
-      if (json(v.grants) !== json(sorted([...new Set(i.manifest.capability_grants)]))) return `${v.instance_id} grants differ from its manifest`;
+      if (json(v.tools) !== json(sorted(i.manifest.tool_bindings.map((b) => b.tool))))
+        return `${v.instance_id} tools differ from its manifest`;
+      if (json(v.grants) !== json(sorted([...new Set(i.manifest.capability_grants)])))
+        return `${v.instance_id} grants differ from its manifest`;
       const stray = v.tools_used.find((t) => !v.tools.includes(t));
       if (stray !== undefined) return `${v.instance_id} used unbound tool ${stray}`;
     }
@@ -158,13 +184,25 @@ export const boundedLifetime = (h: readonly HistoryStep[]): Verdict => {
     if (p === undefined || n === undefined) return fail(`step ${k}: ${c.op} on a missing instance`);
     const deadline = p.view.born_tick === null ? -1 : p.view.born_tick + p.manifest.ttl_ticks;
     if (c.op === "janma.act") {
-      if (p.view.state !== "ready" && p.view.state !== "active") return fail(`step ${k}: ${c.instance_id} acted while ${p.view.state}`);
+      if (p.view.state !== "ready" && p.view.state !== "active")
+        return fail(`step ${k}: ${c.instance_id} acted while ${p.view.state}`);
       if (c.tick >= deadline) return fail(`step ${k}: ${c.instance_id} acted at ${c.tick}, TTL deadline ${deadline}`);
-      const first = p.manifest.termination_conditions.find((t) => predicateHolds(t.when, { ...n.view, state: "active" }, c.tick));
-      if (first !== undefined && (n.view.state !== "withdrawn" || json(n.view.withdrawal) !== json({ kind: "termination_condition", condition_id: first.id })))
+      const first = p.manifest.termination_conditions.find((t) =>
+        predicateHolds(t.when, { ...n.view, state: "active" }, c.tick),
+      );
+      if (
+        first !== undefined &&
+        (n.view.state !== "withdrawn" ||
+          json(n.view.withdrawal) !== json({ kind: "termination_condition", condition_id: first.id }))
+      )
         return fail(`step ${k}: condition ${first.id} held but ${c.instance_id} was not withdrawn by it`);
-      if (first === undefined && n.view.state !== "active") return fail(`step ${k}: ${c.instance_id} withdrawn with no condition holding`);
-    } else if ((p.view.state === "ready" || p.view.state === "active") && c.tick >= deadline && n.view.state !== "withdrawn") {
+      if (first === undefined && n.view.state !== "active")
+        return fail(`step ${k}: ${c.instance_id} withdrawn with no condition holding`);
+    } else if (
+      (p.view.state === "ready" || p.view.state === "active") &&
+      c.tick >= deadline &&
+      n.view.state !== "withdrawn"
+    ) {
       return fail(`step ${k}: ${c.instance_id} outlived its TTL`);
     }
   }
@@ -183,7 +221,10 @@ export const oneDistillation = (h: readonly HistoryStep[]): Verdict => {
       if (count > 1) return fail(`step ${k}: ${c.instance_id} has ${count} obligations`);
       emitted.set(key, count);
     }
-    if (c.op === "janma.conceive" && (s.prev.agents.get(c.agent)?.store.quarantined ?? []).includes(c.manifest.substrate.store_version))
+    if (
+      c.op === "janma.conceive" &&
+      (s.prev.agents.get(c.agent)?.store.quarantined ?? []).includes(c.manifest.substrate.store_version)
+    )
       return fail(`step ${k}: conceived from a quarantined pin`);
   }
   const last = lastOf(h);
@@ -195,15 +236,22 @@ export const oneDistillation = (h: readonly HistoryStep[]): Verdict => {
       // D-063: exactly a corrective obligation declares the fail-safe, on the pin it was born from.
       if (v.kind === "corrective" ? v.fail_safe?.store_version !== v.born_from : v.fail_safe !== null)
         return `${v.obligation_id} (${v.kind}) declares the wrong fail-safe`;
-      if (v.status === "discharged" && o.held !== null) return `${v.obligation_id} discharged but still holds its distillate`;
-      if (v.kind === "corrective" && (v.outcome === "declined" || v.outcome === "escalated") && !a.store.quarantined.includes(v.born_from))
+      if (v.status === "discharged" && o.held !== null)
+        return `${v.obligation_id} discharged but still holds its distillate`;
+      if (
+        v.kind === "corrective" &&
+        (v.outcome === "declined" || v.outcome === "escalated") &&
+        !a.store.quarantined.includes(v.born_from)
+      )
         return `${v.obligation_id} ${v.outcome} without the quarantine fail-safe`;
-      if (a.instances.get(v.instance_id)?.view.obligation_id !== v.obligation_id) return `${v.obligation_id} is not its instance's obligation`;
+      if (a.instances.get(v.instance_id)?.view.obligation_id !== v.obligation_id)
+        return `${v.obligation_id} is not its instance's obligation`;
     }
     for (const i of a.instances.values()) {
       if (i.view.state === "dissolved") {
         const o = i.view.obligation_id === null ? undefined : a.obligations.get(i.view.obligation_id);
-        if (o === undefined || o.view.status !== "discharged") return `${i.view.instance_id} dissolved before its obligation was discharged`;
+        if (o === undefined || o.view.status !== "discharged")
+          return `${i.view.instance_id} dissolved before its obligation was discharged`;
       }
     }
     return null;
@@ -217,7 +265,8 @@ export const onlyDispositions = (w: World): Verdict =>
   eachAgent(w, passedBy("S-1"), (a) => {
     for (const i of a.instances.values()) {
       if (i.view.trace_entries !== i.trace.length) return `${i.view.instance_id} trace count differs from its trace`;
-      if (i.view.obligation_id !== null && i.trace.length > 0) return `${i.view.instance_id} kept its trace after distillation`;
+      if (i.view.obligation_id !== null && i.trace.length > 0)
+        return `${i.view.instance_id} kept its trace after distillation`;
     }
     for (const d of heldAndRetained(a)) {
       if (!SamskaraDistillate.safeParse(d).success) return `${d.distillate_id} is not a strict distillate`;
@@ -271,12 +320,15 @@ export const deterministicReplay = (w: World): Verdict =>
   eachAgent(w, passedBy("S-4"), (a) => {
     const genesis = a.store.chain[0];
     if (genesis === undefined) return "no genesis";
-    const contents = a.store.batches.map((b) => b.members.map((m) => a.store.retained.get(m.distillate_id)?.distillate));
+    const contents = a.store.batches.map((b) =>
+      b.members.map((m) => a.store.retained.get(m.distillate_id)?.distillate),
+    );
     if (contents.some((b) => b.some((d) => d === undefined))) return "a recorded batch member's content is missing";
     const again = replayLineage(genesis, contents as never);
     if (!sameChain(again, a.store)) return "replay does not reproduce the chain";
     const headState = lastOf(a.store.states);
-    if (headState === undefined || stateDigest(headState) !== lastOf(a.store.chain)?.state_digest) return "head state does not match its digest";
+    if (headState === undefined || stateDigest(headState) !== lastOf(a.store.chain)?.state_digest)
+      return "head state does not match its digest";
     return null;
   });
 
@@ -285,10 +337,12 @@ export const exactExcision = (s: TransitionStep): Verdict =>
   eachPair(s, passedBy("S-5"), (p, n) => {
     if (n.store.excisions.length !== p.store.excisions.length + 1) return null;
     const rec = lastOf(n.store.excisions);
-    if (rec === undefined || !ExcisionRecord.safeParse(rec).success) return "excision record is not ids and digests only";
+    if (rec === undefined || !ExcisionRecord.safeParse(rec).success)
+      return "excision record is not ids and digests only";
     const gone = new Set(rec.excised.map((e) => e.distillate_id));
     for (const e of rec.excised) {
-      if (p.store.retained.get(e.distillate_id)?.digest !== e.digest) return `excision record misnames ${e.distillate_id}`;
+      if (p.store.retained.get(e.distillate_id)?.digest !== e.digest)
+        return `excision record misnames ${e.distillate_id}`;
       if (n.store.retained.has(e.distillate_id)) return `${e.distillate_id} content survived excision`;
     }
     const genesis = p.store.chain[0];
@@ -296,7 +350,11 @@ export const exactExcision = (s: TransitionStep): Verdict =>
     const fresh = replayLineage(
       genesis,
       p.store.batches
-        .map((b) => b.members.filter((m) => !gone.has(m.distillate_id)).map((m) => p.store.retained.get(m.distillate_id)?.distillate))
+        .map((b) =>
+          b.members
+            .filter((m) => !gone.has(m.distillate_id))
+            .map((m) => p.store.retained.get(m.distillate_id)?.distillate),
+        )
         .filter((b) => b.length > 0) as never,
     );
     return sameChain(fresh, n.store) ? null : "excised chain differs from a fresh lineage of the remaining distillates";
@@ -310,8 +368,10 @@ export const singleIdentity = (w: World): Verdict => {
   for (const [key, a] of w.agents) {
     const i = a.identity;
     const genesis = genesisVersionOf(i.base_digest as Digest, i.root);
-    if (i.lineage_root !== genesis || a.store.chain[0]?.version_id !== genesis) return fail(`${key}: lineage root is not the genesis`);
-    if (i.identity !== identityOf(i.base_digest as Digest, genesis) || key !== i.identity) return fail(`${key}: identity is not H(base || root)`);
+    if (i.lineage_root !== genesis || a.store.chain[0]?.version_id !== genesis)
+      return fail(`${key}: lineage root is not the genesis`);
+    if (i.identity !== identityOf(i.base_digest as Digest, genesis) || key !== i.identity)
+      return fail(`${key}: identity is not H(base || root)`);
     if (a.record.identity !== i.identity) return fail(`${key}: identity record names another identity`);
     if (roots.has(i.root)) return fail(`root ${i.root} minted twice`);
     roots.add(i.root);
@@ -327,10 +387,16 @@ export const statelessProjections = (w: World): Verdict =>
     for (const i of a.instances.values()) {
       if (nonces.has(i.view.nonce)) return `nonce ${i.view.nonce} reused`;
       nonces.add(i.view.nonce);
-      if (i.view.manifest_digest !== digestOf(DOMAIN.manifest, i.manifest)) return `${i.view.instance_id} manifest digest mismatch`;
+      if (i.view.manifest_digest !== digestOf(DOMAIN.manifest, i.manifest))
+        return `${i.view.instance_id} manifest digest mismatch`;
     }
-    const applied = new Map([...a.obligations.values()].filter((o) => o.view.outcome === "applied").map((o) => [o.view.distillate_id, o.view.distillate_digest]));
-    for (const [id, r] of a.store.retained) if (applied.get(id) !== r.digest) return `store holds ${id} that no applied obligation delivered`;
+    const applied = new Map(
+      [...a.obligations.values()]
+        .filter((o) => o.view.outcome === "applied")
+        .map((o) => [o.view.distillate_id, o.view.distillate_digest]),
+    );
+    for (const [id, r] of a.store.retained)
+      if (applied.get(id) !== r.digest) return `store holds ${id} that no applied obligation delivered`;
     return null;
   });
 
@@ -341,14 +407,20 @@ export const convergentReconciliation = (h: readonly HistoryStep[]): Verdict => 
     if (s.accepted && s.events.some((e) => e.type === "store.merge_noop") && s.command.op === "samskara.merge") {
       const p = s.prev.agents.get(s.command.agent);
       const n = s.next.agents.get(s.command.agent);
-      if (p === undefined || n === undefined || json(p.store.chain) !== json(n.store.chain) || json(p.store.states) !== json(n.store.states))
+      if (
+        p === undefined ||
+        n === undefined ||
+        json(p.store.chain) !== json(n.store.chain) ||
+        json(p.store.states) !== json(n.store.states)
+      )
         return fail(`step ${k}: a no-op merge changed the store`);
     }
     for (const [id, a] of s.next.agents)
       for (const o of a.obligations.values()) {
         const key = `${id}/${o.view.distillate_id}`;
         const seen = contents.get(key);
-        if (seen !== undefined && seen !== o.view.distillate_digest) return fail(`step ${k}: distillate id ${o.view.distillate_id} names two contents`);
+        if (seen !== undefined && seen !== o.view.distillate_digest)
+          return fail(`step ${k}: distillate id ${o.view.distillate_id} names two contents`);
         contents.set(key, o.view.distillate_digest);
       }
   }
@@ -356,7 +428,9 @@ export const convergentReconciliation = (h: readonly HistoryStep[]): Verdict => 
   if (last === undefined) return true;
   return eachAgent(last.next, passedBy("AD-3"), (a) => {
     const expected = aggregate([...a.store.retained.values()].map((r) => r.distillate));
-    return json(expected) === json(lastOf(a.store.states)) ? null : "store state is not the aggregate of the retained set";
+    return json(expected) === json(lastOf(a.store.states))
+      ? null
+      : "store state is not the aggregate of the retained set";
   });
 };
 
@@ -367,20 +441,24 @@ export const attributionPreserved = (w: World): Verdict =>
     if (state === undefined) return "no state";
     const byKey = new Map<string, string[]>();
     for (const r of a.store.retained.values())
-      for (const x of r.distillate.dispositions) byKey.set(x.key, [...(byKey.get(x.key) ?? []), r.distillate.distillate_id]);
-    for (const e of state.entries) if (json(e.contributors) !== json(sorted(byKey.get(e.key) ?? []))) return `entry ${e.key} lost its contributors`;
+      for (const x of r.distillate.dispositions)
+        byKey.set(x.key, [...(byKey.get(x.key) ?? []), r.distillate.distillate_id]);
+    for (const e of state.entries)
+      if (json(e.contributors) !== json(sorted(byKey.get(e.key) ?? []))) return `entry ${e.key} lost its contributors`;
     if (state.entries.length !== byKey.size) return "an entry has no contributor";
     for (const d of heldAndRetained(a)) {
       if (d.source.identity !== a.identity.identity) return `${d.distillate_id} attributed to another identity`;
       const inst = a.instances.get(d.source.instance_id);
-      if (inst === undefined || inst.view.nonce !== d.source.nonce) return `${d.distillate_id} not traceable to its projection`;
+      if (inst === undefined || inst.view.nonce !== d.source.nonce)
+        return `${d.distillate_id} not traceable to its projection`;
     }
     return null;
   });
 
 // --- RIPA ------------------------------------------------------------------------------------
 
-const authorisedBy = (p: Agent, auth: { custodian: string } | null): boolean => auth !== null && p.ripa.custodians.includes(auth.custodian);
+const authorisedBy = (p: Agent, auth: { custodian: string } | null): boolean =>
+  auth !== null && p.ripa.custodians.includes(auth.custodian);
 
 /** I1: the identity record changes only by an authorised update, one version at a time. */
 export const identityContinuity = (s: TransitionStep): Verdict =>
@@ -388,8 +466,11 @@ export const identityContinuity = (s: TransitionStep): Verdict =>
     if (p.record.identity !== n.record.identity) return "identity digest changed";
     if (json(p.record) === json(n.record)) return null;
     const c = s.command;
-    if (c.op !== "ripa.identity_update" || !authorisedBy(p, c.authorization)) return "identity record changed without an authorised update";
-    return n.record.identity_version === p.record.identity_version + 1 ? null : "identity version did not advance by one";
+    if (c.op !== "ripa.identity_update" || !authorisedBy(p, c.authorization))
+      return "identity record changed without an authorised update";
+    return n.record.identity_version === p.record.identity_version + 1
+      ? null
+      : "identity version did not advance by one";
   });
 
 /** I2: memory ancestry and task ids only extend; store rewrites are authorised repairs. */
@@ -402,7 +483,8 @@ export const memoryAncestry = (s: TransitionStep): Verdict =>
       return "store head moved without extending memory";
     if (!isPrefix(p.store.chain, n.store.chain)) {
       const c = s.command;
-      if (c.op !== "samskara.excise" || !authorisedBy(p, c.authorization)) return "store chain rewritten without an authorised repair";
+      if (c.op !== "samskara.excise" || !authorisedBy(p, c.authorization))
+        return "store chain rewritten without an authorised repair";
     }
     return null;
   });
@@ -414,7 +496,8 @@ export const bodyRevision = (s: TransitionStep): Verdict =>
     if (n.body.revision !== lastOf(n.body.lineage)) return "body revision is not the lineage head";
     if (p.body.revision === n.body.revision) return null;
     const c = s.command;
-    if (c.op !== "ripa.evolve" || !authorisedBy(p, c.authorization)) return "body changed without an authorised evolution";
+    if (c.op !== "ripa.evolve" || !authorisedBy(p, c.authorization))
+      return "body changed without an authorised evolution";
     return p.body.lineage.includes(n.body.revision) ? "evolved to a revision already used" : null;
   });
 
@@ -426,9 +509,11 @@ export const continuationAuthority = (w: World): Verdict =>
     if (h !== null && h !== r.execution.execution_id) return `holder ${h} is not the bound execution`;
     if (h !== null && r.replicas.some((x) => x.execution_id === h)) return "a replica holds authority";
     if (r.migration !== null && h !== null) return "authority held while fenced";
-    if (r.migration !== null && !r.fences.some((f) => f.migration_id === r.migration?.migration_id)) return "migration without a fence";
+    if (r.migration !== null && !r.fences.some((f) => f.migration_id === r.migration?.migration_id))
+      return "migration without a fence";
     if (!r.tokens_used.has(r.authority.token)) return "current token not accounted as used";
-    for (const n of r.live_attempts.values()) if (!r.attempt_nonces_used.has(n)) return `live attempt ${n} not accounted`;
+    for (const n of r.live_attempts.values())
+      if (!r.attempt_nonces_used.has(n)) return `live attempt ${n} not accounted`;
     // Quiescence (OP-7.1): nothing is in flight while fenced; a dead worker's attempt is revoked by
     // ripa.task_pause before the fence (review G-53), never carried into a migration.
     if (r.migration !== null && r.live_attempts.size > 0) return "an attempt is live while fenced";
@@ -436,7 +521,8 @@ export const continuationAuthority = (w: World): Verdict =>
     return null;
   });
 
-const capsOf = (ps: readonly { capabilities: readonly string[] }[]): Set<string> => new Set(ps.flatMap((p) => p.capabilities));
+const capsOf = (ps: readonly { capabilities: readonly string[] }[]): Set<string> =>
+  new Set(ps.flatMap((p) => p.capabilities));
 
 /** I5: the capability delta is reported exactly, and a validated target grants what is required. */
 export const visibleDelta = (w: World): Verdict =>
@@ -459,7 +545,8 @@ export const visibleDelta = (w: World): Verdict =>
       const all = [...d.gained, ...d.lost, ...d.unchanged];
       if (new Set(all).size !== all.length) return `report ${rep.migration_id} delta lists overlap`;
     }
-    if (new Set(a.ripa.providers.map((p) => p.provider_id)).size !== a.ripa.providers.length) return "two providers share an id";
+    if (new Set(a.ripa.providers.map((p) => p.provider_id)).size !== a.ripa.providers.length)
+      return "two providers share an id";
     return null;
   });
 

@@ -58,7 +58,14 @@ export const violates = (invariant: InvariantId, check: string, message: string,
 
 /** A rejection protecting no invariant (NOT_FOUND, DUPLICATE_ID, MALFORMED, TICK_REGRESSED). */
 export const generic = (code: GenericErrorCode, check: string, message: string, path?: Path): Rejection =>
-  withoutStack(() => new Rejection(path === undefined ? { code, invariant: null, message, check } : { code, invariant: null, message, path, check }));
+  withoutStack(
+    () =>
+      new Rejection(
+        path === undefined
+          ? { code, invariant: null, message, check }
+          : { code, invariant: null, message, path, check },
+      ),
+  );
 
 /** Project onto the spec's wire shape. */
 export const toRejectionData = (r: Rejection): RejectionData =>

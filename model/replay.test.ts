@@ -54,7 +54,11 @@ describe("replayCommands", () => {
   });
 
   it("a malformed entry is a MALFORMED rejection at its step; the fold carries on with the world it had", () => {
-    const { world, outcomes } = replayCommands([mintCmd(1, "root-a"), { op: "janma.act", tick: "soon" }, mintCmd(2, "root-b")]);
+    const { world, outcomes } = replayCommands([
+      mintCmd(1, "root-a"),
+      { op: "janma.act", tick: "soon" },
+      mintCmd(2, "root-b"),
+    ]);
     expect(outcomes.map((o) => o.accepted)).toEqual([true, false, true]);
     const bad = outcomes[1];
     expect(bad?.accepted === false ? bad.rejection.code : undefined).toBe("MALFORMED");

@@ -36,7 +36,9 @@ const triageFiles = (dir: string): string[] =>
     const p = join(dir, n);
     return statSync(p).isDirectory() ? triageFiles(p) : n.endsWith(".json") ? [p] : [];
   });
-const ENTRIES: TriageEntry[] = triageFiles(TRIAGE).flatMap((f) => (JSON.parse(readFileSync(f, "utf8")) as { entries: TriageEntry[] }).entries);
+const ENTRIES: TriageEntry[] = triageFiles(TRIAGE).flatMap(
+  (f) => (JSON.parse(readFileSync(f, "utf8")) as { entries: TriageEntry[] }).entries,
+);
 const RESTS_ON_V8 = (e: TriageEntry): boolean => /V8|TimSort/.test(e.reason);
 
 /** How the sorted elements are compared: strings themselves, or objects by a key. */
@@ -63,41 +65,197 @@ interface Case {
 }
 
 const STR = "a < b ? -1 : a > b ? 1 : 0";
-const STR_GE: readonly (readonly [string, string])[] = [["a > b", "a >= b"], ["a > b", "a <= b"]];
-const STR_TF: readonly (readonly [string, string])[] = [["a > b", "true"], ["a > b", "false"]];
+const STR_GE: readonly (readonly [string, string])[] = [
+  ["a > b", "a >= b"],
+  ["a > b", "a <= b"],
+];
+const STR_TF: readonly (readonly [string, string])[] = [
+  ["a > b", "true"],
+  ["a > b", "false"],
+];
 const DIG = "a.digest < b.digest ? -1 : a.digest > b.digest ? 1 : 0";
-const DIG_GE: readonly (readonly [string, string])[] = [["a.digest > b.digest", "a.digest >= b.digest"], ["a.digest > b.digest", "a.digest <= b.digest"]];
-const DIG_TF: readonly (readonly [string, string])[] = [["a.digest > b.digest", "true"], ["a.digest > b.digest", "false"]];
-const SORTED = "const sorted = (xs: readonly string[]): string[] => [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));";
+const DIG_GE: readonly (readonly [string, string])[] = [
+  ["a.digest > b.digest", "a.digest >= b.digest"],
+  ["a.digest > b.digest", "a.digest <= b.digest"],
+];
+const DIG_TF: readonly (readonly [string, string])[] = [
+  ["a.digest > b.digest", "true"],
+  ["a.digest > b.digest", "false"],
+];
+const SORTED =
+  "const sorted = (xs: readonly string[]): string[] => [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));";
 const KEYS = "const keys = [...byKey.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));";
 const CONTRIBUTORS = "contributors: cs.map((c) => c.distillateId).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),";
 const DIGEST_SORT = ".sort((a, b) => (a.digest < b.digest ? -1 : a.digest > b.digest ? 1 : 0));";
 
 const CASES: readonly Case[] = [
   // model/predicates.ts `sorted` (J-2 tools and grants, AD-4 contributors, RIPA deltas)
-  { file: "model/predicates.ts", context: SORTED, mutator: "EqualityOperator", original: "a < b", replacement: "a <= b", body: STR, mutants: [["a < b", "a <= b"]], shape: "strings", claim: "values" },
-  { file: "model/predicates.ts", context: SORTED, mutator: "ConditionalExpression", original: "a > b", replacement: "false", body: STR, mutants: [["a > b", "false"]], shape: "strings", claim: "order" },
-  { file: "model/predicates.ts", context: SORTED, mutator: "ConditionalExpression", original: "a > b", replacement: "true", body: STR, mutants: [["a > b", "true"]], shape: "strings", claim: "order" },
-  { file: "model/predicates.ts", context: SORTED, mutator: "EqualityOperator", original: "a > b", replacement: "a <= b", body: STR, mutants: [["a > b", "a <= b"]], shape: "strings", claim: "order" },
-  { file: "model/predicates.ts", context: SORTED, mutator: "EqualityOperator", original: "a > b", replacement: "a >= b", body: STR, mutants: [["a > b", "a >= b"]], shape: "strings", claim: "order" },
+  {
+    file: "model/predicates.ts",
+    context: SORTED,
+    mutator: "EqualityOperator",
+    original: "a < b",
+    replacement: "a <= b",
+    body: STR,
+    mutants: [["a < b", "a <= b"]],
+    shape: "strings",
+    claim: "values",
+  },
+  {
+    file: "model/predicates.ts",
+    context: SORTED,
+    mutator: "ConditionalExpression",
+    original: "a > b",
+    replacement: "false",
+    body: STR,
+    mutants: [["a > b", "false"]],
+    shape: "strings",
+    claim: "order",
+  },
+  {
+    file: "model/predicates.ts",
+    context: SORTED,
+    mutator: "ConditionalExpression",
+    original: "a > b",
+    replacement: "true",
+    body: STR,
+    mutants: [["a > b", "true"]],
+    shape: "strings",
+    claim: "order",
+  },
+  {
+    file: "model/predicates.ts",
+    context: SORTED,
+    mutator: "EqualityOperator",
+    original: "a > b",
+    replacement: "a <= b",
+    body: STR,
+    mutants: [["a > b", "a <= b"]],
+    shape: "strings",
+    claim: "order",
+  },
+  {
+    file: "model/predicates.ts",
+    context: SORTED,
+    mutator: "EqualityOperator",
+    original: "a > b",
+    replacement: "a >= b",
+    body: STR,
+    mutants: [["a > b", "a >= b"]],
+    shape: "strings",
+    claim: "order",
+  },
   // model/samskara/aggregate.ts: the store's keys, and each entry's contributors
-  { file: "model/samskara/aggregate.ts", context: KEYS, mutator: "EqualityOperator", original: "a > b", body: STR, mutants: STR_GE, shape: "strings", claim: "order" },
-  { file: "model/samskara/aggregate.ts", context: KEYS, mutator: "ConditionalExpression", body: STR, mutants: STR_TF, shape: "strings", claim: "order" },
-  { file: "model/samskara/aggregate.ts", context: CONTRIBUTORS, mutator: "EqualityOperator", original: "a > b", body: STR, mutants: STR_GE, shape: "strings", claim: "order" },
-  { file: "model/samskara/aggregate.ts", context: CONTRIBUTORS, mutator: "ConditionalExpression", body: STR, mutants: STR_TF, shape: "strings", claim: "order" },
+  {
+    file: "model/samskara/aggregate.ts",
+    context: KEYS,
+    mutator: "EqualityOperator",
+    original: "a > b",
+    body: STR,
+    mutants: STR_GE,
+    shape: "strings",
+    claim: "order",
+  },
+  {
+    file: "model/samskara/aggregate.ts",
+    context: KEYS,
+    mutator: "ConditionalExpression",
+    body: STR,
+    mutants: STR_TF,
+    shape: "strings",
+    claim: "order",
+  },
+  {
+    file: "model/samskara/aggregate.ts",
+    context: CONTRIBUTORS,
+    mutator: "EqualityOperator",
+    original: "a > b",
+    body: STR,
+    mutants: STR_GE,
+    shape: "strings",
+    claim: "order",
+  },
+  {
+    file: "model/samskara/aggregate.ts",
+    context: CONTRIBUTORS,
+    mutator: "ConditionalExpression",
+    body: STR,
+    mutants: STR_TF,
+    shape: "strings",
+    claim: "order",
+  },
   // model/samskara/lineage.ts batchOf: batch members by digest
-  { file: "model/samskara/lineage.ts", context: DIGEST_SORT, mutator: "ConditionalExpression", replacement: "true", body: DIG, mutants: [["a.digest > b.digest", "true"]], shape: "digest", claim: "order" },
-  { file: "model/samskara/lineage.ts", context: DIGEST_SORT, mutator: "ConditionalExpression", replacement: "false", body: DIG, mutants: [["a.digest > b.digest", "false"]], shape: "digest", claim: "order" },
-  { file: "model/samskara/lineage.ts", context: DIGEST_SORT, mutator: "EqualityOperator", original: "a.digest > b.digest", body: DIG, mutants: DIG_GE, shape: "digest", claim: "order" },
+  {
+    file: "model/samskara/lineage.ts",
+    context: DIGEST_SORT,
+    mutator: "ConditionalExpression",
+    replacement: "true",
+    body: DIG,
+    mutants: [["a.digest > b.digest", "true"]],
+    shape: "digest",
+    claim: "order",
+  },
+  {
+    file: "model/samskara/lineage.ts",
+    context: DIGEST_SORT,
+    mutator: "ConditionalExpression",
+    replacement: "false",
+    body: DIG,
+    mutants: [["a.digest > b.digest", "false"]],
+    shape: "digest",
+    claim: "order",
+  },
+  {
+    file: "model/samskara/lineage.ts",
+    context: DIGEST_SORT,
+    mutator: "EqualityOperator",
+    original: "a.digest > b.digest",
+    body: DIG,
+    mutants: DIG_GE,
+    shape: "digest",
+    claim: "order",
+  },
   // model/samskara/store.ts excise: the excised entries by digest
-  { file: "model/samskara/store.ts", context: DIGEST_SORT, mutator: "ConditionalExpression", body: DIG, mutants: DIG_TF, shape: "digest", claim: "order" },
-  { file: "model/samskara/store.ts", context: DIGEST_SORT, mutator: "EqualityOperator", original: "a.digest > b.digest", body: DIG, mutants: DIG_GE, shape: "digest", claim: "order" },
+  {
+    file: "model/samskara/store.ts",
+    context: DIGEST_SORT,
+    mutator: "ConditionalExpression",
+    body: DIG,
+    mutants: DIG_TF,
+    shape: "digest",
+    claim: "order",
+  },
+  {
+    file: "model/samskara/store.ts",
+    context: DIGEST_SORT,
+    mutator: "EqualityOperator",
+    original: "a.digest > b.digest",
+    body: DIG,
+    mutants: DIG_GE,
+    shape: "digest",
+    claim: "order",
+  },
   // model/state.ts byKey (providers by provider_id)
-  { file: "model/state.ts", context: "return x < y ? -1 : x > y ? 1 : 0;", mutator: "EqualityOperator", body: "x < y ? -1 : x > y ? 1 : 0", mutants: [["x > y", "x >= y"], ["x > y", "x <= y"]], shape: "byKey", claim: "order" },
+  {
+    file: "model/state.ts",
+    context: "return x < y ? -1 : x > y ? 1 : 0;",
+    mutator: "EqualityOperator",
+    body: "x < y ? -1 : x > y ? 1 : 0",
+    mutants: [
+      ["x > y", "x >= y"],
+      ["x > y", "x <= y"],
+    ],
+    shape: "byKey",
+    claim: "order",
+  },
 ];
 
 const same = (c: Case, e: TriageEntry): boolean =>
-  e.file === c.file && e.context === c.context && e.mutator === c.mutator && e.original === c.original && e.replacement === c.replacement;
+  e.file === c.file &&
+  e.context === c.context &&
+  e.mutator === c.mutator &&
+  e.original === c.original &&
+  e.replacement === c.replacement;
 
 interface Item {
   readonly key: string;
@@ -132,7 +290,10 @@ const keyArb = fc.constantFrom(...KEYSPACE);
 const shortArb = fc.array(keyArb, { maxLength: 50 });
 /** Longer lists (up to 600) made of sorted, reversed and random runs: TimSort's run detection, merges and galloping. */
 const longArb = fc
-  .array(fc.tuple(fc.array(keyArb, { minLength: 1, maxLength: 120 }), fc.constantFrom("sorted", "reversed", "as is")), { minLength: 1, maxLength: 10 })
+  .array(fc.tuple(fc.array(keyArb, { minLength: 1, maxLength: 120 }), fc.constantFrom("sorted", "reversed", "as is")), {
+    minLength: 1,
+    maxLength: 10,
+  })
   .map((runs) =>
     runs.flatMap(([ks, how]) => {
       const s = [...ks].sort();
@@ -177,7 +338,10 @@ describe("Stryker triage: comparator mutants called equivalent because of V8's s
   it("the check can tell: a <= b for a < b does reorder elements with equal keys (which is why that entry claims equal keys only)", () => {
     const original = comparator("strings", STR);
     const mutant = comparator("strings", mutate(STR, ["a < b", "a <= b"]));
-    const differs = fc.check(fc.property(shortArb, (keys) => expect(sortWith(keys, mutant)).toEqual(sortWith(keys, original))), { seed: 20_251, numRuns: 2_000 });
+    const differs = fc.check(
+      fc.property(shortArb, (keys) => expect(sortWith(keys, mutant)).toEqual(sortWith(keys, original))),
+      { seed: 20_251, numRuns: 2_000 },
+    );
     expect(differs.failed).toBe(true);
   });
 });

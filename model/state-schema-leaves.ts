@@ -31,7 +31,8 @@ export const fromZod = <Z extends z.ZodType>(
     () => (input, ast, parseOptions) => {
       const r = zod.safeParse(input);
       if (r.success) {
-        const data = options.sortKeys === true ? (sortRecord(r.data as Record<string, unknown>) as z.output<Z>) : r.data;
+        const data =
+          options.sortKeys === true ? (sortRecord(r.data as Record<string, unknown>) as z.output<Z>) : r.data;
         return Effect.succeed(data);
       }
       const issues = r.error.issues.map(
@@ -42,8 +43,11 @@ export const fromZod = <Z extends z.ZodType>(
           ),
       );
       const [first, ...rest] = issues;
-      if (first === undefined) return Effect.fail(new SchemaIssue.InvalidValue({ message: `not a valid ${name}` }, input));
-      return Effect.fail(rest.length === 0 ? first : new SchemaIssue.Composite(ast, [first, ...rest], input, parseOptions));
+      if (first === undefined)
+        return Effect.fail(new SchemaIssue.InvalidValue({ message: `not a valid ${name}` }, input));
+      return Effect.fail(
+        rest.length === 0 ? first : new SchemaIssue.Composite(ast, [first, ...rest], input, parseOptions),
+      );
     },
     { title: name },
   );
@@ -53,7 +57,8 @@ export const DigestSchema: Schema.Codec<Digest> = Schema.TemplateLiteral(["sha25
   Schema.isPattern(DIGEST_PATTERN, { message: "expected a digest: 'sha256:' followed by 64 lowercase hex digits" }),
 );
 
-const isStrictlyAscending = (xs: readonly string[]): boolean => xs.every((x, i) => i === 0 || (xs[i - 1] as string) < x);
+const isStrictlyAscending = (xs: readonly string[]): boolean =>
+  xs.every((x, i) => i === 0 || (xs[i - 1] as string) < x);
 
 /**
  * A string array the model keeps sorted and duplicate-free. Decoding refuses any other order:
@@ -96,7 +101,14 @@ export const SortedMap = <V, VE>(
     keyOf === undefined
       ? []
       : es.flatMap(([k, v], i) =>
-          keyOf.of(v) === k ? [] : [{ path: [i, 0], issue: `key ${JSON.stringify(k)} differs from the value's ${keyOf.field} ${JSON.stringify(keyOf.of(v))}` }],
+          keyOf.of(v) === k
+            ? []
+            : [
+                {
+                  path: [i, 0],
+                  issue: `key ${JSON.stringify(k)} differs from the value's ${keyOf.field} ${JSON.stringify(keyOf.of(v))}`,
+                },
+              ],
         );
   return Schema.Array(entry)
     .check(

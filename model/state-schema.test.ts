@@ -139,13 +139,20 @@ describe("World schema: canonical and strict", () => {
     const reversedMap = <V>(m: ReadonlyMap<string, V>) => new Map([...m].reverse());
     const shuffled: World = {
       ...world,
-      agents: reversedMap(new Map([...world.agents].map(([k, a]) => [k, {
-        ...a,
-        instances: reversedMap(a.instances),
-        distillate_ids_used: new Set([...a.distillate_ids_used].reverse()),
-        store: { ...a.store, retained: reversedMap(a.store.retained) },
-        ripa: { ...a.ripa, tokens_used: new Set([...a.ripa.tokens_used].reverse()) },
-      }]))),
+      agents: reversedMap(
+        new Map(
+          [...world.agents].map(([k, a]) => [
+            k,
+            {
+              ...a,
+              instances: reversedMap(a.instances),
+              distillate_ids_used: new Set([...a.distillate_ids_used].reverse()),
+              store: { ...a.store, retained: reversedMap(a.store.retained) },
+              ripa: { ...a.ripa, tokens_used: new Set([...a.ripa.tokens_used].reverse()) },
+            },
+          ]),
+        ),
+      ),
     };
     expect(JSON.stringify(encodeWorld(shuffled))).toBe(JSON.stringify(encodeWorld(world)));
   });
@@ -154,10 +161,15 @@ describe("World schema: canonical and strict", () => {
     const { world, agent } = fixture();
     const withLabels = (labels: Readonly<Record<string, string>>): World => ({
       ...world,
-      agents: new Map([...world.agents].map(([k, a]) => [k, {
-        ...a,
-        ripa: { ...a.ripa, surfaces: new Map([...a.ripa.surfaces].map(([s, b]) => [s, { ...b, labels }])) },
-      }])),
+      agents: new Map(
+        [...world.agents].map(([k, a]) => [
+          k,
+          {
+            ...a,
+            ripa: { ...a.ripa, surfaces: new Map([...a.ripa.surfaces].map(([s, b]) => [s, { ...b, labels }])) },
+          },
+        ]),
+      ),
     });
     expect(agent.ripa.surfaces.size).toBeGreaterThan(0);
     const text = JSON.stringify(encodeWorld(withLabels({ zone: "eu", app: "fares" })));
@@ -167,7 +179,9 @@ describe("World schema: canonical and strict", () => {
 
   it("map entries and sets are encoded in ascending key order", () => {
     const { world } = fixture();
-    const json = encodeWorld(world) as { agents: [string, { instances: [string, unknown][]; ripa: { tokens_used: string[] } }][] };
+    const json = encodeWorld(world) as {
+      agents: [string, { instances: [string, unknown][]; ripa: { tokens_used: string[] } }][];
+    };
     const [, a] = json.agents[0] ?? [];
     const keys = (a?.instances ?? []).map(([k]) => k);
     expect(keys.length).toBeGreaterThan(1);
@@ -176,20 +190,26 @@ describe("World schema: canonical and strict", () => {
   });
 
   /** Corrupt a fresh copy of the encoding of `world` and expect a failure naming `path`. */
-  const failsAtIn = (world: World) => (corrupt: (j: any) => void, path: string, says?: RegExp): void => {
-    const json: any = JSON.parse(JSON.stringify(encodeWorld(world)));
-    corrupt(json);
-    const r = decodeWorld(json);
-    if (Result.isSuccess(r)) throw new Error(`corruption at ${path} was accepted`);
-    expect(r.failure.issues.map((i) => i.path)).toContain(path);
-    expect(r.failure.message).toContain(`at ${path}:`);
-    if (says !== undefined) expect(r.failure.message).toMatch(says);
-  };
+  const failsAtIn =
+    (world: World) =>
+    (corrupt: (j: any) => void, path: string, says?: RegExp): void => {
+      const json: any = JSON.parse(JSON.stringify(encodeWorld(world)));
+      corrupt(json);
+      const r = decodeWorld(json);
+      if (Result.isSuccess(r)) throw new Error(`corruption at ${path} was accepted`);
+      expect(r.failure.issues.map((i) => i.path)).toContain(path);
+      expect(r.failure.message).toContain(`at ${path}:`);
+      if (says !== undefined) expect(r.failure.message).toMatch(says);
+    };
 
   it("a wrong type fails at its path", () => {
     const failsAt = failsAtIn(fixture().world);
     failsAt((j) => (j.tick = "5"), "$.tick", /Tick/);
-    failsAt((j) => (j.agents[0][1].instances[0][1].trace = "text"), "$.agents[0][1].instances[0][1].trace", /Expected array/);
+    failsAt(
+      (j) => (j.agents[0][1].instances[0][1].trace = "text"),
+      "$.agents[0][1].instances[0][1].trace",
+      /Expected array/,
+    );
     failsAt((j) => (j.agents[0][1].ripa.migration = 42), "$.agents[0][1].ripa.migration");
   });
 
@@ -208,7 +228,11 @@ describe("World schema: canonical and strict", () => {
   it("a non-digest where a digest is required fails at its path", () => {
     const failsAt = failsAtIn(fixture().world);
     failsAt((j) => (j.agents[0][0] = "not-a-digest"), "$.agents[0][0]", /expected a digest/);
-    failsAt((j) => (j.agents[0][1].store.retained[0][1].digest = "sha256:XYZ"), "$.agents[0][1].store.retained[0][1].digest", /expected a digest/);
+    failsAt(
+      (j) => (j.agents[0][1].store.retained[0][1].digest = "sha256:XYZ"),
+      "$.agents[0][1].store.retained[0][1].digest",
+      /expected a digest/,
+    );
     failsAt(
       (j) => (j.agents[0][1].instances[0][1].view.manifest_digest = "md5:00"),
       "$.agents[0][1].instances[0][1].view.manifest_digest",
@@ -218,14 +242,26 @@ describe("World schema: canonical and strict", () => {
 
   it("a map key that differs from the id inside its value fails at that key", () => {
     const failsAt = failsAtIn(fixture().world);
-    failsAt((j) => (j.agents[0][1].instances[0][0] = "0-not-this-life"), "$.agents[0][1].instances[0][0]", /view.instance_id/);
-    failsAt((j) => (j.agents[0][1].identity.identity = `sha256:${"0".repeat(64)}`), "$.agents[0][0]", /identity.identity/);
+    failsAt(
+      (j) => (j.agents[0][1].instances[0][0] = "0-not-this-life"),
+      "$.agents[0][1].instances[0][0]",
+      /view.instance_id/,
+    );
+    failsAt(
+      (j) => (j.agents[0][1].identity.identity = `sha256:${"0".repeat(64)}`),
+      "$.agents[0][0]",
+      /identity.identity/,
+    );
   });
 
   it("unsorted or duplicated keys fail: there is one canonical spelling", () => {
     const failsAt = failsAtIn(fixture().world);
     failsAt((j) => j.agents[0][1].instances.reverse(), "$.agents[0][1].instances", /ascending key order/);
-    failsAt((j) => j.agents[0][1].ripa.tokens_used.push(j.agents[0][1].ripa.tokens_used[0]), "$.agents[0][1].ripa.tokens_used", /ascending/);
+    failsAt(
+      (j) => j.agents[0][1].ripa.tokens_used.push(j.agents[0][1].ripa.tokens_used[0]),
+      "$.agents[0][1].ripa.tokens_used",
+      /ascending/,
+    );
   });
 });
 
@@ -273,7 +309,9 @@ describe("World schema leaves: spec wire objects and sorted collections", () => 
   it("a duplicate next to its twin fails: sets and map keys are strictly ascending, not merely non-descending", () => {
     const world = fixture();
     const dupFirst = (xs: unknown[]) => xs.splice(0, 0, xs[0]);
-    expect(issuePaths(world, (j) => dupFirst(j.agents[0][1].ripa.tokens_used))).toContain("$.agents[0][1].ripa.tokens_used");
+    expect(issuePaths(world, (j) => dupFirst(j.agents[0][1].ripa.tokens_used))).toContain(
+      "$.agents[0][1].ripa.tokens_used",
+    );
     expect(issuePaths(world, (j) => dupFirst(j.agents[0][1].instances))).toContain("$.agents[0][1].instances");
     expect(issuePaths(world, (j) => dupFirst(j.roots_used))).toContain("$.roots_used");
   });

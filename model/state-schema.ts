@@ -10,10 +10,32 @@
  */
 import { Data, Result, Schema, SchemaIssue } from "effect";
 import {
-  AdvaitaIdentity, AuthorityEpoch, BodyState, BundleManifest, CapabilityDelta, CapabilityId, DigestText, DistillationObligation,
-  ExcisionRecord, ExecutionBinding, Id, IdentityRecord, InstanceView, InteractionSurface, JanmaManifest, Labels,
-  MemoryState, MergeBatch, MigrationReport, ProviderGrant, SamskaraDistillate, SourceFence, StoreState, StoreVersion,
-  TargetMarker, Tick,
+  AdvaitaIdentity,
+  AuthorityEpoch,
+  BodyState,
+  BundleManifest,
+  CapabilityDelta,
+  CapabilityId,
+  DigestText,
+  DistillationObligation,
+  ExcisionRecord,
+  ExecutionBinding,
+  Id,
+  IdentityRecord,
+  InstanceView,
+  InteractionSurface,
+  JanmaManifest,
+  Labels,
+  MemoryState,
+  MergeBatch,
+  MigrationReport,
+  ProviderGrant,
+  SamskaraDistillate,
+  SourceFence,
+  StoreState,
+  StoreVersion,
+  TargetMarker,
+  Tick,
 } from "../spec/index.ts";
 import type { World } from "./state.ts";
 import { DigestSchema, SortedMap, SortedSet, SortedStrings, fromZod } from "./state-schema-leaves.ts";

@@ -5,10 +5,29 @@
  * values, so a rejection can never leave a half-changed world behind (OP-0.3).
  */
 import type {
-  AdvaitaIdentity, AuthorityEpoch, BodyState, BundleManifest, CapabilityDelta, Digest,
-  DistillationObligation, ExcisionRecord, ExecutionBinding, IdentityRecord, InstanceView,
-  InteractionSurface, JanmaManifest, Labels, MemoryState, MergeBatch, MigrationReport,
-  ProviderGrant, SamskaraDistillate, SourceFence, StoreState, StoreVersion, TargetMarker,
+  AdvaitaIdentity,
+  AuthorityEpoch,
+  BodyState,
+  BundleManifest,
+  CapabilityDelta,
+  Digest,
+  DistillationObligation,
+  ExcisionRecord,
+  ExecutionBinding,
+  IdentityRecord,
+  InstanceView,
+  InteractionSurface,
+  JanmaManifest,
+  Labels,
+  MemoryState,
+  MergeBatch,
+  MigrationReport,
+  ProviderGrant,
+  SamskaraDistillate,
+  SourceFence,
+  StoreState,
+  StoreVersion,
+  TargetMarker,
 } from "../spec/index.ts";
 
 /** One life: its public view plus the manifest and the episode trace (D-029). */
@@ -56,7 +75,11 @@ export interface Migration {
   readonly source_execution_id: string;
   readonly bundle: BundleManifest | null;
   readonly bundle_digest: Digest | null;
-  readonly target: { readonly execution: ExecutionBinding; readonly providers: readonly ProviderGrant[]; readonly body_revision: string } | null;
+  readonly target: {
+    readonly execution: ExecutionBinding;
+    readonly providers: readonly ProviderGrant[];
+    readonly body_revision: string;
+  } | null;
   readonly delta: CapabilityDelta | null;
   /** Sorted by surface id. */
   readonly surfaces: readonly SurfaceBinding[];
@@ -112,8 +135,10 @@ export const setAdd = <T>(s: ReadonlySet<T>, v: T): ReadonlySet<T> => new Set(s)
 /** Ascending by UTF-16 code units (OP-0.6). */
 export const sortStrings = (xs: Iterable<string>): string[] => [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 export const sortedUnique = (xs: Iterable<string>): string[] => sortStrings(new Set(xs));
-export const byKey = <T>(key: (t: T) => string) => (a: T, b: T): number => {
-  const x = key(a);
-  const y = key(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-};
+export const byKey =
+  <T>(key: (t: T) => string) =>
+  (a: T, b: T): number => {
+    const x = key(a);
+    const y = key(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };

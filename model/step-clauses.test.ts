@@ -9,7 +9,20 @@
 import { describe, expect, it } from "vitest";
 import { CHECKS } from "../spec/checks.ts";
 import type { Command, InvariantId } from "../spec/index.ts";
-import { AGENT, K, accept, acceptAll, agentOf, born, distilCmd, distilled, life, minted, patch, rejectedAt } from "./fixture.ts";
+import {
+  AGENT,
+  K,
+  accept,
+  acceptAll,
+  agentOf,
+  born,
+  distilCmd,
+  distilled,
+  life,
+  minted,
+  patch,
+  rejectedAt,
+} from "./fixture.ts";
 import type { TransitionStep } from "./predicates.ts";
 import type { World } from "./state.ts";
 import { STEP_CLAUSES, STEP_CLAUSE_CHECKS, stepViolations } from "./step-clauses.ts";
@@ -46,7 +59,13 @@ const pending = () => {
   if (ob === undefined) throw new Error("no ob-d1");
   return { w, deadline: ob.view.deadline_tick };
 };
-const attempt = (tick: number, ack: "declined" | "deferred" | "lost" = "lost"): Command => ({ op: "custody.attempt", tick, agent: AGENT, obligation_id: "ob-d1", ack });
+const attempt = (tick: number, ack: "declined" | "deferred" | "lost" = "lost"): Command => ({
+  op: "custody.attempt",
+  tick,
+  agent: AGENT,
+  obligation_id: "ob-d1",
+  ack,
+});
 const expire = (tick: number): Command => ({ op: "custody.expire", tick, agent: AGENT, obligation_id: "ob-d1" });
 const merge = (tick: number): Command => ({ op: "samskara.merge", tick, agent: AGENT, obligation_ids: ["ob-d1"] });
 
@@ -66,13 +85,25 @@ describe("J-4: custody and merge in time (OP-3.1, OP-3.2, OP-4.1; D-060)", () =>
     const exhausted = patch(w, (a) => {
       const ob = a.obligations.get("ob-d1");
       if (ob === undefined) throw new Error("no ob-d1");
-      return { ...a, obligations: new Map(a.obligations).set("ob-d1", { ...ob, view: { ...ob.view, attempts: ob.view.max_retries + 1 } }) };
+      return {
+        ...a,
+        obligations: new Map(a.obligations).set("ob-d1", {
+          ...ob,
+          view: { ...ob.view, attempts: ob.view.max_retries + 1 },
+        }),
+      };
     });
     breaks("J-4", forged(exhausted, attempt(3), "OP-3.1.c4"), "no attempts left");
     const one = patch(w, (a) => {
       const ob = a.obligations.get("ob-d1");
       if (ob === undefined) throw new Error("no ob-d1");
-      return { ...a, obligations: new Map(a.obligations).set("ob-d1", { ...ob, view: { ...ob.view, attempts: ob.view.max_retries } }) };
+      return {
+        ...a,
+        obligations: new Map(a.obligations).set("ob-d1", {
+          ...ob,
+          view: { ...ob.view, attempts: ob.view.max_retries },
+        }),
+      };
     });
     holds("J-4", real(one, attempt(3)));
   });
@@ -106,15 +137,22 @@ describe("S-1: no trace in the distilled guidance (OP-2.7.c9, D-010)", () => {
     ]);
   it("guidance repeating 4 consecutive trace tokens breaks the clause; 3 keep it", () => {
     const w = withdrawn();
-    const leaking = distilCmd(l1, 3, "d1", 600_000, 800_000, [K.disposition("k.a", 500_000, { guidance: "Fares, to Lisbon on!" })]);
+    const leaking = distilCmd(l1, 3, "d1", 600_000, 800_000, [
+      K.disposition("k.a", 500_000, { guidance: "Fares, to Lisbon on!" }),
+    ]);
     // The state after a mutant's distillation: the legal one's, holding the leaking guidance.
-    const safe = distilCmd(l1, 3, "d1", 600_000, 800_000, [K.disposition("k.a", 500_000, { guidance: "fares to lisbon" })]);
+    const safe = distilCmd(l1, 3, "d1", 600_000, 800_000, [
+      K.disposition("k.a", 500_000, { guidance: "fares to lisbon" }),
+    ]);
     const after = real(w, safe);
     holds("S-1", after);
     const leaked = patch(after.next, (a) => {
       const ob = a.obligations.get("ob-d1");
       if (ob?.held == null) throw new Error("no held distillate");
-      const held = { ...ob.held, dispositions: ob.held.dispositions.map((x) => ({ ...x, guidance: "Fares, to Lisbon on!" })) };
+      const held = {
+        ...ob.held,
+        dispositions: ob.held.dispositions.map((x) => ({ ...x, guidance: "Fares, to Lisbon on!" })),
+      };
       return { ...a, obligations: new Map(a.obligations).set("ob-d1", { ...ob, held }) };
     });
     breaks("S-1", forged(w, leaking, "OP-2.7.c9", leaked), "repeats its trace");
@@ -129,10 +167,26 @@ describe("AD-4: an act signed by its projection (OP-2.3.c5)", () => {
   };
   it("each field that binds the act, changed alone, breaks the clause; the signed act keeps it", () => {
     holds("AD-4", real(w(), act()));
-    breaks("AD-4", forged(w(), act({ signature: "sha256:0000000000000000000000000000000000000000000000000000000000000000" }), "OP-2.3.c5"), "does not recompute");
+    breaks(
+      "AD-4",
+      forged(
+        w(),
+        act({ signature: "sha256:0000000000000000000000000000000000000000000000000000000000000000" }),
+        "OP-2.3.c5",
+      ),
+      "does not recompute",
+    );
     breaks("AD-4", forged(w(), act({ identity: K.identityFor("root-9") }), "OP-2.3.c5"), "another identity");
     breaks("AD-4", forged(w(), act({ nonce: "nonce-other" }), "OP-2.3.c5"), "another projection's nonce");
-    breaks("AD-4", forged(w(), act({ manifest_digest: "sha256:1111111111111111111111111111111111111111111111111111111111111111" }), "OP-2.3.c5"), "another manifest digest");
+    breaks(
+      "AD-4",
+      forged(
+        w(),
+        act({ manifest_digest: "sha256:1111111111111111111111111111111111111111111111111111111111111111" }),
+        "OP-2.3.c5",
+      ),
+      "another manifest digest",
+    );
     const late = K.actCmd(4, AGENT, l1.id, l1.nonce, l1.manifest);
     breaks("AD-4", forged(w(), { ...late, tick: 3 }, "OP-2.3.c5"), "signature for tick 4");
   });
@@ -140,20 +194,52 @@ describe("AD-4: an act signed by its projection (OP-2.3.c5)", () => {
 
 describe("I2, I4, I5: tasks in memory, current authority, granting providers (OP-6.3 … OP-6.6)", () => {
   const started = () => accept(minted(), { op: "ripa.task_start", tick: 2, agent: AGENT, task_id: "t1" }).world;
-  const request = (task: string, nonce: string): Command => ({ op: "ripa.request", tick: 3, agent: AGENT, task_id: task, attempt_nonce: nonce });
-  const reply = (task: string, nonce: string): Command => ({ op: "ripa.reply", tick: 3, agent: AGENT, task_id: task, attempt_nonce: nonce });
+  const request = (task: string, nonce: string): Command => ({
+    op: "ripa.request",
+    tick: 3,
+    agent: AGENT,
+    task_id: task,
+    attempt_nonce: nonce,
+  });
+  const reply = (task: string, nonce: string): Command => ({
+    op: "ripa.reply",
+    tick: 3,
+    agent: AGENT,
+    task_id: task,
+    attempt_nonce: nonce,
+  });
   const effect = (over: object = {}): Command =>
-    ({ op: "ripa.effect", tick: 3, agent: AGENT, execution_id: "exec-1", token: "tok-root-1", provider_id: "prov-a", capability: "fare.search", effect_id: "e1", ...over } as Command);
+    ({
+      op: "ripa.effect",
+      tick: 3,
+      agent: AGENT,
+      execution_id: "exec-1",
+      token: "tok-root-1",
+      provider_id: "prov-a",
+      capability: "fare.search",
+      effect_id: "e1",
+      ...over,
+    }) as Command;
 
   it("I2: resume, request and reply of a task memory never recorded break the clause; of a recorded one keep it", () => {
-    breaks("I2", forged(started(), { op: "ripa.task_resume", tick: 3, agent: AGENT, task_id: "t9" }, "OP-6.3.c2"), "never recorded");
+    breaks(
+      "I2",
+      forged(started(), { op: "ripa.task_resume", tick: 3, agent: AGENT, task_id: "t9" }, "OP-6.3.c2"),
+      "never recorded",
+    );
     breaks("I2", forged(started(), request("t9", "a1"), "OP-6.4.c2"), "never recorded");
     breaks("I2", forged(started(), reply("t9", "a1"), "OP-6.5.c1"), "never recorded");
     holds("I2", real(started(), { op: "ripa.task_resume", tick: 3, agent: AGENT, task_id: "t1" }));
     holds("I2", real(started(), request("t1", "a1")));
   });
   it("I4: an effect under a stale token, a reused attempt nonce, a reply to an attempt not live break the clause", () => {
-    const restarted = accept(minted(), { op: "ripa.restart", tick: 2, agent: AGENT, execution_id: "exec-1", token: "t2" }).world;
+    const restarted = accept(minted(), {
+      op: "ripa.restart",
+      tick: 2,
+      agent: AGENT,
+      execution_id: "exec-1",
+      token: "t2",
+    }).world;
     breaks("I4", forged(restarted, effect(), "OP-6.6.c1"), "not the current epoch's");
     holds("I4", real(restarted, effect({ token: "t2" })));
     const requested = accept(started(), request("t1", "a1")).world;
@@ -181,7 +267,8 @@ describe("the clauses as a set", () => {
   it("STEP_CLAUSE_CHECKS names existing checks of each clause's own invariant, one list per clause, and this file reaches each", () => {
     expect(Object.keys(STEP_CLAUSE_CHECKS).sort()).toEqual(Object.keys(STEP_CLAUSES).sort());
     const byId = new Map(CHECKS.map((c) => [c.id, c]));
-    for (const [id, ids] of Object.entries(STEP_CLAUSE_CHECKS)) for (const c of ids ?? []) expect(byId.get(c)?.targets, `${c} of ${id}`).toContain(id);
+    for (const [id, ids] of Object.entries(STEP_CLAUSE_CHECKS))
+      for (const c of ids ?? []) expect(byId.get(c)?.targets, `${c} of ${id}`).toContain(id);
     const named = Object.values(STEP_CLAUSE_CHECKS).flat();
     expect(named.filter((c) => !reached.has(c))).toEqual([]);
   });

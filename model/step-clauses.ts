@@ -24,7 +24,8 @@ export type StepClause = (s: TransitionStep) => Verdict;
 const fail = (violation: string): Verdict => ({ violation });
 
 /** The agent a step's command names, as it was before the step. */
-const before = (s: TransitionStep): Agent | undefined => ("agent" in s.command ? s.prev.agents.get(s.command.agent) : undefined);
+const before = (s: TransitionStep): Agent | undefined =>
+  "agent" in s.command ? s.prev.agents.get(s.command.agent) : undefined;
 
 /**
  * J-4 (OP-3.1.c2–c4, OP-3.2.c2–c3, OP-4.1.c3–c4; D-060): custody acts on a pending obligation, an
@@ -41,17 +42,22 @@ export const custodyInTime: StepClause = (s) => {
     if (v === undefined) return fail(`${c.op} accepted on unknown obligation ${c.obligation_id}`);
     if (v.status !== "pending") return fail(`${c.op} accepted on ${c.obligation_id}, already ${v.status}`);
     if (c.op === "custody.attempt") {
-      if (c.tick >= v.deadline_tick) return fail(`attempt on ${c.obligation_id} at tick ${c.tick}, deadline ${v.deadline_tick}`);
-      if (v.attempts >= v.max_retries + 1) return fail(`attempt on ${c.obligation_id} with no attempts left (${v.attempts} of ${v.max_retries + 1})`);
-    } else if (c.tick < v.deadline_tick) return fail(`expiry of ${c.obligation_id} at tick ${c.tick}, before its deadline ${v.deadline_tick}`);
+      if (c.tick >= v.deadline_tick)
+        return fail(`attempt on ${c.obligation_id} at tick ${c.tick}, deadline ${v.deadline_tick}`);
+      if (v.attempts >= v.max_retries + 1)
+        return fail(`attempt on ${c.obligation_id} with no attempts left (${v.attempts} of ${v.max_retries + 1})`);
+    } else if (c.tick < v.deadline_tick)
+      return fail(`expiry of ${c.obligation_id} at tick ${c.tick}, before its deadline ${v.deadline_tick}`);
     return true;
   }
   if (c.op === "samskara.merge") {
     for (const id of c.obligation_ids) {
       const v = a.obligations.get(id)?.view;
       if (v === undefined) return fail(`merge accepted naming unknown obligation ${id}`);
-      if (v.status === "pending" && c.tick >= v.deadline_tick) return fail(`merge applied ${id} at tick ${c.tick}, deadline ${v.deadline_tick}`);
-      if (v.status === "discharged" && v.outcome !== "applied") return fail(`merge accepted naming ${id}, discharged ${String(v.outcome)}`);
+      if (v.status === "pending" && c.tick >= v.deadline_tick)
+        return fail(`merge applied ${id} at tick ${c.tick}, deadline ${v.deadline_tick}`);
+      if (v.status === "discharged" && v.outcome !== "applied")
+        return fail(`merge accepted naming ${id}, discharged ${String(v.outcome)}`);
     }
   }
   return true;
@@ -69,7 +75,9 @@ export const distilledWithoutLeak: StepClause = (s) => {
   const trace = before(s)?.instances.get(c.instance_id)?.trace ?? [];
   const held = s.next.agents.get(c.agent)?.obligations.get(c.obligation_id)?.held;
   const leaked = (held?.dispositions ?? []).find((x) => leaks(x.guidance, trace));
-  return leaked === undefined ? true : fail(`${c.instance_id} distilled guidance of ${leaked.key} that repeats its trace`);
+  return leaked === undefined
+    ? true
+    : fail(`${c.instance_id} distilled guidance of ${leaked.key} that repeats its trace`);
 };
 
 /**
@@ -87,8 +95,14 @@ export const actSignedByProjection: StepClause = (s) => {
   if (g.identity !== a.identity.identity) return fail(`${c.instance_id} acted under another identity`);
   if (g.nonce !== i.view.nonce) return fail(`${c.instance_id} acted under another projection's nonce`);
   if (g.manifest_digest !== i.view.manifest_digest) return fail(`${c.instance_id} acted under another manifest digest`);
-  if (g.action.tick !== c.tick) return fail(`${c.instance_id} acted at ${c.tick} under a signature for tick ${g.action.tick}`);
-  const expected = digestOf(DOMAIN.action, { identity: g.identity, nonce: g.nonce, manifest_digest: g.manifest_digest, action: g.action });
+  if (g.action.tick !== c.tick)
+    return fail(`${c.instance_id} acted at ${c.tick} under a signature for tick ${g.action.tick}`);
+  const expected = digestOf(DOMAIN.action, {
+    identity: g.identity,
+    nonce: g.nonce,
+    manifest_digest: g.manifest_digest,
+    action: g.action,
+  });
   return g.signature === expected ? true : fail(`${c.instance_id} acted under a signature that does not recompute`);
 };
 
@@ -111,11 +125,15 @@ export const underCurrentAuthority: StepClause = (s) => {
   const r = before(s)?.ripa;
   if (r === undefined) return true;
   if (c.op === "ripa.effect") {
-    if (r.authority.holder === null || c.execution_id !== r.authority.holder) return fail(`effect ${c.effect_id} by ${c.execution_id}, not the holder`);
-    if (c.token !== r.authority.token) return fail(`effect ${c.effect_id} under token ${c.token}, not the current epoch's`);
+    if (r.authority.holder === null || c.execution_id !== r.authority.holder)
+      return fail(`effect ${c.effect_id} by ${c.execution_id}, not the holder`);
+    if (c.token !== r.authority.token)
+      return fail(`effect ${c.effect_id} under token ${c.token}, not the current epoch's`);
   }
-  if (c.op === "ripa.request" && r.attempt_nonces_used.has(c.attempt_nonce)) return fail(`attempt nonce ${c.attempt_nonce} used twice`);
-  if (c.op === "ripa.reply" && r.live_attempts.get(c.task_id) !== c.attempt_nonce) return fail(`reply for ${c.task_id} under attempt ${c.attempt_nonce}, not the live one`);
+  if (c.op === "ripa.request" && r.attempt_nonces_used.has(c.attempt_nonce))
+    return fail(`attempt nonce ${c.attempt_nonce} used twice`);
+  if (c.op === "ripa.reply" && r.live_attempts.get(c.task_id) !== c.attempt_nonce)
+    return fail(`reply for ${c.task_id} under attempt ${c.attempt_nonce}, not the live one`);
   return true;
 };
 
@@ -125,7 +143,9 @@ export const providerGrants: StepClause = (s) => {
   if (!s.accepted || c.op !== "ripa.effect") return true;
   const provider = before(s)?.ripa.providers.find((p) => p.provider_id === c.provider_id);
   if (provider === undefined) return fail(`effect ${c.effect_id} through unbound provider ${c.provider_id}`);
-  return provider.capabilities.includes(c.capability) ? true : fail(`effect ${c.effect_id} through ${c.provider_id}, which does not grant ${c.capability}`);
+  return provider.capabilities.includes(c.capability)
+    ? true
+    : fail(`effect ${c.effect_id} through ${c.provider_id}, which does not grant ${c.capability}`);
 };
 
 /** The step clause of each invariant that has one. */
@@ -149,7 +169,9 @@ export const STEP_CLAUSE_CHECKS: Readonly<Partial<Record<InvariantId, readonly s
 };
 
 /** Every clause that applies to the step, with its invariant; the first violation of each. */
-export const stepViolations = (s: TransitionStep): { readonly invariant: InvariantId; readonly violation: string }[] => {
+export const stepViolations = (
+  s: TransitionStep,
+): { readonly invariant: InvariantId; readonly violation: string }[] => {
   const out: { invariant: InvariantId; violation: string }[] = [];
   if (!s.accepted) return out;
   for (const [id, clause] of Object.entries(STEP_CLAUSES) as [InvariantId, StepClause][]) {

@@ -4,8 +4,16 @@
  * objects with valid signatures (AD-4, D-021) and distillates that pass S-1/S-2 by default.
  */
 import {
-  DOMAIN, digestOf, genesisVersionOf, identityOf,
-  type Action, type CommandOf, type ConsentGrant, type Digest, type Disposition, type JanmaManifest,
+  DOMAIN,
+  digestOf,
+  genesisVersionOf,
+  identityOf,
+  type Action,
+  type CommandOf,
+  type ConsentGrant,
+  type Digest,
+  type Disposition,
+  type JanmaManifest,
 } from "../spec/index.ts";
 
 export const BASE: Digest = `sha256:${"ab".repeat(32)}`;
@@ -16,10 +24,15 @@ export const AUTH = { custodian: CUSTODIAN, decision_id: "dec-1" } as const;
 export const exec = (id: string) => ({ execution_id: id, reasoner: "r1", harness: "h1", host: "host1" });
 
 /** The identity a mint with (base, root) produces (AD-1), computed from the spec digests only. */
-export const identityFor = (root: string, base: Digest = BASE): Digest => identityOf(base, genesisVersionOf(base, root));
+export const identityFor = (root: string, base: Digest = BASE): Digest =>
+  identityOf(base, genesisVersionOf(base, root));
 export const genesisFor = (root: string, base: Digest = BASE): Digest => genesisVersionOf(base, root);
 
-export const mintCmd = (tick: number, root: string, over: Partial<CommandOf<"advaita.mint">> = {}): CommandOf<"advaita.mint"> => ({
+export const mintCmd = (
+  tick: number,
+  root: string,
+  over: Partial<CommandOf<"advaita.mint">> = {},
+): CommandOf<"advaita.mint"> => ({
   op: "advaita.mint",
   tick,
   base_digest: BASE,

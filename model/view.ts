@@ -21,7 +21,10 @@ export const agentView = (a: Agent): AgentView => {
       chain: [...store.chain],
       batches: [...store.batches],
       state: store.states[store.states.length - 1] ?? { entries: [] },
-      distillates: sortedValues(store.retained).map((x) => ({ distillate_id: x.distillate.distillate_id, digest: x.digest })),
+      distillates: sortedValues(store.retained).map((x) => ({
+        distillate_id: x.distillate.distillate_id,
+        digest: x.digest,
+      })),
       excisions: [...store.excisions],
       quarantined: [...store.quarantined],
       momentum: momentumSeries(store.states),
@@ -36,7 +39,10 @@ export const agentView = (a: Agent): AgentView => {
       providers: [...r.providers].sort(byKey((p) => p.provider_id)),
       required_capabilities: [...r.required_capabilities],
       authority: r.authority,
-      live_attempts: sortStrings(r.live_attempts.keys()).map((task_id) => ({ task_id, attempt_nonce: r.live_attempts.get(task_id) ?? "" })),
+      live_attempts: sortStrings(r.live_attempts.keys()).map((task_id) => ({
+        task_id,
+        attempt_nonce: r.live_attempts.get(task_id) ?? "",
+      })),
       effects: sortStrings(r.effects),
       fences: [...r.fences],
       marker: r.marker,
@@ -49,7 +55,10 @@ export const agentView = (a: Agent): AgentView => {
               source_execution_id: r.migration.source_execution_id,
               bundle: r.migration.bundle,
               bundle_digest: r.migration.bundle_digest,
-              target: r.migration.target === null ? null : { ...r.migration.target, providers: [...r.migration.target.providers] },
+              target:
+                r.migration.target === null
+                  ? null
+                  : { ...r.migration.target, providers: [...r.migration.target.providers] },
               delta: r.migration.delta,
               surfaces: r.migration.surfaces.map((s) => ({ surface: s.surface, labels: s.labels })),
             },

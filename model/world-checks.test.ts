@@ -10,9 +10,16 @@ import { initialWorld } from "./world.ts";
 
 describe("the common checks (OP-0.2)", () => {
   it("fail at OP-0.2.c1 for a command its schema refuses, c2 for a tick below the world's, c3 for an unknown agent", () => {
-    expect(rejectedAt(initialWorld(), { ...K.mintCmd(1, "r"), custodians: [] }, "OP-0.2.c1")).toMatchObject({ code: "MALFORMED", path: ["custodians"] });
+    expect(rejectedAt(initialWorld(), { ...K.mintCmd(1, "r"), custodians: [] }, "OP-0.2.c1")).toMatchObject({
+      code: "MALFORMED",
+      path: ["custodians"],
+    });
     expect(rejectedAt(initialWorld(), { op: "no.such-op", tick: 1 }, "OP-0.2.c1").code).toBe("MALFORMED");
-    expect(rejectedAt(minted(), { op: "samskara.replay", tick: 0, agent: AGENT }, "OP-0.2.c2").code).toBe("TICK_REGRESSED");
-    expect(rejectedAt(minted(), { op: "samskara.replay", tick: 2, agent: K.EVIDENCE }, "OP-0.2.c3").code).toBe("NOT_FOUND");
+    expect(rejectedAt(minted(), { op: "samskara.replay", tick: 0, agent: AGENT }, "OP-0.2.c2").code).toBe(
+      "TICK_REGRESSED",
+    );
+    expect(rejectedAt(minted(), { op: "samskara.replay", tick: 2, agent: K.EVIDENCE }, "OP-0.2.c3").code).toBe(
+      "NOT_FOUND",
+    );
   });
 });

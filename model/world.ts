@@ -17,7 +17,17 @@ import { distil } from "./janma/distil.ts";
 import { attempt, expireObligation } from "./custody/custody.ts";
 import { excise, merge, projectWrite, replay } from "./samskara/store.ts";
 import {
-  bindSurface, descend, effect, evolve, identityUpdate, replicate, reply, request, restart, taskResume, taskStart,
+  bindSurface,
+  descend,
+  effect,
+  evolve,
+  identityUpdate,
+  replicate,
+  reply,
+  request,
+  restart,
+  taskResume,
+  taskStart,
 } from "./ripa/substrate.ts";
 import { bind, cancel, checkpoint, fence, quiesced, rehydrate, resume, validate } from "./ripa/migration.ts";
 import { taskPause } from "./ripa/recovery.ts";
@@ -73,7 +83,12 @@ export const parseCommand = (input: unknown): Outcome<Command> => {
   const path = (issue?.path ?? []).map((p) => (typeof p === "number" ? p : String(p)));
   const message = issue?.message ?? "command does not match its schema";
   const rule = (issue as { params?: { rule?: unknown } } | undefined)?.params?.rule;
-  if (typeof rule === "string") return no(withoutStack(() => new Rejection({ code: "MALFORMED", invariant: null, message, path, check: "OP-0.2.c1", rule })));
+  if (typeof rule === "string")
+    return no(
+      withoutStack(
+        () => new Rejection({ code: "MALFORMED", invariant: null, message, path, check: "OP-0.2.c1", rule }),
+      ),
+    );
   return no(generic("MALFORMED", "OP-0.2.c1", message, path));
 };
 
@@ -82,7 +97,13 @@ const dispatch = (world: World, cmd: Command): Outcome<Stepped> => {
   const agent = world.agents.get(cmd.agent);
   if (agent === undefined) return no(generic("NOT_FOUND", "OP-0.2.c3", `no agent ${cmd.agent}`, ["agent"]));
   if (QUIESCED_OPS.has(cmd.op) && quiesced(agent))
-    return no(violates("I4", quiescenceCheckOf(cmd.op).id, `agent is quiesced by migration ${agent.ripa.migration?.migration_id ?? ""}; ${cmd.op} is refused`));
+    return no(
+      violates(
+        "I4",
+        quiescenceCheckOf(cmd.op).id,
+        `agent is quiesced by migration ${agent.ripa.migration?.migration_id ?? ""}; ${cmd.op} is refused`,
+      ),
+    );
   const handler = HANDLERS[cmd.op] as Handler<typeof cmd.op>;
   return handler(world, agent, cmd as never);
 };
@@ -98,7 +119,8 @@ export const transition = (
   const parsed = parseCommand(input);
   if (Result.isFailure(parsed)) return no(parsed.failure);
   const cmd = parsed.success;
-  if (cmd.tick < world.tick) return no(generic("TICK_REGRESSED", "OP-0.2.c2", `tick ${cmd.tick} is before ${world.tick}`, ["tick"]));
+  if (cmd.tick < world.tick)
+    return no(generic("TICK_REGRESSED", "OP-0.2.c2", `tick ${cmd.tick} is before ${world.tick}`, ["tick"]));
   const stepped = dispatch(world, cmd);
   if (Result.isFailure(stepped)) return no(stepped.failure);
   return ok({ world: { ...stepped.success.world, tick: cmd.tick }, events: [...stepped.success.events] });

@@ -50,18 +50,22 @@ export const compareRun = (
     for (const choice of choices) {
       const cmd: Command = materialize(view(world), mem, choice);
       trail.push(cmd.op);
-      const where = () => `step ${trail.length} (${trail.slice(-6).join(" -> ")}): ${JSON.stringify(cmd).slice(0, 400)}`;
+      const where = () =>
+        `step ${trail.length} (${trail.slice(-6).join(" -> ")}): ${JSON.stringify(cmd).slice(0, 400)}`;
       const m = transition(world, cmd);
       const i = impl.apply(cmd);
       const edge = mem.lastEdge ?? null;
       if (stats?.edges !== undefined && edge !== null) {
-        const verdict = Result.isSuccess(m) ? "accepted" : (toRejectionData(m.failure).invariant ?? toRejectionData(m.failure).code);
+        const verdict = Result.isSuccess(m)
+          ? "accepted"
+          : (toRejectionData(m.failure).invariant ?? toRejectionData(m.failure).code);
         const row = stats.edges.get(edge) ?? new Map<string, number>();
         row.set(verdict, (row.get(verdict) ?? 0) + 1);
         stats.edges.set(edge, row);
       }
       if (Result.isSuccess(m)) {
-        if (!i.ok) throw new Error(`model accepted, impl rejected with ${i.error.code} (${i.error.message}) at ${where()}`);
+        if (!i.ok)
+          throw new Error(`model accepted, impl rejected with ${i.error.code} (${i.error.message}) at ${where()}`);
         const d = firstDifference(m.success.events, i.events, "$events");
         if (d !== null) throw new Error(`events differ at ${where()}: ${d}`);
         world = m.success.world;
@@ -69,7 +73,9 @@ export const compareRun = (
         const r = toRejectionData(m.failure);
         if (i.ok) throw new Error(`model rejected with ${r.code} (${r.message}), impl accepted at ${where()}`);
         if (i.error.code !== r.code || (i.error.invariant ?? null) !== r.invariant) {
-          throw new Error(`rejection differs at ${where()}: model ${r.code}/${r.invariant} (${r.message}) vs impl ${i.error.code}/${i.error.invariant} (${i.error.message})`);
+          throw new Error(
+            `rejection differs at ${where()}: model ${r.code}/${r.invariant} (${r.message}) vs impl ${i.error.code}/${i.error.invariant} (${i.error.message})`,
+          );
         }
         if (stats !== undefined) stats.agreedRejections++;
       }

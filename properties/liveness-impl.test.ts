@@ -14,7 +14,14 @@ import { openImplementation, type Implementation } from "../impl/api.ts";
 import { load, materialize } from "../conformance/mutants/harness.ts";
 import { MUTANTS } from "./mutants/catalog.ts";
 import { choicesArb, newMemory } from "./generators/commands.ts";
-import { describeViolations, drainLives, modelsFromMemory, runHistory, systemStepper, type DrainViolation } from "./liveness.ts";
+import {
+  describeViolations,
+  drainLives,
+  modelsFromMemory,
+  runHistory,
+  systemStepper,
+  type DrainViolation,
+} from "./liveness.ts";
 
 const MUTANT_ID = "S-2.no-feedback-distillate-refused";
 const RUNS = 50;
@@ -46,7 +53,14 @@ const drainAfterHistories = (open: () => Implementation, runs = RUNS): Outcome =
       distilled += r.counts.distilled;
       expiredFromHistory += r.counts.expiredFromHistory.corrective + r.counts.expiredFromHistory.reinforcing;
       expiredCorrective += r.counts.expiredCorrective;
-      if (r.violations.length > 0) return { histories, distilled, expiredFromHistory, expiredCorrective, failed: { run, violations: r.violations } };
+      if (r.violations.length > 0)
+        return {
+          histories,
+          distilled,
+          expiredFromHistory,
+          expiredCorrective,
+          failed: { run, violations: r.violations },
+        };
     } finally {
       impl.close();
     }
@@ -57,7 +71,9 @@ const drainAfterHistories = (open: () => Implementation, runs = RUNS): Outcome =
 describe("D-062 on the implementation: after generated histories the drain ends every life and obligation", () => {
   it("passes on the implementation", () => {
     const o = drainAfterHistories(() => openImplementation({}));
-    console.error(`D-062 drain on impl over ${o.histories} histories: ${o.distilled} lives distilled, ${o.expiredFromHistory} of the history's obligations expired (${o.expiredCorrective} corrective)`);
+    console.error(
+      `D-062 drain on impl over ${o.histories} histories: ${o.distilled} lives distilled, ${o.expiredFromHistory} of the history's obligations expired (${o.expiredCorrective} corrective)`,
+    );
     expect(o.failed === null ? "" : describeViolations(o.failed.violations)).toBe("");
     expect(o.histories).toBe(RUNS);
     expect(o.distilled).toBeGreaterThanOrEqual(80);
@@ -75,8 +91,12 @@ describe("D-062 on the implementation: after generated histories the drain ends 
     const mutant = drainAfterHistories(await load(materialize(`liveness-${m.id}`, m)));
     expect(mutant.failed, `${MUTANT_ID} survived the drain`).not.toBeNull();
     const vs = mutant.failed?.violations ?? [];
-    console.error(`${MUTANT_ID}: killed by the drain after history ${mutant.failed?.run}:\n${describeViolations(vs).split("\n").slice(0, 4).join("\n")}`);
-    expect(vs.some((v) => v.kind === "rejected" && v.command.op === "janma.distil" && v.rejection.invariant === "S-2")).toBe(true);
+    console.error(
+      `${MUTANT_ID}: killed by the drain after history ${mutant.failed?.run}:\n${describeViolations(vs).split("\n").slice(0, 4).join("\n")}`,
+    );
+    expect(
+      vs.some((v) => v.kind === "rejected" && v.command.op === "janma.distil" && v.rejection.invariant === "S-2"),
+    ).toBe(true);
     expect(vs.some((v) => v.kind === "life-stranded" && v.state === "withdrawn")).toBe(true);
   });
 });

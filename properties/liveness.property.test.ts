@@ -20,7 +20,15 @@ import fc from "fast-check";
 import { Result } from "effect";
 import { initialWorld, transition, view, type World } from "../model/index.ts";
 import { choicesArb, materialize, newMemory, type GenProfile } from "./generators/commands.ts";
-import { describeViolations, drainLives, modelStepper, modelsFromMemory, runHistory, type DrainCounts, type Stepper } from "./liveness.ts";
+import {
+  describeViolations,
+  drainLives,
+  modelStepper,
+  modelsFromMemory,
+  runHistory,
+  type DrainCounts,
+  type Stepper,
+} from "./liveness.ts";
 
 interface Counts {
   pauses: number;
@@ -32,7 +40,12 @@ interface Counts {
 }
 
 /** Per agent: where it stands in the G-53 sequence. */
-interface Track { refusedWhileLive: Set<string>; revoked: Set<string>; lateRejected: boolean; refused: boolean }
+interface Track {
+  refusedWhileLive: Set<string>;
+  revoked: Set<string>;
+  lateRejected: boolean;
+  refused: boolean;
+}
 
 const count = (runs: number, seed: number): Counts => {
   const counts: Counts = { pauses: 0, staleReplies: 0, situations: 0, refusedThenMigrated: 0 };
@@ -48,13 +61,21 @@ const count = (runs: number, seed: number): Counts => {
         if (Result.isSuccess(r)) w = r.success.world;
         continue;
       }
-      const t = tracks.get(cmd.agent) ?? { refusedWhileLive: new Set(), revoked: new Set(), lateRejected: false, refused: false };
+      const t = tracks.get(cmd.agent) ?? {
+        refusedWhileLive: new Set(),
+        revoked: new Set(),
+        lateRejected: false,
+        refused: false,
+      };
       tracks.set(cmd.agent, t);
       const live = before.agents.find((a) => a.identity.identity === cmd.agent)?.ripa.live_attempts ?? [];
       if (Result.isSuccess(r)) {
         w = r.success.world;
         // A revoked attempt's late reply is never accepted.
-        expect(cmd.op === "ripa.reply" && t.revoked.has(cmd.attempt_nonce), `late reply ${cmd.op === "ripa.reply" ? cmd.attempt_nonce : ""} accepted`).toBe(false);
+        expect(
+          cmd.op === "ripa.reply" && t.revoked.has(cmd.attempt_nonce),
+          `late reply ${cmd.op === "ripa.reply" ? cmd.attempt_nonce : ""} accepted`,
+        ).toBe(false);
         if (cmd.op === "ripa.task_pause") {
           counts.pauses++;
           t.revoked.add(cmd.attempt_nonce);
@@ -63,14 +84,23 @@ const count = (runs: number, seed: number): Counts => {
         if (cmd.op === "ripa.migration_fence" && t.lateRejected) {
           counts.situations++;
           if (t.refused) counts.refusedThenMigrated++;
-          tracks.set(cmd.agent, { refusedWhileLive: new Set(), revoked: new Set(), lateRejected: false, refused: false });
+          tracks.set(cmd.agent, {
+            refusedWhileLive: new Set(),
+            revoked: new Set(),
+            lateRejected: false,
+            refused: false,
+          });
         }
       } else {
         if (cmd.op === "ripa.migration_fence" && r.failure.invariant === "I4")
           for (const l of live) t.refusedWhileLive.add(l.attempt_nonce);
         // A late reply that fails a common check first (a regressed tick, OP-0.2.c2) never reaches
         // the attempt check; every other rejection of it must be the stale attempt, I4.
-        if (cmd.op === "ripa.reply" && t.revoked.has(cmd.attempt_nonce) && !(r.failure.check ?? "").startsWith("OP-0.2.")) {
+        if (
+          cmd.op === "ripa.reply" &&
+          t.revoked.has(cmd.attempt_nonce) &&
+          !(r.failure.check ?? "").startsWith("OP-0.2.")
+        ) {
           expect(r.failure.invariant, `${r.failure.code} ${r.failure.message}`).toBe("I4");
           counts.staleReplies++;
           t.lateRejected = true;
@@ -94,8 +124,14 @@ describe("the generator reaches the G-53 situation (worker died, revoke, late re
 
 /** Sums of the drain's counts over many histories. */
 const emptyCounts = (): DrainCounts => ({
-  withdrawn: 0, distilled: 0, distilledFromHistory: 0, expiredCorrective: 0, expiredReinforcing: 0,
-  expiredFromHistory: { corrective: 0, reinforcing: 0 }, dissolved: 0, conceived: 0,
+  withdrawn: 0,
+  distilled: 0,
+  distilledFromHistory: 0,
+  expiredCorrective: 0,
+  expiredReinforcing: 0,
+  expiredFromHistory: { corrective: 0, reinforcing: 0 },
+  dissolved: 0,
+  conceived: 0,
 });
 const addCounts = (t: DrainCounts, c: DrainCounts): void => {
   t.withdrawn += c.withdrawn;
@@ -164,7 +200,11 @@ describe("D-062: after every generated history, the caller can end every life an
     const mem = newMemory("store");
     const reached = runHistory(initialWorld(), modelStepper, mem, cs ?? []);
     const r = drainLives(reached, oldReading, modelsFromMemory(mem));
-    expect(r.violations.some((x) => x.kind === "rejected" && x.command.op === "janma.distil" && x.rejection.invariant === "S-2")).toBe(true);
+    expect(
+      r.violations.some(
+        (x) => x.kind === "rejected" && x.command.op === "janma.distil" && x.rejection.invariant === "S-2",
+      ),
+    ).toBe(true);
     expect(r.violations.some((x) => x.kind === "life-stranded" && x.state === "withdrawn")).toBe(true);
     expect(drainLives(reached, modelStepper, modelsFromMemory(mem)).violations).toEqual([]);
   });

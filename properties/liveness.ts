@@ -41,7 +41,9 @@ export interface DrainRejection {
   readonly message: string;
 }
 
-export type StepOutcome<S> = { readonly ok: true; readonly next: S } | { readonly ok: false; readonly rejection: DrainRejection };
+export type StepOutcome<S> =
+  | { readonly ok: true; readonly next: S }
+  | { readonly ok: false; readonly rejection: DrainRejection };
 
 /** How to observe and step a system: the model's pure world, or an implementation's handle. */
 export interface Stepper<S> {
@@ -62,14 +64,21 @@ export const modelStepper: Stepper<World> = {
 
 /** Any system with the implementation's in-process face (impl/api.ts); the state is the handle itself. */
 export interface System {
-  apply(command: unknown): { ok: true } | { ok: false; error: { code: string; invariant: string | null; message: string } };
+  apply(
+    command: unknown,
+  ): { ok: true } | { ok: false; error: { code: string; invariant: string | null; message: string } };
   world(): WorldView;
 }
 export const systemStepper = <T extends System>(): Stepper<T> => ({
   view: (s) => s.world(),
   apply: (s, cmd) => {
     const r = s.apply(cmd);
-    return r.ok ? { ok: true, next: s } : { ok: false, rejection: { code: r.error.code, invariant: r.error.invariant ?? null, message: r.error.message } };
+    return r.ok
+      ? { ok: true, next: s }
+      : {
+          ok: false,
+          rejection: { code: r.error.code, invariant: r.error.invariant ?? null, message: r.error.message },
+        };
   },
 });
 
@@ -80,11 +89,18 @@ export const systemStepper = <T extends System>(): Stepper<T> => ({
 export type SatisfactionModelOf = (agent: string, instance: InstanceView) => string | null | undefined;
 
 /** From the generator's memory: the manifest it conceived the life with, if its digest is the view's. */
-export const modelsFromMemory = (mem: GenMemory): SatisfactionModelOf => (agent, inst) => {
-  const life = mem.lives.get(`${agent}/${inst.instance_id}`);
-  if (life === undefined || life.nonce !== inst.nonce || digestOf(DOMAIN.manifest, life.manifest) !== inst.manifest_digest) return undefined;
-  return life.manifest.distillation_policy.satisfaction_model;
-};
+export const modelsFromMemory =
+  (mem: GenMemory): SatisfactionModelOf =>
+  (agent, inst) => {
+    const life = mem.lives.get(`${agent}/${inst.instance_id}`);
+    if (
+      life === undefined ||
+      life.nonce !== inst.nonce ||
+      digestOf(DOMAIN.manifest, life.manifest) !== inst.manifest_digest
+    )
+      return undefined;
+    return life.manifest.distillation_policy.satisfaction_model;
+  };
 
 export type DrainViolation =
   | { readonly kind: "rejected"; readonly command: Command; readonly rejection: DrainRejection }
@@ -123,7 +139,12 @@ export interface DrainReport<S> {
 const DRAIN_PREFIX = "drain-";
 
 /** The no-feedback distillate of D-057 for one withdrawn life. */
-export const noFeedbackDistillate = (agent: string, inst: InstanceView, model: string | null, distillateId: string) => ({
+export const noFeedbackDistillate = (
+  agent: string,
+  inst: InstanceView,
+  model: string | null,
+  distillateId: string,
+) => ({
   distillate_id: distillateId,
   source: { identity: agent, nonce: inst.nonce, instance_id: inst.instance_id },
   born_from: inst.born_from,
@@ -137,8 +158,14 @@ export const drainLives = <S>(start: S, stepper: Stepper<S>, modelOf: Satisfacti
   const violations: DrainViolation[] = [];
   const commands: Command[] = [];
   const counts: DrainCounts = {
-    withdrawn: 0, distilled: 0, distilledFromHistory: 0, expiredCorrective: 0, expiredReinforcing: 0,
-    expiredFromHistory: { corrective: 0, reinforcing: 0 }, dissolved: 0, conceived: 0,
+    withdrawn: 0,
+    distilled: 0,
+    distilledFromHistory: 0,
+    expiredCorrective: 0,
+    expiredReinforcing: 0,
+    expiredFromHistory: { corrective: 0, reinforcing: 0 },
+    dissolved: 0,
+    conceived: 0,
   };
   const step = (cmd: Command): boolean => {
     commands.push(cmd);
@@ -152,7 +179,12 @@ export const drainLives = <S>(start: S, stepper: Stepper<S>, modelOf: Satisfacti
   };
   // Ids no generator uses (the generator's are a letter prefix and a number), unused in the view too.
   const v0 = stepper.view(s);
-  const taken = new Set(v0.agents.flatMap((a) => [...a.obligations.flatMap((o) => [o.obligation_id, o.distillate_id]), ...a.store.distillates.map((d) => d.distillate_id)]));
+  const taken = new Set(
+    v0.agents.flatMap((a) => [
+      ...a.obligations.flatMap((o) => [o.obligation_id, o.distillate_id]),
+      ...a.store.distillates.map((d) => d.distillate_id),
+    ]),
+  );
   let seq = 0;
   const fresh = (p: string): string => {
     let id = `${DRAIN_PREFIX}${p}${seq++}`;
@@ -163,8 +195,10 @@ export const drainLives = <S>(start: S, stepper: Stepper<S>, modelOf: Satisfacti
   const withdrawnByHistory = new Set<string>();
   const pendingByHistory = new Set<string>();
   for (const a of v0.agents) {
-    for (const i of a.instances) if (i.state === "withdrawn") withdrawnByHistory.add(`${a.identity.identity}/${i.instance_id}`);
-    for (const o of a.obligations) if (o.status === "pending") pendingByHistory.add(`${a.identity.identity}/${o.obligation_id}`);
+    for (const i of a.instances)
+      if (i.state === "withdrawn") withdrawnByHistory.add(`${a.identity.identity}/${i.instance_id}`);
+    for (const o of a.obligations)
+      if (o.status === "pending") pendingByHistory.add(`${a.identity.identity}/${o.obligation_id}`);
     counts.conceived += a.instances.filter((i) => i.state === "conceived").length;
   }
 
@@ -173,7 +207,8 @@ export const drainLives = <S>(start: S, stepper: Stepper<S>, modelOf: Satisfacti
     const A = a.identity.identity;
     for (const i of a.instances) {
       if (i.state !== "ready" && i.state !== "active") continue;
-      if (step({ op: "janma.withdraw", tick: t0, agent: A, instance_id: i.instance_id, reason: "principal" })) counts.withdrawn++;
+      if (step({ op: "janma.withdraw", tick: t0, agent: A, instance_id: i.instance_id, reason: "principal" }))
+        counts.withdrawn++;
     }
   }
 
@@ -188,7 +223,11 @@ export const drainLives = <S>(start: S, stepper: Stepper<S>, modelOf: Satisfacti
         continue;
       }
       const cmd: Command = {
-        op: "janma.distil", tick: t0, agent: A, instance_id: i.instance_id, obligation_id: fresh("ob"),
+        op: "janma.distil",
+        tick: t0,
+        agent: A,
+        instance_id: i.instance_id,
+        obligation_id: fresh("ob"),
         distillate: noFeedbackDistillate(A, i, model, fresh("d")),
       };
       if (step(cmd)) {
@@ -200,7 +239,9 @@ export const drainLives = <S>(start: S, stepper: Stepper<S>, modelOf: Satisfacti
 
   // 3. At the largest deadline (never before the world's tick), expire every pending obligation.
   const v2 = stepper.view(s);
-  const pending = v2.agents.flatMap((a) => a.obligations.filter((o) => o.status === "pending").map((o) => ({ A: a.identity.identity, o })));
+  const pending = v2.agents.flatMap((a) =>
+    a.obligations.filter((o) => o.status === "pending").map((o) => ({ A: a.identity.identity, o })),
+  );
   const t1 = Math.max(v2.tick, t0, ...pending.map((p) => p.o.deadline_tick));
   for (const { A, o } of pending) {
     if (!step({ op: "custody.expire", tick: t1, agent: A, obligation_id: o.obligation_id })) continue;
@@ -221,9 +262,12 @@ export const drainLives = <S>(start: S, stepper: Stepper<S>, modelOf: Satisfacti
   // What must hold now: every obligation discharged, every born instance dissolved.
   for (const a of stepper.view(s).agents) {
     const A = a.identity.identity;
-    for (const o of a.obligations) if (o.status !== "discharged") violations.push({ kind: "obligation-pending", agent: A, obligation_id: o.obligation_id });
+    for (const o of a.obligations)
+      if (o.status !== "discharged")
+        violations.push({ kind: "obligation-pending", agent: A, obligation_id: o.obligation_id });
     for (const i of a.instances)
-      if (i.state !== "dissolved" && i.state !== "conceived") violations.push({ kind: "life-stranded", agent: A, instance_id: i.instance_id, state: i.state });
+      if (i.state !== "dissolved" && i.state !== "conceived")
+        violations.push({ kind: "life-stranded", agent: A, instance_id: i.instance_id, state: i.state });
   }
   return { final: s, violations, counts, commands, ticks: { start: t0, expiry: t1 } };
 };
@@ -245,8 +289,12 @@ export const runHistory = <S>(start: S, stepper: Stepper<S>, mem: GenMemory, cho
 export const describeViolations = (vs: readonly DrainViolation[]): string =>
   vs
     .map((v) =>
-      v.kind === "rejected" ? `rejected ${v.command.op} ${JSON.stringify(v.command).slice(0, 300)}: ${v.rejection.code}/${v.rejection.invariant ?? "-"} ${v.rejection.message}`
-      : v.kind === "unknown-manifest" ? `no known manifest for ${v.agent.slice(0, 16)}…/${v.instance_id}`
-      : v.kind === "obligation-pending" ? `obligation ${v.obligation_id} of ${v.agent.slice(0, 16)}… still pending`
-      : `life ${v.instance_id} of ${v.agent.slice(0, 16)}… stranded ${v.state}`)
+      v.kind === "rejected"
+        ? `rejected ${v.command.op} ${JSON.stringify(v.command).slice(0, 300)}: ${v.rejection.code}/${v.rejection.invariant ?? "-"} ${v.rejection.message}`
+        : v.kind === "unknown-manifest"
+          ? `no known manifest for ${v.agent.slice(0, 16)}…/${v.instance_id}`
+          : v.kind === "obligation-pending"
+            ? `obligation ${v.obligation_id} of ${v.agent.slice(0, 16)}… still pending`
+            : `life ${v.instance_id} of ${v.agent.slice(0, 16)}… stranded ${v.state}`,
+    )
     .join("\n");

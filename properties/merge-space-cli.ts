@@ -15,16 +15,27 @@
  */
 import { writeFileSync } from "node:fs";
 import { aggregate, replay, stateDigest } from "../model/index.ts";
-import { EIGHT, SPACE_GENESIS, batchesOfCase, spaceSize, walkMergeSpace, type SpaceCase, type SpaceMismatch } from "./merge-space.ts";
+import {
+  EIGHT,
+  SPACE_GENESIS,
+  batchesOfCase,
+  spaceSize,
+  walkMergeSpace,
+  type SpaceCase,
+  type SpaceMismatch,
+} from "./merge-space.ts";
 
 const usage = (why: string): never => {
-  process.stderr.write(`ad3:exhaustive: ${why}\nusage: npm run ad3:exhaustive -- [--distillates N (1-8, default 8)] [--slice I] [--case ORDER/MASK] [--report FILE]\n`);
+  process.stderr.write(
+    `ad3:exhaustive: ${why}\nusage: npm run ad3:exhaustive -- [--distillates N (1-8, default 8)] [--slice I] [--case ORDER/MASK] [--report FILE]\n`,
+  );
   process.exit(64);
 };
 
 const intArg = (flag: string, v: string | undefined, min: number, max: number): number => {
   const n = Number(v);
-  if (v === undefined || !/^\d+$/.test(v) || n < min || n > max) usage(`${flag} takes an integer from ${min} to ${max}, not ${JSON.stringify(v)}`);
+  if (v === undefined || !/^\d+$/.test(v) || n < min || n > max)
+    usage(`${flag} takes an integer from ${min} to ${max}, not ${JSON.stringify(v)}`);
   return n;
 };
 
@@ -34,13 +45,17 @@ const parseCase = (text: string, n: number): SpaceCase => {
   const order = (m[1] as string).split(",").map(Number);
   const mask = Number(m[2]);
   const sorted = [...order].sort((a, b) => a - b);
-  if (order.length !== n || sorted.some((x, i) => x !== i)) usage(`--case: the order must list each of 0…${n - 1} once (--distillates ${n})`);
-  if (mask >= 2 ** Math.max(0, n - 1)) usage(`--case: the mask must be below 2^${n - 1} (bit i: a batch ends after the i-th of the order)`);
+  if (order.length !== n || sorted.some((x, i) => x !== i))
+    usage(`--case: the order must list each of 0…${n - 1} once (--distillates ${n})`);
+  if (mask >= 2 ** Math.max(0, n - 1))
+    usage(`--case: the mask must be below 2^${n - 1} (bit i: a batch ends after the i-th of the order)`);
   return { order, mask };
 };
 
 const describeCase = (ds: typeof EIGHT, c: SpaceCase): string =>
-  `${c.order.join(",")}/${c.mask} = batches ${batchesOfCase(ds, c).map((b) => `[${b.map((d) => d.distillate_id).join(" ")}]`).join(" ")}`;
+  `${c.order.join(",")}/${c.mask} = batches ${batchesOfCase(ds, c)
+    .map((b) => `[${b.map((d) => d.distillate_id).join(" ")}]`)
+    .join(" ")}`;
 
 const main = (argv: readonly string[]): number => {
   let n = 8;
@@ -62,12 +77,16 @@ const main = (argv: readonly string[]): number => {
     const chain = replay(SPACE_GENESIS, batchesOfCase(ds, c)).chain;
     const head = chain[chain.length - 1];
     const expected = stateDigest(aggregate([...ds]));
-    process.stdout.write(`case ${describeCase(ds, c)}: head ${head?.state_digest} (${chain.length - 1} versions); the aggregate of the set: ${expected}: ${head?.state_digest === expected ? "equal" : "DIFFERENT (AD-3 broken)"}\n`);
+    process.stdout.write(
+      `case ${describeCase(ds, c)}: head ${head?.state_digest} (${chain.length - 1} versions); the aggregate of the set: ${expected}: ${head?.state_digest === expected ? "equal" : "DIFFERENT (AD-3 broken)"}\n`,
+    );
     return head?.state_digest === expected ? 0 : 1;
   }
   const slices = slice === null ? ds.map((_, i) => i) : [slice];
   const total = slices.length * spaceSize(n, 1);
-  process.stderr.write(`ad3:exhaustive: ${n} distillates, ${total.toLocaleString("en-US")} cases (orders × batchings)${slice === null ? "" : `, the slice of orders beginning with ${slice}`}\n`);
+  process.stderr.write(
+    `ad3:exhaustive: ${n} distillates, ${total.toLocaleString("en-US")} cases (orders × batchings)${slice === null ? "" : `, the slice of orders beginning with ${slice}`}\n`,
+  );
   const t0 = performance.now();
   let cases = 0;
   let merges = 0;
@@ -81,19 +100,31 @@ const main = (argv: readonly string[]): number => {
     mismatchCount += r.mismatchCount;
     mismatches.push(...r.mismatches.slice(0, Math.max(0, 5 - mismatches.length)));
     const s = (performance.now() - t) / 1000;
-    process.stderr.write(`  orders beginning with ${ds[first]?.distillate_id}: ${r.cases.toLocaleString("en-US")} cases in ${s.toFixed(1)} s (${Math.round(r.cases / s).toLocaleString("en-US")} cases/s), ${r.mismatchCount} mismatch(es)\n`);
+    process.stderr.write(
+      `  orders beginning with ${ds[first]?.distillate_id}: ${r.cases.toLocaleString("en-US")} cases in ${s.toFixed(1)} s (${Math.round(r.cases / s).toLocaleString("en-US")} cases/s), ${r.mismatchCount} mismatch(es)\n`,
+    );
   }
   const s = (performance.now() - t0) / 1000;
   const rate = Math.round(cases / s).toLocaleString("en-US");
   if (report !== null) {
-    writeFileSync(report, `${JSON.stringify({ distillates: n, slices, cases, merges, mismatches: mismatchCount, first: mismatches, seconds: s, ok: mismatchCount === 0 && cases === total })}\n`);
+    writeFileSync(
+      report,
+      `${JSON.stringify({ distillates: n, slices, cases, merges, mismatches: mismatchCount, first: mismatches, seconds: s, ok: mismatchCount === 0 && cases === total })}\n`,
+    );
   }
   if (mismatchCount === 0) {
-    process.stdout.write(`AD-3 holds on all ${cases.toLocaleString("en-US")} cases of ${n} distillates: one state digest whatever the order and batching (${merges.toLocaleString("en-US")} merges, ${s.toFixed(1)} s, ${rate} cases/s)\n`);
+    process.stdout.write(
+      `AD-3 holds on all ${cases.toLocaleString("en-US")} cases of ${n} distillates: one state digest whatever the order and batching (${merges.toLocaleString("en-US")} merges, ${s.toFixed(1)} s, ${rate} cases/s)\n`,
+    );
     return 0;
   }
-  process.stdout.write(`AD-3 broken on ${mismatchCount.toLocaleString("en-US")} of ${cases.toLocaleString("en-US")} cases of ${n} distillates (${s.toFixed(1)} s); the first:\n`);
-  for (const m of mismatches) process.stdout.write(`  ${describeCase(ds, m)}: head ${m.head}, the aggregate ${m.expected}; replay: npm run ad3:exhaustive -- --distillates ${n} --case ${m.order.join(",")}/${m.mask}\n`);
+  process.stdout.write(
+    `AD-3 broken on ${mismatchCount.toLocaleString("en-US")} of ${cases.toLocaleString("en-US")} cases of ${n} distillates (${s.toFixed(1)} s); the first:\n`,
+  );
+  for (const m of mismatches)
+    process.stdout.write(
+      `  ${describeCase(ds, m)}: head ${m.head}, the aggregate ${m.expected}; replay: npm run ad3:exhaustive -- --distillates ${n} --case ${m.order.join(",")}/${m.mask}\n`,
+    );
   return 1;
 };
 

@@ -6,7 +6,15 @@
 import { describe, expect, it } from "vitest";
 import type { SamskaraDistillate } from "../spec/index.ts";
 import { aggregate, mergeStep, replay, stateDigest } from "../model/index.ts";
-import { EIGHT, SPACE_GENESIS, batchesOfCase, spaceSize, walkMergeSpace, type MergeStepFn, type SpaceCase } from "./merge-space.ts";
+import {
+  EIGHT,
+  SPACE_GENESIS,
+  batchesOfCase,
+  spaceSize,
+  walkMergeSpace,
+  type MergeStepFn,
+  type SpaceCase,
+} from "./merge-space.ts";
 
 const key = (c: SpaceCase): string => `${c.order.join(",")}/${c.mask}`;
 
@@ -20,7 +28,11 @@ describe("the exhaustive AD-3 walk", () => {
       expect(r.cases, `n = ${n}`).toBe(expected);
       expect(spaceSize(n)).toBe(expected);
       expect(seen.size, `n = ${n}: every case distinct`).toBe(expected);
-      expect(r).toMatchObject({ mismatchCount: 0, mismatches: [], expected: stateDigest(aggregate(EIGHT.slice(0, n))) });
+      expect(r).toMatchObject({
+        mismatchCount: 0,
+        mismatches: [],
+        expected: stateDigest(aggregate(EIGHT.slice(0, n))),
+      });
       // The last mask bit is never set: the last distillate always ends the last batch.
       for (const k of seen) expect(Number(k.split("/")[1]) >> Math.max(0, n - 1)).toBe(0);
     }
@@ -57,7 +69,10 @@ describe("the exhaustive AD-3 walk", () => {
     const slices = [0, 1, 2, 3, 4].map((i) => walkMergeSpace(SPACE_GENESIS, ds, { prefix: [i] }));
     expect(slices.reduce((s, x) => s + x.cases, 0)).toBe(whole.cases);
     for (const x of slices) expect(x.cases).toBe(spaceSize(5, 1));
-    const two = walkMergeSpace(SPACE_GENESIS, ds, { prefix: [3, 1], onCase: (c) => expect(c.order.slice(0, 2)).toEqual([3, 1]) });
+    const two = walkMergeSpace(SPACE_GENESIS, ds, {
+      prefix: [3, 1],
+      onCase: (c) => expect(c.order.slice(0, 2)).toEqual([3, 1]),
+    });
     expect(two.cases).toBe(spaceSize(5, 2));
     expect(() => walkMergeSpace(SPACE_GENESIS, ds, { prefix: [1, 1] })).toThrow(/distinct indices below 5/);
     expect(() => walkMergeSpace(SPACE_GENESIS, ds, { prefix: [5] })).toThrow(/distinct indices below 5/);

@@ -65,7 +65,11 @@ export const factorial = (n: number): number => (n <= 1 ? 1 : n * factorial(n - 
 export const spaceSize = (n: number, prefixLength = 0): number => factorial(n - prefixLength) * 2 ** (n - 1);
 
 /** Walks the space (or the slice `prefix` names), checking every case's head against the aggregate of the set. */
-export const walkMergeSpace = (genesis: StoreVersion, ds: readonly SamskaraDistillate[], o: SpaceOptions = {}): SpaceResult => {
+export const walkMergeSpace = (
+  genesis: StoreVersion,
+  ds: readonly SamskaraDistillate[],
+  o: SpaceOptions = {},
+): SpaceResult => {
   const n = ds.length;
   if (n === 0 || n > 12) throw new RangeError(`walkMergeSpace: 1 to 12 distillates, not ${n}`);
   const prefix = o.prefix ?? [];
@@ -82,7 +86,13 @@ export const walkMergeSpace = (genesis: StoreVersion, ds: readonly SamskaraDisti
   let merges = 0;
 
   // head/retained: the chain so far; open: the batch being built (not merged yet); used: bitmask of order; mask: batch ends so far.
-  const visit = (head: StoreVersion, retained: readonly SamskaraDistillate[], open: readonly SamskaraDistillate[], used: number, mask: number): void => {
+  const visit = (
+    head: StoreVersion,
+    retained: readonly SamskaraDistillate[],
+    open: readonly SamskaraDistillate[],
+    used: number,
+    mask: number,
+  ): void => {
     const at = order.length;
     for (let i = 0; i < n; i++) {
       if ((used & (1 << i)) !== 0) continue;
@@ -99,7 +109,8 @@ export const walkMergeSpace = (genesis: StoreVersion, ds: readonly SamskaraDisti
         o.onCase?.({ order: [...order], mask }, s.version);
         if (s.version.state_digest !== expected) {
           mismatchCount++;
-          if (mismatches.length < maxMismatches) mismatches.push({ order: [...order], mask, head: s.version.state_digest as Digest, expected });
+          if (mismatches.length < maxMismatches)
+            mismatches.push({ order: [...order], mask, head: s.version.state_digest as Digest, expected });
         }
       } else {
         // Either a batch ends after this distillate (merged now, shared by every case below) ...
@@ -141,7 +152,13 @@ const mk = (id: string, valence: number, confidence: number, ds: [string, number
   source: { identity: BASE, nonce: `n-${id}`, instance_id: `i-${id}` },
   born_from: SPACE_GENESIS.version_id,
   signal: { valence, confidence, model_version: null, explicit: true },
-  dispositions: ds.map(([key, weight, guidance]) => ({ key, guidance, weight, evidence_digest: EVIDENCE, category: "operational" as const })),
+  dispositions: ds.map(([key, weight, guidance]) => ({
+    key,
+    guidance,
+    weight,
+    evidence_digest: EVIDENCE,
+    category: "operational" as const,
+  })),
 });
 
 /**
@@ -150,12 +167,33 @@ const mk = (id: string, valence: number, confidence: number, ds: [string, number
  * of them are the n-distillate space.
  */
 export const EIGHT: readonly SamskaraDistillate[] = [
-  mk("d1", 600_000, 500_000, [["k.a", 600_000, "a1"], ["k.b", 300_000, "b1"]]),
+  mk("d1", 600_000, 500_000, [
+    ["k.a", 600_000, "a1"],
+    ["k.b", 300_000, "b1"],
+  ]),
   mk("d2", -800_000, 375_000, [["k.a", -800_000, "a2"]]),
-  mk("d3", 300_000, 1_000_000, [["k.a", 300_000, "a3"], ["k.c", 100_000, "c3"]]),
-  mk("d4", -500_000, 600_000, [["k.b", -500_000, "b4"], ["k.c", -5, "c4"]]),
-  mk("d5", 1, 1, [["k.d", 1, "d5"], ["k.b", 1, "b5"]]),
-  mk("d6", -1, 3, [["k.d", -1, "d6"], ["k.a", -1, "a6"]]),
-  mk("d7", 250_000, 800_000, [["k.c", 250_000, "c7"], ["k.d", 125_000, "d7"]]),
-  mk("d8", -400_000, 800_000, [["k.b", -200_000, "b8"], ["k.e", -400_000, "e8"]]),
+  mk("d3", 300_000, 1_000_000, [
+    ["k.a", 300_000, "a3"],
+    ["k.c", 100_000, "c3"],
+  ]),
+  mk("d4", -500_000, 600_000, [
+    ["k.b", -500_000, "b4"],
+    ["k.c", -5, "c4"],
+  ]),
+  mk("d5", 1, 1, [
+    ["k.d", 1, "d5"],
+    ["k.b", 1, "b5"],
+  ]),
+  mk("d6", -1, 3, [
+    ["k.d", -1, "d6"],
+    ["k.a", -1, "a6"],
+  ]),
+  mk("d7", 250_000, 800_000, [
+    ["k.c", 250_000, "c7"],
+    ["k.d", 125_000, "d7"],
+  ]),
+  mk("d8", -400_000, 800_000, [
+    ["k.b", -200_000, "b8"],
+    ["k.e", -400_000, "e8"],
+  ]),
 ];

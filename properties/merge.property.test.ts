@@ -24,21 +24,46 @@ const mk = (id: string, valence: number, confidence: number, ds: [string, number
   source: { identity: BASE, nonce: `n-${id}`, instance_id: `i-${id}` },
   born_from: GENESIS.version_id,
   signal: { valence, confidence, model_version: null, explicit: true },
-  dispositions: ds.map(([key, weight, guidance]): Disposition => ({ key, guidance, weight, evidence_digest: EVIDENCE, category: "operational" })),
+  dispositions: ds.map(
+    ([key, weight, guidance]): Disposition => ({
+      key,
+      guidance,
+      weight,
+      evidence_digest: EVIDENCE,
+      category: "operational",
+    }),
+  ),
 });
 
 /** Six distillates: k.a contested three ways, k.b overlapping, ties in |w|*c to exercise D-007. */
 const SIX: SamskaraDistillate[] = [
-  mk("d1", 600_000, 500_000, [["k.a", 600_000, "a1"], ["k.b", 300_000, "b1"]]),
+  mk("d1", 600_000, 500_000, [
+    ["k.a", 600_000, "a1"],
+    ["k.b", 300_000, "b1"],
+  ]),
   mk("d2", -800_000, 375_000, [["k.a", -800_000, "a2"]]),
-  mk("d3", 300_000, 1_000_000, [["k.a", 300_000, "a3"], ["k.c", 100_000, "c3"]]),
-  mk("d4", -500_000, 600_000, [["k.b", -500_000, "b4"], ["k.c", -5, "c4"]]),
-  mk("d5", 1, 1, [["k.d", 1, "d5"], ["k.b", 1, "b5"]]),
-  mk("d6", -1, 3, [["k.d", -1, "d6"], ["k.a", -1, "a6"]]),
+  mk("d3", 300_000, 1_000_000, [
+    ["k.a", 300_000, "a3"],
+    ["k.c", 100_000, "c3"],
+  ]),
+  mk("d4", -500_000, 600_000, [
+    ["k.b", -500_000, "b4"],
+    ["k.c", -5, "c4"],
+  ]),
+  mk("d5", 1, 1, [
+    ["k.d", 1, "d5"],
+    ["k.b", 1, "b5"],
+  ]),
+  mk("d6", -1, 3, [
+    ["k.d", -1, "d6"],
+    ["k.a", -1, "a6"],
+  ]),
 ];
 
 const permutations = <T>(xs: readonly T[]): T[][] =>
-  xs.length <= 1 ? [[...xs]] : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+  xs.length <= 1
+    ? [[...xs]]
+    : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
 
 /** Cut a sequence into consecutive batches at the given sizes pattern (cycled). */
 const partition = <T>(xs: readonly T[], sizes: readonly number[]): T[][] => {
@@ -61,7 +86,16 @@ const partition = <T>(xs: readonly T[], sizes: readonly number[]): T[][] => {
  */
 const distilledWorld = (ds: readonly SamskaraDistillate[]): World =>
   ds.reduce(
-    (w, d) => distilled(w, life(`i-${d.distillate_id}`), 2, d.distillate_id, d.signal.valence, d.signal.confidence, d.dispositions),
+    (w, d) =>
+      distilled(
+        w,
+        life(`i-${d.distillate_id}`),
+        2,
+        d.distillate_id,
+        d.signal.valence,
+        d.signal.confidence,
+        d.dispositions,
+      ),
     minted(),
   );
 
@@ -79,7 +113,13 @@ interface Head {
  */
 const modelHead = (w0: World, deliveries: readonly (readonly SamskaraDistillate[])[]): Head => {
   let w = w0;
-  for (const b of deliveries) w = accept(w, { op: "samskara.merge", tick: 3, agent: AGENT, obligation_ids: b.map((d) => `ob-${d.distillate_id}`) }).world;
+  for (const b of deliveries)
+    w = accept(w, {
+      op: "samskara.merge",
+      tick: 3,
+      agent: AGENT,
+      obligation_ids: b.map((d) => `ob-${d.distillate_id}`),
+    }).world;
   const chain = w.agents.get(AGENT)?.store.chain ?? [];
   const h = chain[chain.length - 1];
   return { version_id: h?.version_id ?? "", state_digest: h?.state_digest ?? "", versions: chain.length };
@@ -106,7 +146,13 @@ describe("AD-3 convergent reconciliation (exhaustive, 6 distillates)", () => {
       const [b1 = [], b2 = [], b3 = []] = partition(p, [2]);
       const p0 = p[0] as SamskaraDistillate;
       const clean = heads[2]; // the pattern [2]: b1, b2, b3
-      const noisy = modelHead(w0, [[...b1, p0], [...b1, ...b2], [...b2, ...b1], [...b3, p0], [p0, p0]]);
+      const noisy = modelHead(w0, [
+        [...b1, p0],
+        [...b1, ...b2],
+        [...b2, ...b1],
+        [...b3, p0],
+        [p0, p0],
+      ]);
       expect(noisy).toEqual(clean);
       expect(noisy.versions).toBe(4);
       expect(noisy.state_digest).toBe(expected);
@@ -125,10 +171,20 @@ const distillateArb = (id: string): fc.Arbitrary<SamskaraDistillate> =>
     })
     .map(({ valence, confidence, keys, fracs, g }) =>
       // S-2 (D-012), which the model checks at distillation: the sign of every weight is the valence's, |w| <= |v|
-      mk(id, valence, confidence, keys.map((k, i) => [k, valence === 0 ? 0 : Math.sign(valence) * Math.max(1, Math.trunc((Math.abs(valence) * (fracs[i] ?? 0)) / 100)), `guidance ${k} ${g}`])),
+      mk(
+        id,
+        valence,
+        confidence,
+        keys.map((k, i) => [
+          k,
+          valence === 0 ? 0 : Math.sign(valence) * Math.max(1, Math.trunc((Math.abs(valence) * (fracs[i] ?? 0)) / 100)),
+          `guidance ${k} ${g}`,
+        ]),
+      ),
     );
 
-const setArb = (n: number) => fc.tuple(...Array.from({ length: n }, (_, i) => distillateArb(`d${String(i).padStart(2, "0")}`)));
+const setArb = (n: number) =>
+  fc.tuple(...Array.from({ length: n }, (_, i) => distillateArb(`d${String(i).padStart(2, "0")}`)));
 
 describe("AD-3 convergent reconciliation (sampled, 40 distillates)", () => {
   it("AD-3 random permutations, partitions and duplicate deliveries through the model's merge give one state digest", () => {
@@ -141,17 +197,26 @@ describe("AD-3 convergent reconciliation (sampled, 40 distillates)", () => {
         fc.array(fc.array(fc.nat(1000), { maxLength: 3 }), { minLength: 1, maxLength: 8 }),
         fc.array(fc.nat(39), { maxLength: 10 }),
         (ds, keys, sizes, repeats, dups) => {
-          const shuffled = ds.map((d, i) => ({ d, k: keys[i] ?? 0, i })).sort((a, b) => a.k - b.k || a.i - b.i).map((x) => x.d);
+          const shuffled = ds
+            .map((d, i) => ({ d, k: keys[i] ?? 0, i }))
+            .sort((a, b) => a.k - b.k || a.i - b.i)
+            .map((x) => x.d);
           const batches = partition(shuffled, sizes);
           // each batch re-delivers some distillates of itself or of earlier batches; then a batch of
           // re-deliveries only (all merged by then)
           const noisy = batches.map((b, i) => {
             const sent = batches.slice(0, i + 1).flat();
-            return [...b, ...(repeats[i % repeats.length] ?? []).map((r) => sent[r % sent.length] as SamskaraDistillate)];
+            return [
+              ...b,
+              ...(repeats[i % repeats.length] ?? []).map((r) => sent[r % sent.length] as SamskaraDistillate),
+            ];
           });
           const w0 = distilledWorld(ds);
           const clean = modelHead(w0, batches);
-          const head = modelHead(w0, [...noisy, dups.map((i) => ds[i] as SamskaraDistillate)].filter((b) => b.length > 0));
+          const head = modelHead(
+            w0,
+            [...noisy, dups.map((i) => ds[i] as SamskaraDistillate)].filter((b) => b.length > 0),
+          );
           expect(head.state_digest).toBe(stateDigest(aggregate(ds)));
           expect(head).toEqual(clean);
           expect(head.versions).toBe(batches.length + 1);
@@ -166,23 +231,36 @@ describe("S-5 excision equals a fresh lineage of the remaining distillates; S-4 
   it("S-5 S-4 excising any subset is bit-identical to never having merged it", () => {
     assertReplayable(
       FILE,
-      fc.property(setArb(12), fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 4 }), fc.uniqueArray(fc.nat(11), { maxLength: 6 }), (ds, sizes, gone) => {
-        const batches = partition(ds, sizes);
-        const lineage = replay(GENESIS, batches);
-        // S-4: replaying the recorded batches (by their members) reproduces the chain
-        const byId = new Map(ds.map((d) => [d.distillate_id, d]));
-        const again = replay(GENESIS, lineage.batches.map((b) => b.members.map((m) => byId.get(m.distillate_id) as SamskaraDistillate)));
-        expect(sameChain(again, lineage)).toBe(true);
-        // S-5: excision = fresh lineage of the remaining distillates in the same batches
-        const ids = gone.map((i) => `d${String(i).padStart(2, "0")}`);
-        const excised = excise(GENESIS, batches, ids);
-        const fresh = replay(GENESIS, batches.map((b) => b.filter((d) => !ids.includes(d.distillate_id))).filter((b) => b.length > 0));
-        expect(sameChain(excised, fresh)).toBe(true);
-        expect(excised.chain.length).toBe(fresh.chain.length);
-        const remaining = ds.filter((d) => !ids.includes(d.distillate_id));
-        expect(excised.chain[excised.chain.length - 1]?.state_digest).toBe(stateDigest(aggregate(remaining)));
-        expect(excised.batches.flatMap((b) => b.members.map((m) => m.distillate_id)).some((id) => ids.includes(id))).toBe(false);
-      }),
+      fc.property(
+        setArb(12),
+        fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 4 }),
+        fc.uniqueArray(fc.nat(11), { maxLength: 6 }),
+        (ds, sizes, gone) => {
+          const batches = partition(ds, sizes);
+          const lineage = replay(GENESIS, batches);
+          // S-4: replaying the recorded batches (by their members) reproduces the chain
+          const byId = new Map(ds.map((d) => [d.distillate_id, d]));
+          const again = replay(
+            GENESIS,
+            lineage.batches.map((b) => b.members.map((m) => byId.get(m.distillate_id) as SamskaraDistillate)),
+          );
+          expect(sameChain(again, lineage)).toBe(true);
+          // S-5: excision = fresh lineage of the remaining distillates in the same batches
+          const ids = gone.map((i) => `d${String(i).padStart(2, "0")}`);
+          const excised = excise(GENESIS, batches, ids);
+          const fresh = replay(
+            GENESIS,
+            batches.map((b) => b.filter((d) => !ids.includes(d.distillate_id))).filter((b) => b.length > 0),
+          );
+          expect(sameChain(excised, fresh)).toBe(true);
+          expect(excised.chain.length).toBe(fresh.chain.length);
+          const remaining = ds.filter((d) => !ids.includes(d.distillate_id));
+          expect(excised.chain[excised.chain.length - 1]?.state_digest).toBe(stateDigest(aggregate(remaining)));
+          expect(
+            excised.batches.flatMap((b) => b.members.map((m) => m.distillate_id)).some((id) => ids.includes(id)),
+          ).toBe(false);
+        },
+      ),
       150,
     );
   });

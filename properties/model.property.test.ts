@@ -17,7 +17,12 @@ import { assertReplayable } from "./generators/replay.ts";
 
 const FILE = "properties/model.property.test.ts";
 
-interface RunStats { accepted: number; rejected: number; ops: Set<string>; events: Set<string> }
+interface RunStats {
+  accepted: number;
+  rejected: number;
+  ops: Set<string>;
+  events: Set<string>;
+}
 
 const runSequence = (choices: readonly Parameters<typeof materialize>[2][], stats?: RunStats): void => {
   const mem = newMemory();
@@ -48,19 +53,42 @@ const runSequence = (choices: readonly Parameters<typeof materialize>[2][], stat
       if (v !== true) throw new Error(`${id} violated after ${cmd.op} (step ${history.length}): ${v.violation}`);
     }
     const broken = stepViolations(history[history.length - 1] as HistoryStep)[0];
-    if (broken !== undefined) throw new Error(`${broken.invariant} step clause broken by ${cmd.op} (step ${history.length}): ${broken.violation}`);
+    if (broken !== undefined)
+      throw new Error(
+        `${broken.invariant} step clause broken by ${cmd.op} (step ${history.length}): ${broken.violation}`,
+      );
   }
   expect(WorldView.safeParse(view(w)).success).toBe(true);
 };
 
 describe("all 19 invariants (J-1 .. I6) hold after every step of random command sequences", () => {
   it("J-1 J-2 J-3 J-4 S-1 S-2 S-3 S-4 S-5 AD-1 AD-2 AD-3 AD-4 I1 I2 I3 I4 I5 I6 predicates and unchanged-on-rejection", () => {
-    assertReplayable(FILE, fc.property(choicesArb(5, 60), (cs) => runSequence(cs)), 2500, commandsRenderer("mixed"));
+    assertReplayable(
+      FILE,
+      fc.property(choicesArb(5, 60), (cs) => runSequence(cs)),
+      2500,
+      commandsRenderer("mixed"),
+    );
   });
   it("the generator reaches deep states: merges, excisions, quarantine, completed migrations", () => {
     const stats: RunStats = { accepted: 0, rejected: 0, ops: new Set(), events: new Set() };
-    fc.assert(fc.property(choicesArb(60, 120), (cs) => runSequence(cs, stats)), { numRuns: 30, seed: 42 });
-    for (const e of ["store.merged", "store.merge_noop", "store.excised", "version.quarantined", "migration.resumed", "migration.cancelled", "lineage.replayed", "instance.dissolved", "agent.descended", "effect.performed", "reply.accepted"])
+    fc.assert(
+      fc.property(choicesArb(60, 120), (cs) => runSequence(cs, stats)),
+      { numRuns: 30, seed: 42 },
+    );
+    for (const e of [
+      "store.merged",
+      "store.merge_noop",
+      "store.excised",
+      "version.quarantined",
+      "migration.resumed",
+      "migration.cancelled",
+      "lineage.replayed",
+      "instance.dissolved",
+      "agent.descended",
+      "effect.performed",
+      "reply.accepted",
+    ])
       expect(stats.events.has(e), e).toBe(true);
     expect(stats.accepted).toBeGreaterThan(stats.rejected);
   });

@@ -3,7 +3,15 @@
  * (properties/comparisons.ts) read from one generated step: a command's member, whether a check
  * held or failed there, and a distillate's signal. One statement of each, for both.
  */
-import type { AgentView, Command, DistillationObligation as ObligationView, Event, InstanceView, JanmaManifest, WorldView } from "../spec/index.ts";
+import type {
+  AgentView,
+  Command,
+  DistillationObligation as ObligationView,
+  Event,
+  InstanceView,
+  JanmaManifest,
+  WorldView,
+} from "../spec/index.ts";
 
 export type StepOutcome =
   | { readonly ok: true; readonly events: readonly Event[] }
@@ -25,7 +33,6 @@ export interface StepContext {
   readonly trace: readonly string[];
 }
 
-
 /** A member of the step's command, as sent (possibly malformed: the generator sends bad input too). */
 export const field = (s: StepContext, k: string): unknown => (s.cmd as unknown as Record<string, unknown>)[k];
 /** The check was evaluated and held. */
@@ -39,4 +46,5 @@ export interface SignalRead {
   readonly model_version: string | null;
 }
 /** The signal of the step's distillate, if the command carries one. */
-export const signalOf = (s: StepContext): SignalRead | undefined => (field(s, "distillate") as { signal?: SignalRead } | undefined)?.signal;
+export const signalOf = (s: StepContext): SignalRead | undefined =>
+  (field(s, "distillate") as { signal?: SignalRead } | undefined)?.signal;

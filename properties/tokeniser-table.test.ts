@@ -15,7 +15,8 @@ import { poolsOf } from "../spec/unicode/vectors.ts";
 
 const table = readTable();
 const reader = compileTable(table);
-const same = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((t, i) => t === b[i]);
+const same = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((t, i) => t === b[i]);
 const hex = (s: string): string => Array.from(s, (c) => (c.codePointAt(0) as number).toString(16)).join(" ");
 const TOKENISERS = { model: modelTokens, impl: implTokens } as const;
 
@@ -26,7 +27,8 @@ describe("the table's reader agrees with the model's and the implementation's to
     for (let cp = 0; cp <= 0x10ffff; cp++) {
       const s = String.fromCodePoint(cp);
       const r = reader.tokens(s);
-      for (const [name, tokens] of Object.entries(TOKENISERS)) if (!same(r, tokens(s))) wrong.push(`${name} U+${cp.toString(16)}`);
+      for (const [name, tokens] of Object.entries(TOKENISERS))
+        if (!same(r, tokens(s))) wrong.push(`${name} U+${cp.toString(16)}`);
       n++;
     }
     expect(wrong.slice(0, 20)).toEqual([]);
@@ -37,13 +39,17 @@ describe("the table's reader agrees with the model's and the implementation's to
     const cases = readVectors().groups.flatMap((g) => g.cases);
     expect(cases).toHaveLength(3381);
     for (const c of cases) {
-      for (const [name, tokens] of Object.entries(TOKENISERS)) expect(tokens(c.input), `${name}: ${hex(c.input)}`).toEqual(reader.tokens(c.input));
+      for (const [name, tokens] of Object.entries(TOKENISERS))
+        expect(tokens(c.input), `${name}: ${hex(c.input)}`).toEqual(reader.tokens(c.input));
     }
   });
 
   it("on random strings of marks, jamo, compositions, sigma contexts and any code point (fast-check)", () => {
     const pools = poolsOf(table);
-    const codePoint = fc.oneof(...Object.values(pools).map((xs) => fc.constantFrom(...xs)), fc.integer({ min: 0, max: 0x10ffff }));
+    const codePoint = fc.oneof(
+      ...Object.values(pools).map((xs) => fc.constantFrom(...xs)),
+      fc.integer({ min: 0, max: 0x10ffff }),
+    );
     const text = fc.array(codePoint, { minLength: 1, maxLength: 24 }).map((cps) => String.fromCodePoint(...cps));
     const runs = Number(process.env["FUZZ_RUNS"] ?? 5_000);
     let generated = 0;

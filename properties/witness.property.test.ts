@@ -18,7 +18,15 @@ import { choicesArb, materialize, newMemory, type GenProfile } from "./generator
 import { checksOf } from "../spec/checks.ts";
 import { COMMAND_OPS } from "../spec/schemas/commands.ts";
 import { COMPARISONS } from "./comparisons.ts";
-import { BOUNDARIES, beginRun, newWitnessBook, recordWitness, renderWitnessTable, witnessZeros, type WitnessBook } from "./witness.ts";
+import {
+  BOUNDARIES,
+  beginRun,
+  newWitnessBook,
+  recordWitness,
+  renderWitnessTable,
+  witnessZeros,
+  type WitnessBook,
+} from "./witness.ts";
 
 const codes = (c: CheckClause): string[] => c.targets.map((t) => (isInvariantId(t) ? errorCodeOf(t) : t));
 
@@ -58,13 +66,24 @@ describe("every check clause of OPERATIONS.md has witnesses at the default budge
   it("every comparison cell is counted, read from a boundary, or impossible with a reason, and names a check of its operation", () => {
     const boundaries = new Set(BOUNDARIES.map((b) => b.id));
     for (const k of COMPARISONS) {
-      expect([k.hit !== undefined, k.sameAs !== undefined, k.impossible !== undefined].filter(Boolean), k.id).toHaveLength(1);
+      expect(
+        [k.hit !== undefined, k.sameAs !== undefined, k.impossible !== undefined].filter(Boolean),
+        k.id,
+      ).toHaveLength(1);
       if (k.sameAs !== undefined) expect(boundaries.has(k.sameAs), k.id).toBe(true);
       // OP-2.5 is an effect rule (expire withdraws at the TTL deadline), not a check clause.
-      if (k.check !== "OP-2.5") expect(checksOf(k.op).map((c) => c.id), k.id).toContain(k.check);
+      if (k.check !== "OP-2.5")
+        expect(
+          checksOf(k.op).map((c) => c.id),
+          k.id,
+        ).toContain(k.check);
     }
     // OP-0.2.c2 on every operation (every command carries a tick), each at its three sides.
-    for (const op of COMMAND_OPS) expect(COMPARISONS.filter((k) => k.op === op && k.check === "OP-0.2.c2").map((k) => k.side), op).toEqual([-1, 0, 1]);
+    for (const op of COMMAND_OPS)
+      expect(
+        COMPARISONS.filter((k) => k.op === op && k.check === "OP-0.2.c2").map((k) => k.side),
+        op,
+      ).toEqual([-1, 0, 1]);
     expect(new Set(COMPARISONS.map((k) => k.id)).size).toBe(COMPARISONS.length);
   });
 

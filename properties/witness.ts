@@ -9,9 +9,7 @@
  * outcome (with the model's informative `check` on a rejection). What the boundaries need beyond
  * the view (an instance's manifest and trace) it remembers from the accepted commands it saw.
  */
-import {
-  CHECKS, checksOf, type CheckClause,
-} from "../spec/checks.ts";
+import { CHECKS, checksOf, type CheckClause } from "../spec/checks.ts";
 import { COMPARISONS } from "./comparisons.ts";
 import { failedAt, field, passedAt, signalOf, type StepContext, type StepOutcome } from "./step-reads.ts";
 import type { Command, DistillationObligation as ObligationView, JanmaManifest, WorldView } from "../spec/index.ts";
@@ -31,13 +29,23 @@ export interface Boundary {
 
 const isOp = (s: StepContext, op: string) => s.cmd.op === op;
 const ttlDeadline = (s: StepContext): number | null =>
-  s.instance?.born_tick === null || s.instance === undefined || s.manifest === undefined ? null : s.instance.born_tick + s.manifest.ttl_ticks;
+  s.instance?.born_tick === null || s.instance === undefined || s.manifest === undefined
+    ? null
+    : s.instance.born_tick + s.manifest.ttl_ticks;
 const withdrewBy = (s: StepContext, id: string) =>
-  s.outcome.ok && s.outcome.events.some((e) => e.type === "instance.withdrawn" && e.reason.kind === "termination_condition" && e.reason.condition_id === id);
-const withdrewAtTtl = (s: StepContext) => s.outcome.ok && s.outcome.events.some((e) => e.type === "instance.withdrawn" && e.reason.kind === "ttl");
+  s.outcome.ok &&
+  s.outcome.events.some(
+    (e) => e.type === "instance.withdrawn" && e.reason.kind === "termination_condition" && e.reason.condition_id === id,
+  );
+const withdrewAtTtl = (s: StepContext) =>
+  s.outcome.ok && s.outcome.events.some((e) => e.type === "instance.withdrawn" && e.reason.kind === "ttl");
 
 /** D-010's tokens, written again here (NFKC, lower case, runs of letters, marks and digits). */
-const tokens = (t: string): string[] => t.normalize("NFKC").toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+const tokens = (t: string): string[] =>
+  t
+    .normalize("NFKC")
+    .toLowerCase()
+    .match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
 const rawTokens = (t: string): string[] => t.match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
 /** The longest run of consecutive trace tokens the guidance reproduces; the trace is one token sequence, runs span entries (review G-51). */
 const longestRun = (guidance: string, trace: readonly string[], tok: (t: string) => string[] = tokens): number => {
@@ -54,9 +62,14 @@ const longestRun = (guidance: string, trace: readonly string[], tok: (t: string)
 };
 const guidances = (s: StepContext): string[] => {
   const d = field(s, "distillate") as { dispositions?: unknown } | undefined;
-  return Array.isArray(d?.dispositions) ? d.dispositions.flatMap((x) => (typeof (x as { guidance?: unknown }).guidance === "string" ? [(x as { guidance: string }).guidance] : [])) : [];
+  return Array.isArray(d?.dispositions)
+    ? d.dispositions.flatMap((x) =>
+        typeof (x as { guidance?: unknown }).guidance === "string" ? [(x as { guidance: string }).guidance] : [],
+      )
+    : [];
 };
-const maxRun = (s: StepContext, tok?: (t: string) => string[]) => Math.max(0, ...guidances(s).map((g) => longestRun(g, s.trace, tok)));
+const maxRun = (s: StepContext, tok?: (t: string) => string[]) =>
+  Math.max(0, ...guidances(s).map((g) => longestRun(g, s.trace, tok)));
 
 const unsorted = (xs: readonly string[]) => xs.some((x, i) => i > 0 && (xs[i - 1] as string) > x);
 const duplicated = (xs: readonly string[]) => new Set(xs).size < xs.length;
@@ -65,104 +78,400 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is
 /** D-016: `p.*` covers `c` iff `c` starts with `p.`; the boundary is the separator. */
 const wildcardPrefixWithoutSeparator = (grants: readonly string[], c: string) =>
   grants.some((g) => g.endsWith(".*") && c.startsWith(g.slice(0, -2)) && !c.startsWith(g.slice(0, -1)));
-const coveredByWildcard = (grants: readonly string[], c: string) => grants.some((g) => g.endsWith(".*") && c.startsWith(g.slice(0, -1)));
+const coveredByWildcard = (grants: readonly string[], c: string) =>
+  grants.some((g) => g.endsWith(".*") && c.startsWith(g.slice(0, -1)));
 
 const termination = (s: StepContext, op: string) =>
-  (s.manifest?.termination_conditions ?? []).flatMap((t) => (t.when.op === op && "n" in t.when ? [{ id: t.id, n: t.when.n }] : []));
+  (s.manifest?.termination_conditions ?? []).flatMap((t) =>
+    t.when.op === op && "n" in t.when ? [{ id: t.id, n: t.when.n }] : [],
+  );
 /** After an accepted act: the counters the termination conditions see (OP-2.3 effects). */
 const afterAct = (s: StepContext) => {
   const i = s.instance;
   const signed = field(s, "signed") as { action: { outcome: string } } | undefined;
   if (i === undefined || signed === undefined || i.born_tick === null) return null;
   const failed = signed.action.outcome === "failed";
-  return { acts: i.acts + 1, failures: failed ? i.failures + 1 : i.failures, consecutive: failed ? i.consecutive_failures + 1 : 0, ticks: s.cmd.tick - i.born_tick };
+  return {
+    acts: i.acts + 1,
+    failures: failed ? i.failures + 1 : i.failures,
+    consecutive: failed ? i.consecutive_failures + 1 : 0,
+    ticks: s.cmd.tick - i.born_tick,
+  };
 };
 /** A termination condition `op` with threshold n saw its counter at n + delta after an act. */
-const counterAt = (s: StepContext, op: string, key: "acts" | "failures" | "consecutive" | "ticks", delta: number, also: (a: NonNullable<ReturnType<typeof afterAct>>, n: number) => boolean = () => true) => {
+const counterAt = (
+  s: StepContext,
+  op: string,
+  key: "acts" | "failures" | "consecutive" | "ticks",
+  delta: number,
+  also: (a: NonNullable<ReturnType<typeof afterAct>>, n: number) => boolean = () => true,
+) => {
   if (!isOp(s, "janma.act") || !s.outcome.ok) return false;
   const a = afterAct(s);
-  return a !== null && termination(s, op).some((t) => a[key] === t.n + delta && also(a, t.n) && (delta >= 0) === withdrewBy(s, t.id));
+  return (
+    a !== null &&
+    termination(s, op).some((t) => a[key] === t.n + delta && also(a, t.n) && delta >= 0 === withdrewBy(s, t.id))
+  );
 };
 /** A predicate that uses `op` anywhere in it (D-015's all / any / not nest). */
 const uses = (p: { op: string; of?: unknown }, op: string): boolean =>
-  p.op === op || (Array.isArray(p.of) ? (p.of as { op: string }[]).some((q) => uses(q, op)) : typeof p.of === "object" && p.of !== null && uses(p.of as { op: string }, op));
+  p.op === op ||
+  (Array.isArray(p.of)
+    ? (p.of as { op: string }[]).some((q) => uses(q, op))
+    : typeof p.of === "object" && p.of !== null && uses(p.of as { op: string }, op));
 /** After an accepted act, a termination condition using `op` fired (withdrew the life) or held back. */
 const composite = (s: StepContext, op: string, fired: boolean) =>
-  isOp(s, "janma.act") && s.outcome.ok && (s.manifest?.termination_conditions ?? []).some((t) => uses(t.when, op) && withdrewBy(s, t.id) === fired);
+  isOp(s, "janma.act") &&
+  s.outcome.ok &&
+  (s.manifest?.termination_conditions ?? []).some((t) => uses(t.when, op) && withdrewBy(s, t.id) === fired);
 
 // --- the boundary witnesses -----------------------------------------------------------------
 
 export const BOUNDARIES: readonly Boundary[] = [
   // J-3 TTL at act (OP-2.3.c6): tick ≥ born_tick + ttl_ticks fails.
-  { id: "OP-2.3.c6@deadline-1", what: "act one tick before the TTL deadline passes", hit: (s) => passedAt(s, "OP-2.3.c6") && s.cmd.tick === (ttlDeadline(s) ?? NaN) - 1 },
-  { id: "OP-2.3.c6@deadline", what: "act exactly at the TTL deadline fails", hit: (s) => failedAt(s, "OP-2.3.c6") && s.cmd.tick === ttlDeadline(s) },
-  { id: "OP-2.3.c6@deadline+1", what: "act one tick after the TTL deadline fails", hit: (s) => failedAt(s, "OP-2.3.c6") && s.cmd.tick === (ttlDeadline(s) ?? NaN) + 1 },
+  {
+    id: "OP-2.3.c6@deadline-1",
+    what: "act one tick before the TTL deadline passes",
+    hit: (s) => passedAt(s, "OP-2.3.c6") && s.cmd.tick === (ttlDeadline(s) ?? NaN) - 1,
+  },
+  {
+    id: "OP-2.3.c6@deadline",
+    what: "act exactly at the TTL deadline fails",
+    hit: (s) => failedAt(s, "OP-2.3.c6") && s.cmd.tick === ttlDeadline(s),
+  },
+  {
+    id: "OP-2.3.c6@deadline+1",
+    what: "act one tick after the TTL deadline fails",
+    hit: (s) => failedAt(s, "OP-2.3.c6") && s.cmd.tick === (ttlDeadline(s) ?? NaN) + 1,
+  },
   // J-3 TTL at expire (OP-2.5 effects): the instance is withdrawn iff tick ≥ deadline.
-  { id: "OP-2.5@deadline-1", what: "expire one tick before the deadline changes nothing", hit: (s) => isOp(s, "janma.expire") && s.outcome.ok && ["ready", "active"].includes(s.instance?.state ?? "") && s.cmd.tick === (ttlDeadline(s) ?? NaN) - 1 && !withdrewAtTtl(s) },
-  { id: "OP-2.5@deadline", what: "expire exactly at the deadline withdraws", hit: (s) => isOp(s, "janma.expire") && withdrewAtTtl(s) && s.cmd.tick === ttlDeadline(s) },
-  { id: "OP-2.5@deadline+1", what: "expire after the deadline withdraws", hit: (s) => isOp(s, "janma.expire") && withdrewAtTtl(s) && s.cmd.tick > (ttlDeadline(s) ?? Infinity) },
+  {
+    id: "OP-2.5@deadline-1",
+    what: "expire one tick before the deadline changes nothing",
+    hit: (s) =>
+      isOp(s, "janma.expire") &&
+      s.outcome.ok &&
+      ["ready", "active"].includes(s.instance?.state ?? "") &&
+      s.cmd.tick === (ttlDeadline(s) ?? NaN) - 1 &&
+      !withdrewAtTtl(s),
+  },
+  {
+    id: "OP-2.5@deadline",
+    what: "expire exactly at the deadline withdraws",
+    hit: (s) => isOp(s, "janma.expire") && withdrewAtTtl(s) && s.cmd.tick === ttlDeadline(s),
+  },
+  {
+    id: "OP-2.5@deadline+1",
+    what: "expire after the deadline withdraws",
+    hit: (s) => isOp(s, "janma.expire") && withdrewAtTtl(s) && s.cmd.tick > (ttlDeadline(s) ?? Infinity),
+  },
   // D-015 termination predicates after an act, at n-1 (does not fire), n and n+1 (fire).
-  { id: "OP-2.3@acts_at_least:n-1", what: "acts reach n-1: no withdrawal", hit: (s) => counterAt(s, "acts_at_least", "acts", -1) },
-  { id: "OP-2.3@acts_at_least:n", what: "acts reach n: withdrawn by the condition", hit: (s) => counterAt(s, "acts_at_least", "acts", 0) },
-  { id: "OP-2.3@consecutive_failures_at_least:n-1", what: "consecutive failures reach n-1: no withdrawal", hit: (s) => counterAt(s, "consecutive_failures_at_least", "consecutive", -1) },
-  { id: "OP-2.3@consecutive_failures_at_least:n", what: "consecutive failures reach n: withdrawn", hit: (s) => counterAt(s, "consecutive_failures_at_least", "consecutive", 0) },
-  { id: "OP-2.3@failures_at_least:n-1", what: "failures reach n-1: no withdrawal", hit: (s) => counterAt(s, "failures_at_least", "failures", -1) },
-  { id: "OP-2.3@failures_at_least:n-apart", what: "failures reach n, not all consecutive: withdrawn", hit: (s) => counterAt(s, "failures_at_least", "failures", 0, (a, n) => a.consecutive < n) },
-  { id: "OP-2.3@all:fires", what: "a condition using all fires once every operand holds", hit: (s) => composite(s, "all", true) },
-  { id: "OP-2.3@all:holds", what: "a condition using all holds back while an operand fails", hit: (s) => composite(s, "all", false) },
-  { id: "OP-2.3@any:fires", what: "a condition using any fires once one operand holds", hit: (s) => composite(s, "any", true) },
-  { id: "OP-2.3@any:holds", what: "a condition using any holds back while no operand holds", hit: (s) => composite(s, "any", false) },
-  { id: "OP-2.3@not:fires", what: "a condition using not fires (its operand fails)", hit: (s) => composite(s, "not", true) },
+  {
+    id: "OP-2.3@acts_at_least:n-1",
+    what: "acts reach n-1: no withdrawal",
+    hit: (s) => counterAt(s, "acts_at_least", "acts", -1),
+  },
+  {
+    id: "OP-2.3@acts_at_least:n",
+    what: "acts reach n: withdrawn by the condition",
+    hit: (s) => counterAt(s, "acts_at_least", "acts", 0),
+  },
+  {
+    id: "OP-2.3@consecutive_failures_at_least:n-1",
+    what: "consecutive failures reach n-1: no withdrawal",
+    hit: (s) => counterAt(s, "consecutive_failures_at_least", "consecutive", -1),
+  },
+  {
+    id: "OP-2.3@consecutive_failures_at_least:n",
+    what: "consecutive failures reach n: withdrawn",
+    hit: (s) => counterAt(s, "consecutive_failures_at_least", "consecutive", 0),
+  },
+  {
+    id: "OP-2.3@failures_at_least:n-1",
+    what: "failures reach n-1: no withdrawal",
+    hit: (s) => counterAt(s, "failures_at_least", "failures", -1),
+  },
+  {
+    id: "OP-2.3@failures_at_least:n-apart",
+    what: "failures reach n, not all consecutive: withdrawn",
+    hit: (s) => counterAt(s, "failures_at_least", "failures", 0, (a, n) => a.consecutive < n),
+  },
+  {
+    id: "OP-2.3@all:fires",
+    what: "a condition using all fires once every operand holds",
+    hit: (s) => composite(s, "all", true),
+  },
+  {
+    id: "OP-2.3@all:holds",
+    what: "a condition using all holds back while an operand fails",
+    hit: (s) => composite(s, "all", false),
+  },
+  {
+    id: "OP-2.3@any:fires",
+    what: "a condition using any fires once one operand holds",
+    hit: (s) => composite(s, "any", true),
+  },
+  {
+    id: "OP-2.3@any:holds",
+    what: "a condition using any holds back while no operand holds",
+    hit: (s) => composite(s, "any", false),
+  },
+  {
+    id: "OP-2.3@not:fires",
+    what: "a condition using not fires (its operand fails)",
+    hit: (s) => composite(s, "not", true),
+  },
   { id: "OP-2.3@not:holds", what: "a condition using not holds back", hit: (s) => composite(s, "not", false) },
-  { id: "OP-2.3@ticks_since_birth_at_least:n-1", what: "n-1 ticks since birth: no withdrawal", hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", -1) },
-  { id: "OP-2.3@ticks_since_birth_at_least:n", what: "exactly n ticks since birth: withdrawn", hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", 0) },
-  { id: "OP-2.3@ticks_since_birth_at_least:n+1", what: "first act n+1 ticks after birth: withdrawn", hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", 1) },
+  {
+    id: "OP-2.3@ticks_since_birth_at_least:n-1",
+    what: "n-1 ticks since birth: no withdrawal",
+    hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", -1),
+  },
+  {
+    id: "OP-2.3@ticks_since_birth_at_least:n",
+    what: "exactly n ticks since birth: withdrawn",
+    hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", 0),
+  },
+  {
+    id: "OP-2.3@ticks_since_birth_at_least:n+1",
+    what: "first act n+1 ticks after birth: withdrawn",
+    hit: (s) => counterAt(s, "ticks_since_birth_at_least", "ticks", 1),
+  },
   // J-4 custody deadlines, strict for delivery (D-060): OP-3.1.c3 tick < deadline, OP-4.1.c4 a
   // pending obligation at tick ≥ deadline fails, OP-3.2.c3 expiry at tick ≥ deadline.
-  { id: "OP-3.1.c3@deadline-1", what: "attempt one tick before the deadline passes", hit: (s) => passedAt(s, "OP-3.1.c3") && s.cmd.tick === (s.obligation?.deadline_tick ?? NaN) - 1 },
-  { id: "OP-3.1.c3@deadline", what: "attempt exactly at the deadline fails", hit: (s) => failedAt(s, "OP-3.1.c3") && s.cmd.tick === s.obligation?.deadline_tick },
-  { id: "OP-3.1.c3@deadline+1", what: "attempt one tick after the deadline fails", hit: (s) => failedAt(s, "OP-3.1.c3") && s.cmd.tick === (s.obligation?.deadline_tick ?? NaN) + 1 },
-  { id: "OP-3.2.c3@deadline-1", what: "custody expiry one tick before the deadline fails", hit: (s) => failedAt(s, "OP-3.2.c3") && s.cmd.tick === (s.obligation?.deadline_tick ?? NaN) - 1 },
-  { id: "OP-3.2.c3@deadline", what: "custody expiry exactly at the deadline passes", hit: (s) => passedAt(s, "OP-3.2.c3") && s.cmd.tick === s.obligation?.deadline_tick },
-  { id: "OP-4.1.c4@deadline-1", what: "merge of a pending obligation one tick before its deadline passes", hit: (s) => passedAt(s, "OP-4.1.c4") && mergedObligations(s).some((o) => o.status === "pending" && o.deadline_tick - 1 === s.cmd.tick) },
-  { id: "OP-4.1.c4@deadline", what: "merge of a pending obligation exactly at its deadline fails", hit: (s) => failedAt(s, "OP-4.1.c4") && mergedObligations(s).some((o) => o.status === "pending" && o.deadline_tick === s.cmd.tick) },
-  { id: "OP-4.1.c4@deadline+1", what: "merge one tick after a pending obligation's deadline fails", hit: (s) => failedAt(s, "OP-4.1.c4") && mergedObligations(s).some((o) => o.status === "pending" && o.deadline_tick + 1 === s.cmd.tick) },
+  {
+    id: "OP-3.1.c3@deadline-1",
+    what: "attempt one tick before the deadline passes",
+    hit: (s) => passedAt(s, "OP-3.1.c3") && s.cmd.tick === (s.obligation?.deadline_tick ?? NaN) - 1,
+  },
+  {
+    id: "OP-3.1.c3@deadline",
+    what: "attempt exactly at the deadline fails",
+    hit: (s) => failedAt(s, "OP-3.1.c3") && s.cmd.tick === s.obligation?.deadline_tick,
+  },
+  {
+    id: "OP-3.1.c3@deadline+1",
+    what: "attempt one tick after the deadline fails",
+    hit: (s) => failedAt(s, "OP-3.1.c3") && s.cmd.tick === (s.obligation?.deadline_tick ?? NaN) + 1,
+  },
+  {
+    id: "OP-3.2.c3@deadline-1",
+    what: "custody expiry one tick before the deadline fails",
+    hit: (s) => failedAt(s, "OP-3.2.c3") && s.cmd.tick === (s.obligation?.deadline_tick ?? NaN) - 1,
+  },
+  {
+    id: "OP-3.2.c3@deadline",
+    what: "custody expiry exactly at the deadline passes",
+    hit: (s) => passedAt(s, "OP-3.2.c3") && s.cmd.tick === s.obligation?.deadline_tick,
+  },
+  {
+    id: "OP-4.1.c4@deadline-1",
+    what: "merge of a pending obligation one tick before its deadline passes",
+    hit: (s) =>
+      passedAt(s, "OP-4.1.c4") &&
+      mergedObligations(s).some((o) => o.status === "pending" && o.deadline_tick - 1 === s.cmd.tick),
+  },
+  {
+    id: "OP-4.1.c4@deadline",
+    what: "merge of a pending obligation exactly at its deadline fails",
+    hit: (s) =>
+      failedAt(s, "OP-4.1.c4") &&
+      mergedObligations(s).some((o) => o.status === "pending" && o.deadline_tick === s.cmd.tick),
+  },
+  {
+    id: "OP-4.1.c4@deadline+1",
+    what: "merge one tick after a pending obligation's deadline fails",
+    hit: (s) =>
+      failedAt(s, "OP-4.1.c4") &&
+      mergedObligations(s).some((o) => o.status === "pending" && o.deadline_tick + 1 === s.cmd.tick),
+  },
   // S-2 the principal's signal (OP-2.7.c6): its model (D-053) and the zero confidence (D-057).
-  { id: "OP-2.7.c6@declared-model", what: "distil under a non-null satisfaction model the manifest declares passes", hit: (s) => passedAt(s, "OP-2.7.c6") && signalOf(s)?.model_version !== null && signalOf(s)?.model_version === s.manifest?.distillation_policy.satisfaction_model },
-  { id: "OP-2.7.c6@other-model", what: "distil under another satisfaction model than the manifest declares fails", hit: (s) => failedAt(s, "OP-2.7.c6") && signalOf(s)?.model_version !== s.manifest?.distillation_policy.satisfaction_model },
-  { id: "OP-2.7.c6@no-feedback", what: "the no-feedback distillate (confidence 0, valence 0, no dispositions) passes", hit: (s) => passedAt(s, "OP-2.7.c6") && signalOf(s)?.confidence === 0 },
-  { id: "OP-2.7.c6@zero-with-valence", what: "confidence 0 with a non-zero valence fails", hit: (s) => failedAt(s, "OP-2.7.c6") && signalOf(s)?.confidence === 0 && signalOf(s)?.valence !== 0 && modelMatches(s) },
-  { id: "OP-2.7.c6@zero-with-disposition", what: "confidence 0 and valence 0 backing a disposition fails", hit: (s) => failedAt(s, "OP-2.7.c6") && signalOf(s)?.confidence === 0 && signalOf(s)?.valence === 0 && modelMatches(s) },
-  { id: "OP-2.7.c6@least-confidence", what: "the smallest positive confidence (1 millionth) backing dispositions passes", hit: (s) => passedAt(s, "OP-2.7.c6") && signalOf(s)?.confidence === 1 && guidances(s).length > 0 },
+  {
+    id: "OP-2.7.c6@declared-model",
+    what: "distil under a non-null satisfaction model the manifest declares passes",
+    hit: (s) =>
+      passedAt(s, "OP-2.7.c6") &&
+      signalOf(s)?.model_version !== null &&
+      signalOf(s)?.model_version === s.manifest?.distillation_policy.satisfaction_model,
+  },
+  {
+    id: "OP-2.7.c6@other-model",
+    what: "distil under another satisfaction model than the manifest declares fails",
+    hit: (s) =>
+      failedAt(s, "OP-2.7.c6") && signalOf(s)?.model_version !== s.manifest?.distillation_policy.satisfaction_model,
+  },
+  {
+    id: "OP-2.7.c6@no-feedback",
+    what: "the no-feedback distillate (confidence 0, valence 0, no dispositions) passes",
+    hit: (s) => passedAt(s, "OP-2.7.c6") && signalOf(s)?.confidence === 0,
+  },
+  {
+    id: "OP-2.7.c6@zero-with-valence",
+    what: "confidence 0 with a non-zero valence fails",
+    hit: (s) =>
+      failedAt(s, "OP-2.7.c6") && signalOf(s)?.confidence === 0 && signalOf(s)?.valence !== 0 && modelMatches(s),
+  },
+  {
+    id: "OP-2.7.c6@zero-with-disposition",
+    what: "confidence 0 and valence 0 backing a disposition fails",
+    hit: (s) =>
+      failedAt(s, "OP-2.7.c6") && signalOf(s)?.confidence === 0 && signalOf(s)?.valence === 0 && modelMatches(s),
+  },
+  {
+    id: "OP-2.7.c6@least-confidence",
+    what: "the smallest positive confidence (1 millionth) backing dispositions passes",
+    hit: (s) => passedAt(s, "OP-2.7.c6") && signalOf(s)?.confidence === 1 && guidances(s).length > 0,
+  },
   // S-1 consent (OP-2.7.c8, D-058): storage and training each decide.
-  { id: "OP-2.7.c8@storage-refuses", what: "a category whose storage sensitivity alone exceeds the ceiling fails", hit: (s) => failedAt(s, "OP-2.7.c8") && refusedBy(s, "storage") && !refusedBy(s, "training") },
-  { id: "OP-2.7.c8@training-refuses", what: "a category whose training sensitivity alone exceeds the ceiling fails", hit: (s) => failedAt(s, "OP-2.7.c8") && refusedBy(s, "training") && !refusedBy(s, "storage") },
-  { id: "OP-2.7.c8@both-within", what: "a category within the ceiling on both dimensions (medium under a medium ceiling) passes", hit: (s) => passedAt(s, "OP-2.7.c8") && s.manifest?.consent_scope.persist_ceiling === "medium" && categoriesOf(s).some((c) => sensitivity(s, c, "storage") === "medium") },
+  {
+    id: "OP-2.7.c8@storage-refuses",
+    what: "a category whose storage sensitivity alone exceeds the ceiling fails",
+    hit: (s) => failedAt(s, "OP-2.7.c8") && refusedBy(s, "storage") && !refusedBy(s, "training"),
+  },
+  {
+    id: "OP-2.7.c8@training-refuses",
+    what: "a category whose training sensitivity alone exceeds the ceiling fails",
+    hit: (s) => failedAt(s, "OP-2.7.c8") && refusedBy(s, "training") && !refusedBy(s, "storage"),
+  },
+  {
+    id: "OP-2.7.c8@both-within",
+    what: "a category within the ceiling on both dimensions (medium under a medium ceiling) passes",
+    hit: (s) =>
+      passedAt(s, "OP-2.7.c8") &&
+      s.manifest?.consent_scope.persist_ceiling === "medium" &&
+      categoriesOf(s).some((c) => sensitivity(s, c, "storage") === "medium"),
+  },
   // D-010 leakage (OP-2.7.c9): runs of 3 pass, 4 and 5 fail; case and NFKC do not hide a run.
-  { id: "OP-2.7.c9@run-3", what: "guidance quoting 3 consecutive trace tokens passes", hit: (s) => passedAt(s, "OP-2.7.c9") && maxRun(s) === 3 },
-  { id: "OP-2.7.c9@run-4", what: "guidance quoting exactly 4 consecutive trace tokens fails", hit: (s) => failedAt(s, "OP-2.7.c9") && maxRun(s) === 4 },
-  { id: "OP-2.7.c9@run-5", what: "guidance quoting 5 or more consecutive trace tokens fails", hit: (s) => failedAt(s, "OP-2.7.c9") && maxRun(s) >= 5 },
-  { id: "OP-2.7.c9@case", what: "a run that matches only after lower-casing fails", hit: (s) => failedAt(s, "OP-2.7.c9") && maxRun(s, rawTokens) < 4 && maxRun(s, (t) => rawTokens(t.toLowerCase())) >= 4 },
-  { id: "OP-2.7.c9@nfkc", what: "a run that matches only after NFKC normalisation fails", hit: (s) => failedAt(s, "OP-2.7.c9") && maxRun(s, (t) => rawTokens(t.toLowerCase())) < 4 && maxRun(s) >= 4 },
+  {
+    id: "OP-2.7.c9@run-3",
+    what: "guidance quoting 3 consecutive trace tokens passes",
+    hit: (s) => passedAt(s, "OP-2.7.c9") && maxRun(s) === 3,
+  },
+  {
+    id: "OP-2.7.c9@run-4",
+    what: "guidance quoting exactly 4 consecutive trace tokens fails",
+    hit: (s) => failedAt(s, "OP-2.7.c9") && maxRun(s) === 4,
+  },
+  {
+    id: "OP-2.7.c9@run-5",
+    what: "guidance quoting 5 or more consecutive trace tokens fails",
+    hit: (s) => failedAt(s, "OP-2.7.c9") && maxRun(s) >= 5,
+  },
+  {
+    id: "OP-2.7.c9@case",
+    what: "a run that matches only after lower-casing fails",
+    hit: (s) =>
+      failedAt(s, "OP-2.7.c9") && maxRun(s, rawTokens) < 4 && maxRun(s, (t) => rawTokens(t.toLowerCase())) >= 4,
+  },
+  {
+    id: "OP-2.7.c9@nfkc",
+    what: "a run that matches only after NFKC normalisation fails",
+    hit: (s) => failedAt(s, "OP-2.7.c9") && maxRun(s, (t) => rawTokens(t.toLowerCase())) < 4 && maxRun(s) >= 4,
+  },
   // D-016 capability algebra: a wildcard covers only below its separator.
-  { id: "OP-2.2.c7@wildcard-covers", what: "an exact grant under an offered wildcard is grantable", hit: (s) => passedAt(s, "OP-2.2.c7") && (s.manifest?.capability_grants ?? []).some((g) => !g.endsWith(".*") && coveredByWildcard(grantableOf(s), g)) },
-  { id: "OP-2.2.c7@nested-wildcard", what: "a narrower wildcard under an offered wildcard is grantable", hit: (s) => passedAt(s, "OP-2.2.c7") && (s.manifest?.capability_grants ?? []).some((g) => g.endsWith(".*") && !grantableOf(s).includes(g) && coveredByWildcard(grantableOf(s), g.slice(0, -2))) },
-  { id: "OP-2.2.c7@no-separator", what: "a grant sharing the wildcard's prefix without its separator is not grantable", hit: (s) => failedAt(s, "OP-2.2.c7") && (s.manifest?.capability_grants ?? []).some((g) => wildcardPrefixWithoutSeparator(grantableOf(s), g.replace(/\.\*$/, ""))) },
-  { id: "OP-2.3.c7@wildcard-covers", what: "an act whose capability a held wildcard covers passes", hit: (s) => passedAt(s, "OP-2.3.c7") && coveredByWildcard(s.instance?.grants ?? [], actCapability(s)) },
-  { id: "OP-2.3.c7@no-separator", what: "an act whose capability shares a held wildcard's prefix without its separator fails", hit: (s) => failedAt(s, "OP-2.3.c7") && wildcardPrefixWithoutSeparator(s.instance?.grants ?? [], actCapability(s)) },
-  { id: "OP-2.3.c7@bound-not-granted", what: "a capability the tool binds but no grant covers fails", hit: (s) => failedAt(s, "OP-2.3.c7") && (s.instance?.tools ?? []).includes(actTool(s)) && !(s.instance?.grants ?? []).some((g) => g === actCapability(s) || coveredByWildcard([g], actCapability(s))) },
+  {
+    id: "OP-2.2.c7@wildcard-covers",
+    what: "an exact grant under an offered wildcard is grantable",
+    hit: (s) =>
+      passedAt(s, "OP-2.2.c7") &&
+      (s.manifest?.capability_grants ?? []).some((g) => !g.endsWith(".*") && coveredByWildcard(grantableOf(s), g)),
+  },
+  {
+    id: "OP-2.2.c7@nested-wildcard",
+    what: "a narrower wildcard under an offered wildcard is grantable",
+    hit: (s) =>
+      passedAt(s, "OP-2.2.c7") &&
+      (s.manifest?.capability_grants ?? []).some(
+        (g) => g.endsWith(".*") && !grantableOf(s).includes(g) && coveredByWildcard(grantableOf(s), g.slice(0, -2)),
+      ),
+  },
+  {
+    id: "OP-2.2.c7@no-separator",
+    what: "a grant sharing the wildcard's prefix without its separator is not grantable",
+    hit: (s) =>
+      failedAt(s, "OP-2.2.c7") &&
+      (s.manifest?.capability_grants ?? []).some((g) =>
+        wildcardPrefixWithoutSeparator(grantableOf(s), g.replace(/\.\*$/, "")),
+      ),
+  },
+  {
+    id: "OP-2.3.c7@wildcard-covers",
+    what: "an act whose capability a held wildcard covers passes",
+    hit: (s) => passedAt(s, "OP-2.3.c7") && coveredByWildcard(s.instance?.grants ?? [], actCapability(s)),
+  },
+  {
+    id: "OP-2.3.c7@no-separator",
+    what: "an act whose capability shares a held wildcard's prefix without its separator fails",
+    hit: (s) => failedAt(s, "OP-2.3.c7") && wildcardPrefixWithoutSeparator(s.instance?.grants ?? [], actCapability(s)),
+  },
+  {
+    id: "OP-2.3.c7@bound-not-granted",
+    what: "a capability the tool binds but no grant covers fails",
+    hit: (s) =>
+      failedAt(s, "OP-2.3.c7") &&
+      (s.instance?.tools ?? []).includes(actTool(s)) &&
+      !(s.instance?.grants ?? []).some((g) => g === actCapability(s) || coveredByWildcard([g], actCapability(s))),
+  },
   // List orders (OP-0.6): inputs given unsorted and with duplicates are accepted and sorted.
-  { id: "OP-2.2@grants-unsorted", what: "birth with the manifest's grants unsorted", hit: (s) => isOp(s, "janma.birth") && s.outcome.ok && unsorted(s.manifest?.capability_grants ?? []) },
-  { id: "OP-2.2@grants-duplicated", what: "birth with a grant listed twice", hit: (s) => isOp(s, "janma.birth") && s.outcome.ok && duplicated(s.manifest?.capability_grants ?? []) },
-  { id: "OP-2.2@bindings-unsorted", what: "birth with tool bindings (and their capabilities) unsorted", hit: (s) => isOp(s, "janma.birth") && s.outcome.ok && (unsorted((s.manifest?.tool_bindings ?? []).map((b) => b.tool)) || (s.manifest?.tool_bindings ?? []).some((b) => unsorted(b.capabilities))) },
-  { id: "OP-5.1@custodians-unsorted", what: "mint with custodians unsorted", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && unsorted(strings(field(s, "custodians"))) },
-  { id: "OP-5.1@custodians-duplicated", what: "mint with a custodian listed twice", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && duplicated(strings(field(s, "custodians"))) },
-  { id: "OP-5.1@required-unsorted", what: "mint with required capabilities unsorted", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && unsorted(strings(field(s, "required_capabilities"))) },
-  { id: "OP-5.1@required-duplicated", what: "mint with a required capability listed twice", hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && duplicated(strings(field(s, "required_capabilities"))) },
-  { id: "OP-4.1@obligations-unsorted", what: "merge with obligation ids unsorted", hit: (s) => isOp(s, "samskara.merge") && s.outcome.ok && unsorted(strings(field(s, "obligation_ids"))) },
-  { id: "OP-4.1@obligations-duplicated", what: "merge with an obligation id listed twice", hit: (s) => isOp(s, "samskara.merge") && s.outcome.ok && duplicated(strings(field(s, "obligation_ids"))) },
-  { id: "OP-4.2@distillates-unsorted", what: "excise with distillate ids unsorted", hit: (s) => isOp(s, "samskara.excise") && s.outcome.ok && unsorted(strings(field(s, "distillate_ids"))) },
-  { id: "OP-4.2@distillates-duplicated", what: "excise with a distillate id listed twice", hit: (s) => isOp(s, "samskara.excise") && s.outcome.ok && duplicated(strings(field(s, "distillate_ids"))) },
+  {
+    id: "OP-2.2@grants-unsorted",
+    what: "birth with the manifest's grants unsorted",
+    hit: (s) => isOp(s, "janma.birth") && s.outcome.ok && unsorted(s.manifest?.capability_grants ?? []),
+  },
+  {
+    id: "OP-2.2@grants-duplicated",
+    what: "birth with a grant listed twice",
+    hit: (s) => isOp(s, "janma.birth") && s.outcome.ok && duplicated(s.manifest?.capability_grants ?? []),
+  },
+  {
+    id: "OP-2.2@bindings-unsorted",
+    what: "birth with tool bindings (and their capabilities) unsorted",
+    hit: (s) =>
+      isOp(s, "janma.birth") &&
+      s.outcome.ok &&
+      (unsorted((s.manifest?.tool_bindings ?? []).map((b) => b.tool)) ||
+        (s.manifest?.tool_bindings ?? []).some((b) => unsorted(b.capabilities))),
+  },
+  {
+    id: "OP-5.1@custodians-unsorted",
+    what: "mint with custodians unsorted",
+    hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && unsorted(strings(field(s, "custodians"))),
+  },
+  {
+    id: "OP-5.1@custodians-duplicated",
+    what: "mint with a custodian listed twice",
+    hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && duplicated(strings(field(s, "custodians"))),
+  },
+  {
+    id: "OP-5.1@required-unsorted",
+    what: "mint with required capabilities unsorted",
+    hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && unsorted(strings(field(s, "required_capabilities"))),
+  },
+  {
+    id: "OP-5.1@required-duplicated",
+    what: "mint with a required capability listed twice",
+    hit: (s) => isOp(s, "advaita.mint") && s.outcome.ok && duplicated(strings(field(s, "required_capabilities"))),
+  },
+  {
+    id: "OP-4.1@obligations-unsorted",
+    what: "merge with obligation ids unsorted",
+    hit: (s) => isOp(s, "samskara.merge") && s.outcome.ok && unsorted(strings(field(s, "obligation_ids"))),
+  },
+  {
+    id: "OP-4.1@obligations-duplicated",
+    what: "merge with an obligation id listed twice",
+    hit: (s) => isOp(s, "samskara.merge") && s.outcome.ok && duplicated(strings(field(s, "obligation_ids"))),
+  },
+  {
+    id: "OP-4.2@distillates-unsorted",
+    what: "excise with distillate ids unsorted",
+    hit: (s) => isOp(s, "samskara.excise") && s.outcome.ok && unsorted(strings(field(s, "distillate_ids"))),
+  },
+  {
+    id: "OP-4.2@distillates-duplicated",
+    what: "excise with a distillate id listed twice",
+    hit: (s) => isOp(s, "samskara.excise") && s.outcome.ok && duplicated(strings(field(s, "distillate_ids"))),
+  },
 ];
 
 function modelMatches(s: StepContext): boolean {
@@ -170,12 +479,20 @@ function modelMatches(s: StepContext): boolean {
 }
 function categoriesOf(s: StepContext): string[] {
   const d = field(s, "distillate") as { dispositions?: unknown } | undefined;
-  return Array.isArray(d?.dispositions) ? d.dispositions.flatMap((x) => (typeof (x as { category?: unknown }).category === "string" ? [(x as { category: string }).category] : [])) : [];
+  return Array.isArray(d?.dispositions)
+    ? d.dispositions.flatMap((x) =>
+        typeof (x as { category?: unknown }).category === "string" ? [(x as { category: string }).category] : [],
+      )
+    : [];
 }
 /** D-011's resolution, written again here: the exact cell, else the category's default row, else low. */
 function sensitivity(s: StepContext, category: string, dimension: string): string {
   const g = s.manifest?.consent_scope;
-  return g?.cells.find((c) => c.category === category && c.dimension === dimension)?.sensitivity ?? g?.category_defaults.find((d) => d.category === category)?.sensitivity ?? "low";
+  return (
+    g?.cells.find((c) => c.category === category && c.dimension === dimension)?.sensitivity ??
+    g?.category_defaults.find((d) => d.category === category)?.sensitivity ??
+    "low"
+  );
 }
 /** Some disposition's category is above the ceiling on `dimension`. */
 function refusedBy(s: StepContext, dimension: string): boolean {
@@ -216,7 +533,14 @@ export interface WitnessBook {
 }
 
 export const newWitnessBook = (): WitnessBook => ({
-  passed: new Map(), firstFail: new Map(), boundaries: new Map(), comparisons: new Map(), misnamed: [], manifests: new Map(), traces: new Map(), steps: 0,
+  passed: new Map(),
+  firstFail: new Map(),
+  boundaries: new Map(),
+  comparisons: new Map(),
+  misnamed: [],
+  manifests: new Map(),
+  traces: new Map(),
+  steps: 0,
 });
 
 /**
@@ -234,7 +558,13 @@ const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1
  * Record one step. A command that fails its schema (OP-0.2.c1) has no usable op if its `op` is
  * not one of the spec's; it is counted against OP-0.2.c1 only.
  */
-export const recordWitness = (book: WitnessBook, pre: WorldView, cmd: Command, outcome: StepOutcome, codeOf: (c: CheckClause) => readonly string[]): void => {
+export const recordWitness = (
+  book: WitnessBook,
+  pre: WorldView,
+  cmd: Command,
+  outcome: StepOutcome,
+  codeOf: (c: CheckClause) => readonly string[],
+): void => {
   book.steps++;
   const chain = (() => {
     try {
@@ -272,7 +602,12 @@ export const recordWitness = (book: WitnessBook, pre: WorldView, cmd: Command, o
   const key = `${String(agentId)}/${String(instanceId)}`;
   const obligationId = member("obligation_id");
   const ctx: StepContext = {
-    pre, cmd, outcome, passed, failedAt: outcome.ok ? null : outcome.check, agent,
+    pre,
+    cmd,
+    outcome,
+    passed,
+    failedAt: outcome.ok ? null : outcome.check,
+    agent,
     instance: agent?.instances.find((i) => i.instance_id === instanceId),
     obligation: agent?.obligations.find((o) => o.obligation_id === obligationId),
     manifest: book.manifests.get(key),
@@ -282,7 +617,8 @@ export const recordWitness = (book: WitnessBook, pre: WorldView, cmd: Command, o
   for (const k of COMPARISONS) if (k.hit?.(ctx) === true) bump(book.comparisons, k.id);
 
   if (outcome.ok && cmd.op === "janma.conceive") book.manifests.set(key, cmd.manifest);
-  if (outcome.ok && cmd.op === "janma.act") book.traces.set(key, [...(book.traces.get(key) ?? []), ...cmd.signed.action.trace]);
+  if (outcome.ok && cmd.op === "janma.act")
+    book.traces.set(key, [...(book.traces.get(key) ?? []), ...cmd.signed.action.trace]);
 };
 
 export interface WitnessRow {
@@ -307,10 +643,18 @@ export const witnessRows = (book: WitnessBook): WitnessRow[] =>
   }));
 
 /** The hits of each cell of properties/comparisons.ts: its own count, or its boundary's; null when impossible. */
-export const comparisonCounts = (book: WitnessBook): Array<{ readonly id: string; readonly what: string; readonly hits: number | null; readonly impossible?: string }> =>
+export const comparisonCounts = (
+  book: WitnessBook,
+): Array<{ readonly id: string; readonly what: string; readonly hits: number | null; readonly impossible?: string }> =>
   COMPARISONS.map((k) => ({
-    id: k.id, what: k.what,
-    hits: k.impossible !== undefined ? null : k.sameAs !== undefined ? (book.boundaries.get(k.sameAs) ?? 0) : (book.comparisons.get(k.id) ?? 0),
+    id: k.id,
+    what: k.what,
+    hits:
+      k.impossible !== undefined
+        ? null
+        : k.sameAs !== undefined
+          ? (book.boundaries.get(k.sameAs) ?? 0)
+          : (book.comparisons.get(k.id) ?? 0),
     ...(k.impossible === undefined ? {} : { impossible: k.impossible }),
   }));
 
@@ -321,7 +665,9 @@ export const witnessZeros = (book: WitnessBook): string[] => [
     ...(r.firstFail === 0 && r.exempt.firstFail === undefined ? [`${r.id} first-fail`] : []),
   ]),
   ...BOUNDARIES.filter((b) => (book.boundaries.get(b.id) ?? 0) === 0).map((b) => b.id),
-  ...comparisonCounts(book).filter((k) => k.hits === 0).map((k) => k.id),
+  ...comparisonCounts(book)
+    .filter((k) => k.hits === 0)
+    .map((k) => k.id),
 ];
 
 export const renderWitnessTable = (book: WitnessBook): string => {
@@ -338,12 +684,19 @@ export const renderWitnessTable = (book: WitnessBook): string => {
     lines.push(`${r.id.padEnd(w)}  ${r.op.padEnd(ow)}  ${p.padStart(7)}  ${f.padStart(10)}`);
   }
   lines.push("", `${"boundary".padEnd(w)}  hits`);
-  for (const b of BOUNDARIES) lines.push(`${b.id.padEnd(w)}  ${String(book.boundaries.get(b.id) ?? 0).padStart(4)}  ${b.what}`);
+  for (const b of BOUNDARIES)
+    lines.push(`${b.id.padEnd(w)}  ${String(book.boundaries.get(b.id) ?? 0).padStart(4)}  ${b.what}`);
   const cells = comparisonCounts(book);
   const cw = Math.max(...cells.map((k) => k.id.length));
   lines.push("", `${"comparison (operation check side)".padEnd(cw)}  hits`);
-  for (const k of cells) lines.push(`${k.id.padEnd(cw)}  ${(k.hits === null ? "-" : String(k.hits)).padStart(4)}  ${k.what}${k.impossible === undefined ? "" : ` (impossible: ${k.impossible})`}`);
+  for (const k of cells)
+    lines.push(
+      `${k.id.padEnd(cw)}  ${(k.hits === null ? "-" : String(k.hits)).padStart(4)}  ${k.what}${k.impossible === undefined ? "" : ` (impossible: ${k.impossible})`}`,
+    );
   const zeros = witnessZeros(book);
-  lines.push("", `${CHECKS.length} check clauses, ${BOUNDARIES.length} boundary witnesses, ${cells.length} comparison cells (${cells.filter((k) => k.hits === null).length} impossible); zeros: ${zeros.length === 0 ? "none" : zeros.join(", ")}`);
+  lines.push(
+    "",
+    `${CHECKS.length} check clauses, ${BOUNDARIES.length} boundary witnesses, ${cells.length} comparison cells (${cells.filter((k) => k.hits === null).length} impossible); zeros: ${zeros.length === 0 ? "none" : zeros.join(", ")}`,
+  );
   return lines.join("\n");
 };

@@ -12,14 +12,22 @@ import { evaluate, meets, notMeasured, shortfall } from "../bench/goals.ts";
 import { growthGoals, projectOp, runGrowth, type GrowthLevel, type GrowthResult } from "../bench/growth.ts";
 import { LOG_GOALS, logGoals, type LogResult } from "../bench/log.ts";
 import { batchesOf, nthPermutation, runModel } from "../bench/model.ts";
-import { logLogChart, README_END, README_START, renderMarkdown, renderReadmeBlock, spliceReadme } from "../bench/render.ts";
+import {
+  logLogChart,
+  README_END,
+  README_START,
+  renderMarkdown,
+  renderReadmeBlock,
+  spliceReadme,
+} from "../bench/render.ts";
 import type { BenchReport } from "../bench/report.ts";
 import { runnerGoal, type RunnerResult } from "../bench/runner.ts";
 import { shardingGoal } from "../bench/sharding.ts";
 import { figure, fitLogLog, median, rateFigure, showFigure } from "../bench/stats.ts";
 import { readLastTestRun, type CertRun } from "../bench/suite.ts";
 
-const fig = (median_: number, unit = "ms"): ReturnType<typeof figure> => figure([median_ * 0.9, median_, median_ * 1.2], unit);
+const fig = (median_: number, unit = "ms"): ReturnType<typeof figure> =>
+  figure([median_ * 0.9, median_, median_ * 1.2], unit);
 
 describe("bench statistics", () => {
   it("median, min and max of the runs", () => {
@@ -27,7 +35,16 @@ describe("bench statistics", () => {
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(() => median([])).toThrow();
     expect(figure([5, 1, 9], "ms")).toEqual({ median: 5, min: 1, max: 9, runs: 3, unit: "ms" });
-    expect(rateFigure([{ count: 100, ms: 1000 }, { count: 100, ms: 500 }, { count: 100, ms: 250 }], "ops/s").median).toBe(200);
+    expect(
+      rateFigure(
+        [
+          { count: 100, ms: 1000 },
+          { count: 100, ms: 500 },
+          { count: 100, ms: 250 },
+        ],
+        "ops/s",
+      ).median,
+    ).toBe(200);
     expect(() => figure([1, Number.NaN], "ms")).toThrow(/finite/);
     expect(showFigure(figure([2], "ms"))).toBe("2.00 ms (1 run)");
   });
@@ -39,17 +56,38 @@ describe("bench statistics", () => {
     expect(linear.r2).toBeCloseTo(1, 10);
     expect(fitLogLog(xs.map((x) => ({ x, y: 4.2 }))).exponent).toBeCloseTo(0, 10);
     expect(fitLogLog(xs.map((x) => ({ x, y: 7 * x * x }))).exponent).toBeCloseTo(2, 10);
-    const noisy = fitLogLog([{ x: 10, y: 1 }, { x: 100, y: 3 }, { x: 1_000, y: 2 }]);
+    const noisy = fitLogLog([
+      { x: 10, y: 1 },
+      { x: 100, y: 3 },
+      { x: 1_000, y: 2 },
+    ]);
     expect(noisy.r2).toBeLessThan(1);
     expect(() => fitLogLog([{ x: 10, y: 1 }])).toThrow();
-    expect(() => fitLogLog([{ x: 10, y: 1 }, { x: 10, y: 2 }])).toThrow(/distinct/);
-    expect(() => fitLogLog([{ x: 10, y: 0 }, { x: 100, y: 2 }])).toThrow(/positive/);
+    expect(() =>
+      fitLogLog([
+        { x: 10, y: 1 },
+        { x: 10, y: 2 },
+      ]),
+    ).toThrow(/distinct/);
+    expect(() =>
+      fitLogLog([
+        { x: 10, y: 0 },
+        { x: 100, y: 2 },
+      ]),
+    ).toThrow(/positive/);
   });
 
   it("an operation's next run is projected from its last two measured sizes, at least linearly", () => {
     const level = (n: number, ms: number): GrowthLevel => ({
-      n, build_ms: 0, build_ms_per_distillate: 0, data_dir_bytes: 0, data_dir_files: [], state_bytes: 0, state_digest: fig(1),
-      ops: { replay: figure([ms], "ms") }, skipped_ops: {},
+      n,
+      build_ms: 0,
+      build_ms_per_distillate: 0,
+      data_dir_bytes: 0,
+      data_dir_files: [],
+      state_bytes: 0,
+      state_digest: fig(1),
+      ops: { replay: figure([ms], "ms") },
+      skipped_ops: {},
     });
     const levels = [level(10, 1), level(100, 100)];
     // local exponent 2, plus the 0.5 margin
@@ -66,8 +104,13 @@ describe("bench goals", () => {
     expect(meets(0.49, { comparator: ">=", target: 0.5, kind: "ratio" })).toBe(false);
     expect(meets(1, { comparator: ">", target: 1, kind: "speedup" })).toBe(false);
     const base = {
-      name: "x", section: "s", measured: { value: 100, unit: "ops/s", label: "m" }, baseline: { value: 1000, unit: "ops/s", label: "b" },
-      goal: { comparator: ">=" as const, target: 0.5, kind: "ratio" as const }, whenMet: "fine", whenShort: "because the disk flushes five times",
+      name: "x",
+      section: "s",
+      measured: { value: 100, unit: "ops/s", label: "m" },
+      baseline: { value: 1000, unit: "ops/s", label: "b" },
+      goal: { comparator: ">=" as const, target: 0.5, kind: "ratio" as const },
+      whenMet: "fine",
+      whenShort: "because the disk flushes five times",
     };
     const short = evaluate({ ...base, ratio: 0.1 });
     expect(short.status).toBe("short");
@@ -83,7 +126,9 @@ describe("bench goals", () => {
   });
 
   it("exponent and speedup goals explain their shortfall in their own terms", () => {
-    expect(shortfall(1.9, { comparator: "<=", target: 1.2, kind: "exponent" })).toContain("exponent 1.90 is 0.700 above 1.2");
+    expect(shortfall(1.9, { comparator: "<=", target: 1.2, kind: "exponent" })).toContain(
+      "exponent 1.90 is 0.700 above 1.2",
+    );
     expect(shortfall(0.8, { comparator: ">", target: 1, kind: "speedup" })).toContain("25.0% slower than the baseline");
     const nm = notMeasured("g", "s", { comparator: "<=", target: 0.2, kind: "exponent" }, "the section failed: boom");
     expect(nm).toMatchObject({ status: "not measured", met: false, ratio: null, note: "the section failed: boom" });
@@ -92,9 +137,17 @@ describe("bench goals", () => {
 
   it("the durable, runner and sharding goals carry the measured reasons when short", () => {
     const durable: DurableResult = {
-      dir_fs: "/tmp on / (ext4)", writes_per_run: 100, fsync_loop: fig(1000, "writes/s"), append_fsync: fig(500, "writes/s"), sqlite_bare: fig(250, "transactions/s"),
-      impl_in_process: fig(120, "commands/s"), impl_wire: null, impl_wire_error: "x", syscalls: { per_command: { fsync: 5, fdatasync: 0, write: 0, pwrite64: 18, ftruncate: 1 }, commands: 100 },
-      syscalls_reason: "strace", data_dir_files: ["state.db (4096 B)", "state.db-journal (0 B)"],
+      dir_fs: "/tmp on / (ext4)",
+      writes_per_run: 100,
+      fsync_loop: fig(1000, "writes/s"),
+      append_fsync: fig(500, "writes/s"),
+      sqlite_bare: fig(250, "transactions/s"),
+      impl_in_process: fig(120, "commands/s"),
+      impl_wire: null,
+      impl_wire_error: "x",
+      syscalls: { per_command: { fsync: 5, fdatasync: 0, write: 0, pwrite64: 18, ftruncate: 1 }, commands: 100 },
+      syscalls_reason: "strace",
+      data_dir_files: ["state.db (4096 B)", "state.db-journal (0 B)"],
     };
     const d = durableGoal(durable);
     expect(d.ratio).toBeCloseTo(0.12, 10);
@@ -102,11 +155,28 @@ describe("bench goals", () => {
     expect(d.note).toContain("5.00 fsync/fdatasync");
     expect(d.note).toContain("0.250× the loop");
     const runner: RunnerResult = {
-      seed: 7, runs_per_campaign: 40, requests_per_campaign: 2000, certify_steps_per_s: fig(6000, "steps/s"), impl_busy_percent: fig(10, "%"),
-      model_steps_per_s: fig(800, "steps/s"), model_busy_share: 0.7, echo_round_trips_per_s: fig(10_000, "round trips/s"), plan_us_per_request: fig(90, "µs"), validate_us_per_request: fig(40, "µs"),
+      seed: 7,
+      runs_per_campaign: 40,
+      requests_per_campaign: 2000,
+      certify_steps_per_s: fig(6000, "steps/s"),
+      impl_busy_percent: fig(10, "%"),
+      model_steps_per_s: fig(800, "steps/s"),
+      model_busy_share: 0.7,
+      echo_round_trips_per_s: fig(10_000, "round trips/s"),
+      plan_us_per_request: fig(90, "µs"),
+      validate_us_per_request: fig(40, "µs"),
     };
     expect(runnerGoal(runner)).toMatchObject({ status: "met", ratio: 0.6 });
-    const cert = (ms: number): CertRun => ({ args: [], exit_code: 0, wall_ms: ms, peak_rss_bytes: 2 ** 28, peak_processes: 3, result: "certified", stages: [{ stage: "differential", verdict: "pass", duration_ms: ms / 2 }], error: null });
+    const cert = (ms: number): CertRun => ({
+      args: [],
+      exit_code: 0,
+      wall_ms: ms,
+      peak_rss_bytes: 2 ** 28,
+      peak_processes: 3,
+      result: "certified",
+      stages: [{ stage: "differential", verdict: "pass", duration_ms: ms / 2 }],
+      error: null,
+    });
     expect(shardingGoal(cert(100_000), cert(60_000))).toMatchObject({ status: "met" });
     expect(shardingGoal(cert(100_000), cert(120_000)).note).toContain("share the 2 cores");
     expect(shardingGoal(cert(100_000), { ...cert(1), error: "killed" }).status).toBe("not measured");
@@ -114,19 +184,50 @@ describe("bench goals", () => {
 
   it("a growth goal is short with the state's size and digest cost as the reason", () => {
     const level = (n: number, merge: number): GrowthLevel => ({
-      n, build_ms: n, build_ms_per_distillate: 1, data_dir_bytes: n * 100, data_dir_files: ["state.db"], state_bytes: n * 16, state_digest: fig(n / 1000),
-      ops: { task_start: fig(2), merge: fig(merge), query_authority: fig(0.01), excise: fig(2), replay: fig(n / 10), recovery: fig(5 + n / 100) }, skipped_ops: {},
+      n,
+      build_ms: n,
+      build_ms_per_distillate: 1,
+      data_dir_bytes: n * 100,
+      data_dir_files: ["state.db"],
+      state_bytes: n * 16,
+      state_digest: fig(n / 1000),
+      ops: {
+        task_start: fig(2),
+        merge: fig(merge),
+        query_authority: fig(0.01),
+        excise: fig(2),
+        replay: fig(n / 10),
+        recovery: fig(5 + n / 100),
+      },
+      skipped_ops: {},
     });
     const levels = [level(10, 2), level(100, 2.1), level(1_000, 4), level(10_000, 30)];
-    const fits = Object.fromEntries((["task_start", "merge", "query_authority", "excise", "replay", "recovery"] as const).map((op) => [op, fitLogLog(levels.map((l) => ({ x: l.n, y: l.ops[op]?.median ?? 1 })))]));
+    const fits = Object.fromEntries(
+      (["task_start", "merge", "query_authority", "excise", "replay", "recovery"] as const).map((op) => [
+        op,
+        fitLogLog(levels.map((l) => ({ x: l.n, y: l.ops[op]?.median ?? 1 }))),
+      ]),
+    );
     const r: GrowthResult = {
-      levels_planned: [10, 100, 1_000, 10_000], levels, skipped: [], build_dir_fs: "shm", measure_dir_fs: "disk", fits,
-      state_digest_fit: fitLogLog(levels.map((l) => ({ x: l.n, y: l.state_digest.median }))), budget_s: 180, op_cap_ms: 15_000, duration_ms: 1,
+      levels_planned: [10, 100, 1_000, 10_000],
+      levels,
+      skipped: [],
+      build_dir_fs: "shm",
+      measure_dir_fs: "disk",
+      fits,
+      state_digest_fit: fitLogLog(levels.map((l) => ({ x: l.n, y: l.state_digest.median }))),
+      budget_s: 180,
+      op_cap_ms: 15_000,
+      duration_ms: 1,
     };
     const goals = growthGoals(r);
     expect(goals.map((g) => g.name)).toEqual([
-      "Growth: ripa.task_start", "Growth: samskara.merge (1 new distillate)", "Growth: query authority",
-      "Growth: samskara.excise (most recent)", "Growth: samskara.replay", "Growth: recovery (open the data directory)",
+      "Growth: ripa.task_start",
+      "Growth: samskara.merge (1 new distillate)",
+      "Growth: query authority",
+      "Growth: samskara.excise (most recent)",
+      "Growth: samskara.replay",
+      "Growth: recovery (open the data directory)",
     ]);
     const merge = goals[1];
     expect(merge?.status).toBe("short");
@@ -137,8 +238,13 @@ describe("bench goals", () => {
 
   it("the log goals: srk record against the direct trip and against a bare relay measured in the same run", () => {
     const base: LogResult = {
-      commands: 100, log_bytes: 10_000, check_commands_per_s: fig(6000, "commands/s"), bare_commands_per_s: fig(10_000, "commands/s"),
-      round_trips: 2000, direct_rtt_us: fig(50, "µs"), recorded_rtt_us: fig(130, "µs"),
+      commands: 100,
+      log_bytes: 10_000,
+      check_commands_per_s: fig(6000, "commands/s"),
+      bare_commands_per_s: fig(10_000, "commands/s"),
+      round_trips: 2000,
+      direct_rtt_us: fig(50, "µs"),
+      recorded_rtt_us: fig(130, "µs"),
     };
     // Before the relay was measured: the relay goal is not measured, the goal short as before.
     const old = logGoals(base);
@@ -153,15 +259,28 @@ describe("bench goals", () => {
     expect(relay).toMatchObject({ status: "met", baseline: { value: 120, label: "bare relay" } });
     expect(relay?.ratio).toBeCloseTo(130 / 120, 10);
     expect(logGoals({ ...base, relay_rtt_us: fig(100, "µs") })[2]).toMatchObject({ status: "short" });
-    expect(logGoals({ ...base, relay_rtt_us: fig(52, "µs") })[1]?.note).toContain("srk record's logging is what misses it");
+    expect(logGoals({ ...base, relay_rtt_us: fig(52, "µs") })[1]?.note).toContain(
+      "srk record's logging is what misses it",
+    );
   });
 });
 
 describe("bench rendering", () => {
   it("a log-log chart is one well-formed SVG element with a point per measurement", () => {
     const svg = logLogChart({
-      title: "t <&>", xLabel: "N", yUnit: "ms",
-      series: [{ label: "a", points: [{ x: 10, y: 1, min: 0.5, max: 2 }, { x: 10_000, y: 1_500 }] }, { label: "b", points: [{ x: 100, y: 0.02 }] }],
+      title: "t <&>",
+      xLabel: "N",
+      yUnit: "ms",
+      series: [
+        {
+          label: "a",
+          points: [
+            { x: 10, y: 1, min: 0.5, max: 2 },
+            { x: 10_000, y: 1_500 },
+          ],
+        },
+        { label: "b", points: [{ x: 100, y: 0.02 }] },
+      ],
     });
     expect(svg.startsWith("<svg")).toBe(true);
     expect(svg).not.toContain("\n");
@@ -219,14 +338,31 @@ describe("bench rendering", () => {
       expect(digest.result.workloads).toHaveLength(3);
       expect(model.ad3.map((a) => a.space)).toEqual([5040 * 64, 40320 * 128]);
       const report: BenchReport = {
-        bench_version: 1, generated_at: "2026-01-01T00:00:00.000Z", quick: true, duration_s: 1,
-        machine: { cpus: 2, cpu_model: "cpu", total_memory_bytes: 2 ** 30, node: "20", platform: "linux x64", load_start: [1, 1, 1], load_end: [1, 1, 1] },
+        bench_version: 1,
+        generated_at: "2026-01-01T00:00:00.000Z",
+        quick: true,
+        duration_s: 1,
+        machine: {
+          cpus: 2,
+          cpu_model: "cpu",
+          total_memory_bytes: 2 ** 30,
+          node: "20",
+          platform: "linux x64",
+          load_start: [1, 1, 1],
+          load_end: [1, 1, 1],
+        },
         kit: { name: "kit", version: "0", commit: null },
         sections: {
-          durable: { error: "not run in this test" }, growth: growth.result, runner: { error: "not run in this test" }, model, digest: digest.result,
-          suite: { error: "not run in this test" }, sharding: { error: "not run in this test" },
+          durable: { error: "not run in this test" },
+          growth: growth.result,
+          runner: { error: "not run in this test" },
+          model,
+          digest: digest.result,
+          suite: { error: "not run in this test" },
+          sharding: { error: "not run in this test" },
         },
-        goals: [...growth.goals, ...digest.goals], bench_peak_rss_bytes: 1,
+        goals: [...growth.goals, ...digest.goals],
+        bench_peak_rss_bytes: 1,
       };
       const md = renderMarkdown(report);
       expect(md.startsWith("# Benchmark\n")).toBe(true);

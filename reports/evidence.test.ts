@@ -32,11 +32,20 @@ describe("witness counts in reports/invariants.md", () => {
       const start = doc.indexOf(`\n## ${id}\n`);
       const end = doc.indexOf("\n## ", start + 1);
       const section = doc.slice(start, end < 0 ? undefined : end);
-      const row = /\| verdict \| accepted steps \| agreed rejections \| crash cuts \| algebra checks \| byte scans \|\n\|[-|]+\|\n\| (\S+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|/.exec(section);
+      const row =
+        /\| verdict \| accepted steps \| agreed rejections \| crash cuts \| algebra checks \| byte scans \|\n\|[-|]+\|\n\| (\S+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|/.exec(
+          section,
+        );
       expect(row, `${id}: no witness row`).not.toBeNull();
       const [, verdict, accepted, rejected, crash, algebra, forgetting] = row ?? [];
-      expect({ verdict, accepted: Number(accepted), rejected: Number(rejected), crash_cuts: Number(crash), algebra: Number(algebra), forgetting: Number(forgetting) })
-        .toEqual({ verdict: v?.verdict, ...v?.witnesses });
+      expect({
+        verdict,
+        accepted: Number(accepted),
+        rejected: Number(rejected),
+        crash_cuts: Number(crash),
+        algebra: Number(algebra),
+        forgetting: Number(forgetting),
+      }).toEqual({ verdict: v?.verdict, ...v?.witnesses });
     });
   }
 });
@@ -48,19 +57,29 @@ describe("kill matrix behind the docs (reports/mutants.json)", () => {
     expect(matrix?.mutants.map((m) => m.id).sort()).toEqual(MUTANTS.map((m) => m.id).sort());
     for (const m of matrix?.mutants ?? []) {
       const label = MUTANTS.find((x) => x.id === m.id);
-      expect({ invariant: m.invariant, clause: m.clause }, `${m.id}: its label changed since the matrix ran: npm run mutants`).toEqual({ invariant: label?.invariant, clause: label?.clause });
+      expect(
+        { invariant: m.invariant, clause: m.clause },
+        `${m.id}: its label changed since the matrix ran: npm run mutants`,
+      ).toEqual({ invariant: label?.invariant, clause: label?.clause });
     }
   });
   it("nothing survived; own rows failed under their label with a shrunk counterexample; every other row is decided", () => {
     const decisions = readDecisions();
     const rows = matrix?.mutants ?? [];
-    expect(matrix?.counts).toEqual({ own: rows.filter((m) => m.attribution === "own").length, other: rows.filter((m) => m.attribution === "other").length, survived: 0 });
+    expect(matrix?.counts).toEqual({
+      own: rows.filter((m) => m.attribution === "own").length,
+      other: rows.filter((m) => m.attribution === "other").length,
+      survived: 0,
+    });
     for (const m of rows) {
       expect(m.killed, m.id).toBe(true);
       expect(m.attribution, m.id).not.toBe("survived");
       if (m.attribution === "other") {
         if (m.invariant !== null) expect(m.reported, m.id).not.toContain(m.invariant);
-        expect(decisions[m.id], `${m.id} was killed under another invariant and no decision says why (conformance/mutants/decisions.json)`).toBeDefined();
+        expect(
+          decisions[m.id],
+          `${m.id} was killed under another invariant and no decision says why (conformance/mutants/decisions.json)`,
+        ).toBeDefined();
         continue;
       }
       if (m.invariant === null) {

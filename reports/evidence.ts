@@ -19,7 +19,10 @@ export const readBundledCertificate = (path = BUNDLED_CERTIFICATE): Certificate 
   const file = join(REPO_ROOT, path);
   if (!existsSync(file)) return null;
   const parsed = Certificate.safeParse(JSON.parse(readFileSync(file, "utf8")));
-  if (!parsed.success) throw new Error(`${path} is not a certificate: ${parsed.error.issues[0]?.message ?? ""} at ${parsed.error.issues[0]?.path.join(".") ?? ""}`);
+  if (!parsed.success)
+    throw new Error(
+      `${path} is not a certificate: ${parsed.error.issues[0]?.message ?? ""} at ${parsed.error.issues[0]?.path.join(".") ?? ""}`,
+    );
   return parsed.data;
 };
 
@@ -56,7 +59,12 @@ export interface MatrixMutant {
 export interface Matrix {
   readonly generated_by: string;
   readonly counts: { readonly own: number; readonly other: number; readonly survived: number };
-  readonly settings: { readonly seed: number; readonly runs: number; readonly time_budget_ms: number; readonly stages: readonly string[] };
+  readonly settings: {
+    readonly seed: number;
+    readonly runs: number;
+    readonly time_budget_ms: number;
+    readonly stages: readonly string[];
+  };
   readonly mutants: readonly MatrixMutant[];
 }
 

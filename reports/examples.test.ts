@@ -17,13 +17,23 @@ const doc = readFileSync(join(REPO_ROOT, "reports/invariants.md"), "utf8");
 const examples = goldenExamples();
 
 /** The transcript printed under "**<label>** — `<file>` line <n>" in one invariant's section. */
-const printed = (id: string, label: string): { file: string; line: number; request: unknown; reply: unknown } | null => {
+const printed = (
+  id: string,
+  label: string,
+): { file: string; line: number; request: unknown; reply: unknown } | null => {
   const start = doc.indexOf(`\n## ${id}\n`);
   const end = doc.indexOf("\n## ", start + 1);
   const section = doc.slice(start, end < 0 ? undefined : end);
-  const m = new RegExp(`\\*\\*${label}[^*]*\\*\\* — \`([^\`]+)\` line (\\d+)[^\\n]*\\n\\n\`\`\`text\\n> (.*)\\n< (.*)\\n\`\`\``).exec(section);
+  const m = new RegExp(
+    `\\*\\*${label}[^*]*\\*\\* — \`([^\`]+)\` line (\\d+)[^\\n]*\\n\\n\`\`\`text\\n> (.*)\\n< (.*)\\n\`\`\``,
+  ).exec(section);
   if (m === null) return null;
-  return { file: m[1] ?? "", line: Number(m[2]), request: JSON.parse(m[3] ?? "null"), reply: JSON.parse(m[4] ?? "null") };
+  return {
+    file: m[1] ?? "",
+    line: Number(m[2]),
+    request: JSON.parse(m[3] ?? "null"),
+    reply: JSON.parse(m[4] ?? "null"),
+  };
 };
 
 describe("examples in reports/invariants.md are real golden transcripts", () => {

@@ -33,7 +33,10 @@ export interface InvariantExamples {
 const goldenFiles = (): { file: string; lines: GoldenLine[] }[] =>
   GOLDEN_SESSIONS.map((g) => ({ file: goldenPath(g), lines: readGolden(join(REPO_ROOT, goldenPath(g))) }));
 
-const first = (files: readonly { file: string; lines: readonly GoldenLine[] }[], pick: (l: GoldenLine) => boolean): GoldenExample | null => {
+const first = (
+  files: readonly { file: string; lines: readonly GoldenLine[] }[],
+  pick: (l: GoldenLine) => boolean,
+): GoldenExample | null => {
   for (const { file, lines } of files) {
     const i = lines.findIndex(pick);
     const golden = lines[i];
@@ -48,8 +51,14 @@ export const goldenExamples = (): Readonly<Record<InvariantId, InvariantExamples
     INVARIANTS.map((inv) => [
       inv.id,
       {
-        accepted: first(files, (l) => l.request.type === "command" && l.reply.ok && inv.guards.includes(l.request.command.op)),
-        rejected: first(files, (l) => l.request.type === "command" && !l.reply.ok && l.reply.error.invariant === inv.id),
+        accepted: first(
+          files,
+          (l) => l.request.type === "command" && l.reply.ok && inv.guards.includes(l.request.command.op),
+        ),
+        rejected: first(
+          files,
+          (l) => l.request.type === "command" && !l.reply.ok && l.reply.error.invariant === inv.id,
+        ),
       },
     ]),
   ) as Record<InvariantId, InvariantExamples>;

@@ -32,7 +32,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { README_END, README_START, renderMarkdown, renderReadmeBlock } from "../bench/render.ts";
 import type { BenchReport } from "../bench/report.ts";
-import { ARTIFACTS, commitMismatch, readRecord, RECORDS, REGENERATE, staleInputs, type Artifact } from "../conformance/evidence/inputs.ts";
+import {
+  ARTIFACTS,
+  commitMismatch,
+  readRecord,
+  RECORDS,
+  REGENERATE,
+  staleInputs,
+  type Artifact,
+} from "../conformance/evidence/inputs.ts";
 import { REPO_ROOT } from "./paths.ts";
 import { renderReports } from "./render.ts";
 import { currentTraceability } from "./traceability.ts";
@@ -52,7 +60,8 @@ const CHECKED: Record<Artifact, string> = {
 describe("generated evidence records its inputs, and they are current", () => {
   it("every artifact of conformance/evidence/inputs.ts is checked by a test that reads its record", () => {
     expect(Object.keys(CHECKED).sort()).toEqual([...ARTIFACTS].sort());
-    for (const a of ARTIFACTS) expect(read(CHECKED[a]), `${CHECKED[a]} checks ${a}`).toMatch(/staleInputs\(|commitMismatch\(/);
+    for (const a of ARTIFACTS)
+      expect(read(CHECKED[a]), `${CHECKED[a]} checks ${a}`).toMatch(/staleInputs\(|commitMismatch\(/);
   });
 
   it(`reports/mutants.json was made from the mutants' inputs as they are (else: ${REGENERATE.mutants})`, () => {
@@ -62,7 +71,9 @@ describe("generated evidence records its inputs, and they are current", () => {
   it(`reports/invariants.md and error-codes.md were made from their inputs as they are (else: ${REGENERATE.invariants})`, () => {
     expect(staleInputs("invariants", readRecord("invariants"))).toBeNull();
     const record = readRecord("invariants") as { outputs?: unknown };
-    expect(record.outputs, `${RECORDS.invariants.file} names what reports/generate.ts wrote`).toEqual([...renderReports(currentTraceability()).keys()]);
+    expect(record.outputs, `${RECORDS.invariants.file} names what reports/generate.ts wrote`).toEqual([
+      ...renderReports(currentTraceability()).keys(),
+    ]);
   });
 });
 
@@ -89,7 +100,10 @@ describe("reports/bench.json says truly what it measured", () => {
   });
 
   it("bench.md and README's goals table are what bench/render.ts makes of bench.json (else: npm run bench -- --render-only)", () => {
-    expect(read("reports/bench.md") === renderMarkdown(bench), "reports/bench.md differs from renderMarkdown(bench.json)").toBe(true);
+    expect(
+      read("reports/bench.md") === renderMarkdown(bench),
+      "reports/bench.md differs from renderMarkdown(bench.json)",
+    ).toBe(true);
     const readme = read("README.md");
     const block = readme.slice(readme.indexOf(README_START), readme.indexOf(README_END) + README_END.length);
     expect(block).toBe(renderReadmeBlock(bench));

@@ -15,8 +15,17 @@ import { currentTraceability } from "./traceability.ts";
 const inputs = inputsOf("invariants");
 const files = renderReports(currentTraceability());
 const changed = inputChanges(inputs, currentInputs("invariants"));
-if (changed.length > 0) throw new Error(`inputs changed while rendering, the reports would not match them; nothing written, run again:\n  ${changed.join("\n  ")}`);
+if (changed.length > 0)
+  throw new Error(
+    `inputs changed while rendering, the reports would not match them; nothing written, run again:\n  ${changed.join("\n  ")}`,
+  );
 for (const [path, content] of files) writeFileSync(join(REPO_ROOT, path), content);
-const record = { generated_by: "npx tsx reports/generate.ts (npm run docs); checked by reports/freshness.test.ts", outputs: [...files.keys()], ...inputs };
+const record = {
+  generated_by: "npx tsx reports/generate.ts (npm run docs); checked by reports/freshness.test.ts",
+  outputs: [...files.keys()],
+  ...inputs,
+};
 writeFileSync(join(REPO_ROOT, RECORDS.invariants.file), `${JSON.stringify(record, null, 2)}\n`);
-console.error(`reports: wrote ${[...files.keys()].join(", ")} and ${RECORDS.invariants.file} (${inputs.files} inputs at ${inputs.commit.slice(0, 12)}${inputs.uncommitted_inputs.length > 0 ? `, ${inputs.uncommitted_inputs.length} of them uncommitted` : ""})`);
+console.error(
+  `reports: wrote ${[...files.keys()].join(", ")} and ${RECORDS.invariants.file} (${inputs.files} inputs at ${inputs.commit.slice(0, 12)}${inputs.uncommitted_inputs.length > 0 ? `, ${inputs.uncommitted_inputs.length} of them uncommitted` : ""})`,
+);

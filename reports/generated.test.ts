@@ -41,7 +41,9 @@ describe("each invariant's section in reports/invariants.md", () => {
       expect(s).toMatch(/\*\*Rejected example/);
       expect(s).toContain("**Stages of `srk certify`**");
       expect(s, "test names, linked to their line").toMatch(/\]\(\.\.\/[a-z/.-]+\.test\.ts#L\d+\)/);
-      expect(s).toContain("| verdict | accepted steps | agreed rejections | crash cuts | algebra checks | byte scans |");
+      expect(s).toContain(
+        "| verdict | accepted steps | agreed rejections | crash cuts | algebra checks | byte scans |",
+      );
       for (const m of input.mutants[inv.id]) expect(s).toContain(`**Mutant \`${m.id}\`**`);
       expect(s).toContain("Shrunk counterexample");
     });
@@ -52,20 +54,27 @@ describe("traceability in the generated docs", () => {
   it("names at least one model guard, predicate, implementation check, test, property and mutant for every invariant", () => {
     for (const inv of INVARIANTS) {
       expect(input.modelGuards[inv.id].length, `${inv.id} model guard`).toBeGreaterThan(0);
-      expect(input.modelGuards[inv.id].every((g) => g.line !== null), `${inv.id}: every model guard is found in its file`).toBe(true);
+      expect(
+        input.modelGuards[inv.id].every((g) => g.line !== null),
+        `${inv.id}: every model guard is found in its file`,
+      ).toBe(true);
       expect(input.predicates[inv.id].line, `${inv.id} predicate`).not.toBeNull();
       const step = input.stepClauses[inv.id];
       if (step !== null) expect(step.line, `${inv.id} step clause`).not.toBeNull();
       expect(input.implChecks[inv.id].length, `${inv.id} implementation check`).toBeGreaterThan(0);
       const tests = input.tests.filter((t) => t.invariants.includes(inv.id));
       expect(tests.filter((t) => !t.file.startsWith("properties/")).length, `${inv.id} tests`).toBeGreaterThan(0);
-      expect(tests.filter((t) => t.file.startsWith("properties/")).length, `${inv.id} property tests`).toBeGreaterThan(0);
+      expect(tests.filter((t) => t.file.startsWith("properties/")).length, `${inv.id} property tests`).toBeGreaterThan(
+        0,
+      );
       expect(input.mutants[inv.id].length, `${inv.id} mutants`).toBeGreaterThan(0);
     }
   });
   it("implementation checks are under impl/; test names are read from the test files", () => {
     for (const refs of Object.values(input.implChecks)) for (const r of refs) expect(r.file).toMatch(/^impl\//);
-    const t = input.tests.find((x) => x.file === "properties/model.property.test.ts" && x.title.startsWith("J-1 J-2 J-3"));
+    const t = input.tests.find(
+      (x) => x.file === "properties/model.property.test.ts" && x.title.startsWith("J-1 J-2 J-3"),
+    );
     expect(t?.invariants.length).toBe(19);
     expect(readFileSync(join(REPO_ROOT, t?.file ?? ""), "utf8").split("\n")[(t?.line ?? 1) - 1]).toContain("it(");
   });
@@ -80,7 +89,10 @@ describe("reports/error-codes.md", () => {
       expect(s).toContain(`[${inv.id} `);
       expect(s).toMatch(/\*\*Raised by\*\* /);
     }
-    const j1 = codes.slice(codes.indexOf("\n### JANMA_INCOMPLETE_AT_BIRTH\n"), codes.indexOf("\n### JANMA_CAPABILITY_OUT_OF_SCOPE\n"));
+    const j1 = codes.slice(
+      codes.indexOf("\n### JANMA_INCOMPLETE_AT_BIRTH\n"),
+      codes.indexOf("\n### JANMA_CAPABILITY_OUT_OF_SCOPE\n"),
+    );
     expect(j1).toContain("[`janma.birth`](../spec/OPERATIONS.md#op-22-janmabirth) (OP-2.2)");
   });
 });

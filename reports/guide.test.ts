@@ -28,8 +28,13 @@ describe("the implementer's guide", () => {
     const source = read(GUIDE_SOURCE);
     const c = COUNTS();
     // A sentence that states a count the kit computes must use the placeholder.
-    for (const [phrase, name] of [["golden sessions", "golden-sessions"], ["hostile", "hostile-lines"], ["cross-field rules", "cross-field-rules"]] as const) {
-      for (const m of source.matchAll(new RegExp(`\\b(\\d+) ${phrase}`, "g"))) expect(`${m[0]} (computed: ${c[name]})`).toBe(`{{count:${name}}} ${phrase}`);
+    for (const [phrase, name] of [
+      ["golden sessions", "golden-sessions"],
+      ["hostile", "hostile-lines"],
+      ["cross-field rules", "cross-field-rules"],
+    ] as const) {
+      for (const m of source.matchAll(new RegExp(`\\b(\\d+) ${phrase}`, "g")))
+        expect(`${m[0]} (computed: ${c[name]})`).toBe(`{{count:${name}}} ${phrase}`);
     }
   });
 

@@ -43,15 +43,28 @@ export interface GuideStep {
 }
 
 const py = (example: string): string => `python3 adapters/python/examples/${example}`;
-const kitAs = (families: readonly Family[]): string => `node --import tsx impl/main.ts --families=${families.join(",")}`;
+const kitAs = (families: readonly Family[]): string =>
+  `node --import tsx impl/main.ts --families=${families.join(",")}`;
 
 export const STEPS: readonly GuideStep[] = [
   { id: "empty-golden", shown: `golden --impl "${py("empty.py")}"`, args: ["golden", "--impl", py("empty.py")] },
   { id: "empty-certify", shown: `certify --impl "${py("empty.py")}"`, args: ["certify", "--impl", py("empty.py")] },
-  { id: "advaita-certify", shown: `certify --impl "${py("advaita.py")}"`, args: ["certify", "--impl", py("advaita.py")] },
+  {
+    id: "advaita-certify",
+    shown: `certify --impl "${py("advaita.py")}"`,
+    args: ["certify", "--impl", py("advaita.py")],
+  },
   { id: "janma-certify", shown: `certify --impl "${py("janma.py")}"`, args: ["certify", "--impl", py("janma.py")] },
-  { id: "samskara-certify", shown: `certify --impl "${py("samskara.py")}"`, args: ["certify", "--impl", py("samskara.py")] },
-  { id: "full-certify", shown: `certify --impl "${kitAs(["janma", "samskara", "advaita", "ripa"])}"`, args: ["certify", "--impl", kitAs(["janma", "samskara", "advaita", "ripa"])] },
+  {
+    id: "samskara-certify",
+    shown: `certify --impl "${py("samskara.py")}"`,
+    args: ["certify", "--impl", py("samskara.py")],
+  },
+  {
+    id: "full-certify",
+    shown: `certify --impl "${kitAs(["janma", "samskara", "advaita", "ripa"])}"`,
+    args: ["certify", "--impl", kitAs(["janma", "samskara", "advaita", "ripa"])],
+  },
 ];
 
 export interface RecordedRun {
@@ -69,7 +82,9 @@ export interface GuideRuns {
 
 /** The figures the guide quotes, each computed from what it counts. */
 export const COUNTS = (): Readonly<Record<string, number>> => {
-  const rules = (JSON.parse(readFileSync(join(REPO_ROOT, "spec/json-schema/rules.json"), "utf8")) as { rules: unknown[] }).rules.length;
+  const rules = (
+    JSON.parse(readFileSync(join(REPO_ROOT, "spec/json-schema/rules.json"), "utf8")) as { rules: unknown[] }
+  ).rules.length;
   const wire = readWireSession(readFileSync(join(REPO_ROOT, WIRE_SESSION_PATH), "utf8"));
   return {
     invariants: INVARIANTS.length,
@@ -81,59 +96,79 @@ export const COUNTS = (): Readonly<Record<string, number>> => {
   };
 };
 
-const familiesOf = (text: string): Family[] => text.split(",").map((s) => s.trim()).filter((s) => s !== "") as Family[];
+const familiesOf = (text: string): Family[] =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "") as Family[];
 
 const profilesTable = (): string => {
   const lines = ["| profile (`families`) | certifies | not applicable: what it would need |", "|---|---|---|"];
   for (const p of ALL_PROFILES) {
     const yes = certifiedBy(p);
     const missing = INVARIANTS.filter((i) => p.includes(i.protocol) && !yes.includes(i.id)).map((i) => i.id);
-    lines.push(`| ${p.join(", ")} | ${yes.length === 0 ? "nothing (D-036: inconclusive)" : yes.join(", ")} | ${missing.length === 0 ? "—" : missing.join(", ")} |`);
+    lines.push(
+      `| ${p.join(", ")} | ${yes.length === 0 ? "nothing (D-036: inconclusive)" : yes.join(", ")} | ${missing.length === 0 ? "—" : missing.join(", ")} |`,
+    );
   }
   return lines.join("\n");
 };
 
 /** srk's output as the guide shows it: the command, then what it printed. */
-const runBlock = (r: RecordedRun): string => `\`\`\`sh\nnpx srk ${r.command}\n\`\`\`\n\n\`\`\`text\n${r.stdout.trimEnd()}\n\`\`\`\n\n(exit code ${r.exit_code})`;
+const runBlock = (r: RecordedRun): string =>
+  `\`\`\`sh\nnpx srk ${r.command}\n\`\`\`\n\n\`\`\`text\n${r.stdout.trimEnd()}\n\`\`\`\n\n(exit code ${r.exit_code})`;
 
 const PLACEHOLDER = /^\{\{([a-z-]+)(?::([^}]*))?\}\}$/;
 
 /** The text of one placeholder; throws naming any it cannot fill. */
-const fillWith = (counts: Readonly<Record<string, number>>, runs: GuideRuns | null) => (whole: string): string => {
-  const [, kind = "", arg] = PLACEHOLDER.exec(whole) ?? [];
-  switch (kind) {
-    case "count": {
-      const n = counts[arg ?? ""];
-      if (n === undefined) throw new Error(`${GUIDE_SOURCE}: unknown count ${whole}; known: ${Object.keys(counts).join(", ")}`);
-      return String(n);
+const fillWith =
+  (counts: Readonly<Record<string, number>>, runs: GuideRuns | null) =>
+  (whole: string): string => {
+    const [, kind = "", arg] = PLACEHOLDER.exec(whole) ?? [];
+    switch (kind) {
+      case "count": {
+        const n = counts[arg ?? ""];
+        if (n === undefined)
+          throw new Error(`${GUIDE_SOURCE}: unknown count ${whole}; known: ${Object.keys(counts).join(", ")}`);
+        return String(n);
+      }
+      case "certifies": {
+        const ids = certifiedBy(familiesOf(arg ?? ""));
+        return ids.length === 0 ? "nothing" : ids.join(", ");
+      }
+      case "profiles":
+        return profilesTable();
+      case "sample": {
+        const cert = JSON.parse(readFileSync(join(REPO_ROOT, SAMPLE), "utf8")) as {
+          invariants: { invariant: string }[];
+        };
+        const entry = cert.invariants.find((i) => i.invariant === arg);
+        if (entry === undefined) throw new Error(`${GUIDE_SOURCE}: ${whole}: no invariant ${arg ?? ""} in ${SAMPLE}`);
+        return JSON.stringify(entry, null, 2);
+      }
+      case "run": {
+        const r = runs?.runs.find((x) => x.id === arg);
+        if (r === undefined)
+          throw new Error(
+            `${GUIDE_SOURCE}: no recorded run ${arg ?? ""} in ${GUIDE_RUNS}; run npx tsx reports/guide.ts --run`,
+          );
+        return runBlock(r);
+      }
+      default:
+        throw new Error(`${GUIDE_SOURCE}: unknown placeholder ${whole}`);
     }
-    case "certifies": {
-      const ids = certifiedBy(familiesOf(arg ?? ""));
-      return ids.length === 0 ? "nothing" : ids.join(", ");
-    }
-    case "profiles":
-      return profilesTable();
-    case "sample": {
-      const cert = JSON.parse(readFileSync(join(REPO_ROOT, SAMPLE), "utf8")) as { invariants: { invariant: string }[] };
-      const entry = cert.invariants.find((i) => i.invariant === arg);
-      if (entry === undefined) throw new Error(`${GUIDE_SOURCE}: ${whole}: no invariant ${arg ?? ""} in ${SAMPLE}`);
-      return JSON.stringify(entry, null, 2);
-    }
-    case "run": {
-      const r = runs?.runs.find((x) => x.id === arg);
-      if (r === undefined) throw new Error(`${GUIDE_SOURCE}: no recorded run ${arg ?? ""} in ${GUIDE_RUNS}; run npx tsx reports/guide.ts --run`);
-      return runBlock(r);
-    }
-    default:
-      throw new Error(`${GUIDE_SOURCE}: unknown placeholder ${whole}`);
-  }
-};
+  };
 
 /** Renders the guide from its source. */
 export const renderGuide = (source: string, runs: GuideRuns | null): string => {
   const fill = fillWith(COUNTS(), runs);
   // A sample entry keeps the indentation of its line (it sits in a list item's code block).
-  const indented = source.replace(/^([ \t]*)(\{\{sample:[^}]*\}\})$/gm, (_, ind: string, ph: string) => fill(ph).split("\n").map((l) => `${ind}${l}`).join("\n"));
+  const indented = source.replace(/^([ \t]*)(\{\{sample:[^}]*\}\})$/gm, (_, ind: string, ph: string) =>
+    fill(ph)
+      .split("\n")
+      .map((l) => `${ind}${l}`)
+      .join("\n"),
+  );
   const out = indented.replace(/\{\{[a-z-]+(?::[^}]*)?\}\}/g, fill);
   return `<!-- Generated by npx tsx reports/guide.ts from ${GUIDE_SOURCE} and ${GUIDE_RUNS}; edit the source, not this file. -->\n${out}`;
 };
@@ -141,13 +176,19 @@ export const renderGuide = (source: string, runs: GuideRuns | null): string => {
 /** What srk prints, with what differs between runs of the same step (wall-clock times) left as it was. */
 const runStep = (s: GuideStep): RecordedRun => {
   // From the kit's root, like the reader: the reports go to srk-reports/<name>/, which git ignores.
-  const r = spawnSync(process.execPath, ["--import", "tsx", "conformance/cli/main.ts", ...s.args], { cwd: REPO_ROOT, encoding: "utf8", maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "conformance/cli/main.ts", ...s.args], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
   if (r.error !== undefined) throw r.error;
   return { id: s.id, command: s.shown, exit_code: r.status ?? -1, stdout: r.stdout };
 };
 
 const readRuns = (): GuideRuns | null =>
-  existsSync(join(REPO_ROOT, GUIDE_RUNS)) ? (JSON.parse(readFileSync(join(REPO_ROOT, GUIDE_RUNS), "utf8")) as GuideRuns) : null;
+  existsSync(join(REPO_ROOT, GUIDE_RUNS))
+    ? (JSON.parse(readFileSync(join(REPO_ROOT, GUIDE_RUNS), "utf8")) as GuideRuns)
+    : null;
 
 const main = (argv: readonly string[]): void => {
   let runs = readRuns();
@@ -158,7 +199,8 @@ const main = (argv: readonly string[]): void => {
       process.stderr.write(`guide: npx srk ${s.shown}\n`);
       recorded.push(runStep(s));
     }
-    if (inputsOf("guide").digest !== inputs.digest) throw new Error("guide: an input changed while the steps ran; run again on a quiet tree");
+    if (inputsOf("guide").digest !== inputs.digest)
+      throw new Error("guide: an input changed while the steps ran; run again on a quiet tree");
     runs = { generated_by: "npx tsx reports/guide.ts --run; do not edit", inputs, runs: recorded };
     writeFileSync(join(REPO_ROOT, GUIDE_RUNS), `${JSON.stringify(runs, null, 2)}\n`);
   }

@@ -40,27 +40,63 @@ interface ApiMutant {
   readonly replacement: string;
   readonly status?: string;
   readonly statusReason?: string;
-  readonly location: { readonly start: { readonly line: number; readonly column: number }; readonly end: { readonly line: number; readonly column: number } };
+  readonly location: {
+    readonly start: { readonly line: number; readonly column: number };
+    readonly end: { readonly line: number; readonly column: number };
+  };
 }
 interface InstrumenterModule {
-  readonly Instrumenter: new (logger: object) => {
-    instrument(files: readonly { name: string; mutate: boolean; content: string }[], options: object): Promise<{ readonly mutants: readonly ApiMutant[] }>;
+  readonly Instrumenter: new (
+    logger: object,
+  ) => {
+    instrument(
+      files: readonly { name: string; mutate: boolean; content: string }[],
+      options: object,
+    ): Promise<{ readonly mutants: readonly ApiMutant[] }>;
   };
 }
 // The instrumenter @stryker-mutator/core runs (a dependency of core, so resolved from there).
 const coreRequire = createRequire(createRequire(import.meta.url).resolve("@stryker-mutator/core/package.json"));
-const { Instrumenter } = (await import(pathToFileURL(coreRequire.resolve("@stryker-mutator/instrumenter")).href)) as InstrumenterModule;
-const quiet = { debug() {}, info() {}, warn() {}, trace() {}, error() {}, fatal() {}, isDebugEnabled: () => false, isTraceEnabled: () => false, isInfoEnabled: () => false, isWarnEnabled: () => false, isErrorEnabled: () => false, isFatalEnabled: () => false };
+const { Instrumenter } = (await import(
+  pathToFileURL(coreRequire.resolve("@stryker-mutator/instrumenter")).href
+)) as InstrumenterModule;
+const quiet = {
+  debug() {},
+  info() {},
+  warn() {},
+  trace() {},
+  error() {},
+  fatal() {},
+  isDebugEnabled: () => false,
+  isTraceEnabled: () => false,
+  isInfoEnabled: () => false,
+  isWarnEnabled: () => false,
+  isErrorEnabled: () => false,
+  isFatalEnabled: () => false,
+};
 
 /** Every mutant Stryker makes of these files (paths relative to the root; they need not exist), with the text it replaces. */
-const mutantsOf = async (files: Readonly<Record<string, string>>): Promise<{ readonly file: string; readonly text: string; readonly m: ApiMutant }[]> => {
-  const input = Object.entries(files).map(([file, content]) => ({ name: join(REPO_ROOT, file), mutate: true, content }));
-  const { mutants } = await new Instrumenter(quiet).instrument(input, { ignorers: [ignorer.informativeTexts], plugins: null, excludedMutations: [] });
+const mutantsOf = async (
+  files: Readonly<Record<string, string>>,
+): Promise<{ readonly file: string; readonly text: string; readonly m: ApiMutant }[]> => {
+  const input = Object.entries(files).map(([file, content]) => ({
+    name: join(REPO_ROOT, file),
+    mutate: true,
+    content,
+  }));
+  const { mutants } = await new Instrumenter(quiet).instrument(input, {
+    ignorers: [ignorer.informativeTexts],
+    plugins: null,
+    excludedMutations: [],
+  });
   return mutants.map((m) => {
     const file = Object.keys(files).find((f) => join(REPO_ROOT, f) === m.fileName)!;
     const lines = files[file]!.split("\n");
     const { start, end } = m.location;
-    const text = start.line === end.line ? lines[start.line]!.slice(start.column, end.column) : `${lines[start.line]!.slice(start.column)}…`;
+    const text =
+      start.line === end.line
+        ? lines[start.line]!.slice(start.column, end.column)
+        : `${lines[start.line]!.slice(start.column)}…`;
     return { file, text, m };
   });
 };
@@ -73,21 +109,31 @@ const verdictsOn = (ms: Awaited<ReturnType<typeof mutantsOf>>, file: string, tex
 };
 
 /** The exported functions of a module that construct a `Rejection`, with their parameter names in order. */
-const declaredRejectors = (file: string, source = readFileSync(join(REPO_ROOT, file), "utf8")): Record<string, string[]> => {
+const declaredRejectors = (
+  file: string,
+  source = readFileSync(join(REPO_ROOT, file), "utf8"),
+): Record<string, string[]> => {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const buildsRejection = (n: ts.Node): boolean =>
-    (ts.isNewExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === "Rejection") || (ts.forEachChild(n, buildsRejection) ?? false);
+    (ts.isNewExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === "Rejection") ||
+    (ts.forEachChild(n, buildsRejection) ?? false);
   const out: Record<string, string[]> = {};
   const add = (name: string, fn: ts.SignatureDeclaration & { body?: ts.Node | undefined }): void => {
     if (fn.body !== undefined && buildsRejection(fn.body)) out[name] = fn.parameters.map((p) => p.name.getText(sf));
   };
   for (const st of sf.statements) {
-    const exported = ts.canHaveModifiers(st) && (ts.getModifiers(st) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    const exported =
+      ts.canHaveModifiers(st) && (ts.getModifiers(st) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     if (!exported) continue;
     if (ts.isFunctionDeclaration(st) && st.name !== undefined) add(st.name.text, st);
     if (ts.isVariableStatement(st)) {
       for (const d of st.declarationList.declarations) {
-        if (ts.isIdentifier(d.name) && d.initializer !== undefined && (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))) add(d.name.text, d.initializer);
+        if (
+          ts.isIdentifier(d.name) &&
+          d.initializer !== undefined &&
+          (ts.isArrowFunction(d.initializer) || ts.isFunctionExpression(d.initializer))
+        )
+          add(d.name.text, d.initializer);
       }
     }
   }
@@ -97,8 +143,17 @@ const declaredRejectors = (file: string, source = readFileSync(join(REPO_ROOT, f
 /** Every non-test source file under model/ and impl/ that declares `class Rejection`. */
 const rejectionModules = (): string[] =>
   ["model", "impl"]
-    .flatMap((d) => readdirSync(join(REPO_ROOT, d), { recursive: true, encoding: "utf8" }).map((f) => `${d}/${f.replaceAll("\\", "/")}`))
-    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && /\bclass Rejection\b/.test(readFileSync(join(REPO_ROOT, f), "utf8")))
+    .flatMap((d) =>
+      readdirSync(join(REPO_ROOT, d), { recursive: true, encoding: "utf8" }).map(
+        (f) => `${d}/${f.replaceAll("\\", "/")}`,
+      ),
+    )
+    .filter(
+      (f) =>
+        f.endsWith(".ts") &&
+        !f.endsWith(".test.ts") &&
+        /\bclass Rejection\b/.test(readFileSync(join(REPO_ROOT, f), "utf8")),
+    )
     .sort();
 
 describe("the ignorer's table of rejectors (stryker/ignore-informative.mjs REJECTORS)", () => {
@@ -108,7 +163,8 @@ describe("the ignorer's table of rejectors (stryker/ignore-informative.mjs REJEC
   });
 
   it("has, for each of those modules, exactly the functions that build a Rejection, each with its parameter list as declared", () => {
-    for (const [module, rejectors] of Object.entries(ignorer.REJECTORS)) expect(rejectors, module).toEqual(declaredRejectors(module));
+    for (const [module, rejectors] of Object.entries(ignorer.REJECTORS))
+      expect(rejectors, module).toEqual(declaredRejectors(module));
   });
 
   it("calls informative exactly what D-032 calls informative: the message and the issue path", () => {
@@ -134,7 +190,10 @@ describe("the ignorer's table of rejectors (stryker/ignore-informative.mjs REJEC
       "const hidden = (message: string) => new Rejection();",
     ].join("\n");
     const read = declaredRejectors("model/rejection.ts", swapped);
-    expect(read).toEqual({ violates: ["invariant", "message", "check", "path"], generic: ["code", "check", "message", "path"] });
+    expect(read).toEqual({
+      violates: ["invariant", "message", "check", "path"],
+      generic: ["code", "check", "message", "path"],
+    });
     expect(read).not.toEqual(ignorer.REJECTORS["model/rejection.ts"]);
   });
 });
@@ -156,9 +215,15 @@ describe("the ignorer in Stryker's instrumenter, on small sources", () => {
       'export const i3 = () => { throw new Error("broken internal state"); };',
     ].join("\n"),
     // Another module's violates (same name, same argument shapes) is not a rejector.
-    "model/janma/other.ts": ['import { violates } from "./rules.ts";', 'export const o1 = () => violates("J-1", "OP-9.9.c9", "other message", ["other_path"]);'].join("\n"),
+    "model/janma/other.ts": [
+      'import { violates } from "./rules.ts";',
+      'export const o1 = () => violates("J-1", "OP-9.9.c9", "other message", ["other_path"]);',
+    ].join("\n"),
     // Nor is one the file declares itself.
-    "impl/core/local.ts": ['const violates = (a: string, b: string) => `${a}${b}`;', 'export const l1 = () => violates("J-3", "local message");'].join("\n"),
+    "impl/core/local.ts": [
+      "const violates = (a: string, b: string) => `${a}${b}`;",
+      'export const l1 = () => violates("J-3", "local message");',
+    ].join("\n"),
     // The model's rejector renamed on import, and through a namespace import.
     "model/ripa/aliased.ts": [
       'import { violates as reject } from "../rejection.ts";',
@@ -177,12 +242,21 @@ describe("the ignorer in Stryker's instrumenter, on small sources", () => {
 
   it("ignores the message and the path of the model's violates and generic", async () => {
     const ms = await run;
-    for (const text of ['"not grantable"', '["grants"]', '"grants"', '"no such instance"', '["instance_id"]', '"instance_id"']) expect(verdictsOn(ms, modelFile, text), text).toEqual([REASON_REJECTION]);
+    for (const text of [
+      '"not grantable"',
+      '["grants"]',
+      '"grants"',
+      '"no such instance"',
+      '["instance_id"]',
+      '"instance_id"',
+    ])
+      expect(verdictsOn(ms, modelFile, text), text).toEqual([REASON_REJECTION]);
   });
 
   it("ignores the message and the path of the implementation's violates and refuse", async () => {
     const ms = await run;
-    for (const text of ['"not held"', '["capability"]', '"capability"', '"bad shape"', '["body"]', '"body"']) expect(verdictsOn(ms, implFile, text), text).toEqual([REASON_REJECTION]);
+    for (const text of ['"not held"', '["capability"]', '"capability"', '"bad shape"', '["body"]', '"body"'])
+      expect(verdictsOn(ms, implFile, text), text).toEqual([REASON_REJECTION]);
   });
 
   it("mutates the invariant or code argument in both", async () => {
@@ -195,7 +269,8 @@ describe("the ignorer in Stryker's instrumenter, on small sources", () => {
 
   it("does not take a function of another module, or of the file itself, for a rejector because of its name", async () => {
     const ms = await run;
-    for (const text of ['"OP-9.9.c9"', '"other message"', '["other_path"]']) expect(verdictsOn(ms, "model/janma/other.ts", text), text).toEqual(["mutated"]);
+    for (const text of ['"OP-9.9.c9"', '"other message"', '["other_path"]'])
+      expect(verdictsOn(ms, "model/janma/other.ts", text), text).toEqual(["mutated"]);
     expect(verdictsOn(ms, "impl/core/local.ts", '"local message"')).toEqual(["mutated"]);
   });
 
@@ -204,7 +279,8 @@ describe("the ignorer in Stryker's instrumenter, on small sources", () => {
     const f = "model/ripa/aliased.ts";
     expect(verdictsOn(ms, f, '"OP-4.1.c3"')).toEqual(["mutated"]);
     expect(verdictsOn(ms, f, '"OP-4.1.c1"')).toEqual(["mutated"]);
-    for (const text of ['"renamed message"', '["renamed_path"]', '"namespace message"', '["namespace_path"]']) expect(verdictsOn(ms, f, text), text).toEqual([REASON_REJECTION]);
+    for (const text of ['"renamed message"', '["renamed_path"]', '"namespace message"', '["namespace_path"]'])
+      expect(verdictsOn(ms, f, text), text).toEqual([REASON_REJECTION]);
   });
 
   it("ignores the text of an internal Error, not the throw", async () => {
@@ -219,7 +295,11 @@ describe("the ignorer on the kit's own rejecting files", () => {
     const dirs = ["model", "impl/core"];
     const sources = Object.fromEntries(
       dirs
-        .flatMap((d) => readdirSync(join(REPO_ROOT, d), { recursive: true, encoding: "utf8" }).map((f) => `${d}/${f.replaceAll("\\", "/")}`))
+        .flatMap((d) =>
+          readdirSync(join(REPO_ROOT, d), { recursive: true, encoding: "utf8" }).map(
+            (f) => `${d}/${f.replaceAll("\\", "/")}`,
+          ),
+        )
         .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
         .map((f) => [f, readFileSync(join(REPO_ROOT, f), "utf8")] as const)
         .filter(([, src]) => /from "\.\.?\/(?:\.\.\/)?rejection\.ts"/.test(src)),
@@ -228,7 +308,13 @@ describe("the ignorer on the kit's own rejecting files", () => {
     const clause = /^"OP-\d+\.\d+\.c\d+"$/;
     const clauses = ms.filter((x) => x.file.startsWith("model/") && clause.test(x.text));
     expect(clauses.length).toBeGreaterThan(0);
-    expect(clauses.filter((x) => x.m.status === "Ignored").map((x) => `${x.file}:${x.m.location.start.line + 1} ${x.text}`)).toEqual([]);
-    for (const d of dirs) expect(ms.some((x) => x.file.startsWith(`${d}/`) && x.m.statusReason === ignorer.REASON_REJECTION), d).toBe(true);
+    expect(
+      clauses.filter((x) => x.m.status === "Ignored").map((x) => `${x.file}:${x.m.location.start.line + 1} ${x.text}`),
+    ).toEqual([]);
+    for (const d of dirs)
+      expect(
+        ms.some((x) => x.file.startsWith(`${d}/`) && x.m.statusReason === ignorer.REASON_REJECTION),
+        d,
+      ).toBe(true);
   }, 60_000);
 });

@@ -18,16 +18,27 @@ export interface BrokenLink {
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
 const decodeEntities = (s: string): string =>
-  s.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  s
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
 
 export const listFilesUnder = (dir: string, keep: (f: string) => boolean): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFilesUnder(join(dir, e.name), keep) : keep(e.name) ? [join(dir, e.name)] : [])).sort();
+  readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? listFilesUnder(join(dir, e.name), keep) : keep(e.name) ? [join(dir, e.name)] : [],
+    )
+    .sort();
 
 /** The `id` (and `name`) attributes of an HTML or SVG file. */
-const htmlIds = (text: string): Set<string> => new Set([...text.matchAll(/\s(?:id|name)="([^"]*)"/g)].map((m) => decodeEntities(m[1] ?? "")));
+const htmlIds = (text: string): Set<string> =>
+  new Set([...text.matchAll(/\s(?:id|name)="([^"]*)"/g)].map((m) => decodeEntities(m[1] ?? "")));
 
 /** Markdown without fenced code blocks and inline code spans (links there are not links). */
-const withoutCode = (md: string): string => md.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "").replace(/`[^`\n]*`/g, "");
+const withoutCode = (md: string): string =>
+  md.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "").replace(/`[^`\n]*`/g, "");
 
 /** The anchors of a Markdown file as GitHub renders it: heading slugs (numbered when repeated) and explicit ids. */
 export const markdownAnchors = (md: string): Set<string> => {
@@ -35,7 +46,10 @@ export const markdownAnchors = (md: string): Set<string> => {
   const seen = new Map<string, number>();
   const noFences = md.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "");
   for (const m of noFences.matchAll(/^#{1,6}\s+(.*?)\s*#*\s*$/gm)) {
-    const text = (m[1] ?? "").replace(/`([^`]*)`/g, "$1").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/<[^>]+>/g, "");
+    const text = (m[1] ?? "")
+      .replace(/`([^`]*)`/g, "$1")
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replace(/<[^>]+>/g, "");
     const base = slug(text);
     const n = seen.get(base) ?? 0;
     out.add(n === 0 ? base : `${base}-${n}`);
@@ -77,7 +91,8 @@ const checkTarget = (page: string, raw: string, root: string, cache: Map<string,
     target = join(target, "index.html");
     if (!existsSync(target)) return { page: relative(root, page), href, why: "a directory with an anchor" };
   }
-  if (anchor !== null && anchor !== "" && !anchorExists(target, anchor, cache)) return { page: relative(root, page), href, why: `no anchor #${anchor} in ${relative(root, target)}` };
+  if (anchor !== null && anchor !== "" && !anchorExists(target, anchor, cache))
+    return { page: relative(root, page), href, why: `no anchor #${anchor} in ${relative(root, target)}` };
   return null;
 };
 
@@ -85,7 +100,10 @@ const checkTarget = (page: string, raw: string, root: string, cache: Map<string,
 export const checkHtmlLinks = (dir: string, root = dir): BrokenLink[] => {
   const cache = new Map<string, Set<string>>();
   return listFilesUnder(dir, (f) => f.endsWith(".html")).flatMap((page) =>
-    [...readFileSync(page, "utf8").matchAll(/\s(?:href|src)="([^"]*)"/g)].flatMap((m) => checkTarget(page, m[1] ?? "", root, cache) ?? []));
+    [...readFileSync(page, "utf8").matchAll(/\s(?:href|src)="([^"]*)"/g)].flatMap(
+      (m) => checkTarget(page, m[1] ?? "", root, cache) ?? [],
+    ),
+  );
 };
 
 /** Every broken relative link of some Markdown files (Markdown links and raw href attributes). */
@@ -93,11 +111,17 @@ export const checkMarkdownLinks = (files: readonly string[], root: string): Brok
   const cache = new Map<string, Set<string>>();
   return files.flatMap((page) => {
     const md = withoutCode(readFileSync(page, "utf8"));
-    const targets = [...md.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g), ...md.matchAll(/\shref="([^"]*)"/g)].map((m) => m[1] ?? "");
+    const targets = [
+      ...md.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g),
+      ...md.matchAll(/\shref="([^"]*)"/g),
+    ].map((m) => m[1] ?? "");
     return targets.flatMap((t) => checkTarget(page, t, root, cache) ?? []);
   });
 };
 
 /** How many links a set of HTML pages holds (to show the check checked something). */
 export const countHtmlLinks = (dir: string): number =>
-  listFilesUnder(dir, (f) => f.endsWith(".html")).reduce((n, page) => n + [...readFileSync(page, "utf8").matchAll(/\s(?:href|src)="([^"]*)"/g)].length, 0);
+  listFilesUnder(dir, (f) => f.endsWith(".html")).reduce(
+    (n, page) => n + [...readFileSync(page, "utf8").matchAll(/\s(?:href|src)="([^"]*)"/g)].length,
+    0,
+  );

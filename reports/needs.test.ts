@@ -62,14 +62,22 @@ describe("needs: the decision", () => {
 describe("needs: the lines", () => {
   it("a skipped block says in one line what it skipped and why", () => {
     const line = skipLine(SHARED_PAPERS, "reports/quotes.test.ts", 23);
-    expect(line).toBe("skipped 23 tests in reports/quotes.test.ts: needs ../shared/papers (the papers' text, which only the kit's CI provides, as a copy of shared/ beside the repository)");
+    expect(line).toBe(
+      "skipped 23 tests in reports/quotes.test.ts: needs ../shared/papers (the papers' text, which only the kit's CI provides, as a copy of shared/ beside the repository)",
+    );
     expect(line).not.toContain("\n");
-    expect(skipLine(missing, "f.test.ts", 1)).toBe("skipped 1 test in f.test.ts: needs ../shared/nothing (a thing only CI provides)");
-    expect(skipLine(missing, "f.test.ts", 2, 1)).toBe("skipped 2 tests and 1 group in f.test.ts: needs ../shared/nothing (a thing only CI provides)");
+    expect(skipLine(missing, "f.test.ts", 1)).toBe(
+      "skipped 1 test in f.test.ts: needs ../shared/nothing (a thing only CI provides)",
+    );
+    expect(skipLine(missing, "f.test.ts", 2, 1)).toBe(
+      "skipped 2 tests and 1 group in f.test.ts: needs ../shared/nothing (a thing only CI provides)",
+    );
   });
 
   it("under CI the failure names what is missing and says CI promises it", () => {
-    expect(failMessage(SHARED_REVIEWS)).toMatch(/^\.\.\/shared\/reviews\/spec-review-1\.md is missing, and CI=true promises it: /);
+    expect(failMessage(SHARED_REVIEWS)).toMatch(
+      /^\.\.\/shared\/reviews\/spec-review-1\.md is missing, and CI=true promises it: /,
+    );
     expect(failMessage(CHROMIUM)).toContain(`Chromium at ${chromiumPath()} is missing`);
     expect(failMessage(CHROMIUM)).toContain("apt-get install chromium");
     expect(failLine(missing, "f.test.ts", 3)).toBe(`failing 3 tests in f.test.ts: ${failMessage(missing)}`);
@@ -79,7 +87,10 @@ describe("needs: the lines", () => {
 describe("needs: the resources", () => {
   it("../shared is the folder beside the repository; the papers and the review are looked for there", () => {
     expect(SHARED_DIR).toBe(join(REPO_ROOT, "..", "shared"));
-    expect([SHARED_PAPERS.name, SHARED_REVIEWS.name]).toEqual(["../shared/papers", "../shared/reviews/spec-review-1.md"]);
+    expect([SHARED_PAPERS.name, SHARED_REVIEWS.name]).toEqual([
+      "../shared/papers",
+      "../shared/reviews/spec-review-1.md",
+    ]);
   });
 
   it("Chromium: $CHROMIUM_PATH, else /usr/bin/chromium, available when executable", () => {
@@ -115,8 +126,12 @@ describe("needs: the docs' test index reads gated tests as tests", () => {
     const browser = testsOf("conformance/reporters/browser.test.ts");
     expect(browser.length).toBe(8); // the eight it() of its one gated describe
     for (const t of browser) expect(t.describes).toEqual(["report.html in headless Chromium"]);
-    expect(browser.find((t) => t.invariants.includes("S-4"))?.title).toMatch(/^a failing certificate \(mutant S-4\.replay-claim-miscounts\)/);
-    expect(testsOf("conformance/review.test.ts").map(fullTitle)).toContain("spec review 1 is closed item by item › the item list is the review's (every G-n heading of the review, no more)");
+    expect(browser.find((t) => t.invariants.includes("S-4"))?.title).toMatch(
+      /^a failing certificate \(mutant S-4\.replay-claim-miscounts\)/,
+    );
+    expect(testsOf("conformance/review.test.ts").map(fullTitle)).toContain(
+      "spec review 1 is closed item by item › the item list is the review's (every G-n heading of the review, no more)",
+    );
   });
 });
 
@@ -137,13 +152,21 @@ it("needs nothing", () => expect(1).toBe(1));
 `;
 
 const vitest = (env: Record<string, string>): { status: number | null; out: string } => {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VITEST") && k !== "CI" && k !== "NODE_ENV" && k !== "TEST"));
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--no-cache", "reports/fixture.test.ts"], {
-    cwd: kit,
-    env: { ...clean, NO_COLOR: "1", ...env },
-    encoding: "utf8",
-    timeout: 60_000,
-  });
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith("VITEST") && k !== "CI" && k !== "NODE_ENV" && k !== "TEST",
+    ),
+  );
+  const r = spawnSync(
+    process.execPath,
+    [join(REPO_ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--no-cache", "reports/fixture.test.ts"],
+    {
+      cwd: kit,
+      env: { ...clean, NO_COLOR: "1", ...env },
+      encoding: "utf8",
+      timeout: 60_000,
+    },
+  );
   return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
 };
 
@@ -166,7 +189,9 @@ describe("needs end to end: vitest in a folder with no ../shared beside it", () 
     const { status, out } = vitest({});
     expect(status, out).toBe(0);
     expect(out).toContain(`skipped 2 tests in reports/fixture.test.ts: needs ../shared/papers (${SHARED_PAPERS.why})`);
-    expect(out).toContain(`skipped 1 test in reports/fixture.test.ts: needs ../shared/reviews/spec-review-1.md (${SHARED_REVIEWS.why})`);
+    expect(out).toContain(
+      `skipped 1 test in reports/fixture.test.ts: needs ../shared/reviews/spec-review-1.md (${SHARED_REVIEWS.why})`,
+    );
     expect(out.match(/^skipped \d+ tests? in /gm)?.length, out).toBe(2);
     expect(out).toMatch(/Tests\s+1 passed \| 3 skipped \(4\)/);
   });
@@ -176,7 +201,9 @@ describe("needs end to end: vitest in a folder with no ../shared beside it", () 
     expect(status, out).toBe(1);
     expect(out).toContain(failMessage(SHARED_PAPERS));
     expect(out).toContain(failMessage(SHARED_REVIEWS));
-    expect(out).toContain("failing 2 tests in reports/fixture.test.ts: ../shared/papers is missing, and CI=true promises it");
+    expect(out).toContain(
+      "failing 2 tests in reports/fixture.test.ts: ../shared/papers is missing, and CI=true promises it",
+    );
     expect(out).not.toMatch(/^skipped /m);
     expect(out).toMatch(/Tests\s+3 failed \| 1 passed \(4\)/);
   });

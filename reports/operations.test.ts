@@ -27,7 +27,10 @@ describe("operations and their error codes (spec/OPERATIONS.md)", () => {
       for (const l of readGolden(join(REPO_ROOT, goldenPath(g)))) {
         if (l.request.type !== "command" || l.reply.ok) continue;
         const { op } = l.request.command;
-        expect(ops.find((o) => o.op === op)?.codes, `${op} rejected with ${l.reply.error.code} (${g.name} ${l.request.id})`).toContain(l.reply.error.code);
+        expect(
+          ops.find((o) => o.op === op)?.codes,
+          `${op} rejected with ${l.reply.error.code} (${g.name} ${l.request.id})`,
+        ).toContain(l.reply.error.code);
         seen++;
       }
     }
@@ -35,7 +38,8 @@ describe("operations and their error codes (spec/OPERATIONS.md)", () => {
   });
 
   it("every operation an invariant guards raises some code, and the quiescence rule adds I4 to the quiesced operations", () => {
-    for (const inv of INVARIANTS) for (const g of inv.guards) expect(ops.find((o) => o.op === g)?.codes.length ?? 0, g).toBeGreaterThan(2);
+    for (const inv of INVARIANTS)
+      for (const g of inv.guards) expect(ops.find((o) => o.op === g)?.codes.length ?? 0, g).toBeGreaterThan(2);
     expect(ops.find((o) => o.op === "janma.birth")?.codes).toContain("RIPA_AUTHORITY_CONFLICT");
     expect(ops.find((o) => o.op === "janma.withdraw")?.codes).not.toContain("RIPA_AUTHORITY_CONFLICT");
     expect(ops.find((o) => o.op === "advaita.project_write")?.codes).toContain("ADVAITA_PROJECTION_STATEFUL");

@@ -37,7 +37,9 @@ const quiescedOps = (text: string): string[] => {
   const end = text.indexOf("stay allowed", start);
   if (start < 0 || end < 0) throw new Error(`${OPERATIONS_MD}: the OP-0.4 quiescence list was not found`);
   const para = text.slice(text.indexOf("right after the agent lookup:", start), end);
-  return [...para.matchAll(/`([a-z]+\.[a-z_]+)`/g)].map((m) => m[1] ?? "").filter((op) => (COMMAND_OPS as readonly string[]).includes(op));
+  return [...para.matchAll(/`([a-z]+\.[a-z_]+)`/g)]
+    .map((m) => m[1] ?? "")
+    .filter((op) => (COMMAND_OPS as readonly string[]).includes(op));
 };
 
 export const readOperations = (markdown = readFileSync(join(REPO_ROOT, OPERATIONS_MD), "utf8")): OperationDoc[] => {
@@ -65,7 +67,12 @@ export const readOperations = (markdown = readFileSync(join(REPO_ROOT, OPERATION
   }
   return found.map(({ op, clause, heading: hd, body }) => {
     const own = [...body.join(" ").matchAll(ARROW)].map((m) => codeOf(m[1] ?? ""));
-    const common = ["MALFORMED", "TICK_REGRESSED", ...(op === "advaita.mint" ? [] : ["NOT_FOUND"]), ...(quiesced.has(op) ? [codeOf("I4")] : [])];
+    const common = [
+      "MALFORMED",
+      "TICK_REGRESSED",
+      ...(op === "advaita.mint" ? [] : ["NOT_FOUND"]),
+      ...(quiesced.has(op) ? [codeOf("I4")] : []),
+    ];
     return { op, clause, heading: hd, codes: [...new Set([...common, ...own])] };
   });
 };
@@ -90,12 +97,25 @@ export const readWireTable = (markdown = readFileSync(join(REPO_ROOT, PROTOCOL_M
   const section = markdown.slice(start, markdown.indexOf("\n## ", start + 1));
   const rows: WireCodeRow[] = [];
   for (const line of section.split("\n")) {
-    const cells = line.split("|").slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split("|")
+      .slice(1, -1)
+      .map((c) => c.trim());
     const [order, codes, when, id] = cells;
-    if (cells.length !== 4 || order === undefined || codes === undefined || when === undefined || id === undefined || !codes.startsWith("`")) continue;
+    if (
+      cells.length !== 4 ||
+      order === undefined ||
+      codes === undefined ||
+      when === undefined ||
+      id === undefined ||
+      !codes.startsWith("`")
+    )
+      continue;
     const names = codes.split(" / ").map((c) => c.replaceAll("`", ""));
     const whens = when.split(" / ");
-    names.forEach((code, i) => rows.push({ order, code, when: names.length === whens.length ? (whens[i] ?? when) : when, id }));
+    names.forEach((code, i) =>
+      rows.push({ order, code, when: names.length === whens.length ? (whens[i] ?? when) : when, id }),
+    );
   }
   return rows;
 };

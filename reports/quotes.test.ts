@@ -19,7 +19,9 @@ const normalise = (s: string): string => s.replace(/\s+/g, " ").trim();
 const paperLines = (name: PaperName): string[] => {
   const file = join(PAPERS_DIR, PAPERS[name].file);
   if (!existsSync(file)) {
-    throw new Error(`the paper ${PAPERS[name].file} ("${PAPERS[name].title}") is not at ${file}: the docs' quotes are checked against ../shared/papers beside the repository; put a copy of shared/ there`);
+    throw new Error(
+      `the paper ${PAPERS[name].file} ("${PAPERS[name].title}") is not at ${file}: the docs' quotes are checked against ../shared/papers beside the repository; put a copy of shared/ there`,
+    );
   }
   return readFileSync(file, "utf8").split("\n");
 };
@@ -36,7 +38,10 @@ const sectionText = (name: PaperName, section: string): string => {
 
 needs(SHARED_PAPERS).describe("papers' quotes in the generated docs", () => {
   it("finds the papers at ../shared/papers", () => {
-    expect(existsSync(PAPERS_DIR), `${PAPERS_DIR} is missing: the quote checks need the papers' text (a copy of shared/ beside the repository)`).toBe(true);
+    expect(
+      existsSync(PAPERS_DIR),
+      `${PAPERS_DIR} is missing: the quote checks need the papers' text (a copy of shared/ beside the repository)`,
+    ).toBe(true);
   });
 
   for (const name of Object.keys(PAPERS) as PaperName[]) {
@@ -57,7 +62,10 @@ needs(SHARED_PAPERS).describe("papers' quotes in the generated docs", () => {
       expect(quotes.length).toBeGreaterThan(0);
       for (const q of quotes) {
         expect(PAPERS[q.paper].sections).toContain(q.section);
-        expect(sectionText(q.paper, q.section), `${id}: "${q.text}" is not in ${q.paper}, section "${q.section}"`).toContain(normalise(q.text));
+        expect(
+          sectionText(q.paper, q.section),
+          `${id}: "${q.text}" is not in ${q.paper}, section "${q.section}"`,
+        ).toContain(normalise(q.text));
         expect(q.text, "more than one sentence").not.toMatch(/[.!?]\s+\p{Lu}/u);
         expect(q.text.length).toBeLessThan(260);
       }
@@ -65,6 +73,8 @@ needs(SHARED_PAPERS).describe("papers' quotes in the generated docs", () => {
   }
 
   it("a quote that is not in the paper is caught", () => {
-    expect(sectionText("RIPA", "4 Authorized Migration Protocol")).not.toContain(normalise("Migration preserves the installed identity version"));
+    expect(sectionText("RIPA", "4 Authorized Migration Protocol")).not.toContain(
+      normalise("Migration preserves the installed identity version"),
+    );
   });
 });

@@ -56,7 +56,11 @@ export interface DocsInput {
 
 /** The anchor GitHub (and the docs site) gives a heading: lower case, punctuation dropped, spaces to hyphens. */
 export const slug = (heading: string): string =>
-  heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
 
 /** A link target from reports/ to a file given relative to the repository root. */
 const href = (file: string, line?: number | null, anchor?: string): string =>
@@ -65,7 +69,8 @@ const href = (file: string, line?: number | null, anchor?: string): string =>
 const escape = (s: string): string => s.replace(/([\\`*_[\]<>|])/g, "\\$1");
 const code = (s: string): string => `\`${s}\``;
 const sourceLink = (r: SourceRef): string => `[${code(r.label)}](${href(r.file, r.line)})`;
-const invariantLink = (id: string, text = id, inPage = false): string => `[${text}](${inPage ? "" : href("reports/invariants.md")}#${slug(id)})`;
+const invariantLink = (id: string, text = id, inPage = false): string =>
+  `[${text}](${inPage ? "" : href("reports/invariants.md")}#${slug(id)})`;
 const codeLink = (c: string): string => `[${code(c)}](${href("reports/error-codes.md", null, slug(c))})`;
 const opLink = (o: OperationDoc): string => `[${code(o.op)}](${href(OPERATIONS_MD, null, slug(o.heading))})`;
 const decisionLink = (id: string, heading: string | undefined): string =>
@@ -85,7 +90,11 @@ const paperLines = (inv: Invariant): string[] => {
   const lines = ["**In the papers.**", ""];
   for (const q of QUOTES[inv.id]) lines.push(`> “${q.text}” — *${PAPERS[q.paper].title}*, section “${q.section}”`, ">");
   lines.pop();
-  lines.push("", `The catalog cites ${inv.source.paper}, ${inv.source.section} (\`spec/catalog.ts\`); the statement above is the kit's own wording.`, "");
+  lines.push(
+    "",
+    `The catalog cites ${inv.source.paper}, ${inv.source.section} (\`spec/catalog.ts\`); the statement above is the kit's own wording.`,
+    "",
+  );
   return lines;
 };
 
@@ -93,23 +102,38 @@ const exampleLines = (inv: Invariant, ex: InvariantExamples, ops: readonly Opera
   const cite = (e: GoldenExample, what: string): string[] => {
     const op = e.golden.request.type === "command" ? e.golden.request.command.op : "query";
     const doc = opDocOf(ops, op);
-    return [`**${what}** — \`${e.file}\` line ${e.line}, ${doc === undefined ? code(op) : `${opLink(doc)} (${doc.clause})`}:`, "", ...goldenTranscript(e.golden), ""];
+    return [
+      `**${what}** — \`${e.file}\` line ${e.line}, ${doc === undefined ? code(op) : `${opLink(doc)} (${doc.clause})`}:`,
+      "",
+      ...goldenTranscript(e.golden),
+      "",
+    ];
   };
   const lines: string[] = [];
-  if (ex.accepted === null) lines.push("**Accepted example.** None of the golden sessions accepts an operation it guards.", "");
+  if (ex.accepted === null)
+    lines.push("**Accepted example.** None of the golden sessions accepts an operation it guards.", "");
   else lines.push(...cite(ex.accepted, "Accepted example"));
   if (ex.rejected !== null) lines.push(...cite(ex.rejected, `Rejected example (\`${inv.errorCode}\`)`));
-  else lines.push(`**Rejected example.** ${NO_REJECTION[inv.id] ?? "None of the golden sessions rejects a command under it."}`, "");
+  else
+    lines.push(
+      `**Rejected example.** ${NO_REJECTION[inv.id] ?? "None of the golden sessions rejects a command under it."}`,
+      "",
+    );
   return lines;
 };
 
 const stageLines = (id: InvariantId): string[] =>
-  STAGES.filter((s) => s !== "handshake" && STAGE_CONCERNS[s].includes(id)).map((s) => `  - [${s}](${href(`conformance/stages/${s}.ts`)}): ${STAGE_WHAT[s]}`);
+  STAGES.filter((s) => s !== "handshake" && STAGE_CONCERNS[s].includes(id)).map(
+    (s) => `  - [${s}](${href(`conformance/stages/${s}.ts`)}): ${STAGE_WHAT[s]}`,
+  );
 
 const testList = (tests: readonly TestCase[]): string[] => {
   const byFile = new Map<string, TestCase[]>();
   for (const t of tests) byFile.set(t.file, [...(byFile.get(t.file) ?? []), t]);
-  return [...byFile].map(([file, ts]) => `  - [${code(file)}](${href(file)}): ${ts.map((t) => `[${escape(fullTitle(t))}](${href(file, t.line)})`).join("; ")}`);
+  return [...byFile].map(
+    ([file, ts]) =>
+      `  - [${code(file)}](${href(file)}): ${ts.map((t) => `[${escape(fullTitle(t))}](${href(file, t.line)})`).join("; ")}`,
+  );
 };
 
 const checkedByLines = (inv: Invariant, input: DocsInput): string[] => {
@@ -143,7 +167,11 @@ const certificateLine = (c: Certificate): string =>
   `[\`${BUNDLED_CERTIFICATE}\`](${href(BUNDLED_CERTIFICATE)}) (\`npm run docs:sample\`: ${c.implementation.name ?? "?"} ${c.implementation.version ?? ""}, started ${c.started_at}, seed ${c.settings.seed}, ${c.settings.runs} runs, result **${c.result}**)`;
 
 const witnessLines = (inv: Invariant, c: Certificate | null): string[] => {
-  if (c === null) return [`**Witnesses.** No certificate of the bundled implementation at \`${BUNDLED_CERTIFICATE}\`: run \`npm run docs:sample\`.`, ""];
+  if (c === null)
+    return [
+      `**Witnesses.** No certificate of the bundled implementation at \`${BUNDLED_CERTIFICATE}\`: run \`npm run docs:sample\`.`,
+      "",
+    ];
   const v = c.invariants.find((i) => i.invariant === inv.id);
   if (v === undefined) return [];
   return [
@@ -163,20 +191,32 @@ const mutantLines = (m: MatrixMutant): string[] => {
   const ce = m.counterexample;
   const what = m.summary === null ? [] : [`What disagreed: ${escape(m.summary)}`, ""];
   if (ce === null || ce.failing === null) return [head, "", ...what];
-  const before = ce.golden_prefix !== null
-    ? `${ce.golden_prefix.commands_only === true ? "the commands of " : ""}lines 1–${ce.golden_prefix.lines} of \`${ce.golden_prefix.file}\` (${ce.golden_prefix.commands_only === true ? "its queries left out; " : ""}every reply as expected), then`
-    : ce.before.length === 0 ? "on an empty world:" : `${plural(ce.before.length, "request")} (below), then`;
+  const before =
+    ce.golden_prefix !== null
+      ? `${ce.golden_prefix.commands_only === true ? "the commands of " : ""}lines 1–${ce.golden_prefix.lines} of \`${ce.golden_prefix.file}\` (${ce.golden_prefix.commands_only === true ? "its queries left out; " : ""}every reply as expected), then`
+      : ce.before.length === 0
+        ? "on an empty world:"
+        : `${plural(ce.before.length, "request")} (below), then`;
   const lines = [head, "", `Shrunk counterexample, ${plural(ce.steps_total, "request")}: ${before}`, ""];
   const whole = (v: unknown): boolean => typeof v === "string" && v.includes("a whole world view");
-  lines.push(...fence([
-    `> ${json(ce.failing.request)}`,
-    ...(whole(ce.failing.expected) || whole(ce.failing.actual)
-      ? [`< (a whole world view; it differs from the reference model's at ${ce.difference ?? "?"})`]
-      : [`< expected (reference model): ${json(ce.failing.expected)}`, `< actual (mutant):           ${json(ce.failing.actual)}`]),
-  ]), "");
+  lines.push(
+    ...fence([
+      `> ${json(ce.failing.request)}`,
+      ...(whole(ce.failing.expected) || whole(ce.failing.actual)
+        ? [`< (a whole world view; it differs from the reference model's at ${ce.difference ?? "?"})`]
+        : [
+            `< expected (reference model): ${json(ce.failing.expected)}`,
+            `< actual (mutant):           ${json(ce.failing.actual)}`,
+          ]),
+    ]),
+    "",
+  );
   lines.push(...what);
   if (ce.before.length > 0) {
-    lines.push(`<details><summary>The ${plural(ce.before.length, "request")} before it, with the model's replies (the mutant gave the same)</summary>`, "");
+    lines.push(
+      `<details><summary>The ${plural(ce.before.length, "request")} before it, with the model's replies (the mutant gave the same)</summary>`,
+      "",
+    );
     lines.push(...fence(ce.before.flatMap(stepLines)), "", "</details>", "");
   }
   return lines;
@@ -184,10 +224,17 @@ const mutantLines = (m: MatrixMutant): string[] => {
 
 const mutantsLines = (inv: Invariant, input: DocsInput): string[] => {
   const catalog = input.mutants[inv.id];
-  const lines = [`**Mutants that break it** (${plural(catalog.length, "mutant")} in [\`properties/mutants/catalog.ts\`](${href("properties/mutants/catalog.ts")}); the [kill matrix](mutants.md) certifies each over the wire).`, ""];
+  const lines = [
+    `**Mutants that break it** (${plural(catalog.length, "mutant")} in [\`properties/mutants/catalog.ts\`](${href("properties/mutants/catalog.ts")}); the [kill matrix](mutants.md) certifies each over the wire).`,
+    "",
+  ];
   for (const m of catalog) {
     const row = input.matrix?.mutants.find((r) => r.id === m.id);
-    if (row === undefined) lines.push(`**Mutant ${code(m.id)}** — ${m.description}. Not in \`${MUTANTS_JSON}\`: run \`npm run mutants\`.`, "");
+    if (row === undefined)
+      lines.push(
+        `**Mutant ${code(m.id)}** — ${m.description}. Not in \`${MUTANTS_JSON}\`: run \`npm run mutants\`.`,
+        "",
+      );
     else lines.push(...mutantLines(row));
   }
   return lines;
@@ -212,9 +259,11 @@ const section = (inv: Invariant, input: DocsInput): string[] => {
     ...paperLines(inv),
     `**Refined by.** ${ds.length === 0 ? "no decision." : `${ds.map((d) => decisionLink(d.id, input.decisions.get(d.id))).join("; ")}.`}`,
     "",
-    `**Operations it guards.** ${guarded.join(", ")}. ${raising.length === 0
-      ? `No check of [\`${OPERATIONS_MD}\`](${href(OPERATIONS_MD)}) rejects with \`${inv.errorCode}\`.`
-      : `Operations whose checks reject with \`${inv.errorCode}\`: ${raising.map((o) => `${opLink(o)} (${o.clause})`).join(", ")}.`}`,
+    `**Operations it guards.** ${guarded.join(", ")}. ${
+      raising.length === 0
+        ? `No check of [\`${OPERATIONS_MD}\`](${href(OPERATIONS_MD)}) rejects with \`${inv.errorCode}\`.`
+        : `Operations whose checks reject with \`${inv.errorCode}\`: ${raising.map((o) => `${opLink(o)} (${o.clause})`).join(", ")}.`
+    }`,
     "",
     ...exampleLines(inv, input.examples[inv.id], input.operations),
     ...checkedByLines(inv, input),
@@ -233,7 +282,15 @@ export const renderInvariantsReport = (input: DocsInput): string => {
     return `${rows.filter((r) => r.own).length} of ${input.mutants[id].length}`;
   };
   const total = (v: InvariantVerdict | undefined): string =>
-    v === undefined ? "—" : String(v.witnesses.accepted + v.witnesses.rejected + v.witnesses.crash_cuts + v.witnesses.algebra + v.witnesses.forgetting);
+    v === undefined
+      ? "—"
+      : String(
+          v.witnesses.accepted +
+            v.witnesses.rejected +
+            v.witnesses.crash_cuts +
+            v.witnesses.algebra +
+            v.witnesses.forgetting,
+        );
   const lines: string[] = [
     GENERATED,
     "# The 19 invariants",
@@ -258,7 +315,10 @@ export const renderInvariantsReport = (input: DocsInput): string => {
     "",
     "| Id | Protocol | Name | Kind | Error code | Verdict | Witnesses | Mutants killed under it |",
     "|---|---|---|---|---|---|---|---|",
-    ...INVARIANTS.map((i) => `| ${invariantLink(i.id, i.id, true)} | ${i.protocol} | ${escape(i.name)} | ${i.kind} | ${codeLink(i.errorCode)} | ${verdictOf(i.id)?.verdict ?? "—"} | ${total(verdictOf(i.id))} | ${killed(i.id)} |`),
+    ...INVARIANTS.map(
+      (i) =>
+        `| ${invariantLink(i.id, i.id, true)} | ${i.protocol} | ${escape(i.name)} | ${i.kind} | ${codeLink(i.errorCode)} | ${verdictOf(i.id)?.verdict ?? "—"} | ${total(verdictOf(i.id))} | ${killed(i.id)} |`,
+    ),
     "",
   ];
   for (const inv of INVARIANTS) lines.push(...section(inv, input));
@@ -290,8 +350,20 @@ export const renderErrorCodes = (input: DocsInput): string => {
     "",
     "| Code | Kind | Invariant | Raised by |",
     "|---|---|---|---|",
-    ...ERROR_CODES.map((r) => `| ${codeLink(r.code)} | ${r.invariant === null ? "generic" : "invariant"} | ${r.invariant === null ? "—" : invariantLink(r.invariant)} | ${r.invariant === null || (byCode.get(r.code) ?? []).length > 0 ? plural((byCode.get(r.code) ?? []).length, "operation") : "none (see below)"} |`),
-    ...WIRE_ERROR_CODES.map((r) => `| ${codeLink(r.code)} | wire | — | ${wireRows(r.code).length === 0 ? "any request" : `W-4 order ${wireRows(r.code).map((w) => w.order).join(", ")}`} |`),
+    ...ERROR_CODES.map(
+      (r) =>
+        `| ${codeLink(r.code)} | ${r.invariant === null ? "generic" : "invariant"} | ${r.invariant === null ? "—" : invariantLink(r.invariant)} | ${r.invariant === null || (byCode.get(r.code) ?? []).length > 0 ? plural((byCode.get(r.code) ?? []).length, "operation") : "none (see below)"} |`,
+    ),
+    ...WIRE_ERROR_CODES.map(
+      (r) =>
+        `| ${codeLink(r.code)} | wire | — | ${
+          wireRows(r.code).length === 0
+            ? "any request"
+            : `W-4 order ${wireRows(r.code)
+                .map((w) => w.order)
+                .join(", ")}`
+        } |`,
+    ),
     "",
     "## Invariant codes",
     "",
@@ -313,7 +385,14 @@ export const renderErrorCodes = (input: DocsInput): string => {
   }
   lines.push("## Generic codes", "");
   for (const [c, meaning] of Object.entries(GENERIC_ERRORS)) {
-    lines.push(`### ${c}`, "", `${meaning} Protects no invariant (\`"invariant": null\`).`, "", `**Raised by** ${raisedBy(c)}.`, "");
+    lines.push(
+      `### ${c}`,
+      "",
+      `${meaning} Protects no invariant (\`"invariant": null\`).`,
+      "",
+      `**Raised by** ${raisedBy(c)}.`,
+      "",
+    );
   }
   lines.push("## Wire codes", "");
   for (const r of WIRE_ERROR_CODES) {
@@ -323,7 +402,9 @@ export const renderErrorCodes = (input: DocsInput): string => {
       "",
       `${r.meaning}`,
       "",
-      rows.length === 0 ? "**Raised for** any request (the implementation failed)." : `**Raised for** ${rows.map((w) => `${w.when} (W-4 order ${w.order}; reply id: ${w.id})`).join("; ")}.`,
+      rows.length === 0
+        ? "**Raised for** any request (the implementation failed)."
+        : `**Raised for** ${rows.map((w) => `${w.when} (W-4 order ${w.order}; reply id: ${w.id})`).join("; ")}.`,
       "",
     );
   }

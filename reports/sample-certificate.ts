@@ -34,7 +34,15 @@ import { writeReports } from "../conformance/reporters/write.ts";
 import type { Certificate } from "../spec/certificate.ts";
 import { currentInputs, inputChanges, inputsOf } from "../conformance/evidence/inputs.ts";
 import { REPO_ROOT } from "./paths.ts";
-import { renderSampleReports, SAMPLE_ARTIFACT, SAMPLE_CERTIFICATE, SAMPLE_DIR, SAMPLE_IMPL, SAMPLE_INPUTS, type SampleRecord } from "./sample-inputs.ts";
+import {
+  renderSampleReports,
+  SAMPLE_ARTIFACT,
+  SAMPLE_CERTIFICATE,
+  SAMPLE_DIR,
+  SAMPLE_IMPL,
+  SAMPLE_INPUTS,
+  type SampleRecord,
+} from "./sample-inputs.ts";
 
 const target = join(REPO_ROOT, SAMPLE_DIR);
 const say = (line: string): void => {
@@ -45,7 +53,10 @@ const say = (line: string): void => {
 const checkReproducible = async (): Promise<void> => {
   const certificate = JSON.parse(readFileSync(join(REPO_ROOT, SAMPLE_CERTIFICATE), "utf8")) as Certificate;
   for (const [file, text] of Object.entries(await renderSampleReports(certificate))) {
-    if (readFileSync(join(target, file), "utf8") !== text) throw new Error(`${SAMPLE_DIR}/${file} differs from what the reporters render from its certificate.json: the reports are not reproducible`);
+    if (readFileSync(join(target, file), "utf8") !== text)
+      throw new Error(
+        `${SAMPLE_DIR}/${file} differs from what the reporters render from its certificate.json: the reports are not reproducible`,
+      );
   }
 };
 
@@ -54,7 +65,11 @@ const reportsOnly = async (): Promise<number> => {
   if (!existsSync(certificatePath)) throw new Error(`${SAMPLE_CERTIFICATE} is missing: run npm run docs:sample`);
   const certificate = JSON.parse(readFileSync(certificatePath, "utf8")) as Certificate;
   const files = await writeReports({ certificate, certificatePath });
-  say(`sample: rendered ${Object.values(files).map((f) => f.slice(REPO_ROOT.length + 1)).join(", ")} from ${SAMPLE_CERTIFICATE}`);
+  say(
+    `sample: rendered ${Object.values(files)
+      .map((f) => f.slice(REPO_ROOT.length + 1))
+      .join(", ")} from ${SAMPLE_CERTIFICATE}`,
+  );
   return 0;
 };
 
@@ -65,7 +80,9 @@ const full = async (): Promise<number> => {
   const home = process.cwd();
   let result: Awaited<ReturnType<typeof certify>>;
   try {
-    say(`sample: certifying the bundled implementation (${SAMPLE_IMPL}; seed ${DEFAULTS.seed}, ${DEFAULTS.runs} runs, time budget ${DEFAULTS.timeBudgetSeconds} s): a few minutes`);
+    say(
+      `sample: certifying the bundled implementation (${SAMPLE_IMPL}; seed ${DEFAULTS.seed}, ${DEFAULTS.runs} runs, time budget ${DEFAULTS.timeBudgetSeconds} s): a few minutes`,
+    );
     // The relative --out is resolved against the working directory: the temporary folder.
     process.chdir(work);
     try {
@@ -74,10 +91,14 @@ const full = async (): Promise<number> => {
       process.chdir(home);
     }
     const changed = inputChanges(before, currentInputs(SAMPLE_ARTIFACT));
-    if (changed.length > 0) throw new Error(`inputs changed while certifying, the sample would not match them; nothing written, run again:\n  ${changed.join("\n  ")}`);
+    if (changed.length > 0)
+      throw new Error(
+        `inputs changed while certifying, the sample would not match them; nothing written, run again:\n  ${changed.join("\n  ")}`,
+      );
 
     mkdirSync(target, { recursive: true });
-    for (const e of readdirSync(target)) if (SRK_ENTRIES.has(e) || e === "inputs.json") rmSync(join(target, e), { recursive: true, force: true });
+    for (const e of readdirSync(target))
+      if (SRK_ENTRIES.has(e) || e === "inputs.json") rmSync(join(target, e), { recursive: true, force: true });
     const made = join(work, SAMPLE_DIR);
     for (const e of readdirSync(made)) cpSync(join(made, e), join(target, e), { recursive: true });
     // Written in the temporary folder, report.html linked the docs from there: render it where it now is.
@@ -89,14 +110,21 @@ const full = async (): Promise<number> => {
   const record: SampleRecord = {
     generated_by: "npm run docs:sample (reports/sample-certificate.ts); checked by reports/sample-certificate.test.ts",
     node: process.version,
-    settings: { impl: SAMPLE_IMPL, seed: DEFAULTS.seed, runs: DEFAULTS.runs, time_budget_seconds: DEFAULTS.timeBudgetSeconds },
+    settings: {
+      impl: SAMPLE_IMPL,
+      seed: DEFAULTS.seed,
+      runs: DEFAULTS.runs,
+      time_budget_seconds: DEFAULTS.timeBudgetSeconds,
+    },
     ...before,
   };
   writeFileSync(join(REPO_ROOT, SAMPLE_INPUTS), `${JSON.stringify(record, null, 2)}\n`);
   await checkReproducible();
 
   const c = result.certificate;
-  say(`sample: wrote ${SAMPLE_DIR}/ (${readdirSync(target).sort().join(", ")}): ${c.result} (exit ${c.exit_code}), ${c.invariants.filter((i) => i.verdict === "pass").length} of ${c.invariants.length} pass, ${(c.duration_ms / 1000).toFixed(0)} s`);
+  say(
+    `sample: wrote ${SAMPLE_DIR}/ (${readdirSync(target).sort().join(", ")}): ${c.result} (exit ${c.exit_code}), ${c.invariants.filter((i) => i.verdict === "pass").length} of ${c.invariants.length} pass, ${(c.duration_ms / 1000).toFixed(0)} s`,
+  );
   if (c.result !== "certified") {
     say(`sample: the bundled implementation is not certified; see ${SAMPLE_DIR}/report.md`);
     return 1;

@@ -19,7 +19,12 @@ import { renderDiagrams, renderHtml } from "../conformance/reporters/html.ts";
 import { renderJunit } from "../conformance/reporters/junit.ts";
 import { renderMarkdown } from "../conformance/reporters/markdown.ts";
 import { REPORT_FILES } from "../conformance/reporters/write.ts";
-import { RECORDS, REGENERATE as REGENERATE_ALL, type Artifact, type RecordedInputs } from "../conformance/evidence/inputs.ts";
+import {
+  RECORDS,
+  REGENERATE as REGENERATE_ALL,
+  type Artifact,
+  type RecordedInputs,
+} from "../conformance/evidence/inputs.ts";
 import { REPO_ROOT } from "./paths.ts";
 
 /** Where the sample lives, relative to the repository root. */
@@ -44,7 +49,12 @@ export type SampleRecord = RecordedInputs & {
   /** The commit the sample was certified at (HEAD then); `uncommitted_inputs` the inputs that differed from it. */
   readonly commit: string;
   readonly node: string;
-  readonly settings: { readonly impl: string; readonly seed: number; readonly runs: number; readonly time_budget_seconds: number };
+  readonly settings: {
+    readonly impl: string;
+    readonly seed: number;
+    readonly runs: number;
+    readonly time_budget_seconds: number;
+  };
 };
 
 export const readSampleRecord = (): SampleRecord | null => {
@@ -53,7 +63,10 @@ export const readSampleRecord = (): SampleRecord | null => {
 };
 
 /** The reports the current reporters render from a certificate whose folder is `dir` (traces are read from there). */
-export const renderSampleReports = async (certificate: Certificate, dir = join(REPO_ROOT, SAMPLE_DIR)): Promise<Record<string, string>> => {
+export const renderSampleReports = async (
+  certificate: Certificate,
+  dir = join(REPO_ROOT, SAMPLE_DIR),
+): Promise<Record<string, string>> => {
   const input = loadReportInput(certificate, join(dir, "certificate.json"));
   return {
     [REPORT_FILES.junit]: renderJunit(input),

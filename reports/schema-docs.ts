@@ -9,7 +9,9 @@
  */
 import { z } from "zod";
 
-export type SchemaPart = { readonly kind: "text"; readonly text: string } | { readonly kind: "ref"; readonly name: string };
+export type SchemaPart =
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "ref"; readonly name: string };
 
 type Json = { readonly [k: string]: unknown };
 
@@ -32,12 +34,20 @@ export const typeParts = (s: Json, depth = 0): SchemaPart[] => {
   if ("const" in s) return [text(`\`${JSON.stringify(s["const"])}\``)];
   if (Array.isArray(s["enum"])) {
     const values = s["enum"] as unknown[];
-    return [text(values.length > 12 ? `one of ${values.length} strings` : values.map((v) => `\`${JSON.stringify(v)}\``).join(" \\| "))];
+    return [
+      text(
+        values.length > 12
+          ? `one of ${values.length} strings`
+          : values.map((v) => `\`${JSON.stringify(v)}\``).join(" \\| "),
+      ),
+    ];
   }
   const alternatives = (s["anyOf"] ?? s["oneOf"]) as Json[] | undefined;
-  if (Array.isArray(alternatives)) return alternatives.flatMap((a, i) => [...(i === 0 ? [] : [text(" \\| ")]), ...typeParts(a, depth)]);
+  if (Array.isArray(alternatives))
+    return alternatives.flatMap((a, i) => [...(i === 0 ? [] : [text(" \\| ")]), ...typeParts(a, depth)]);
   const t = s["type"];
-  if (Array.isArray(t)) return t.flatMap((x, i) => [...(i === 0 ? [] : [text(" \\| ")]), ...typeParts({ ...s, type: x }, depth)]);
+  if (Array.isArray(t))
+    return t.flatMap((x, i) => [...(i === 0 ? [] : [text(" \\| ")]), ...typeParts({ ...s, type: x }, depth)]);
   switch (t) {
     case "string": {
       const pattern = typeof s["pattern"] === "string" ? ` matching \`${cell(s["pattern"])}\`` : "";
@@ -56,12 +66,27 @@ export const typeParts = (s: Json, depth = 0): SchemaPart[] => {
     case "object": {
       const props = s["properties"] as Record<string, Json> | undefined;
       if (props !== undefined && Object.keys(props).length > 0) {
-        if (depth > 0) return [text(`object with ${Object.keys(props).map((k) => `\`${k}\``).join(", ")}`)];
+        if (depth > 0)
+          return [
+            text(
+              `object with ${Object.keys(props)
+                .map((k) => `\`${k}\``)
+                .join(", ")}`,
+            ),
+          ];
         const required = new Set((s["required"] ?? []) as string[]);
-        return [text("{ "), ...Object.entries(props).flatMap(([k, v], i) => [text(`${i === 0 ? "" : "; "}${k}${required.has(k) ? "" : "?"}: `), ...typeParts(v, depth + 1)]), text(" }")];
+        return [
+          text("{ "),
+          ...Object.entries(props).flatMap(([k, v], i) => [
+            text(`${i === 0 ? "" : "; "}${k}${required.has(k) ? "" : "?"}: `),
+            ...typeParts(v, depth + 1),
+          ]),
+          text(" }"),
+        ];
       }
       const extra = s["additionalProperties"];
-      if (typeof extra === "object" && extra !== null) return [text("record of "), ...typeParts(extra as Json, depth + 1)];
+      if (typeof extra === "object" && extra !== null)
+        return [text("record of "), ...typeParts(extra as Json, depth + 1)];
       return [text("object")];
     }
     default:
@@ -81,11 +106,16 @@ const fieldRows = (obj: Json, prefix: string): SchemaPart[] => {
   const props = (obj["properties"] ?? {}) as Record<string, Json>;
   const required = new Set((obj["required"] ?? []) as string[]);
   return Object.entries(props).flatMap(([k, v]) => {
-    const nested = v["type"] === "object" && typeof v["properties"] === "object" && Object.keys(v["properties"] as object).length > 0;
+    const nested =
+      v["type"] === "object" &&
+      typeof v["properties"] === "object" &&
+      Object.keys(v["properties"] as object).length > 0;
     return [
       text(`| \`${prefix}${k}\` | `),
       ...(nested ? [text("object")] : typeParts(v, 1).map((p) => (p.kind === "text" ? text(cell(p.text)) : p))),
-      text(` | ${required.has(k) ? "yes" : "no"} | ${typeof v["description"] === "string" ? cell(v["description"]) : ""} |\n`),
+      text(
+        ` | ${required.has(k) ? "yes" : "no"} | ${typeof v["description"] === "string" ? cell(v["description"]) : ""} |\n`,
+      ),
       ...(nested ? fieldRows(v, `${prefix}${k}.`) : []),
     ];
   });
@@ -103,7 +133,10 @@ export const describeSchema = (schema: z.ZodType): SchemaPart[] => {
   const props = root["properties"] as Record<string, Json> | undefined;
   if (root["type"] === "object" && props !== undefined) {
     const strict = root["additionalProperties"] === false ? " Any other field is refused." : "";
-    return [text(`**Fields** (an object).${strict}\n\n| field | type | required | description |\n|---|---|---|---|\n`), ...fieldRows(root, "")];
+    return [
+      text(`**Fields** (an object).${strict}\n\n| field | type | required | description |\n|---|---|---|---|\n`),
+      ...fieldRows(root, ""),
+    ];
   }
   const alternatives = (root["oneOf"] ?? root["anyOf"]) as Json[] | undefined;
   if (Array.isArray(alternatives)) {
@@ -123,6 +156,10 @@ export const describeSchemaMap = (map: Readonly<Record<string, z.ZodType>>): Sch
       return [text(`| \`${k}\` | |\n`)];
     }
     const root = typeof js["$ref"] === "string" ? { $ref: js["$ref"] } : js;
-    return [text(`| \`${k}\` | `), ...typeParts(root, 1).map((p) => (p.kind === "text" ? text(cell(p.text)) : p)), text(" |\n")];
+    return [
+      text(`| \`${k}\` | `),
+      ...typeParts(root, 1).map((p) => (p.kind === "text" ? text(cell(p.text)) : p)),
+      text(" |\n"),
+    ];
   }),
 ];

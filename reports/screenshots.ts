@@ -14,7 +14,13 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { COMMITTED_SCREENSHOTS, pngSize, SCREENSHOT_DIR_ENV, SCREENSHOT_FILES, VIEWPORT } from "../test-support/screenshots.ts";
+import {
+  COMMITTED_SCREENSHOTS,
+  pngSize,
+  SCREENSHOT_DIR_ENV,
+  SCREENSHOT_FILES,
+  VIEWPORT,
+} from "../test-support/screenshots.ts";
 import { REPO_ROOT } from "./paths.ts";
 
 const BROWSER_TEST = "conformance/reporters/browser.test.ts";
@@ -24,24 +30,35 @@ const main = (): number => {
   try {
     const vitest = join(REPO_ROOT, "node_modules", "vitest", "vitest.mjs");
     const run = spawnSync(process.execPath, [vitest, "run", "-c", "vitest.long.config.ts", BROWSER_TEST], {
-      cwd: REPO_ROOT, stdio: "inherit", env: { ...process.env, [SCREENSHOT_DIR_ENV]: work },
+      cwd: REPO_ROOT,
+      stdio: "inherit",
+      env: { ...process.env, [SCREENSHOT_DIR_ENV]: work },
     });
     if (run.status !== 0) {
-      process.stderr.write(`screenshots: ${BROWSER_TEST} failed (exit ${run.status ?? run.signal ?? "?"}); ${COMMITTED_SCREENSHOTS}/ left as it was\n`);
+      process.stderr.write(
+        `screenshots: ${BROWSER_TEST} failed (exit ${run.status ?? run.signal ?? "?"}); ${COMMITTED_SCREENSHOTS}/ left as it was\n`,
+      );
       return 1;
     }
     const missing = SCREENSHOT_FILES.filter((f) => !existsSync(join(work, f)));
     if (missing.length > 0) {
-      process.stderr.write(`screenshots: ${BROWSER_TEST} passed but took no ${missing.join(", ")} (skipped without Chromium?); ${COMMITTED_SCREENSHOTS}/ left as it was\n`);
+      process.stderr.write(
+        `screenshots: ${BROWSER_TEST} passed but took no ${missing.join(", ")} (skipped without Chromium?); ${COMMITTED_SCREENSHOTS}/ left as it was\n`,
+      );
       return 1;
     }
     for (const f of SCREENSHOT_FILES) {
       const size = pngSize(join(work, f));
-      if (size.width !== VIEWPORT.width || size.height !== VIEWPORT.height) throw new Error(`${f} is ${size.width}×${size.height}, not the viewport's ${VIEWPORT.width}×${VIEWPORT.height}`);
+      if (size.width !== VIEWPORT.width || size.height !== VIEWPORT.height)
+        throw new Error(
+          `${f} is ${size.width}×${size.height}, not the viewport's ${VIEWPORT.width}×${VIEWPORT.height}`,
+        );
     }
     mkdirSync(join(REPO_ROOT, COMMITTED_SCREENSHOTS), { recursive: true });
     for (const f of SCREENSHOT_FILES) copyFileSync(join(work, f), join(REPO_ROOT, COMMITTED_SCREENSHOTS, f));
-    process.stderr.write(`screenshots: wrote ${SCREENSHOT_FILES.map((f) => `${COMMITTED_SCREENSHOTS}/${f}`).join(", ")}\n`);
+    process.stderr.write(
+      `screenshots: wrote ${SCREENSHOT_FILES.map((f) => `${COMMITTED_SCREENSHOTS}/${f}`).join(", ")}\n`,
+    );
     return 0;
   } finally {
     rmSync(work, { recursive: true, force: true });

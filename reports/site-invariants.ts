@@ -18,7 +18,10 @@ import { invariantSitePage } from "../conformance/reporters/doc-links.ts";
 export const pageInDocuments = (id: InvariantId): string => invariantSitePage(id).replace(/^documents\//, "");
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const ID_ALTERNATION = [...INVARIANT_IDS].sort((a, b) => b.length - a.length).map(escapeRe).join("|");
+const ID_ALTERNATION = [...INVARIANT_IDS]
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRe)
+  .join("|");
 const SECTION_HEADING = new RegExp(`^## (${ID_ALTERNATION})[ \\t]*$`, "gm");
 
 export interface SplitDocument {
@@ -44,7 +47,8 @@ export const splitSections = (parts: readonly CommentDisplayPart[], what: string
     for (const m of p.text.matchAll(SECTION_HEADING)) {
       if (m.index > from) current.push({ kind: "text", text: p.text.slice(from, m.index) });
       const id = m[1] as InvariantId;
-      if (sections.has(id)) throw new Error(`${what} has two sections "## ${id}": the docs site would have two pages for it`);
+      if (sections.has(id))
+        throw new Error(`${what} has two sections "## ${id}": the docs site would have two pages for it`);
       current = [];
       sections.set(id, current);
       from = m.index;
@@ -52,7 +56,10 @@ export const splitSections = (parts: readonly CommentDisplayPart[], what: string
     if (from < p.text.length) current.push({ kind: "text", text: p.text.slice(from) });
   }
   const missing = INVARIANT_IDS.filter((id) => !sections.has(id));
-  if (missing.length > 0) throw new Error(`${what} has no section "## ${missing.join('", "## ')}" (reports/render.ts writes one per invariant): the docs site cannot have a page for it`);
+  if (missing.length > 0)
+    throw new Error(
+      `${what} has no section "## ${missing.join('", "## ')}" (reports/render.ts writes one per invariant): the docs site cannot have a page for it`,
+    );
   return { intro, sections };
 };
 
@@ -65,16 +72,27 @@ export const pageTitle = (id: InvariantId): string => `${id} ${nameOf(id)}`;
  * An invariant's page: its section, headed by the id and the name (with both anchors the long page
  * gave it), then links to the previous invariant, the index and the next one.
  */
-export const invariantPage = (id: InvariantId, section: readonly CommentDisplayPart[], indexLink: CommentDisplayPart): CommentDisplayPart[] => {
+export const invariantPage = (
+  id: InvariantId,
+  section: readonly CommentDisplayPart[],
+  indexLink: CommentDisplayPart,
+): CommentDisplayPart[] => {
   const [first, ...rest] = section;
-  if (first?.kind !== "text" || !first.text.startsWith(`## ${id}`)) throw new Error(`the section of ${id} does not start with its heading "## ${id}"`);
+  if (first?.kind !== "text" || !first.text.startsWith(`## ${id}`))
+    throw new Error(`the section of ${id} does not start with its heading "## ${id}"`);
   const i = INVARIANT_IDS.indexOf(id);
   const prev = INVARIANT_IDS[i - 1];
   const next = INVARIANT_IDS[i + 1];
   return [
-    { kind: "text", text: `# ${pageTitle(id)}\n\n<a id="${id.toLowerCase()}"></a>${first.text.slice(`## ${id}`.length)}` },
+    {
+      kind: "text",
+      text: `# ${pageTitle(id)}\n\n<a id="${id.toLowerCase()}"></a>${first.text.slice(`## ${id}`.length)}`,
+    },
     ...rest,
-    { kind: "text", text: `\n\n---\n\n${prev === undefined ? "" : `← [${pageTitle(prev)}](${pageInDocuments(prev)}) · `}[All 19 invariants](` },
+    {
+      kind: "text",
+      text: `\n\n---\n\n${prev === undefined ? "" : `← [${pageTitle(prev)}](${pageInDocuments(prev)}) · `}[All 19 invariants](`,
+    },
     indexLink,
     { kind: "text", text: `)${next === undefined ? "" : ` · [${pageTitle(next)}](${pageInDocuments(next)}) →`}\n` },
   ];
@@ -90,19 +108,30 @@ export const indexPage = (intro: readonly CommentDisplayPart[]): CommentDisplayP
     if (p.kind !== "text") return p;
     return {
       ...p,
-      text: p.text.replace(new RegExp(`\\[(${ID_ALTERNATION})\\]\\(#(${ID_ALTERNATION.toLowerCase()})\\)`, "g"), (whole, id: string, anchor: string) => {
-        if (id.toLowerCase() !== anchor) return whole;
-        const inv = id as InvariantId;
-        return `<span id="${anchor}"></span><span id="${inv}"></span>[${inv}](${pageInDocuments(inv)})`;
-      }),
+      text: p.text.replace(
+        new RegExp(`\\[(${ID_ALTERNATION})\\]\\(#(${ID_ALTERNATION.toLowerCase()})\\)`, "g"),
+        (whole, id: string, anchor: string) => {
+          if (id.toLowerCase() !== anchor) return whole;
+          const inv = id as InvariantId;
+          return `<span id="${anchor}"></span><span id="${inv}"></span>[${inv}](${pageInDocuments(inv)})`;
+        },
+      ),
     };
   }),
-  { kind: "text", text: "\n\nIn this site each invariant's section is a page of its own: follow its id in the table, or the list under this page in the navigation.\n" },
+  {
+    kind: "text",
+    text: "\n\nIn this site each invariant's section is a page of its own: follow its id in the table, or the list under this page in the navigation.\n",
+  },
 ];
 
 /** The index page's script: an address with a section's anchor (`#j-1`, `#J-1`) goes on to that invariant's page. */
 export const redirectScript = (): string => {
-  const map = Object.fromEntries(INVARIANT_IDS.flatMap((id) => [[id, pageInDocuments(id)], [id.toLowerCase(), pageInDocuments(id)]]));
+  const map = Object.fromEntries(
+    INVARIANT_IDS.flatMap((id) => [
+      [id, pageInDocuments(id)],
+      [id.toLowerCase(), pageInDocuments(id)],
+    ]),
+  );
   return `<script>(function(){var p=${JSON.stringify(map)}[decodeURIComponent(location.hash.slice(1))];if(p)location.replace(p);})();</script>`;
 };
 

@@ -27,14 +27,35 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { dirname, join, posix } from "node:path";
 import type { z } from "zod";
 import {
-  Application, Comment, Converter, DeclarationReflection, DocumentReflection, KindRouter, MarkdownEvent, normalizePath, ProjectReflection, ReferenceType, ReflectionKind,
-  UnknownType, type CommentDisplayPart, type Context, type Reflection, type RouterTarget,
+  Application,
+  Comment,
+  Converter,
+  DeclarationReflection,
+  DocumentReflection,
+  KindRouter,
+  MarkdownEvent,
+  normalizePath,
+  ProjectReflection,
+  ReferenceType,
+  ReflectionKind,
+  UnknownType,
+  type CommentDisplayPart,
+  type Context,
+  type Reflection,
+  type RouterTarget,
 } from "typedoc";
 import { INVARIANT_IDS, type InvariantId } from "../spec/catalog.ts";
 import { invariantSitePage } from "../conformance/reporters/doc-links.ts";
 import { REPO_ROOT } from "./paths.ts";
 import { describeSchema, describeSchemaMap, type SchemaPart } from "./schema-docs.ts";
-import { indexPage, invariantOfAnchor, invariantPage, pageTitle, redirectScript, splitSections } from "./site-invariants.ts";
+import {
+  indexPage,
+  invariantOfAnchor,
+  invariantPage,
+  pageTitle,
+  redirectScript,
+  splitSections,
+} from "./site-invariants.ts";
 
 export const SITE_DIR = "reports/site";
 export const SITE_INPUTS = `${SITE_DIR}/site-inputs.json`;
@@ -62,21 +83,36 @@ const SITE_CSS = "reports/site.css";
 export const siteInputs = (): string[] => {
   const walk = (dir: string): string[] =>
     readdirSync(join(REPO_ROOT, dir), { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [`${dir}/${e.name}`] : []);
+      e.isDirectory()
+        ? walk(`${dir}/${e.name}`)
+        : e.name.endsWith(".ts") && !e.name.endsWith(".test.ts")
+          ? [`${dir}/${e.name}`]
+          : [],
+    );
   return [
-    "typedoc.json", "README.md", ...Object.keys(DOCUMENT_NAMES), "reports/site.ts", "reports/schema-docs.ts", "reports/site-invariants.ts", SITE_CSS,
+    "typedoc.json",
+    "README.md",
+    ...Object.keys(DOCUMENT_NAMES),
+    "reports/site.ts",
+    "reports/schema-docs.ts",
+    "reports/site-invariants.ts",
+    SITE_CSS,
     "conformance/reporters/doc-links.ts",
-    ...walk("spec"), ...walk("model"), ...walk("impl").filter((f) => !f.startsWith("impl/test/")),
+    ...walk("spec"),
+    ...walk("model"),
+    ...walk("impl").filter((f) => !f.startsWith("impl/test/")),
   ].sort();
 };
 
 /** The SHA-256 of each input: of a file's bytes, of a folder's list of entries (a folder page shows that list). */
 export const digestInputs = (files: readonly string[]): Record<string, string> =>
-  Object.fromEntries(files.map((f) => {
-    const path = join(REPO_ROOT, f);
-    const bytes = statSync(path).isDirectory() ? JSON.stringify(folderEntries(path)) : readFileSync(path);
-    return [f, createHash("sha256").update(bytes).digest("hex")];
-  }));
+  Object.fromEntries(
+    files.map((f) => {
+      const path = join(REPO_ROOT, f);
+      const bytes = statSync(path).isDirectory() ? JSON.stringify(folderEntries(path)) : readFileSync(path);
+      return [f, createHash("sha256").update(bytes).digest("hex")];
+    }),
+  );
 
 // --- zod schemas --------------------------------------------------------------------------------
 
@@ -87,25 +123,41 @@ const runtimeModules = async (): Promise<Record<string, Record<string, unknown>>
   model: (await import("../model/index.ts")) as Record<string, unknown>,
 });
 
-const isZod = (v: unknown): v is z.ZodType => typeof v === "object" && v !== null && "_zod" in v && typeof (v as { safeParse?: unknown }).safeParse === "function";
+const isZod = (v: unknown): v is z.ZodType =>
+  typeof v === "object" && v !== null && "_zod" in v && typeof (v as { safeParse?: unknown }).safeParse === "function";
 
 const isSchemaMap = (v: unknown): v is Record<string, z.ZodType> =>
-  typeof v === "object" && v !== null && !isZod(v) && Object.getPrototypeOf(v) === Object.prototype && Object.keys(v).length > 0 && Object.values(v).every(isZod);
+  typeof v === "object" &&
+  v !== null &&
+  !isZod(v) &&
+  Object.getPrototypeOf(v) === Object.prototype &&
+  Object.keys(v).length > 0 &&
+  Object.values(v).every(isZod);
 
-const JSON_SCHEMA_DIRS: Readonly<Record<string, string>> = { spec: "spec/json-schema", "spec/wire": "spec/json-schema/wire" };
+const JSON_SCHEMA_DIRS: Readonly<Record<string, string>> = {
+  spec: "spec/json-schema",
+  "spec/wire": "spec/json-schema/wire",
+};
 
 const documentSchemas = (project: ProjectReflection, modules: Record<string, Record<string, unknown>>): void => {
   const byName = (name: string, kind: ReflectionKind): DeclarationReflection | undefined =>
-    project.getReflectionsByKind(kind).find((r): r is DeclarationReflection => r instanceof DeclarationReflection && r.name === name);
+    project
+      .getReflectionsByKind(kind)
+      .find((r): r is DeclarationReflection => r instanceof DeclarationReflection && r.name === name);
   const toParts = (parts: readonly SchemaPart[]): CommentDisplayPart[] =>
     parts.map((p) => {
       if (p.kind === "text") return { kind: "text", text: p.text };
       const target = byName(p.name, ReflectionKind.TypeAlias) ?? byName(p.name, ReflectionKind.Variable);
-      return target === undefined ? { kind: "code", text: `\`${p.name}\`` } : { kind: "inline-tag", tag: "@link", text: p.name, target };
+      return target === undefined
+        ? { kind: "code", text: `\`${p.name}\`` }
+        : { kind: "inline-tag", tag: "@link", text: p.name, target };
     });
   const append = (r: Reflection, parts: CommentDisplayPart[]): void => {
     r.comment ??= new Comment([]);
-    r.comment.summary.push(...(r.comment.summary.length > 0 ? [{ kind: "text", text: "\n\n" } as const] : []), ...parts);
+    r.comment.summary.push(
+      ...(r.comment.summary.length > 0 ? [{ kind: "text", text: "\n\n" } as const] : []),
+      ...parts,
+    );
   };
   for (const v of project.getReflectionsByKind(ReflectionKind.Variable)) {
     if (!(v instanceof DeclarationReflection) || v.parent === undefined) continue;
@@ -121,11 +173,20 @@ const documentSchemas = (project: ProjectReflection, modules: Record<string, Rec
     const dir = JSON_SCHEMA_DIRS[v.parent.name];
     const schemaFile = dir === undefined ? null : `${dir}/${v.name}.schema.json`;
     const jsonSchema = (lead: string): CommentDisplayPart[] =>
-      schemaFile === null || !existsSync(join(REPO_ROOT, schemaFile)) ? [] : [
-        { kind: "text", text: `${lead}[` }, { kind: "code", text: `\`${schemaFile}\`` }, { kind: "text", text: "](" },
-        { kind: "relative-link", text: schemaFile, targetAnchor: undefined, target: project.files.registerAbsolute(normalizePath(join(REPO_ROOT, schemaFile))).target },
-        { kind: "text", text: ")." },
-      ];
+      schemaFile === null || !existsSync(join(REPO_ROOT, schemaFile))
+        ? []
+        : [
+            { kind: "text", text: `${lead}[` },
+            { kind: "code", text: `\`${schemaFile}\`` },
+            { kind: "text", text: "](" },
+            {
+              kind: "relative-link",
+              text: schemaFile,
+              targetAnchor: undefined,
+              target: project.files.registerAbsolute(normalizePath(join(REPO_ROOT, schemaFile))).target,
+            },
+            { kind: "text", text: ")." },
+          ];
     const fields = toParts(describeSchema(value));
     // The constant's type: the schema of its inferred type, not zod's nested generic.
     v.type = ReferenceType.createBrokenReference("z.ZodType", project, "zod");
@@ -133,7 +194,13 @@ const documentSchemas = (project: ProjectReflection, modules: Record<string, Rec
     delete v.defaultValue;
     append(v, [
       { kind: "text", text: "A zod schema: `parse` and `safeParse` validate a value against it" },
-      ...(alias === undefined ? [{ kind: "text", text: "." } as const] : [{ kind: "text", text: "; its type is " } as const, { kind: "inline-tag", tag: "@link", text: alias.name, target: alias } as const, { kind: "text", text: "." } as const]),
+      ...(alias === undefined
+        ? [{ kind: "text", text: "." } as const]
+        : [
+            { kind: "text", text: "; its type is " } as const,
+            { kind: "inline-tag", tag: "@link", text: alias.name, target: alias } as const,
+            { kind: "text", text: "." } as const,
+          ]),
       ...jsonSchema(" Its JSON Schema, for implementations in other languages: "),
       ...(alias === undefined ? [{ kind: "text", text: "\n\n" } as const, ...fields] : []),
     ]);
@@ -167,7 +234,10 @@ const CACHE_FOLDERS = new Set(["__pycache__"]);
 
 /** A folder's entries, sorted, folders with a trailing slash (caches left out: a run must not make the site stale). */
 const folderEntries = (path: string): string[] =>
-  readdirSync(path, { withFileTypes: true }).filter((e) => !CACHE_FOLDERS.has(e.name)).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+  readdirSync(path, { withFileTypes: true })
+    .filter((e) => !CACHE_FOLDERS.has(e.name))
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort();
 
 const isSource = (file: string): boolean => SOURCE_EXTENSIONS.some((e) => file.endsWith(e));
 
@@ -194,7 +264,8 @@ const linkSourcePages = (project: ProjectReflection, site: string): LinkedSource
       const anchor = p.targetAnchor === undefined ? "" : `#${p.targetAnchor}`;
       // A link into the site itself (the readme's link to the site's index) stays inside the site.
       const written = posix.normalize(posix.join(base, p.text.replace(/#.*$/, "")));
-      if (written.startsWith(`${siteRoot}/`)) return { kind: "text", text: `${up}${posix.relative(siteRoot, written)}${anchor}` };
+      if (written.startsWith(`${siteRoot}/`))
+        return { kind: "text", text: `${up}${posix.relative(siteRoot, written)}${anchor}` };
       if (p.target === undefined) return p;
       const target = project.files.resolve(p.target, project);
       if (typeof target === "string" && existsSync(target) && statSync(target).isDirectory()) {
@@ -210,13 +281,15 @@ const linkSourcePages = (project: ProjectReflection, site: string): LinkedSource
     });
   if (project.readme !== undefined) project.readme = rewrite(project.readme, 0, root);
   for (const r of Object.values(project.reflections)) {
-    if (r instanceof DocumentReflection) r.content = rewrite(r.content, 1, posix.dirname(project.files.getReflectionPath(r) ?? `${root}/x`));
+    if (r instanceof DocumentReflection)
+      r.content = rewrite(r.content, 1, posix.dirname(project.files.getReflectionPath(r) ?? `${root}/x`));
     if (r.comment !== undefined) r.comment.summary = rewrite(r.comment.summary, 1, root);
   }
   return { files, folders };
 };
 
-const escapeHtml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeHtml = (s: string): string =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** A page showing one source file, each line with its anchor (`#L42`). */
 export const renderSourcePage = (file: string, text: string): string => {
@@ -226,7 +299,9 @@ export const renderSourcePage = (file: string, text: string): string => {
   return [
     "<!DOCTYPE html>",
     `<html lang="en"><head><meta charset="utf-8"/><title>${escapeHtml(file)}</title><link rel="stylesheet" href="${up}assets/style.css"/><link rel="stylesheet" href="${up}assets/highlight.css"/>`,
-    "<style>pre.src{padding:1em;overflow-x:auto;line-height:1.45}pre.src span.ln{display:inline-block;width:" + `${width + 1}` + "ch;color:#888;user-select:none}pre.src :target{background:#ffe98a66}</style></head>",
+    "<style>pre.src{padding:1em;overflow-x:auto;line-height:1.45}pre.src span.ln{display:inline-block;width:" +
+      `${width + 1}` +
+      "ch;color:#888;user-select:none}pre.src :target{background:#ffe98a66}</style></head>",
     `<body><div class="container"><p><a href="${up}index.html">Samsara + RIPA verification kit</a> / <code>${escapeHtml(file)}</code> (${lines.length} lines)</p>`,
     `<pre class="src">${lines.map((l, i) => `<span id="L${i + 1}"><span class="ln">${i + 1}</span>${escapeHtml(l)}</span>`).join("\n")}</pre>`,
     "</div></body></html>",
@@ -239,7 +314,9 @@ export const renderFolderPage = (dir: string, entries: readonly string[]): strin
   const page = folderPagePath(dir);
   const up = "../".repeat(page.split("/").length - 1);
   const item = (e: string): string =>
-    isSource(e) ? `<li><a href="${escapeHtml(posix.relative(posix.dirname(page), sourcePagePath(`${dir}/${e}`)))}"><code>${escapeHtml(e)}</code></a></li>` : `<li><code>${escapeHtml(e)}</code></li>`;
+    isSource(e)
+      ? `<li><a href="${escapeHtml(posix.relative(posix.dirname(page), sourcePagePath(`${dir}/${e}`)))}"><code>${escapeHtml(e)}</code></a></li>`
+      : `<li><code>${escapeHtml(e)}</code></li>`;
   return [
     "<!DOCTYPE html>",
     `<html lang="en"><head><meta charset="utf-8"/><title>${escapeHtml(dir)}/</title><link rel="stylesheet" href="${up}assets/style.css"/></head>`,
@@ -250,7 +327,13 @@ export const renderFolderPage = (dir: string, entries: readonly string[]): strin
   ].join("\n");
 };
 
-const ID_PATTERN = new RegExp(`(^|[^A-Za-z0-9-])(${[...INVARIANT_IDS].sort((a, b) => b.length - a.length).map((id) => id.replace("-", "\\-")).join("|")})(?![A-Za-z0-9])`, "g");
+const ID_PATTERN = new RegExp(
+  `(^|[^A-Za-z0-9-])(${[...INVARIANT_IDS]
+    .sort((a, b) => b.length - a.length)
+    .map((id) => id.replace("-", "\\-"))
+    .join("|")})(?![A-Za-z0-9])`,
+  "g",
+);
 
 /**
  * Links every invariant id in the text of rendered HTML (not inside links, code, headings or tags)
@@ -266,10 +349,12 @@ export const linkInvariantIds = (html: string, urlOf: (id: InvariantId) => strin
         else if (/^<\/(a|code|pre|h[1-6])>/i.test(piece)) skip = Math.max(0, skip - 1);
         return piece;
       }
-      return skip > 0 ? piece : piece.replace(ID_PATTERN, (m, before: string, id: InvariantId) => {
-        const url = urlOf(id);
-        return url === null ? m : `${before}<a href="${url}">${id}</a>`;
-      });
+      return skip > 0
+        ? piece
+        : piece.replace(ID_PATTERN, (m, before: string, id: InvariantId) => {
+            const url = urlOf(id);
+            return url === null ? m : `${before}<a href="${url}">${id}</a>`;
+          });
     })
     .join("");
 };
@@ -297,7 +382,12 @@ const makeInvariantPages = (project: ProjectReflection, doc: DocumentReflection)
   const pages = new Map<Reflection, InvariantId>();
   const { intro, sections } = splitSections(doc.content, INVARIANTS_DOC);
   const file = project.files.registerAbsolute(normalizePath(join(REPO_ROOT, INVARIANTS_DOC)));
-  const indexLink: CommentDisplayPart = { kind: "relative-link", text: "invariants.md", targetAnchor: undefined, target: file.target };
+  const indexLink: CommentDisplayPart = {
+    kind: "relative-link",
+    text: "invariants.md",
+    targetAnchor: undefined,
+    target: file.target,
+  };
   doc.content = indexPage(intro);
   for (const id of INVARIANT_IDS) {
     const child = new DocumentReflection(pageTitle(id), doc, invariantPage(id, sections.get(id) ?? [], indexLink), {});
@@ -332,12 +422,15 @@ const linkInvariantPages = (project: ProjectReflection, doc: DocumentReflection)
  * there, so they still resolve. Other relative links are left as written.
  */
 export const relinkMediaPage = (html: string, sourceDir: string, mediaDir: string, siteDir: string): string =>
-  html.replace(/(\s(?:href|src)=")([^"#:]+?)(#[^"]*)?"/g, (whole, attr: string, path: string, anchor: string | undefined) => {
-    if (path.startsWith("/")) return whole;
-    const target = posix.normalize(posix.join(sourceDir, decodeURIComponent(path)));
-    if (!target.startsWith(`${siteDir}/`)) return whole;
-    return `${attr}${posix.relative(mediaDir, target).split("/").map(encodeURIComponent).join("/")}${anchor ?? ""}"`;
-  });
+  html.replace(
+    /(\s(?:href|src)=")([^"#:]+?)(#[^"]*)?"/g,
+    (whole, attr: string, path: string, anchor: string | undefined) => {
+      if (path.startsWith("/")) return whole;
+      const target = posix.normalize(posix.join(sourceDir, decodeURIComponent(path)));
+      if (!target.startsWith(`${siteDir}/`)) return whole;
+      return `${attr}${posix.relative(mediaDir, target).split("/").map(encodeURIComponent).join("/")}${anchor ?? ""}"`;
+    },
+  );
 
 interface MdToken {
   type: string;
@@ -382,7 +475,10 @@ const relinkMedia = (out: string, names: ReadonlyMap<string, string>): void => {
   for (const [name, source] of names) {
     const page = join(out, "media", name);
     if (!name.endsWith(".html") || !existsSync(page)) continue;
-    writeFileSync(page, relinkMediaPage(readFileSync(page, "utf8"), posix.dirname(normalizePath(source)), `${site}/media`, site));
+    writeFileSync(
+      page,
+      relinkMediaPage(readFileSync(page, "utf8"), posix.dirname(normalizePath(source)), `${site}/media`, site),
+    );
   }
 };
 
@@ -392,17 +488,25 @@ const TITLE = /^\s*<h1(?:\s+id="([^"]*)")?[^>]*>[\s\S]*?<\/h1>\s*/;
 export const buildSite = async (out = join(REPO_ROOT, SITE_DIR)): Promise<void> => {
   const modules = await runtimeModules();
   const app = await Application.bootstrapWithPlugins({
-    out, router: "srk-site", customCss: join(REPO_ROOT, SITE_CSS), markdownItLoader: (parser: unknown) => headingCodeAsText(parser as MdParser),
+    out,
+    router: "srk-site",
+    customCss: join(REPO_ROOT, SITE_CSS),
+    markdownItLoader: (parser: unknown) => headingCodeAsText(parser as MdParser),
   });
   let invariantsDoc: DocumentReflection | undefined;
   let invariantPages = new Map<Reflection, InvariantId>();
   // TypeDoc's router, but an invariant's page is `documents/invariant-J-1.html` (the name report.html links to).
-  app.renderer.defineRouter("srk-site", class extends KindRouter {
-    protected override getIdealBaseName(target: RouterTarget): string {
-      const id = invariantPages.get(target as Reflection);
-      return id === undefined ? super.getIdealBaseName(target as Reflection) : invariantSitePage(id).replace(/\.html$/, "");
-    }
-  });
+  app.renderer.defineRouter(
+    "srk-site",
+    class extends KindRouter {
+      protected override getIdealBaseName(target: RouterTarget): string {
+        const id = invariantPages.get(target as Reflection);
+        return id === undefined
+          ? super.getIdealBaseName(target as Reflection)
+          : invariantSitePage(id).replace(/\.html$/, "");
+      }
+    },
+  );
   let sources: LinkedSources = { files: new Set(), folders: new Set() };
   let media: string[] = [];
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context: Context) => {
@@ -410,15 +514,23 @@ export const buildSite = async (out = join(REPO_ROOT, SITE_DIR)): Promise<void> 
     documentSchemas(context.project, modules);
     sources = linkSourcePages(context.project, out);
     media = [...context.project.files.getMediaPaths()].map((p) => posix.relative(normalizePath(REPO_ROOT), p));
-    invariantsDoc = context.project.getReflectionsByKind(ReflectionKind.Document).find((d): d is DocumentReflection => d.name === DOCUMENT_NAMES[INVARIANTS_DOC]);
-    if (invariantsDoc === undefined) throw new Error(`typedoc did not read ${INVARIANTS_DOC} (typedoc.json projectDocuments): the site would have no invariant pages`);
+    invariantsDoc = context.project
+      .getReflectionsByKind(ReflectionKind.Document)
+      .find((d): d is DocumentReflection => d.name === DOCUMENT_NAMES[INVARIANTS_DOC]);
+    if (invariantsDoc === undefined)
+      throw new Error(
+        `typedoc did not read ${INVARIANTS_DOC} (typedoc.json projectDocuments): the site would have no invariant pages`,
+      );
     invariantPages = makeInvariantPages(context.project, invariantsDoc);
     linkInvariantPages(context.project, invariantsDoc);
   });
   app.renderer.on(MarkdownEvent.PARSE, (event: MarkdownEvent) => {
     const page = event.page;
     // The index page prints the project's name as its title, then the readme, whose own title is the same.
-    const title = page.model instanceof ProjectReflection && event.originalText.trimStart().startsWith("# ") ? TITLE.exec(event.parsedText) : null;
+    const title =
+      page.model instanceof ProjectReflection && event.originalText.trimStart().startsWith("# ")
+        ? TITLE.exec(event.parsedText)
+        : null;
     if (title !== null) {
       // Drop the doubled title, and its entry in the page's table of contents.
       event.parsedText = event.parsedText.slice(title[0].length);
@@ -426,7 +538,11 @@ export const buildSite = async (out = join(REPO_ROOT, SITE_DIR)): Promise<void> 
       if (i >= 0) page.pageHeadings.splice(i, 1);
     }
     const own = invariantPages.get(page.model as Reflection);
-    event.parsedText = readableTranscripts(linkInvariantIds(event.parsedText, (id) => (id === own ? null : posix.relative(posix.dirname(page.url), invariantSitePage(id)))));
+    event.parsedText = readableTranscripts(
+      linkInvariantIds(event.parsedText, (id) =>
+        id === own ? null : posix.relative(posix.dirname(page.url), invariantSitePage(id)),
+      ),
+    );
     if (page.model === invariantsDoc) event.parsedText += redirectScript();
   });
   const project = await app.convert();
@@ -446,6 +562,8 @@ export const buildSite = async (out = join(REPO_ROOT, SITE_DIR)): Promise<void> 
     mkdirSync(dirname(page), { recursive: true });
     writeFileSync(page, renderFolderPage(dir, folderEntries(join(REPO_ROOT, dir))));
   }
-  writeFileSync(join(out, "site-inputs.json"), `${JSON.stringify(digestInputs([...new Set([...siteInputs(), ...sources.files, ...sources.folders, ...media])].sort()), null, 2)}\n`);
+  writeFileSync(
+    join(out, "site-inputs.json"),
+    `${JSON.stringify(digestInputs([...new Set([...siteInputs(), ...sources.files, ...sources.folders, ...media])].sort()), null, 2)}\n`,
+  );
 };
-

@@ -32,7 +32,9 @@ const ALL_INVARIANTS = /\ball (?:the )?19 invariants\b/i;
 
 export const listFiles = (dir: string, suffix: string): string[] =>
   readdirSync(join(REPO_ROOT, dir), { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? listFiles(join(dir, e.name), suffix) : e.name.endsWith(suffix) ? [join(dir, e.name)] : []))
+    .flatMap((e) =>
+      e.isDirectory() ? listFiles(join(dir, e.name), suffix) : e.name.endsWith(suffix) ? [join(dir, e.name)] : [],
+    )
     .sort();
 
 const titleOf = (node: ts.Expression | undefined, source: ts.SourceFile): string | null => {
@@ -45,8 +47,20 @@ const titleOf = (node: ts.Expression | undefined, source: ts.SourceFile): string
 /** The name a call is made under: `it`, `describe`, `it.skip` → `it`…; a gated block, `needs(X).describe` or `needs(X).it` (test-support/needs.ts), → `describe`, `it`. */
 const calleeName = (e: ts.Expression): string | null => {
   if (ts.isIdentifier(e)) return e.text;
-  if (ts.isPropertyAccessExpression(e) && ["describe", "it"].includes(e.name.text) && ts.isCallExpression(e.expression) && ts.isIdentifier(e.expression.expression) && e.expression.expression.text === "needs") return e.name.text;
-  if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && ["skip", "only", "concurrent", "sequential", "fails"].includes(e.name.text)) return e.expression.text;
+  if (
+    ts.isPropertyAccessExpression(e) &&
+    ["describe", "it"].includes(e.name.text) &&
+    ts.isCallExpression(e.expression) &&
+    ts.isIdentifier(e.expression.expression) &&
+    e.expression.expression.text === "needs"
+  )
+    return e.name.text;
+  if (
+    ts.isPropertyAccessExpression(e) &&
+    ts.isIdentifier(e.expression) &&
+    ["skip", "only", "concurrent", "sequential", "fails"].includes(e.name.text)
+  )
+    return e.expression.text;
   return null;
 };
 
@@ -66,7 +80,13 @@ export const testsOf = (file: string): TestCase[] => {
         }
         const names = [...describes, title];
         const invariants = INVARIANT_IDS.filter((id) => names.some((n) => ALL_INVARIANTS.test(n) || mentions(n, id)));
-        out.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, describes, title, invariants });
+        out.push({
+          file,
+          line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1,
+          describes,
+          title,
+          invariants,
+        });
         return;
       }
     }
@@ -81,7 +101,8 @@ export const TEST_DIRS = ["spec", "model", "impl", "properties", "conformance"] 
 
 export const allTests = (): TestCase[] => TEST_DIRS.flatMap((d) => listFiles(d, ".test.ts")).flatMap(testsOf);
 
-export const testsFor = (tests: readonly TestCase[], id: InvariantId): TestCase[] => tests.filter((t) => t.invariants.includes(id));
+export const testsFor = (tests: readonly TestCase[], id: InvariantId): TestCase[] =>
+  tests.filter((t) => t.invariants.includes(id));
 
 /** `a › b › c` */
 export const fullTitle = (t: TestCase): string => [...t.describes, t.title].join(" › ");

@@ -30,13 +30,17 @@ const read = (file: string): string => readFileSync(join(REPO_ROOT, file), "utf8
 /** The 1-based line that defines `name` in `file` (a const, function, class or type), or null. */
 export const definitionLine = (file: string, name: string): number | null => {
   const re = new RegExp(`^\\s*(?:export\\s+)?(?:const|let|function|class|type|interface)\\s+${name}\\b`);
-  const i = read(file).split("\n").findIndex((l) => re.test(l));
+  const i = read(file)
+    .split("\n")
+    .findIndex((l) => re.test(l));
   return i < 0 ? null : i + 1;
 };
 
 /** The 1-based line of the first whole-word mention of an id in `file`, or null. */
 const firstMention = (file: string, id: InvariantId): number | null => {
-  const i = read(file).split("\n").findIndex((l) => mentions(l, id));
+  const i = read(file)
+    .split("\n")
+    .findIndex((l) => mentions(l, id));
   return i < 0 ? null : i + 1;
 };
 
@@ -44,12 +48,18 @@ const isTest = (f: string): boolean => f.endsWith(".test.ts");
 
 /** "## D-034 Conformance: …" headings of spec/DECISIONS.md, by decision id. */
 const decisionHeadings = (): ReadonlyMap<string, string> =>
-  new Map([...read("spec/DECISIONS.md").matchAll(/^## (D-\d{3}) (.*)$/gm)].map((m) => [m[1] ?? "", `${m[1] ?? ""} ${m[2] ?? ""}`]));
+  new Map(
+    [...read("spec/DECISIONS.md").matchAll(/^## (D-\d{3}) (.*)$/gm)].map((m) => [
+      m[1] ?? "",
+      `${m[1] ?? ""} ${m[2] ?? ""}`,
+    ]),
+  );
 
 export const currentTraceability = (): DocsInput => {
   const implFiles = listFiles("impl", ".ts").filter((f) => !isTest(f) && !f.startsWith("impl/test/"));
   const texts = implFiles.map((f) => [f, read(f)] as const);
-  const byId = <T>(f: (id: InvariantId) => T): Record<InvariantId, T> => Object.fromEntries(INVARIANT_IDS.map((id) => [id, f(id)])) as Record<InvariantId, T>;
+  const byId = <T>(f: (id: InvariantId) => T): Record<InvariantId, T> =>
+    Object.fromEntries(INVARIANT_IDS.map((id) => [id, f(id)])) as Record<InvariantId, T>;
   const guardRef = (g: string): SourceRef => {
     const [file = g, name = ""] = g.split("#");
     return { label: g, file, line: name === "" ? null : definitionLine(file, name) };
@@ -58,13 +68,25 @@ export const currentTraceability = (): DocsInput => {
     modelGuards: byId((id) => (MODEL_GUARDS[id] ?? []).map(guardRef)),
     predicates: byId((id) => {
       const name = PREDICATES[id].check.name;
-      return { label: `model/predicates.ts#${name}`, file: "model/predicates.ts", line: definitionLine("model/predicates.ts", name) };
+      return {
+        label: `model/predicates.ts#${name}`,
+        file: "model/predicates.ts",
+        line: definitionLine("model/predicates.ts", name),
+      };
     }),
     stepClauses: byId((id) => {
       const name = STEP_CLAUSES[id]?.name;
-      return name === undefined ? null : { label: `model/step-clauses.ts#${name}`, file: "model/step-clauses.ts", line: definitionLine("model/step-clauses.ts", name) };
+      return name === undefined
+        ? null
+        : {
+            label: `model/step-clauses.ts#${name}`,
+            file: "model/step-clauses.ts",
+            line: definitionLine("model/step-clauses.ts", name),
+          };
     }),
-    implChecks: byId((id) => texts.filter(([, t]) => mentions(t, id)).map(([f]) => ({ label: f, file: f, line: firstMention(f, id) }))),
+    implChecks: byId((id) =>
+      texts.filter(([, t]) => mentions(t, id)).map(([f]) => ({ label: f, file: f, line: firstMention(f, id) })),
+    ),
     tests: allTests(),
     mutants: byId((id) => mutantsOf(id).map((m) => ({ id: m.id, description: m.description }))),
     examples: goldenExamples(),

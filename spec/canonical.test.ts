@@ -10,7 +10,16 @@ import canonicalize from "canonicalize";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CYCLE_CHECK_DEPTH, CanonicalEncodingError, encodeCanonical } from "./canonical.ts";
-import { DOMAIN, canonicalJson, digestOf, identityOf, identityPreimage, preimageOf, type Digest, type DomainTag } from "./digest.ts";
+import {
+  DOMAIN,
+  canonicalJson,
+  digestOf,
+  identityOf,
+  identityPreimage,
+  preimageOf,
+  type Digest,
+  type DomainTag,
+} from "./digest.ts";
 import { SHA256, SHA256_NATIVE, SHA256_NOBLE, nativeSha256, type Sha256 } from "./sha256.ts";
 
 interface VectorsFile {
@@ -58,7 +67,8 @@ describe("the encoder writes what canonicalize writes", () => {
     }
     for (const v of vectors.identities) {
       expect(identityOf(v.base_digest, v.lineage_root)).toBe(v.identity);
-      for (const sha of IMPLEMENTATIONS) expect(`sha256:${sha.hexOfBytes(identityPreimage(v.base_digest, v.lineage_root))}`).toBe(v.identity);
+      for (const sha of IMPLEMENTATIONS)
+        expect(`sha256:${sha.hexOfBytes(identityPreimage(v.base_digest, v.lineage_root))}`).toBe(v.identity);
     }
   });
 
@@ -66,11 +76,52 @@ describe("the encoder writes what canonicalize writes", () => {
   const text = fc.oneof(
     fc.string({ unit: "binary", maxLength: 12 }),
     fc.string({ unit: "grapheme", maxLength: 8 }),
-    fc.string({ unit: fc.constantFrom("a", "\"", "\\", "\u0000", "\u001f", "\u007f", "/", "é", "\u2028", "😀", "\ud800", "\udc00", "u", "d", "8"), maxLength: 10 }),
-    fc.constantFrom("\\ud800", "\\\\ud800", "sha256:" + "ab".repeat(32), "", "__proto__", "constructor", "toString", "10", "9", "-1", "1.5"),
+    fc.string({
+      unit: fc.constantFrom(
+        "a",
+        '"',
+        "\\",
+        "\u0000",
+        "\u001f",
+        "\u007f",
+        "/",
+        "é",
+        "\u2028",
+        "😀",
+        "\ud800",
+        "\udc00",
+        "u",
+        "d",
+        "8",
+      ),
+      maxLength: 10,
+    }),
+    fc.constantFrom(
+      "\\ud800",
+      "\\\\ud800",
+      "sha256:" + "ab".repeat(32),
+      "",
+      "__proto__",
+      "constructor",
+      "toString",
+      "10",
+      "9",
+      "-1",
+      "1.5",
+    ),
   );
-  const key = fc.oneof(text, fc.constantFrom("a", "b", "B", "aa", "é", "\u{1f600}", "\uffff", "0", "01", "1", "2", "10"));
-  const scalar = fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.maxSafeInteger(), fc.constantFrom(0, -0, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER), text);
+  const key = fc.oneof(
+    text,
+    fc.constantFrom("a", "b", "B", "aa", "é", "\u{1f600}", "\uffff", "0", "01", "1", "2", "10"),
+  );
+  const scalar = fc.oneof(
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.maxSafeInteger(),
+    fc.constantFrom(0, -0, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER),
+    text,
+  );
   const { value } = fc.letrec((tie) => ({
     value: fc.oneof({ depthSize: "small", withCrossShrink: true }, scalar, tie("array"), tie("object")),
     array: fc.oneof(fc.array(tie("value"), { maxLength: 6 }), fc.array(scalar, { maxLength: 8 })),
@@ -82,16 +133,24 @@ describe("the encoder writes what canonicalize writes", () => {
     if (Array.isArray(v)) return v.map(sortedCopy);
     if (v === null || typeof v !== "object") return v;
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) Object.defineProperty(out, k, { value: sortedCopy((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+    for (const k of Object.keys(v).sort())
+      Object.defineProperty(out, k, {
+        value: sortedCopy((v as Record<string, unknown>)[k]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   };
   /** fc.jsonValue with every number made a safe integer (the subset has no fractions). */
   const toSubset = (v: unknown): unknown => {
-    if (typeof v === "number") return Number.isSafeInteger(v) ? v : Number.isFinite(v) ? Math.trunc(v) % Number.MAX_SAFE_INTEGER : 0;
+    if (typeof v === "number")
+      return Number.isSafeInteger(v) ? v : Number.isFinite(v) ? Math.trunc(v) % Number.MAX_SAFE_INTEGER : 0;
     if (Array.isArray(v)) return v.map(toSubset);
     if (v === null || typeof v !== "object") return v;
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: toSubset(x), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, k, { value: toSubset(x), enumerable: true, writable: true, configurable: true });
     return out;
   };
 
@@ -108,17 +167,25 @@ describe("the encoder writes what canonicalize writes", () => {
         expect(canonicalJson(v)).toBe(got.text);
         const tag = DOMAIN.distillate;
         const digests = IMPLEMENTATIONS.map((sha) => `sha256:${sha.hexOfText(`${tag}\0${got.text}`)}`);
-        expect(new Set([...digests, digestOf(tag, v), `sha256:${SHA256_NOBLE.hexOfBytes(preimageOf(tag, v))}`]).size).toBe(1);
+        expect(
+          new Set([...digests, digestOf(tag, v), `sha256:${SHA256_NOBLE.hexOfBytes(preimageOf(tag, v))}`]).size,
+        ).toBe(1);
       } else {
         count.refused++;
         expect(() => digestOf(DOMAIN.distillate, v)).toThrow(CanonicalEncodingError);
       }
     };
-    fc.assert(fc.property(value, (v) => {
-      check(v);
-      check(sortedCopy(v));
-    }), { numRuns: RUNS, seed: 68 });
-    fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }).map(toSubset), (v) => check(v)), { numRuns: RUNS, seed: 8785 });
+    fc.assert(
+      fc.property(value, (v) => {
+        check(v);
+        check(sortedCopy(v));
+      }),
+      { numRuns: RUNS, seed: 68 },
+    );
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }).map(toSubset), (v) => check(v)),
+      { numRuns: RUNS, seed: 8785 },
+    );
     expect(count.generated).toBe(3 * RUNS);
     expect(count.encoded + count.refused).toBe(3 * RUNS);
     // Lone surrogates are generated often enough to be refused many times, and most values encode.
@@ -127,7 +194,18 @@ describe("the encoder writes what canonicalize writes", () => {
   });
 
   it("writes strings as JSON.stringify does, with and without the JSON.stringify paths", () => {
-    const strings = ["", "plain", "q\"uote", "back\\slash", "\\ud800", "\\\\ud800", "tab\there", "\u0000\u0001\u001f", "\u007f/é😀\u2028\u2029", "\ud83d\ude00"];
+    const strings = [
+      "",
+      "plain",
+      'q"uote',
+      "back\\slash",
+      "\\ud800",
+      "\\\\ud800",
+      "tab\there",
+      "\u0000\u0001\u001f",
+      "\u007f/é😀\u2028\u2029",
+      "\ud83d\ude00",
+    ];
     for (const s of strings) {
       expect(encodeCanonical(s)).toBe(JSON.stringify(s));
       expect(encodeCanonical([s, s])).toBe(JSON.stringify([s, s]));
@@ -135,7 +213,9 @@ describe("the encoder writes what canonicalize writes", () => {
       expect(encodeCanonical({ z: { [s]: [s] }, a: 1 })).toBe(canonicalize({ z: { [s]: [s] }, a: 1 }));
     }
     expect(encodeCanonical(-0)).toBe("0");
-    expect(encodeCanonical({ "10": 1, "9": 2, b: 3, B: 4, "é": 5, "\u{1f600}": 6, "\uffff": 7 })).toBe('{"10":1,"9":2,"B":4,"b":3,"é":5,"😀":6,"\uffff":7}');
+    expect(encodeCanonical({ "10": 1, "9": 2, b: 3, B: 4, é: 5, "\u{1f600}": 6, "\uffff": 7 })).toBe(
+      '{"10":1,"9":2,"B":4,"b":3,"é":5,"😀":6,"\uffff":7}',
+    );
     const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${(i * 7) % 40}`, i]));
     expect(encodeCanonical(many)).toBe(canonicalize(many));
   });
@@ -165,7 +245,10 @@ describe("the encoder refuses what is outside the subset, naming where", () => {
     expect(refusal({ a: [1, { w: 0.5 }] })).toEqual({ path: "$.a[1].w", reason: "number 0.5 is not a safe integer" });
     expect(refusal({ n: 2 ** 60 })).toEqual({ path: "$.n", reason: `number ${2 ** 60} is not a safe integer` });
     expect(refusal([Number.NaN])).toEqual({ path: "$[0]", reason: "number NaN is not a safe integer" });
-    expect(refusal({ x: { y: -Infinity } })).toEqual({ path: "$.x.y", reason: "number -Infinity is not a safe integer" });
+    expect(refusal({ x: { y: -Infinity } })).toEqual({
+      path: "$.x.y",
+      reason: "number -Infinity is not a safe integer",
+    });
     expect(refusal(0.1)).toEqual({ path: "$", reason: "number 0.1 is not a safe integer" });
     expect(refusal(undefined)).toEqual({ path: "$", reason: "undefined is not JSON" });
     expect(refusal([undefined])).toEqual({ path: "$[0]", reason: "undefined is not JSON" });
@@ -173,12 +256,17 @@ describe("the encoder refuses what is outside the subset, naming where", () => {
     expect(refusal({ f: [1, () => 1] })).toEqual({ path: "$.f[1]", reason: "function is not JSON" });
     expect(refusal({ s: Symbol("s") })).toEqual({ path: "$.s", reason: "symbol is not JSON" });
     expect(refusal({ b: [10n] })).toEqual({ path: "$.b[0]", reason: "bigint is not JSON" });
-    expect(() => canonicalJson({ a: { b: [0, 1.5] } })).toThrow("cannot canonically encode value at $.a.b[1]: number 1.5 is not a safe integer");
+    expect(() => canonicalJson({ a: { b: [0, 1.5] } })).toThrow(
+      "cannot canonically encode value at $.a.b[1]: number 1.5 is not a safe integer",
+    );
     expect(() => digestOf(DOMAIN.batch, { a: undefined })).toThrow(CanonicalEncodingError);
   });
 
   it("lone surrogates, in values and in keys (D-044), as canonicalize does", () => {
-    expect(refusal({ x: ["ok", "a\ud800"] })).toEqual({ path: "$.x[1]", reason: "a string with a lone surrogate is not Unicode text (D-044)" });
+    expect(refusal({ x: ["ok", "a\ud800"] })).toEqual({
+      path: "$.x[1]",
+      reason: "a string with a lone surrogate is not Unicode text (D-044)",
+    });
     expect(refusal({ x: { "\udc00": 1 } }).path).toBe("$.x.\udc00");
     expect(refusal("\udc00\ud800").path).toBe("$");
     expect(() => canonicalize({ x: ["ok", "a\ud800"] })).toThrow(/Lone surrogate/);
@@ -186,12 +274,21 @@ describe("the encoder refuses what is outside the subset, naming where", () => {
   });
 
   it("objects with toJSON (a Date), which canonicalize would convert", () => {
-    expect(refusal({ when: new Date(0) })).toEqual({ path: "$.when", reason: "Date with a toJSON method is not in the JSON subset" });
-    expect(refusal([{ toJSON: () => 1 }])).toEqual({ path: "$[0]", reason: "Object with a toJSON method is not in the JSON subset" });
+    expect(refusal({ when: new Date(0) })).toEqual({
+      path: "$.when",
+      reason: "Date with a toJSON method is not in the JSON subset",
+    });
+    expect(refusal([{ toJSON: () => 1 }])).toEqual({
+      path: "$[0]",
+      reason: "Object with a toJSON method is not in the JSON subset",
+    });
     // A toJSON JSON.stringify would call though Object.keys does not list it, in a value whose keys are in order.
     const hidden = { a: 1 };
     Object.defineProperty(hidden, "toJSON", { value: () => "converted", enumerable: false });
-    expect(refusal({ a: [hidden], b: 2 })).toEqual({ path: "$.a[0]", reason: "Object with a toJSON method is not in the JSON subset" });
+    expect(refusal({ a: [hidden], b: 2 })).toEqual({
+      path: "$.a[0]",
+      reason: "Object with a toJSON method is not in the JSON subset",
+    });
     expect(refusal({ a: Object.assign([1, 2], { toJSON: () => 3 }) }).path).toBe("$.a");
   });
 
@@ -224,12 +321,17 @@ describe("SHA-256: native where Node provides it, @noble/hashes elsewhere (D-068
   });
 
   it("the three implementations agree on texts with non-ASCII characters and on bytes", () => {
-    fc.assert(fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), fc.uint8Array({ maxLength: 300 }), (s, bytes) => {
-      const hex = new Set(IMPLEMENTATIONS.map((sha) => sha.hexOfText(s)));
-      expect(hex.size).toBe(1);
-      expect(new Set(IMPLEMENTATIONS.map((sha) => sha.hexOfBytes(bytes))).size).toBe(1);
-      expect(SHA256_NOBLE.hexOfText(s)).toBe(nodeCrypto.createHash("sha256").update(Buffer.from(s, "utf8")).digest("hex"));
-    }), { numRuns: 200, seed: 20 });
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), fc.uint8Array({ maxLength: 300 }), (s, bytes) => {
+        const hex = new Set(IMPLEMENTATIONS.map((sha) => sha.hexOfText(s)));
+        expect(hex.size).toBe(1);
+        expect(new Set(IMPLEMENTATIONS.map((sha) => sha.hexOfBytes(bytes))).size).toBe(1);
+        expect(SHA256_NOBLE.hexOfText(s)).toBe(
+          nodeCrypto.createHash("sha256").update(Buffer.from(s, "utf8")).digest("hex"),
+        );
+      }),
+      { numRuns: 200, seed: 20 },
+    );
   });
 
   it("the spec's encoding and hashing modules import nothing from node: (they must bundle for a browser)", () => {

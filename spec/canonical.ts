@@ -32,7 +32,10 @@
 /** Thrown when a value cannot be canonically encoded (a non-integer number, undefined, a cycle...). */
 export class CanonicalEncodingError extends Error {
   override readonly name = "CanonicalEncodingError";
-  constructor(readonly path: string, readonly reason: string) {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
     super(`cannot canonically encode value at ${path}: ${reason}`);
   }
 }
@@ -70,7 +73,8 @@ const encodeKey = (k: string): string => {
   return e;
 };
 
-const typeName = (v: unknown): string => (typeof v === "object" ? (v === null ? "null" : Object.prototype.toString.call(v).slice(8, -1)) : typeof v);
+const typeName = (v: unknown): string =>
+  typeof v === "object" ? (v === null ? "null" : Object.prototype.toString.call(v).slice(8, -1)) : typeof v;
 
 /** A string, boolean, null or safe integer: what JSON.stringify writes as the canonical text (strings bar lone surrogates). */
 const isScalar = (x: unknown): boolean => {
@@ -115,7 +119,8 @@ const encode = (v: unknown, depth: number, seen: Set<object> | undefined): strin
       return v ? "true" : "false";
     case "object": {
       if (v === null) return "null";
-      if (typeof (v as { toJSON?: unknown }).toJSON === "function") throw new Refusal(`${typeName(v)} with a toJSON method is not in the JSON subset`);
+      if (typeof (v as { toJSON?: unknown }).toJSON === "function")
+        throw new Refusal(`${typeName(v)} with a toJSON method is not in the JSON subset`);
       if (depth >= CYCLE_CHECK_DEPTH) {
         seen ??= new Set();
         if (seen.has(v)) throw new Refusal("the value contains a cycle");

@@ -7,8 +7,25 @@ import { ERROR_CODES, invariantOfCode } from "./errors.ts";
 describe("invariant catalog", () => {
   it("holds exactly the 19 invariants J-1..J-4, S-1..S-5, AD-1..AD-4, I1..I6, in that order", () => {
     expect(INVARIANTS.map((i) => i.id)).toEqual([
-      "J-1", "J-2", "J-3", "J-4", "S-1", "S-2", "S-3", "S-4", "S-5",
-      "AD-1", "AD-2", "AD-3", "AD-4", "I1", "I2", "I3", "I4", "I5", "I6",
+      "J-1",
+      "J-2",
+      "J-3",
+      "J-4",
+      "S-1",
+      "S-2",
+      "S-3",
+      "S-4",
+      "S-5",
+      "AD-1",
+      "AD-2",
+      "AD-3",
+      "AD-4",
+      "I1",
+      "I2",
+      "I3",
+      "I4",
+      "I5",
+      "I6",
     ]);
     expect(new Set(INVARIANT_IDS).size).toBe(19);
   });
@@ -76,7 +93,9 @@ describe("invariant catalog", () => {
       expect(inv.rejectedBy, inv.id).toEqual([...new Set(own.map((c) => c.op))]);
       expect(inv.guards.slice(0, inv.rejectedBy.length), inv.id).toEqual(inv.rejectedBy);
       if (inv.rejectedBy.length === 0) {
-        expect(inv.byConstruction?.note, `${inv.id} has no rejecting check, so it must say how it holds`).toMatch(/no command is rejected with this code/);
+        expect(inv.byConstruction?.note, `${inv.id} has no rejecting check, so it must say how it holds`).toMatch(
+          /no command is rejected with this code/,
+        );
       }
       for (const op of inv.byConstruction?.ops ?? []) expect(inv.guards, inv.id).toContain(op);
     }

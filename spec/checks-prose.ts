@@ -40,8 +40,13 @@ export const parseOperationChecks = (markdown: string): ProseCheck[] => {
     const body = markdown.slice(start, end).replace(/\s+/g, " ");
     const m = /[Cc]hecks(?:, in order)?:\s*(.*?)(?:\.\s|\.$|$)/.exec(body);
     if (m === null) return;
-    const list = (m[1] ?? "").split(";").map((s) => s.trim()).filter((s) => s.length > 0);
-    list.forEach((text, i) => out.push({ clause: h[1] as string, op: h[2] as string, index: i + 1, text, targets: targetsOf(text) }));
+    const list = (m[1] ?? "")
+      .split(";")
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
+    list.forEach((text, i) =>
+      out.push({ clause: h[1] as string, op: h[2] as string, index: i + 1, text, targets: targetsOf(text) }),
+    );
   });
   return out;
 };
@@ -51,7 +56,13 @@ export const parseCommonChecks = (markdown: string): ProseCheck[] => {
   const m = /\*\*OP-0\.2 Check order\.\*\*(.*?)The first failing check/s.exec(markdown);
   const body = (m?.[1] ?? "").replace(/\s+/g, " ");
   return [...body.matchAll(/\((\d)\)\s*([^;]*)/g)]
-    .map((x) => ({ clause: "OP-0.2", op: "*", index: Number(x[1]), text: (x[2] ?? "").trim(), targets: targetsOf(x[2] ?? "") }))
+    .map((x) => ({
+      clause: "OP-0.2",
+      op: "*",
+      index: Number(x[1]),
+      text: (x[2] ?? "").trim(),
+      targets: targetsOf(x[2] ?? ""),
+    }))
     .filter((x) => x.targets.length > 0);
 };
 

@@ -40,7 +40,7 @@ export const renderChecksMarkdown = (): string => {
     "<!-- Generated from spec/checks.ts by `npm run spec:generate`. Do not edit. -->",
     "# Check clauses",
     "",
-    "Every check of `spec/OPERATIONS.md`, one row per item of a clause's \"Checks:\" list, in the order the",
+    'Every check of `spec/OPERATIONS.md`, one row per item of a clause\'s "Checks:" list, in the order the',
     "checks apply (OP-0.2, D-032): the first failing check decides the rejection. `OP-2.3.c5` is the fifth",
     "item of OP-2.3's list. A command first passes the common checks of OP-0.2 (and, for a migration phase",
     "command, the migration lookup of OP-7), then its operation's own list. `spec/checks.test.ts` keeps",
@@ -59,8 +59,12 @@ export const renderChecksMarkdown = (): string => {
     if (rows[0]?.op === null) lines.push(`Applies to: ${rows[0].ops.map((o) => `\`${o}\``).join(", ")}.`, "");
     lines.push("| Check | Condition | Rejects with |", "|---|---|---|");
     for (const c of rows) {
-      const unreachable = c.unreachable === undefined ? "" : ` (never fails against a conforming system: ${c.unreachable})`;
-      const protects = c.protects === undefined ? "" : `; a disagreement here is attributed to ${c.protects.invariant} (D-035): ${c.protects.why}`;
+      const unreachable =
+        c.unreachable === undefined ? "" : ` (never fails against a conforming system: ${c.unreachable})`;
+      const protects =
+        c.protects === undefined
+          ? ""
+          : `; a disagreement here is attributed to ${c.protects.invariant} (D-035): ${c.protects.why}`;
       const note = unreachable + protects;
       lines.push(`| ${c.id} | ${cell(c.text)} | ${cell(outcome(c))}${cell(note)} |`);
     }

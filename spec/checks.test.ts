@@ -1,7 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { CHECKS, GENERIC_PROTECTS, MIGRATION_PHASE_OPS, QUIESCED_OPS, check, checksOf, quiescenceCheckOf } from "./checks.ts";
+import {
+  CHECKS,
+  GENERIC_PROTECTS,
+  MIGRATION_PHASE_OPS,
+  QUIESCED_OPS,
+  check,
+  checksOf,
+  quiescenceCheckOf,
+} from "./checks.ts";
 import { INVARIANTS } from "./catalog.ts";
-import { parseCommonChecks, parseOperationChecks, parseQuiescedOps, readOperations, targetsOf } from "./checks-prose.ts";
+import {
+  parseCommonChecks,
+  parseOperationChecks,
+  parseQuiescedOps,
+  readOperations,
+  targetsOf,
+} from "./checks-prose.ts";
 import { COMMAND_OPS } from "./schemas/commands.ts";
 
 const md = readOperations();
@@ -32,13 +46,17 @@ describe("spec/checks.ts matches the Checks lists of OPERATIONS.md item by item"
   });
 
   it("the OP-7 migration lookup is stated in the prose with its code", () => {
-    expect(md.replace(/\s+/g, " ")).toMatch(/Phase commands after the fence, and `ripa.migration_cancel`, naming a migration that is not the one in progress → `NOT_FOUND`/);
+    expect(md.replace(/\s+/g, " ")).toMatch(
+      /Phase commands after the fence, and `ripa.migration_cancel`, naming a migration that is not the one in progress → `NOT_FOUND`/,
+    );
     expect(check("OP-7.c1").targets).toEqual(["NOT_FOUND"]);
   });
 
   it("OP-0.4's quiescence list is QUIESCED_OPS, and exactly those operations start their list with quiescence", () => {
     expect(parseQuiescedOps(md)).toEqual([...QUIESCED_OPS]);
-    const starting = CHECKS.filter((c) => c.index === 1 && c.op !== null && c.text.startsWith("quiescence")).map((c) => c.op);
+    const starting = CHECKS.filter((c) => c.index === 1 && c.op !== null && c.text.startsWith("quiescence")).map(
+      (c) => c.op,
+    );
     expect([...starting].sort()).toEqual([...QUIESCED_OPS].sort());
     for (const op of QUIESCED_OPS) expect(quiescenceCheckOf(op).targets).toEqual(["I4"]);
   });
@@ -48,11 +66,23 @@ describe("spec/checks.ts matches the Checks lists of OPERATIONS.md item by item"
     for (const op of COMMAND_OPS) {
       const own = checksOf(op).filter((c) => c.op === op);
       expect(own.length, op).toBeGreaterThan(0);
-      expect(own.map((c) => c.index), op).toEqual(own.map((_, k) => k + 1));
+      expect(
+        own.map((c) => c.index),
+        op,
+      ).toEqual(own.map((_, k) => k + 1));
       expect(checksOf(op)[0]?.id, op).toBe("OP-0.2.c1");
     }
-    for (const op of MIGRATION_PHASE_OPS) expect(checksOf(op).map((c) => c.id).slice(0, 4)).toEqual(["OP-0.2.c1", "OP-0.2.c2", "OP-0.2.c3", "OP-7.c1"]);
-    expect(checksOf("advaita.mint").map((c) => c.id).slice(0, 3)).toEqual(["OP-0.2.c1", "OP-0.2.c2", "OP-5.1.c1"]);
+    for (const op of MIGRATION_PHASE_OPS)
+      expect(
+        checksOf(op)
+          .map((c) => c.id)
+          .slice(0, 4),
+      ).toEqual(["OP-0.2.c1", "OP-0.2.c2", "OP-0.2.c3", "OP-7.c1"]);
+    expect(
+      checksOf("advaita.mint")
+        .map((c) => c.id)
+        .slice(0, 3),
+    ).toEqual(["OP-0.2.c1", "OP-0.2.c2", "OP-5.1.c1"]);
   });
 
   it("the prose reader sees a changed target (the comparison can fail)", () => {
@@ -69,7 +99,10 @@ describe("GENERIC_PROTECTS (D-035 rule 1): the invariant a generic-code check pr
     const generic = new Set(["MALFORMED", "NOT_FOUND", "DUPLICATE_ID", "TICK_REGRESSED"]);
     for (const [id, p] of Object.entries(GENERIC_PROTECTS)) {
       const c = check(id);
-      expect(c.targets.every((t) => generic.has(t)), id).toBe(true);
+      expect(
+        c.targets.every((t) => generic.has(t)),
+        id,
+      ).toBe(true);
       expect(c.protects).toEqual(p);
       expect(p.why.length, id).toBeGreaterThan(20);
       const family = INVARIANTS.find((i) => i.id === p.invariant)?.protocol;
@@ -77,9 +110,12 @@ describe("GENERIC_PROTECTS (D-035 rule 1): the invariant a generic-code check pr
     }
   });
   it("leaves the lookups of an agent, an instance and a migration, the schema and the tick unowned", () => {
-    for (const id of ["OP-0.2.c1", "OP-0.2.c2", "OP-0.2.c3", "OP-7.c1", "OP-2.3.c2", "OP-4.4.c1", "OP-7.7.c1"]) expect(check(id).protects, id).toBeUndefined();
+    for (const id of ["OP-0.2.c1", "OP-0.2.c2", "OP-0.2.c3", "OP-7.c1", "OP-2.3.c2", "OP-4.4.c1", "OP-7.7.c1"])
+      expect(check(id).protects, id).toBeUndefined();
   });
   it("no check that rejects under an invariant carries a protects entry (its invariant is on the wire)", () => {
-    for (const c of CHECKS) if (c.targets.some((t) => !["MALFORMED", "NOT_FOUND", "DUPLICATE_ID", "TICK_REGRESSED"].includes(t))) expect(c.protects, c.id).toBeUndefined();
+    for (const c of CHECKS)
+      if (c.targets.some((t) => !["MALFORMED", "NOT_FOUND", "DUPLICATE_ID", "TICK_REGRESSED"].includes(t)))
+        expect(c.protects, c.id).toBeUndefined();
   });
 });

@@ -76,14 +76,27 @@ const clause = (name: string, op: CommandOp, items: readonly Item[]): CheckClaus
  * operations' "Checks:" lists starts with "quiescence".
  */
 export const QUIESCED_OPS: readonly CommandOp[] = [
-  "janma.conceive", "janma.birth", "janma.act", "samskara.merge", "samskara.excise",
-  "ripa.task_start", "ripa.task_resume", "ripa.request", "ripa.evolve", "ripa.identity_update",
-  "ripa.replicate", "ripa.descend", "ripa.restart",
+  "janma.conceive",
+  "janma.birth",
+  "janma.act",
+  "samskara.merge",
+  "samskara.excise",
+  "ripa.task_start",
+  "ripa.task_resume",
+  "ripa.request",
+  "ripa.evolve",
+  "ripa.identity_update",
+  "ripa.replicate",
+  "ripa.descend",
+  "ripa.restart",
 ];
 
 /** The phase commands after the fence, which look their migration up first (OP-7 preamble). */
 export const MIGRATION_PHASE_OPS: readonly CommandOp[] = [
-  "ripa.migration_checkpoint", "ripa.migration_validate", "ripa.migration_bind", "ripa.migration_rehydrate",
+  "ripa.migration_checkpoint",
+  "ripa.migration_validate",
+  "ripa.migration_bind",
+  "ripa.migration_rehydrate",
   "ripa.migration_resume",
 ];
 
@@ -110,17 +123,22 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
     ["instance exists", "NOT_FOUND"],
     ["state `conceived`", "J-1"],
     ["state `withdrawn` or `dissolved`", "J-3"],
-    ["the signature (D-021): `signed.identity` = agent identity, `signed.nonce` = instance nonce, `signed.manifest_digest` = instance manifest digest, `signed.action.tick` = `tick`, and `signed.signature = digestOf(action, { identity, nonce, manifest_digest, action })`", "AD-4"],
+    [
+      "the signature (D-021): `signed.identity` = agent identity, `signed.nonce` = instance nonce, `signed.manifest_digest` = instance manifest digest, `signed.action.tick` = `tick`, and `signed.signature = digestOf(action, { identity, nonce, manifest_digest, action })`",
+      "AD-4",
+    ],
     ["`tick ≥ born_tick + ttl_ticks`", "J-3"],
     ["the tool is bound, the capability is one of that binding's, and some held grant covers it", "J-2"],
   ]),
   ...clause("OP-2.4", "janma.acquire", [
     ["instance exists", "NOT_FOUND"],
-    ["always rejected: a tool acquisition → J-1, a capability acquisition → J-2", ["J-1", "J-2"], { alwaysRejects: true }],
+    [
+      "always rejected: a tool acquisition → J-1, a capability acquisition → J-2",
+      ["J-1", "J-2"],
+      { alwaysRejects: true },
+    ],
   ]),
-  ...clause("OP-2.5", "janma.expire", [
-    ["instance exists", "NOT_FOUND"],
-  ]),
+  ...clause("OP-2.5", "janma.expire", [["instance exists", "NOT_FOUND"]]),
   ...clause("OP-2.6", "janma.withdraw", [
     ["instance exists", "NOT_FOUND"],
     ["state `conceived`", "J-1"],
@@ -132,11 +150,20 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
     ["`obligation_id` unused in the agent", "DUPLICATE_ID"],
     ["`distillate` parses with the strict `SamskaraDistillate` schema", "S-1"],
     ["`source.identity`, `source.nonce`, `source.instance_id` and `born_from` match the instance", "AD-4"],
-    ["the signal is the principal's: its `model_version` is the manifest's `distillation_policy.satisfaction_model`, and a confidence of 0 comes only with valence 0 and no dispositions", "S-2"],
-    ["every disposition's weight has the sign of the valence — so a weight of 0 is accepted only when the valence is 0 — and `|weight| ≤ |valence|`", "S-2"],
+    [
+      "the signal is the principal's: its `model_version` is the manifest's `distillation_policy.satisfaction_model`, and a confidence of 0 comes only with valence 0 and no dispositions",
+      "S-2",
+    ],
+    [
+      "every disposition's weight has the sign of the valence — so a weight of 0 is accepted only when the valence is 0 — and `|weight| ≤ |valence|`",
+      "S-2",
+    ],
     ["every disposition's category is authorised by the manifest's consent grant for both storage and training", "S-1"],
     ["no disposition's guidance leaks 4 consecutive trace tokens", "S-1"],
-    ["the `distillate_id` has never been used in the agent (pending or discharged obligations, retained or excised distillates)", "AD-3"],
+    [
+      "the `distillate_id` has never been used in the agent (pending or discharged obligations, retained or excised distillates)",
+      "AD-3",
+    ],
   ]),
   ...clause("OP-2.8", "janma.dissolve", [
     ["instance exists", "NOT_FOUND"],
@@ -148,8 +175,12 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
     ["status `pending`", "J-4"],
     ["`tick < deadline_tick`", "J-4"],
     [
-      "`attempts < max_retries + 1`", "J-4",
-      { unreachable: "the attempt that reaches max_retries + 1 discharges the obligation (a reinforcing one at its first attempt, a corrective one at attempts = max_retries + 1), so a pending obligation always has an attempt left and the status check OP-3.1.c2 fails first; the check states the bound, it never decides" },
+      "`attempts < max_retries + 1`",
+      "J-4",
+      {
+        unreachable:
+          "the attempt that reaches max_retries + 1 discharges the obligation (a reinforcing one at its first attempt, a corrective one at attempts = max_retries + 1), so a pending obligation always has an attempt left and the status check OP-3.1.c2 fails first; the check states the bound, it never decides",
+      },
     ],
   ]),
   ...clause("OP-3.2", "custody.expire", [
@@ -171,8 +202,12 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
   ]),
   ...clause("OP-4.3", "samskara.replay", [
     [
-      "replay (OP-1.7) reproduces the chain", "S-4",
-      { unreachable: "merge and excision build the chain by OP-1.6 and OP-1.8, the same steps replay repeats, so a conforming store always reproduces it (S-4 holds by construction); only a faulty implementation fails this check" },
+      "replay (OP-1.7) reproduces the chain",
+      "S-4",
+      {
+        unreachable:
+          "merge and excision build the chain by OP-1.6 and OP-1.8, the same steps replay repeats, so a conforming store always reproduces it (S-4 holds by construction); only a faulty implementation fails this check",
+      },
     ],
   ]),
   ...clause("OP-4.4", "advaita.project_write", [
@@ -220,9 +255,7 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
     ["quiescence", "I4"],
     ["authorisation", "I1"],
   ]),
-  ...clause("OP-6.9", "ripa.bind_surface", [
-    ["no label key is reserved (TAB-2)", "I6"],
-  ]),
+  ...clause("OP-6.9", "ripa.bind_surface", [["no label key is reserved (TAB-2)", "I6"]]),
   ...clause("OP-6.10", "ripa.replicate", [
     ["quiescence", "I4"],
     ["execution id differs from the bound execution and every replica", "DUPLICATE_ID"],
@@ -242,15 +275,17 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
     ["no live request attempt (export refuses while a task is running)", "I4"],
     ["token fresh", "I4"],
   ]),
-  ...clause("OP-7.2", "ripa.migration_checkpoint", [
-    ["phase `fenced`", "I4"],
-  ]),
+  ...clause("OP-7.2", "ripa.migration_checkpoint", [["phase `fenced`", "I4"]]),
   ...clause("OP-7.3", "ripa.migration_validate", [
     ["phase `checkpointed`", "I4"],
     ["`bundle_digest` equals the recorded one", "I2"],
     [
-      "bundle identity and identity version equal the installed ones", "I1",
-      { unreachable: "the state it compares is changed only by operations that quiescence refuses while a migration is in progress (OP-0.4): the identity never changes and its version only by `ripa.identity_update`, and the bundle is taken after the fence; so no command sequence can fail it, and it guards a corrupted or tampered state" },
+      "bundle identity and identity version equal the installed ones",
+      "I1",
+      {
+        unreachable:
+          "the state it compares is changed only by operations that quiescence refuses while a migration is in progress (OP-0.4): the identity never changes and its version only by `ripa.identity_update`, and the bundle is taken after the fence; so no command sequence can fail it, and it guards a corrupted or tampered state",
+      },
     ],
     ["`target.body_revision` equals the bundle's", "I3"],
     ["target execution id differs from the source's", "DUPLICATE_ID"],
@@ -263,23 +298,33 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
     ["no label key reserved", "I6"],
     ["surface ids unique", "DUPLICATE_ID"],
   ]),
-  ...clause("OP-7.5", "ripa.migration_rehydrate", [
-    ["phase `bound`", "I4"],
-  ]),
+  ...clause("OP-7.5", "ripa.migration_rehydrate", [["phase `bound`", "I4"]]),
   ...clause("OP-7.6", "ripa.migration_resume", [
     ["phase `rehydrated`", "I4"],
     ["token fresh", "I4"],
     [
-      "installed identity record digest equals the bundle's", "I1",
-      { unreachable: "the state it compares is changed only by operations that quiescence refuses while a migration is in progress (OP-0.4): the identity record changes only by `ripa.identity_update`; so no command sequence can fail it, and it guards a corrupted or tampered state" },
+      "installed identity record digest equals the bundle's",
+      "I1",
+      {
+        unreachable:
+          "the state it compares is changed only by operations that quiescence refuses while a migration is in progress (OP-0.4): the identity record changes only by `ripa.identity_update`; so no command sequence can fail it, and it guards a corrupted or tampered state",
+      },
     ],
     [
-      "memory head and store head equal the bundle's", "I2",
-      { unreachable: "the state it compares is changed only by operations that quiescence refuses while a migration is in progress (OP-0.4): memory extends only by install, merge, excision and task start, and the store head moves only by merge and excision; so no command sequence can fail it, and it guards a corrupted or tampered state" },
+      "memory head and store head equal the bundle's",
+      "I2",
+      {
+        unreachable:
+          "the state it compares is changed only by operations that quiescence refuses while a migration is in progress (OP-0.4): memory extends only by install, merge, excision and task start, and the store head moves only by merge and excision; so no command sequence can fail it, and it guards a corrupted or tampered state",
+      },
     ],
     [
-      "body revision equals the bundle's", "I3",
-      { unreachable: "the state it compares is changed only by operations that quiescence refuses while a migration is in progress (OP-0.4): the body revision changes only by `ripa.evolve`; so no command sequence can fail it, and it guards a corrupted or tampered state" },
+      "body revision equals the bundle's",
+      "I3",
+      {
+        unreachable:
+          "the state it compares is changed only by operations that quiescence refuses while a migration is in progress (OP-0.4): the body revision changes only by `ripa.evolve`; so no command sequence can fail it, and it guards a corrupted or tampered state",
+      },
     ],
   ]),
   ...clause("OP-7.7", "ripa.migration_cancel", [
@@ -290,12 +335,25 @@ const OPERATION_CHECKS: readonly CheckClause[] = [
 ];
 
 /** The shared checks; `ops` is filled in by `withOps` once the operation list is known. */
-const shared = (name: string, index: number, text: string, target: CheckTarget, ops: readonly CommandOp[]): CheckClause => ({
-  id: `${name}.c${index}`, clause: name, index, op: null, ops, text, targets: [target],
+const shared = (
+  name: string,
+  index: number,
+  text: string,
+  target: CheckTarget,
+  ops: readonly CommandOp[],
+): CheckClause => ({
+  id: `${name}.c${index}`,
+  clause: name,
+  index,
+  op: null,
+  ops,
+  text,
+  targets: [target],
 });
 
 const OPS_IN_ORDER: readonly CommandOp[] = [
-  "advaita.mint", ...new Set(OPERATION_CHECKS.map((c) => c.op as CommandOp).filter((op) => op !== "advaita.mint")),
+  "advaita.mint",
+  ...new Set(OPERATION_CHECKS.map((c) => c.op as CommandOp).filter((op) => op !== "advaita.mint")),
 ];
 const AGENT_OPS = OPS_IN_ORDER.filter((op) => op !== "advaita.mint");
 
@@ -306,16 +364,34 @@ const AGENT_OPS = OPS_IN_ORDER.filter((op) => op !== "advaita.mint");
  * their own, spec/rules.ts) and the tick protect none: a disagreement there is attributed by rule 3.
  */
 export const GENERIC_PROTECTS: Readonly<Record<string, { readonly invariant: InvariantId; readonly why: string }>> = {
-  "OP-2.7.c3": { invariant: "J-4", why: "the obligation id names the one distillation obligation of a life, which J-4 counts and carries under custody" },
+  "OP-2.7.c3": {
+    invariant: "J-4",
+    why: "the obligation id names the one distillation obligation of a life, which J-4 counts and carries under custody",
+  },
   "OP-3.1.c1": { invariant: "J-4", why: "a custody attempt is made on an obligation, whose custody J-4 states" },
   "OP-3.2.c1": { invariant: "J-4", why: "a custody expiry ends an obligation's custody, which J-4 bounds" },
-  "OP-4.2.c2": { invariant: "S-5", why: "an excision id names one excision, S-5's operation (unlearning by replay without the excised lives)" },
+  "OP-4.2.c2": {
+    invariant: "S-5",
+    why: "an excision id names one excision, S-5's operation (unlearning by replay without the excised lives)",
+  },
   "OP-4.2.c4": { invariant: "S-5", why: "the excision's targets are the distillates S-5 re-derives the chain without" },
-  "OP-5.1.c2": { invariant: "I5", why: "the provider grants are the capabilities I5 keeps from changing provider silently (D-025)" },
+  "OP-5.1.c2": {
+    invariant: "I5",
+    why: "the provider grants are the capabilities I5 keeps from changing provider silently (D-025)",
+  },
   "OP-6.2.c2": { invariant: "I2", why: "task ids are continuity-relevant workflow state, which I2 names" },
-  "OP-6.10.c2": { invariant: "I4", why: "a replica's execution id must differ from the one holding continuation authority, I4's subject" },
-  "OP-7.3.c5": { invariant: "I4", why: "the target execution is the one that takes continuation authority at resume (I4)" },
-  "OP-7.3.c6": { invariant: "I5", why: "the target's provider grants are the capabilities I5 compares with the source's" },
+  "OP-6.10.c2": {
+    invariant: "I4",
+    why: "a replica's execution id must differ from the one holding continuation authority, I4's subject",
+  },
+  "OP-7.3.c5": {
+    invariant: "I4",
+    why: "the target execution is the one that takes continuation authority at resume (I4)",
+  },
+  "OP-7.3.c6": {
+    invariant: "I5",
+    why: "the target's provider grants are the capabilities I5 compares with the source's",
+  },
   "OP-7.4.c3": { invariant: "I6", why: "surfaces are interaction-surface labels, I6's subject" },
 };
 
@@ -346,8 +422,7 @@ export const check = (id: string): CheckClause => {
  * The checks a command of `op` passes through, in the order they apply (OP-0.2): schema, tick,
  * agent lookup, the migration lookup for phase commands, then the operation's own list.
  */
-export const checksOf = (op: CommandOp): readonly CheckClause[] =>
-  CHECKS.filter((c) => c.ops.includes(op));
+export const checksOf = (op: CommandOp): readonly CheckClause[] => CHECKS.filter((c) => c.ops.includes(op));
 
 /** The quiescence check of a quiesced operation (the first item of its own list). */
 export const quiescenceCheckOf = (op: CommandOp): CheckClause => {

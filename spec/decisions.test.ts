@@ -44,7 +44,10 @@ describe("decision record", () => {
 
   for (const [topic, pattern] of Object.entries(REQUIRED_TOPICS)) {
     it(`settles: ${topic}`, () => {
-      expect(DECISIONS.some((d) => pattern.test(`${d.title}. ${d.decision}`)), topic).toBe(true);
+      expect(
+        DECISIONS.some((d) => pattern.test(`${d.title}. ${d.decision}`)),
+        topic,
+      ).toBe(true);
     });
   }
 

@@ -2,7 +2,14 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
-  CanonicalEncodingError, DOMAIN, batchDigestOf, canonicalJson, digestOf, genesisVersionOf, identityOf, isDigest,
+  CanonicalEncodingError,
+  DOMAIN,
+  batchDigestOf,
+  canonicalJson,
+  digestOf,
+  genesisVersionOf,
+  identityOf,
+  isDigest,
 } from "./digest.ts";
 
 /**
@@ -13,7 +20,10 @@ const independentCanonical = (v: unknown): string => {
   if (v === null || typeof v === "boolean" || typeof v === "number" || typeof v === "string") return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(independentCanonical).join(",")}]`;
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${independentCanonical(o[k])}`).join(",")}}`;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${independentCanonical(o[k])}`)
+    .join(",")}}`;
 };
 const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
@@ -21,7 +31,13 @@ const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(byt
  * String escaping exactly as ENC-2's prose states it (review G-1), written from the text rather
  * than with JSON.stringify, so that the prose and the vectors are checked against each other.
  */
-const SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x08: "\\b", 0x09: "\\t", 0x0a: "\\n", 0x0c: "\\f", 0x0d: "\\r" };
+const SHORT_ESCAPES: Readonly<Record<number, string>> = {
+  0x08: "\\b",
+  0x09: "\\t",
+  0x0a: "\\n",
+  0x0c: "\\f",
+  0x0d: "\\r",
+};
 const enc2String = (s: string): string => {
   let out = '"';
   for (const ch of s) {
@@ -39,7 +55,10 @@ const enc2Canonical = (v: unknown): string => {
   if (v === null || typeof v === "boolean" || typeof v === "number") return String(v);
   if (Array.isArray(v)) return `[${v.map(enc2Canonical).join(",")}]`;
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).sort().map((k) => `${enc2String(k)}:${enc2Canonical(o[k])}`).join(",")}}`;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${enc2String(k)}:${enc2Canonical(o[k])}`)
+    .join(",")}}`;
 };
 
 interface VectorsFile {
@@ -51,7 +70,15 @@ const vectors = JSON.parse(readFileSync("spec/vectors/digests.json", "utf8")) as
 describe("digest test vectors (spec/vectors/digests.json)", () => {
   it("cover every domain that the store algebra and identity use", () => {
     const tags = new Set(vectors.digests.map((d) => d.tag));
-    for (const t of [DOMAIN.genesis, DOMAIN.storeState, DOMAIN.distillate, DOMAIN.batch, DOMAIN.version, DOMAIN.action, DOMAIN.manifest])
+    for (const t of [
+      DOMAIN.genesis,
+      DOMAIN.storeState,
+      DOMAIN.distillate,
+      DOMAIN.batch,
+      DOMAIN.version,
+      DOMAIN.action,
+      DOMAIN.manifest,
+    ])
       expect(tags, t).toContain(t);
     expect(vectors.identities.length).toBeGreaterThan(0);
   });
@@ -71,7 +98,11 @@ describe("digest test vectors (spec/vectors/digests.json)", () => {
   for (const v of vectors.identities) {
     it(`reproduces identity '${v.name}' with the separator spelled out`, () => {
       const preimage = Buffer.concat([
-        Buffer.from(DOMAIN.identity), Buffer.from([0]), Buffer.from(v.base_digest), Buffer.from([0]), Buffer.from(v.lineage_root),
+        Buffer.from(DOMAIN.identity),
+        Buffer.from([0]),
+        Buffer.from(v.base_digest),
+        Buffer.from([0]),
+        Buffer.from(v.lineage_root),
       ]);
       expect(preimage.toString("hex")).toBe(v.preimage_hex);
       expect(`sha256:${sha256Hex(preimage)}`).toBe(v.identity);
@@ -83,7 +114,8 @@ describe("digest test vectors (spec/vectors/digests.json)", () => {
 describe("ENC-2 string escapes (review G-1)", () => {
   it("the vectors include every short escape, another control, U+007F and a slash", () => {
     const canon = vectors.digests.map((d) => d.canonical).join("");
-    for (const esc of ["\\b", "\\t", "\\n", "\\f", "\\r", "\\u0000", "\\u001f", "\\u0007"]) expect(canon, esc).toContain(esc);
+    for (const esc of ["\\b", "\\t", "\\n", "\\f", "\\r", "\\u0000", "\\u001f", "\\u0007"])
+      expect(canon, esc).toContain(esc);
     expect(canon).toContain("\u007f");
     expect(canon).toContain("slash/");
   });

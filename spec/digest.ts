@@ -52,23 +52,27 @@ export const canonicalBytes = (value: unknown): Uint8Array => utf8ToBytes(canoni
 /** The preimage as text: tag, U+0000, canonical text. Its UTF-8 is the preimage (the tags are ASCII). */
 const preimageText = (tag: DomainTag, value: unknown): string => `${tag}\0${encodeCanonical(value)}`;
 
-const identityText = (baseDigest: Digest, lineageRoot: Digest): string => `${DOMAIN.identity}\0${baseDigest}\0${lineageRoot}`;
+const identityText = (baseDigest: Digest, lineageRoot: Digest): string =>
+  `${DOMAIN.identity}\0${baseDigest}\0${lineageRoot}`;
 
 /** The exact bytes that `digestOf(tag, value)` hashes: UTF8(tag) || 0x00 || JCS(value). */
 export const preimageOf = (tag: DomainTag, value: unknown): Uint8Array => utf8ToBytes(preimageText(tag, value));
 
 /** Domain-separated digest of a JSON value. */
-export const digestOf = (tag: DomainTag, value: unknown): Digest => `sha256:${SHA256.hexOfText(preimageText(tag, value))}`;
+export const digestOf = (tag: DomainTag, value: unknown): Digest =>
+  `sha256:${SHA256.hexOfText(preimageText(tag, value))}`;
 
 /** The exact bytes hashed for an identity: UTF8(tag) || 0x00 || UTF8(base) || 0x00 || UTF8(root). */
-export const identityPreimage = (baseDigest: Digest, lineageRoot: Digest): Uint8Array => utf8ToBytes(identityText(baseDigest, lineageRoot));
+export const identityPreimage = (baseDigest: Digest, lineageRoot: Digest): Uint8Array =>
+  utf8ToBytes(identityText(baseDigest, lineageRoot));
 
 /**
  * Advaita identity = H(base digest || lineage root) (Samsara paper, "Advaita: Substrate
  * Identity"), with `||` spelled out as a single 0x00 byte between the two digest texts and
  * the identity domain tag in front (D-005).
  */
-export const identityOf = (baseDigest: Digest, lineageRoot: Digest): Digest => `sha256:${SHA256.hexOfText(identityText(baseDigest, lineageRoot))}`;
+export const identityOf = (baseDigest: Digest, lineageRoot: Digest): Digest =>
+  `sha256:${SHA256.hexOfText(identityText(baseDigest, lineageRoot))}`;
 
 /** Genesis version of a lineage: binds the base model digest and a caller-supplied unique root. */
 export const genesisVersionOf = (baseDigest: Digest, root: string): Digest =>

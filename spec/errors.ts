@@ -20,7 +20,11 @@ export interface ErrorCodeRow {
 
 /** The full error-code table: one row per invariant, then the generic codes. */
 export const ERROR_CODES: readonly ErrorCodeRow[] = [
-  ...INVARIANTS.map((i) => ({ code: i.errorCode, invariant: i.id, meaning: `Rejected to protect ${i.id} (${i.name}).` })),
+  ...INVARIANTS.map((i) => ({
+    code: i.errorCode,
+    invariant: i.id,
+    meaning: `Rejected to protect ${i.id} (${i.name}).`,
+  })),
   ...Object.entries(GENERIC_ERRORS).map(([code, meaning]) => ({ code, invariant: null, meaning })),
 ];
 

@@ -18,12 +18,17 @@ import { SCHEMA_RULES } from "./rules.ts";
  * schema reports. spec/rules.test.ts checks JSON Schema + rules against zod in full.
  */
 const brokenOnlyByRule = (schema: string, path: string): boolean =>
-  SCHEMA_RULES.some((r) => r.schema === schema && new RegExp(`^${r.path.replace(/\./g, "\\.").replace("<i>", "\\d+")}$`).test(path));
+  SCHEMA_RULES.some(
+    (r) => r.schema === schema && new RegExp(`^${r.path.replace(/\./g, "\\.").replace("<i>", "\\d+")}$`).test(path),
+  );
 
 describe("exported JSON Schemas agree with the examples (independent validator)", () => {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   for (const name of Object.keys(SPEC_SCHEMAS)) {
-    const schema = JSON.parse(readFileSync(`${JSON_SCHEMA_DIR}/${name}.schema.json`, "utf8")) as Record<string, unknown>;
+    const schema = JSON.parse(readFileSync(`${JSON_SCHEMA_DIR}/${name}.schema.json`, "utf8")) as Record<
+      string,
+      unknown
+    >;
     const { examples: _examples, ...bare } = schema;
     const validate = ajv.compile(bare);
     const ex = EXAMPLES[name];

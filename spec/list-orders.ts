@@ -28,17 +28,34 @@ export interface ListOrder {
   readonly decided?: "G-47" | "G-48";
 }
 
-const o = (owner: string, field: string, order: string, clauses: readonly string[], decided?: ListOrder["decided"]): ListOrder =>
-  decided === undefined ? { owner, field, order, clauses } : { owner, field, order, clauses, decided };
+const o = (
+  owner: string,
+  field: string,
+  order: string,
+  clauses: readonly string[],
+  decided?: ListOrder["decided"],
+): ListOrder => (decided === undefined ? { owner, field, order, clauses } : { owner, field, order, clauses, decided });
 
 export const LIST_ORDERS: readonly ListOrder[] = [
   o("WorldView", "roots_used", "sorted", ["OP-0.1", "OP-5.1"]),
   o("WorldView", "agents", "sorted by identity.identity", ["OP-0.1"]),
   o("AgentView", "instances", "sorted by instance_id", ["OP-2.1"]),
   o("AgentView", "obligations", "sorted by obligation_id", ["OP-2.7"]),
-  o("MemoryState", "ancestry", "in the order appended: the install snapshot first, the memory head last; never rewritten", ["OP-1.10", "OP-5.1"], "G-47"),
+  o(
+    "MemoryState",
+    "ancestry",
+    "in the order appended: the install snapshot first, the memory head last; never rewritten",
+    ["OP-1.10", "OP-5.1"],
+    "G-47",
+  ),
   o("MemoryState", "task_ids", "in the order the tasks were started (ripa.task_start appends)", ["OP-6.2"], "G-47"),
-  o("BodyState", "lineage", "in the order the revisions were installed: the minted revision first, each ripa.evolve appends", ["OP-5.1", "OP-6.7"], "G-47"),
+  o(
+    "BodyState",
+    "lineage",
+    "in the order the revisions were installed: the minted revision first, each ripa.evolve appends",
+    ["OP-5.1", "OP-6.7"],
+    "G-47",
+  ),
   o("StoreView", "chain", "genesis first, then in the order merged (seq ascending)", ["OP-1.4", "OP-1.6"]),
   o("StoreView", "batches", "in chain order: batches[i] produced chain[i + 1]", ["OP-1.6"]),
   o("StoreView", "distillates", "the distillates the store retains, sorted by distillate_id", ["OP-1.6", "OP-1.8"]),
@@ -71,13 +88,21 @@ export const LIST_ORDERS: readonly ListOrder[] = [
   o("MigrationView", "surfaces", "sorted by surface.surface_id", ["OP-7.4"]),
   o("MigrationView", "target.providers", "sorted by provider_id", ["OP-7.3"]),
   o("BundleManifest", "task_ids", "the agent's memory task_ids at the checkpoint, in memory order", ["OP-7.2"], "G-47"),
-  o("BundleManifest", "required_capabilities", "the agent's required_capabilities: sorted, each once", ["OP-7.2"], "G-47"),
+  o(
+    "BundleManifest",
+    "required_capabilities",
+    "the agent's required_capabilities: sorted, each once",
+    ["OP-7.2"],
+    "G-47",
+  ),
   o("CapabilityDelta", "gained", "sorted", ["OP-7.3"]),
   o("CapabilityDelta", "lost", "sorted", ["OP-7.3"]),
   o("CapabilityDelta", "unchanged", "sorted", ["OP-7.3"]),
   o("LineageReplayClaim", "batch_digests", "in chain order", ["OP-4.3"]),
   o("event store.merged", "added", "the distillate ids of the batch, sorted", ["OP-4.1"]),
-  o("event store.merge_noop", "obligation_ids", "every obligation id the command listed, each once, sorted", ["OP-4.1"]),
+  o("event store.merge_noop", "obligation_ids", "every obligation id the command listed, each once, sorted", [
+    "OP-4.1",
+  ]),
 ];
 
 const byKey = new Map(LIST_ORDERS.map((l) => [`${l.owner}#${l.field}`, l]));

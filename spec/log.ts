@@ -29,7 +29,9 @@ export const LogHeader = z
     srk_log: z.literal(LOG_VERSION).describe("the log format's version (L-1)"),
     recorder: z.string().max(256).describe("what wrote the log, e.g. srk record 0.9.0, or an adapter's name"),
     impl: z.union([z.string().max(4096), z.null()]).describe("the implementation's command line, when known"),
-    started_at: z.union([z.iso.datetime(), z.null()]).describe("wall-clock start (informative; never read by the checker)"),
+    started_at: z
+      .union([z.iso.datetime(), z.null()])
+      .describe("wall-clock start (informative; never read by the checker)"),
   })
   .meta({ id: "LogHeader" });
 export type LogHeader = z.infer<typeof LogHeader>;
@@ -48,7 +50,11 @@ export const LogLine = z
     ...entryBase,
     dir: z.enum(["request", "reply"]).describe("request: a line on the implementation's stdin; reply: on its stdout"),
     msg: z.json().optional().describe("the line's JSON value"),
-    raw: z.string().max(RAW_KEEP_CHARS).optional().describe("the line's text, when it is not one JSON value (its first RAW_KEEP_CHARS characters)"),
+    raw: z
+      .string()
+      .max(RAW_KEEP_CHARS)
+      .optional()
+      .describe("the line's text, when it is not one JSON value (its first RAW_KEEP_CHARS characters)"),
     raw_bytes: Count.optional().describe("with raw: the line's length in bytes, when raw holds only its start"),
     invalid_utf8: z.literal(true).optional().describe("the line's bytes were not valid UTF-8"),
   })

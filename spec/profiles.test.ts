@@ -4,7 +4,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { INVARIANTS, PROTOCOLS } from "./catalog.ts";
-import { ALL_PROFILES, applicability, certifiedBy, isCertifiable, opAllowed, opReaches, type Family } from "./profiles.ts";
+import {
+  ALL_PROFILES,
+  applicability,
+  certifiedBy,
+  isCertifiable,
+  opAllowed,
+  opReaches,
+  type Family,
+} from "./profiles.ts";
 
 const needs = (id: Parameters<typeof applicability>[0], p: readonly Family[]): readonly Family[] | "applicable" => {
   const a = applicability(id, p);
@@ -19,9 +27,15 @@ describe("D-049: which invariants a profile can witness", () => {
   });
 
   it("the store's invariants need janma: no distillate reaches a store without janma.distil", () => {
-    for (const id of ["S-1", "S-2", "S-3", "S-4", "S-5"] as const) expect(needs(id, ["samskara"]), id).toEqual(["janma"]);
-    for (const id of ["S-1", "S-2", "S-3", "S-4", "S-5"] as const) expect(needs(id, ["janma", "samskara"]), id).toBe("applicable");
-    expect(applicability("S-3", ["samskara", "ripa"]).applicable ? "" : (applicability("S-3", ["samskara", "ripa"]) as { reason: string }).reason).toMatch(/^needs janma: /);
+    for (const id of ["S-1", "S-2", "S-3", "S-4", "S-5"] as const)
+      expect(needs(id, ["samskara"]), id).toEqual(["janma"]);
+    for (const id of ["S-1", "S-2", "S-3", "S-4", "S-5"] as const)
+      expect(needs(id, ["janma", "samskara"]), id).toBe("applicable");
+    expect(
+      applicability("S-3", ["samskara", "ripa"]).applicable
+        ? ""
+        : (applicability("S-3", ["samskara", "ripa"]) as { reason: string }).reason,
+    ).toMatch(/^needs janma: /);
   });
 
   it("advaita alone certifies AD-1 only (the bootstrap mint reaches it); AD-2 and AD-4 need janma, AD-3 needs samskara", () => {
@@ -36,8 +50,10 @@ describe("D-049: which invariants a profile can witness", () => {
   });
 
   it("janma and ripa stand alone", () => {
-    for (const i of INVARIANTS.filter((x) => x.protocol === "janma")) expect(needs(i.id, ["janma"]), i.id).toBe("applicable");
-    for (const i of INVARIANTS.filter((x) => x.protocol === "ripa")) expect(needs(i.id, ["ripa"]), i.id).toBe("applicable");
+    for (const i of INVARIANTS.filter((x) => x.protocol === "janma"))
+      expect(needs(i.id, ["janma"]), i.id).toBe("applicable");
+    for (const i of INVARIANTS.filter((x) => x.protocol === "ripa"))
+      expect(needs(i.id, ["ripa"]), i.id).toBe("applicable");
   });
 
   it("the bootstrap advaita.mint is allowed in every non-empty profile and in no empty one; other ops only in their family", () => {
@@ -72,7 +88,10 @@ describe("D-049: which invariants a profile can witness", () => {
       for (const id of certifiedBy(p)) {
         const inv = INVARIANTS.find((i) => i.id === id);
         expect(p).toContain(inv?.protocol);
-        expect(inv?.guards.some((op) => opAllowed(op, p)), `${id} in ${p.join("+")}`).toBe(true);
+        expect(
+          inv?.guards.some((op) => opAllowed(op, p)),
+          `${id} in ${p.join("+")}`,
+        ).toBe(true);
       }
     }
   });

@@ -84,11 +84,19 @@ export const applicability = (id: InvariantId, families: readonly Family[]): App
   const inv = byId.get(id);
   if (inv === undefined) throw new Error(`unknown invariant ${id}`);
   if (!families.includes(inv.protocol)) {
-    return { applicable: false, needs: [inv.protocol], reason: `family ${inv.protocol} is not in the declared profile (W-5.2)` };
+    return {
+      applicable: false,
+      needs: [inv.protocol],
+      reason: `family ${inv.protocol} is not in the declared profile (W-5.2)`,
+    };
   }
   const lacking = PROTOCOLS.filter((f) => (INVARIANT_NEEDS[id] ?? []).includes(f) && !families.includes(f));
   if (lacking.length > 0) {
-    return { applicable: false, needs: lacking, reason: `needs ${lacking.join(" and ")}: ${id} is about what ${lacking.join(" and ")} operations do, which the profile ${families.join(", ")} does not declare (D-049)` };
+    return {
+      applicable: false,
+      needs: lacking,
+      reason: `needs ${lacking.join(" and ")}: ${id} is about what ${lacking.join(" and ")} operations do, which the profile ${families.join(", ")} does not declare (D-049)`,
+    };
   }
   if (inv.guards.some((op) => opReaches(op, families))) return { applicable: true };
   // The fewest families that would let one of its guards reach it (ties: the first guard in catalog order).
@@ -108,8 +116,11 @@ export const certifiedBy = (families: readonly Family[]): InvariantId[] =>
 /** Every non-empty set of families, in a fixed order (each subset of PROTOCOLS, by size then catalog order). */
 export const ALL_PROFILES: readonly (readonly Family[])[] = (() => {
   const out: Family[][] = [];
-  for (let mask = 1; mask < 1 << PROTOCOLS.length; mask++) out.push(PROTOCOLS.filter((_, i) => (mask & (1 << i)) !== 0));
-  return out.sort((a, b) => a.length - b.length || PROTOCOLS.indexOf(a[0] as Family) - PROTOCOLS.indexOf(b[0] as Family));
+  for (let mask = 1; mask < 1 << PROTOCOLS.length; mask++)
+    out.push(PROTOCOLS.filter((_, i) => (mask & (1 << i)) !== 0));
+  return out.sort(
+    (a, b) => a.length - b.length || PROTOCOLS.indexOf(a[0] as Family) - PROTOCOLS.indexOf(b[0] as Family),
+  );
 })();
 
 /** D-049: a profile is certifiable when it certifies at least one invariant; the others end inconclusive (nothing certified, D-036). */

@@ -7,24 +7,61 @@
 import type { z } from "zod";
 import { Authorization } from "./schemas/common.ts";
 import {
-  ConsentGrant, Disposition, ExcisionRecord, LineageReplayClaim, MergeBatch, SamskaraDistillate,
-  SatisfactionSignal, StoreEntry, StoreState, StoreVersion,
+  ConsentGrant,
+  Disposition,
+  ExcisionRecord,
+  LineageReplayClaim,
+  MergeBatch,
+  SamskaraDistillate,
+  SatisfactionSignal,
+  StoreEntry,
+  StoreState,
+  StoreVersion,
 } from "./schemas/samskara.ts";
 import {
-  BirthEnvironment, CustodyAck, CustodyOutcome, DistillationObligation, DistillationPolicy, InstanceState,
-  JanmaManifest, ObligationKind, TerminationCondition, TerminationPredicate, ToolBinding, WithdrawalReason,
+  BirthEnvironment,
+  CustodyAck,
+  CustodyOutcome,
+  DistillationObligation,
+  DistillationPolicy,
+  InstanceState,
+  JanmaManifest,
+  ObligationKind,
+  TerminationCondition,
+  TerminationPredicate,
+  ToolBinding,
+  WithdrawalReason,
 } from "./schemas/janma.ts";
 import { Action, AdvaitaIdentity, Projection, SignedAction } from "./schemas/advaita.ts";
 import {
-  AuthorityEpoch, BodyState, BundleManifest, CapabilityDelta, ExecutionBinding, IdentityRecord,
-  InteractionSurface, Labels, MemoryState, MigrationReport, PersistentSubstrate, ProviderGrant, SourceFence,
+  AuthorityEpoch,
+  BodyState,
+  BundleManifest,
+  CapabilityDelta,
+  ExecutionBinding,
+  IdentityRecord,
+  InteractionSurface,
+  Labels,
+  MemoryState,
+  MigrationReport,
+  PersistentSubstrate,
+  ProviderGrant,
+  SourceFence,
   TargetMarker,
 } from "./schemas/ripa.ts";
 import { Command } from "./schemas/commands.ts";
 import { Event } from "./schemas/events.ts";
 import { WorldView } from "./schemas/views.ts";
 import { RejectionSchema } from "./errors.ts";
-import { Certificate, CounterexampleRef, InvariantVerdict, PortableTrace, StageResult, TraceStep, Witnesses } from "./certificate.ts";
+import {
+  Certificate,
+  CounterexampleRef,
+  InvariantVerdict,
+  PortableTrace,
+  StageResult,
+  TraceStep,
+  Witnesses,
+} from "./certificate.ts";
 import { LogExit, LogHeader, LogLine } from "./log.ts";
 
 export interface RegisteredSchema {

@@ -27,11 +27,17 @@ export const JSON_SCHEMA_DIR = "spec/json-schema";
  * has `pattern` and not `format`.
  */
 const dropFormatWithPattern = (ctx: { jsonSchema: Record<string, unknown> }): void => {
-  if (ctx.jsonSchema["format"] !== undefined && typeof ctx.jsonSchema["pattern"] === "string") delete ctx.jsonSchema["format"];
+  if (ctx.jsonSchema["format"] !== undefined && typeof ctx.jsonSchema["pattern"] === "string")
+    delete ctx.jsonSchema["format"];
 };
 
 const jsonSchemaOf = (name: string, schema: z.ZodType, examples: readonly unknown[]): string => {
-  const js = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input", override: dropFormatWithPattern }) as Record<string, unknown>;
+  const js = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    unrepresentable: "any",
+    io: "input",
+    override: dropFormatWithPattern,
+  }) as Record<string, unknown>;
   const out = { $id: `${name}.schema.json`, title: name, ...js, ...(examples.length > 0 ? { examples } : {}) };
   return `${JSON.stringify(out, null, 2)}\n`;
 };
@@ -60,7 +66,8 @@ export const renderSpecArtefacts = (): Map<string, string> => {
   return files;
 };
 
-const GENERATED = "<!-- Generated from spec/catalog.ts and spec/decisions.ts by `npm run spec:generate`. Do not edit. -->";
+const GENERATED =
+  "<!-- Generated from spec/catalog.ts and spec/decisions.ts by `npm run spec:generate`. Do not edit. -->";
 
 /**
  * An invariant's guarded operations, derived from spec/checks.ts (G-3): the checks that reject
@@ -105,7 +112,11 @@ export const renderInvariantClauses = (): string => {
       `- Source: ${inv.source.paper} paper, "${inv.source.title}", ${inv.source.section}.`,
       ...guardLines(inv),
       `- Error code: \`${inv.errorCode}\`.`,
-      `- Refined by: ${decisionsRefining(inv.id).map((d) => d.id).join(", ") || "none"}.`,
+      `- Refined by: ${
+        decisionsRefining(inv.id)
+          .map((d) => d.id)
+          .join(", ") || "none"
+      }.`,
       "",
     );
   }

@@ -41,7 +41,9 @@ const violations = (rule: RulesFile["rules"][number], value: unknown): string[] 
   if (typeof value !== "object" || value === null) return [];
   const arr = (value as Record<string, unknown>)[rule.array];
   if (!Array.isArray(arr)) return [];
-  const tuples = arr.map((el) => rule.unique_by.map((m) => (typeof el === "object" && el !== null ? (el as Record<string, unknown>)[m] : undefined)));
+  const tuples = arr.map((el) =>
+    rule.unique_by.map((m) => (typeof el === "object" && el !== null ? (el as Record<string, unknown>)[m] : undefined)),
+  );
   const out: string[] = [];
   tuples.forEach((t, i) => {
     if (tuples.slice(0, i).some((u) => sameJson(t, u))) out.push(rule.path.replace("<i>", String(i)));
@@ -56,13 +58,23 @@ const makeAjv = (): Ajv2020 => {
     keyword: "x-rules",
     schemaType: "array",
     errors: true,
-    validate: function check(ids: readonly string[], data: unknown, _parent?: AnySchemaObject, ctx?: { instancePath: string }) {
+    validate: function check(
+      ids: readonly string[],
+      data: unknown,
+      _parent?: AnySchemaObject,
+      ctx?: { instancePath: string },
+    ) {
       const errors: ErrorObject[] = [];
       for (const id of ids) {
         const rule = RULE_BY_ID.get(id);
         if (rule === undefined) throw new Error(`x-rules names ${id}, which rules.json does not define`);
         for (const p of violations(rule, data))
-          errors.push({ keyword: "x-rules", instancePath: `${ctx?.instancePath ?? ""}/${p.split(".").join("/")}`, schemaPath: "", params: { rule: id } });
+          errors.push({
+            keyword: "x-rules",
+            instancePath: `${ctx?.instancePath ?? ""}/${p.split(".").join("/")}`,
+            schemaPath: "",
+            params: { rule: id },
+          });
       }
       (check as unknown as { errors: ErrorObject[] }).errors = errors;
       return errors.length === 0;
@@ -81,7 +93,8 @@ const validators = new Map<string, ReturnType<Ajv2020["compile"]>>();
 const jsValidator = (name: string) => {
   let v = validators.get(name);
   if (v === undefined) {
-    const file = name in SPEC_SCHEMAS ? `${JSON_SCHEMA_DIR}/${name}.schema.json` : `${JSON_SCHEMA_DIR}/wire/${name}.schema.json`;
+    const file =
+      name in SPEC_SCHEMAS ? `${JSON_SCHEMA_DIR}/${name}.schema.json` : `${JSON_SCHEMA_DIR}/wire/${name}.schema.json`;
     v = ajv.compile(readSchema(file));
     validators.set(name, v);
   }
@@ -101,19 +114,27 @@ interface Outcome {
 const byJsonSchemaAndRules = (name: string, value: unknown): Outcome => {
   const validate = jsValidator(name);
   const ok = validate(value) as boolean;
-  const rulePaths = (validate.errors ?? []).filter((e) => e.keyword === "x-rules").map((e) => e.instancePath.split("/").slice(1).join("."));
+  const rulePaths = (validate.errors ?? [])
+    .filter((e) => e.keyword === "x-rules")
+    .map((e) => e.instancePath.split("/").slice(1).join("."));
   return { accepted: ok, rulePaths };
 };
 const byZod = (name: string, value: unknown): Outcome => {
   const r = zodSchema(name).safeParse(value);
-  return { accepted: r.success, rulePaths: (r.error?.issues ?? []).filter((i) => i.code === "custom").map((i) => i.path.join(".")) };
+  return {
+    accepted: r.success,
+    rulePaths: (r.error?.issues ?? []).filter((i) => i.code === "custom").map((i) => i.path.join(".")),
+  };
 };
 
 /** Both validators agree on acceptance; when a rule rejects, zod names the same path. */
 const expectSame = (name: string, value: unknown, label: string): Outcome => {
   const js = byJsonSchemaAndRules(name, value);
   const zd = byZod(name, value);
-  expect(js.accepted, `${label}: JSON Schema + rules ${js.accepted ? "accepts" : "rejects"}, zod ${zd.accepted ? "accepts" : "rejects"}`).toBe(zd.accepted);
+  expect(
+    js.accepted,
+    `${label}: JSON Schema + rules ${js.accepted ? "accepts" : "rejects"}, zod ${zd.accepted ? "accepts" : "rejects"}`,
+  ).toBe(zd.accepted);
   for (const p of js.rulePaths) expect(zd.rulePaths, `${label}: rule path ${p}`).toContain(p);
   return js;
 };
@@ -121,9 +142,14 @@ const expectSame = (name: string, value: unknown, label: string): Outcome => {
 const ROCKET = "\u{1F680}"; // one code point, two UTF-16 code units
 
 /** The examples as published: each schema file's `examples`, and invalid-examples.json. */
-const INVALID_FILE = JSON.parse(readFileSync(`${JSON_SCHEMA_DIR}/invalid-examples.json`, "utf8")) as Record<string, { value: unknown; path: string }[]>;
+const INVALID_FILE = JSON.parse(readFileSync(`${JSON_SCHEMA_DIR}/invalid-examples.json`, "utf8")) as Record<
+  string,
+  { value: unknown; path: string }[]
+>;
 const publishedExamples = (name: string) => ({
-  valid: ((JSON.parse(readFileSync(`${JSON_SCHEMA_DIR}/${name}.schema.json`, "utf8")) as { examples?: unknown[] }).examples ?? []),
+  valid:
+    (JSON.parse(readFileSync(`${JSON_SCHEMA_DIR}/${name}.schema.json`, "utf8")) as { examples?: unknown[] }).examples ??
+    [],
   invalid: INVALID_FILE[name] ?? [],
 });
 
@@ -154,14 +180,28 @@ describe("rules.json: its checkers agree with the zod schemas on every example (
       expect(out.accepted).toBe(false);
       expect(out.rulePaths).toEqual([rule.invalid.path]);
       // Without the rule the value is valid: the rule is the only thing rejecting it.
-      const bare = new Ajv2020({ strict: false, allErrors: true }).compile(readSchema(`${JSON_SCHEMA_DIR}/${rule.schema}.schema.json`));
+      const bare = new Ajv2020({ strict: false, allErrors: true }).compile(
+        readSchema(`${JSON_SCHEMA_DIR}/${rule.schema}.schema.json`),
+      );
       expect(bare(rule.invalid.value)).toBe(true);
     });
   }
 
   it("a rule applies wherever its schema is reached through $ref: a conceive command with duplicate default rows", () => {
     const cmd = { op: "janma.conceive", tick: 1, agent: EXAMPLE_DIGESTS.a, instance_id: "i-1", nonce: "n-1", manifest };
-    const bad = { ...cmd, manifest: { ...manifest, consent_scope: { ...consentGrant, category_defaults: [{ category: "health", sensitivity: "low" }, { category: "health", sensitivity: "high" }] } } };
+    const bad = {
+      ...cmd,
+      manifest: {
+        ...manifest,
+        consent_scope: {
+          ...consentGrant,
+          category_defaults: [
+            { category: "health", sensitivity: "low" },
+            { category: "health", sensitivity: "high" },
+          ],
+        },
+      },
+    };
     const out = expectSame("Command", bad, "conceive with duplicate default rows");
     expect(out.accepted).toBe(false);
     expect(out.rulePaths).toEqual(["manifest.consent_scope.category_defaults.1"]);
@@ -169,7 +209,10 @@ describe("rules.json: its checkers agree with the zod schemas on every example (
   });
 
   it("equal elements that differ only in a member outside unique_by still repeat; differing in one unique_by member does not", () => {
-    const cells = [{ category: "health", dimension: "training", sensitivity: "high" }, { category: "health", dimension: "storage", sensitivity: "high" }];
+    const cells = [
+      { category: "health", dimension: "training", sensitivity: "high" },
+      { category: "health", dimension: "storage", sensitivity: "high" },
+    ];
     expect(expectSame("ConsentGrant", { ...consentGrant, cells }, "distinct cells").accepted).toBe(true);
     const three = [disposition, { ...disposition, key: "tool.other" }, { ...disposition, guidance: "other" }];
     const out = expectSame("SamskaraDistillate", { ...distillate, dispositions: three }, "third repeats the first");
@@ -181,7 +224,10 @@ describe("rules.json: its checkers agree with the zod schemas on every example (
       const r = zodSchema(rule.schema).safeParse(rule.invalid.value);
       expect(r.success, rule.id).toBe(false);
       const issues = r.success ? [] : r.error.issues;
-      expect(issues.map((i) => (i as { params?: { rule?: string } }).params?.rule), rule.id).toEqual([rule.id]);
+      expect(
+        issues.map((i) => (i as { params?: { rule?: string } }).params?.rule),
+        rule.id,
+      ).toEqual([rule.id]);
       expect(issues[0]?.path.join("."), rule.id).toBe(rule.invalid.path);
     }
     // The break: a value valid under the rule carries no rule-named issue.
@@ -192,8 +238,14 @@ describe("rules.json: its checkers agree with the zod schemas on every example (
   it("every rule id is carried by its schema's x-rules, in every file that holds that schema, and nothing else is", () => {
     const files = readdirSync(JSON_SCHEMA_DIR).filter((f) => f.endsWith(".schema.json"));
     for (const f of files) {
-      const defs = ((JSON.parse(readFileSync(`${JSON_SCHEMA_DIR}/${f}`, "utf8")) as { $defs?: Record<string, Record<string, unknown>> }).$defs ?? {});
-      for (const [name, def] of Object.entries(defs)) expect(def["x-rules"] ?? [], `${f} $defs/${name}`).toEqual(rulesOf(name).length > 0 ? rulesOf(name) : []);
+      const defs =
+        (
+          JSON.parse(readFileSync(`${JSON_SCHEMA_DIR}/${f}`, "utf8")) as {
+            $defs?: Record<string, Record<string, unknown>>;
+          }
+        ).$defs ?? {};
+      for (const [name, def] of Object.entries(defs))
+        expect(def["x-rules"] ?? [], `${f} $defs/${name}`).toEqual(rulesOf(name).length > 0 ? rulesOf(name) : []);
     }
     expect(SCHEMA_RULES.map((r) => r.id)).toEqual(RULES_FILE.rules.map((r) => r.id));
   });
@@ -217,11 +269,13 @@ describe("rules.json: its checkers agree with the zod schemas on every example (
         const rules = (meta?.["x-rules"] as string[] | undefined) ?? [];
         const isText = def["type"] === "string" && typeof meta?.["maxLength"] === "number";
         const stated = Array.isArray(meta?.["oneOf"]);
-        if (!isText && !stated && (rules.length === 0 || rules.some((id) => !RULE_BY_ID.has(id)))) unlisted.push(`${String(meta?.["id"] ?? where)}`);
+        if (!isText && !stated && (rules.length === 0 || rules.some((id) => !RULE_BY_ID.has(id))))
+          unlisted.push(`${String(meta?.["id"] ?? where)}`);
       }
       for (const v of Object.values(def)) {
         if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${where}[${i}]`));
-        else if (typeof v === "function" && def["type"] === "lazy") walk((s as { _zod: { innerType?: unknown } })._zod.innerType, where);
+        else if (typeof v === "function" && def["type"] === "lazy")
+          walk((s as { _zod: { innerType?: unknown } })._zod.innerType, where);
         else if (typeof v === "object" && v !== null) {
           if ("_zod" in v) walk(v, where);
           else for (const [k, x] of Object.entries(v)) walk(x, `${where}.${k}`);
@@ -247,9 +301,17 @@ describe("string lengths count code points in zod and in JSON Schema alike (D-04
   const identity = EXAMPLES["IdentityRecord"]?.valid[0] as Record<string, unknown>;
   const disp = disposition as Record<string, unknown>;
   const mint = {
-    op: "advaita.mint", tick: 1, base_digest: EXAMPLE_DIGESTS.a, root: "root-1", designation: "travel agent", body_revision: "body-1",
-    custodians: ["alice"], execution: { execution_id: "exec-1", reasoner: "r", harness: "h", host: "host-1" }, providers: [],
-    required_capabilities: [], authority_token: "tok-1",
+    op: "advaita.mint",
+    tick: 1,
+    base_digest: EXAMPLE_DIGESTS.a,
+    root: "root-1",
+    designation: "travel agent",
+    body_revision: "body-1",
+    custodians: ["alice"],
+    execution: { execution_id: "exec-1", reasoner: "r", harness: "h", host: "host-1" },
+    providers: [],
+    required_capabilities: [],
+    authority_token: "tok-1",
   };
   const cases: readonly [label: string, schema: string, make: (s: string) => unknown, max: number, min: number][] = [
     ["IdentityRecord.designation", "IdentityRecord", (s) => ({ ...identity, designation: s }), 200, 1],

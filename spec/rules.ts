@@ -49,7 +49,8 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
     array: "cells",
     unique_by: ["category", "dimension"],
     path: "cells.<i>",
-    statement: "No two cells of a consent grant name the same (category, dimension) pair: a cell is the one sensitivity of its pair (D-011).",
+    statement:
+      "No two cells of a consent grant name the same (category, dimension) pair: a cell is the one sensitivity of its pair (D-011).",
     settled_by: ["D-011", "review G-5"],
     protects: "S-1",
     invalid: {
@@ -64,11 +65,18 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
     array: "category_defaults",
     unique_by: ["category"],
     path: "category_defaults.<i>",
-    statement: "No two rows of category_defaults name the same category, so 'the category's default row' of D-011 is the one row for that category, if any (D-042).",
+    statement:
+      "No two rows of category_defaults name the same category, so 'the category's default row' of D-011 is the one row for that category, if any (D-042).",
     settled_by: ["D-042", "D-011", "review G-5", "review G-30"],
     protects: "S-1",
     invalid: {
-      value: { ...consentGrant, category_defaults: [{ category: "financial", sensitivity: "medium" }, { category: "financial", sensitivity: "low" }] },
+      value: {
+        ...consentGrant,
+        category_defaults: [
+          { category: "financial", sensitivity: "medium" },
+          { category: "financial", sensitivity: "low" },
+        ],
+      },
       path: "category_defaults.1",
     },
   },
@@ -79,7 +87,8 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
     array: "dispositions",
     unique_by: ["key"],
     path: "dispositions.<i>.key",
-    statement: "A distillate carries at most one disposition per key, so each distillate contributes at most once to a key's aggregate (OP-1.2). Inside janma.distil a violation is S-1, not MALFORMED (OP-2.7, D-028).",
+    statement:
+      "A distillate carries at most one disposition per key, so each distillate contributes at most once to a key's aggregate (OP-1.2). Inside janma.distil a violation is S-1, not MALFORMED (OP-2.7, D-028).",
     settled_by: ["OP-1.2", "OP-2.7", "D-028", "review G-5", "review G-30"],
     protects: "S-1",
     invalid: {
@@ -94,11 +103,15 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
     array: "tool_bindings",
     unique_by: ["tool"],
     path: "tool_bindings.<i>.tool",
-    statement: "A manifest binds each tool at most once: a binding is the one declaration of what its tool may exercise (J-1, J-2).",
+    statement:
+      "A manifest binds each tool at most once: a binding is the one declaration of what its tool may exercise (J-1, J-2).",
     settled_by: ["OP-2.2", "review G-5"],
     protects: "J-1",
     invalid: {
-      value: { ...manifest, tool_bindings: [...manifest.tool_bindings, { tool: "fare_search", capabilities: ["fare.book"] }] },
+      value: {
+        ...manifest,
+        tool_bindings: [...manifest.tool_bindings, { tool: "fare_search", capabilities: ["fare.book"] }],
+      },
       path: "tool_bindings.1.tool",
     },
   },
@@ -109,7 +122,8 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
     array: "termination_conditions",
     unique_by: ["id"],
     path: "termination_conditions.<i>.id",
-    statement: "No two termination conditions of a manifest share an id: a withdrawal names the condition that fired by its id (OP-2.3, D-015).",
+    statement:
+      "No two termination conditions of a manifest share an id: a withdrawal names the condition that fired by its id (OP-2.3, D-015).",
     settled_by: ["OP-2.3", "D-015", "review G-5"],
     protects: "J-3",
     invalid: {
@@ -126,16 +140,17 @@ export const SCHEMA_RULES: readonly SchemaRule[] = [
 ];
 
 /** The rule ids a schema carries in its `x-rules` keyword. */
-export const rulesOf = (schema: string): readonly string[] => SCHEMA_RULES.filter((r) => r.schema === schema).map((r) => r.id);
+export const rulesOf = (schema: string): readonly string[] =>
+  SCHEMA_RULES.filter((r) => r.schema === schema).map((r) => r.id);
 
 /** What rules.json says besides the rules: how to apply them, and what is deliberately not a rule. */
 export const RULES_NOTES = {
   applies:
-    "A rule applies to every JSON value validated against the schema it names: the root of that schema's own file, and every place another file reaches it through \"$ref\": \"#/$defs/<schema>\". That definition carries the rule's id in its \"x-rules\" keyword (an annotation JSON Schema validators ignore). A value is valid iff it validates against the JSON Schema and breaks none of the rules that apply to it; the zod schemas accept exactly those values.",
+    'A rule applies to every JSON value validated against the schema it names: the root of that schema\'s own file, and every place another file reaches it through "$ref": "#/$defs/<schema>". That definition carries the rule\'s id in its "x-rules" keyword (an annotation JSON Schema validators ignore). A value is valid iff it validates against the JSON Schema and breaks none of the rules that apply to it; the zod schemas accept exactly those values.',
   unique:
     "kind 'unique': within the array at member `array` of the value, no two elements may have equal values of all the members in `unique_by` (compared as JSON values). Every element that repeats an earlier one is a violation, reported at `path` with <i> its index; the first occurrence is not reported.",
   distillate:
-    "janma.distil carries its distillate as an arbitrary JSON value (\"distillate\": {} in Command.schema.json); the operation validates it against SamskaraDistillate, including its rules, and a failure is the S-1 rejection with the issue path, not MALFORMED (OP-2.7, D-028).",
+    'janma.distil carries its distillate as an arbitrary JSON value ("distillate": {} in Command.schema.json); the operation validates it against SamskaraDistillate, including its rules, and a failure is the S-1 rejection with the issue path, not MALFORMED (OP-2.7, D-028).',
   string_lengths:
     "No rule is needed for string lengths: minLength and maxLength count Unicode code points in JSON Schema, and the zod schemas count code points too (D-041, review G-6).",
   numbers_and_member_names:
@@ -146,7 +161,8 @@ export const RULES_NOTES = {
 export const renderRules = (): string =>
   `${JSON.stringify(
     {
-      description: "Validation rules JSON Schema cannot express, and how to apply them (generated from the spec by npm run spec:generate).",
+      description:
+        "Validation rules JSON Schema cannot express, and how to apply them (generated from the spec by npm run spec:generate).",
       notes: RULES_NOTES,
       rules: SCHEMA_RULES,
     },

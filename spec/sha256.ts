@@ -25,7 +25,9 @@ export const SHA256_NOBLE: Sha256 = {
 
 /** The part of node:crypto used here. */
 export interface NodeCryptoSubset {
-  readonly createHash: (algorithm: string) => { update(data: string | Uint8Array, encoding?: "utf8"): { digest(encoding: "hex"): string } };
+  readonly createHash: (algorithm: string) => {
+    update(data: string | Uint8Array, encoding?: "utf8"): { digest(encoding: "hex"): string };
+  };
   readonly hash?: (algorithm: string, data: string | Uint8Array, outputEncoding: "hex") => string;
 }
 

@@ -49,7 +49,11 @@ export const arrayFields = (file: string): ArrayField[] => {
         for (const alt of alts) {
           // An Event variant is named by its `type` constant, so each event's own members have an owner.
           const typeConst = ((alt as Js)["properties"] as Record<string, Js> | undefined)?.["type"]?.["const"];
-          visit(alt, owner === "Event" && typeof typeConst === "string" ? `event ${typeConst}` : owner, owner === "Event" && typeof typeConst === "string" ? [] : path);
+          visit(
+            alt,
+            owner === "Event" && typeof typeConst === "string" ? `event ${typeConst}` : owner,
+            owner === "Event" && typeof typeConst === "string" ? [] : path,
+          );
         }
     }
     const props = node["properties"];
@@ -57,7 +61,11 @@ export const arrayFields = (file: string): ArrayField[] => {
       for (const [k, v] of Object.entries(props as Record<string, Js>)) {
         const p = [...path, k];
         if (v["type"] === "array") {
-          out.push({ owner, field: p.join("."), description: typeof v["description"] === "string" ? v["description"] : undefined });
+          out.push({
+            owner,
+            field: p.join("."),
+            description: typeof v["description"] === "string" ? v["description"] : undefined,
+          });
           visit(v["items"], owner, p);
         } else visit(v, owner, p);
       }
@@ -75,7 +83,17 @@ describe("list orders (OP-0.6, W-6; review G-47)", () => {
 
   it("the walk finds the lists it must (it is not vacuous)", () => {
     const names = fields.map((f) => `${f.owner}#${f.field}`);
-    for (const n of ["WorldView#agents", "MemoryState#task_ids", "BodyState#lineage", "BundleManifest#task_ids", "ProviderGrant#capabilities", "MigrationView#target.providers", "event store.merged#added", "StoreEntry#contributors", "RipaView#live_attempts"])
+    for (const n of [
+      "WorldView#agents",
+      "MemoryState#task_ids",
+      "BodyState#lineage",
+      "BundleManifest#task_ids",
+      "ProviderGrant#capabilities",
+      "MigrationView#target.providers",
+      "event store.merged#added",
+      "StoreEntry#contributors",
+      "RipaView#live_attempts",
+    ])
       expect(names).toContain(n);
   });
 
@@ -111,7 +129,15 @@ describe("list orders (OP-0.6, W-6; review G-47)", () => {
     expect(listOrder("ProviderGrant", "capabilities")).toMatch(/sorted, each once/);
     expect(listOrder("RipaView", "providers")).toBe("sorted by provider_id");
     const decided = LIST_ORDERS.filter((l) => l.decided === "G-47").map((l) => `${l.owner}.${l.field}`);
-    expect(decided).toEqual(expect.arrayContaining(["MemoryState.task_ids", "BodyState.lineage", "ProviderGrant.capabilities", "BundleManifest.task_ids", "BundleManifest.required_capabilities"]));
+    expect(decided).toEqual(
+      expect.arrayContaining([
+        "MemoryState.task_ids",
+        "BodyState.lineage",
+        "ProviderGrant.capabilities",
+        "BundleManifest.task_ids",
+        "BundleManifest.required_capabilities",
+      ]),
+    );
   });
 });
 
@@ -124,7 +150,9 @@ describe("the tables agree with the prose and with the kit (review G-4)", () => 
     expect(t.operations.map((r) => r.op)).toEqual([...COMMAND_OPS]);
     for (const op of COMMAND_OPS) {
       const clause = OPERATION_CLAUSES[op];
-      expect(operations, `${clause} ${op}`).toMatch(new RegExp(`${clause.replace(/\./g, "\\.")}\\s+\`${op.replace(/\./g, "\\.")}\``));
+      expect(operations, `${clause} ${op}`).toMatch(
+        new RegExp(`${clause.replace(/\./g, "\\.")}\\s+\`${op.replace(/\./g, "\\.")}\``),
+      );
     }
     expect(new Set(Object.values(OPERATION_CLAUSES)).size).toBe(COMMAND_OPS.length);
   });
@@ -136,7 +164,11 @@ describe("the tables agree with the prose and with the kit (review G-4)", () => 
     // Every digestOf(name, …) in the operations prose names a row of TAB-1.
     const names = [...operations.matchAll(/digestOf\((\w+),/g)].map((m) => m[1]).filter((n) => n !== "name"); // OP-0.7 defines digestOf(name, v)
     expect(names.length).toBeGreaterThan(5);
-    for (const n of names) expect(t.domain_tags.map((r) => r.name), n).toContain(n);
+    for (const n of names)
+      expect(
+        t.domain_tags.map((r) => r.name),
+        n,
+      ).toContain(n);
   });
 
   it("TAB-2 is the reserved label keys, and D-033 names each", () => {
@@ -170,7 +202,14 @@ export const tsReferences = (text: string): string[] =>
     return [`${i + 1}: ${line.trim()}`];
   });
 
-const NORMATIVE_PROSE = ["spec/OPERATIONS.md", "spec/ENCODING.md", "spec/wire/PROTOCOL.md", "spec/INVARIANTS.md", "spec/DECISIONS.md", "spec/TABLES.md"];
+const NORMATIVE_PROSE = [
+  "spec/OPERATIONS.md",
+  "spec/ENCODING.md",
+  "spec/wire/PROTOCOL.md",
+  "spec/INVARIANTS.md",
+  "spec/DECISIONS.md",
+  "spec/TABLES.md",
+];
 
 describe("normative prose never sends the reader to a .ts file (review G-4)", () => {
   for (const file of NORMATIVE_PROSE) {
@@ -180,7 +219,9 @@ describe("normative prose never sends the reader to a .ts file (review G-4)", ()
   }
   it("the rule catches what the review found, and allows the header and informative notes", () => {
     expect(tsReferences("- **OP-0.6** Every list is sorted as `views.ts` states.")).toHaveLength(1);
-    expect(tsReferences("intro\ncodes from `spec/errors.ts` (`ERROR_CODES`)")).toEqual(["2: codes from `spec/errors.ts` (`ERROR_CODES`)"]);
+    expect(tsReferences("intro\ncodes from `spec/errors.ts` (`ERROR_CODES`)")).toEqual([
+      "2: codes from `spec/errors.ts` (`ERROR_CODES`)",
+    ]);
     expect(tsReferences("<!-- Generated from spec/catalog.ts by `npm run spec:generate`. -->\n# T")).toEqual([]);
     expect(tsReferences("x\n<!-- Generated from spec/catalog.ts -->")).toHaveLength(1);
     expect(tsReferences("(informative: the kit runs `npx tsx impl/main.ts`)")).toEqual([]);

@@ -16,21 +16,55 @@ import { RESERVED_LABEL_KEYS } from "./schemas/ripa.ts";
 import { WIRE_ERROR_CODES, isDefiniteCode } from "./wire/errors.ts";
 
 /** What each domain tag hashes (ENC-4, ENC-5), keyed like the tag constants. */
-const DOMAIN_ROWS: { readonly [K in keyof typeof DOMAIN]: { readonly object: string; readonly hashed: string; readonly clauses: readonly string[] } } = {
+const DOMAIN_ROWS: {
+  readonly [K in keyof typeof DOMAIN]: {
+    readonly object: string;
+    readonly hashed: string;
+    readonly clauses: readonly string[];
+  };
+} = {
   manifest: { object: "manifest", hashed: "the JanmaManifest", clauses: ["ENC-4", "OP-2.1"] },
   distillate: { object: "distillate", hashed: "the SamskaraDistillate, as parsed", clauses: ["ENC-4", "OP-1.1"] },
-  batch: { object: "merge batch", hashed: '{ "distillates": [the batch\'s distillate digests, sorted, each once] }', clauses: ["ENC-4", "OP-1.6"] },
-  storeState: { object: "store state", hashed: '{ "entries": [StoreEntry, sorted by key] }', clauses: ["ENC-4", "OP-1.3"] },
-  version: { object: "version (seq ≥ 1)", hashed: '{ "parent", "batch", "state" }: the previous version id, the batch digest, the state digest', clauses: ["ENC-4", "ENC-7", "OP-1.6"] },
-  genesis: { object: "genesis version (seq 0)", hashed: '{ "base_digest", "root" }', clauses: ["ENC-4", "ENC-7", "OP-1.4"] },
+  batch: {
+    object: "merge batch",
+    hashed: '{ "distillates": [the batch\'s distillate digests, sorted, each once] }',
+    clauses: ["ENC-4", "OP-1.6"],
+  },
+  storeState: {
+    object: "store state",
+    hashed: '{ "entries": [StoreEntry, sorted by key] }',
+    clauses: ["ENC-4", "OP-1.3"],
+  },
+  version: {
+    object: "version (seq ≥ 1)",
+    hashed: '{ "parent", "batch", "state" }: the previous version id, the batch digest, the state digest',
+    clauses: ["ENC-4", "ENC-7", "OP-1.6"],
+  },
+  genesis: {
+    object: "genesis version (seq 0)",
+    hashed: '{ "base_digest", "root" }',
+    clauses: ["ENC-4", "ENC-7", "OP-1.4"],
+  },
   identity: {
     object: "Advaita identity",
     hashed: "not a JSON value: UTF8(tag) ‖ 0x00 ‖ UTF8(base_digest) ‖ 0x00 ‖ UTF8(lineage_root)",
     clauses: ["ENC-5", "OP-1.5"],
   },
-  action: { object: "action signature", hashed: '{ "identity", "nonce", "manifest_digest", "action" }', clauses: ["ENC-4", "OP-2.3"] },
-  trace: { object: "evidence (informative)", hashed: "a life's trace entries; how a distiller MAY compute a disposition's evidence digest", clauses: ["ENC-4"] },
-  memorySnapshot: { object: "memory snapshot", hashed: '{ "prev", "cause", "store_head", "task_ids" }', clauses: ["ENC-4", "OP-1.10"] },
+  action: {
+    object: "action signature",
+    hashed: '{ "identity", "nonce", "manifest_digest", "action" }',
+    clauses: ["ENC-4", "OP-2.3"],
+  },
+  trace: {
+    object: "evidence (informative)",
+    hashed: "a life's trace entries; how a distiller MAY compute a disposition's evidence digest",
+    clauses: ["ENC-4"],
+  },
+  memorySnapshot: {
+    object: "memory snapshot",
+    hashed: '{ "prev", "cause", "store_head", "task_ids" }',
+    clauses: ["ENC-4", "OP-1.10"],
+  },
   identityRecord: { object: "identity record", hashed: "the IdentityRecord", clauses: ["ENC-4", "OP-1.11"] },
   bundle: { object: "bundle manifest", hashed: "the BundleManifest", clauses: ["ENC-4", "OP-7.2"] },
 };
@@ -75,21 +109,49 @@ export const OPERATION_CLAUSES: { readonly [Op in CommandOp]: string } = {
 
 const commandDescription = (op: CommandOp): string => {
   const option = Command.options.find((c) => c.shape.op.value === op);
-  const meta = option === undefined ? undefined : (z.globalRegistry.get(option) as { description?: string } | undefined);
+  const meta =
+    option === undefined ? undefined : (z.globalRegistry.get(option) as { description?: string } | undefined);
   return meta?.description ?? "";
 };
 
 /** Every table, as plain data (the content of spec/tables.json). */
 export const specTables = () => ({
-  domain_tags: (Object.keys(DOMAIN) as (keyof typeof DOMAIN)[]).map((k) => ({ name: k, tag: DOMAIN[k], ...DOMAIN_ROWS[k] })),
+  domain_tags: (Object.keys(DOMAIN) as (keyof typeof DOMAIN)[]).map((k) => ({
+    name: k,
+    tag: DOMAIN[k],
+    ...DOMAIN_ROWS[k],
+  })),
   reserved_label_keys: [...RESERVED_LABEL_KEYS],
   error_codes: [
-    ...ERROR_CODES.map((r) => ({ code: r.code, kind: "operation" as const, invariant: r.invariant, definite: true, meaning: r.meaning })),
-    ...WIRE_ERROR_CODES.map((r) => ({ code: r.code, kind: "wire" as const, invariant: r.invariant, definite: isDefiniteCode(r.code), meaning: r.meaning })),
+    ...ERROR_CODES.map((r) => ({
+      code: r.code,
+      kind: "operation" as const,
+      invariant: r.invariant,
+      definite: true,
+      meaning: r.meaning,
+    })),
+    ...WIRE_ERROR_CODES.map((r) => ({
+      code: r.code,
+      kind: "wire" as const,
+      invariant: r.invariant,
+      definite: isDefiniteCode(r.code),
+      meaning: r.meaning,
+    })),
   ],
   // The family of D-034, as a profile declares it: custody.* is janma's (its prefix is not a family).
-  operations: COMMAND_OPS.map((op) => ({ op, family: familyOfOp(op), clause: OPERATION_CLAUSES[op], summary: commandDescription(op) })),
-  list_orders: LIST_ORDERS.map((l) => ({ owner: l.owner, field: l.field, order: l.order, clauses: l.clauses, decided: l.decided ?? null })),
+  operations: COMMAND_OPS.map((op) => ({
+    op,
+    family: familyOfOp(op),
+    clause: OPERATION_CLAUSES[op],
+    summary: commandDescription(op),
+  })),
+  list_orders: LIST_ORDERS.map((l) => ({
+    owner: l.owner,
+    field: l.field,
+    order: l.order,
+    clauses: l.clauses,
+    decided: l.decided ?? null,
+  })),
 });
 
 const HEADER =
@@ -119,7 +181,9 @@ export const renderTablesMd = (): string => {
     "",
     "| Name | Tag | Object | Hashed value | Clauses |",
     "|---|---|---|---|---|",
-    ...t.domain_tags.map((r) => `| ${code(r.name)} | ${code(r.tag)} | ${cell(r.object)} | ${cell(r.hashed)} | ${r.clauses.join(", ")} |`),
+    ...t.domain_tags.map(
+      (r) => `| ${code(r.name)} | ${code(r.tag)} | ${cell(r.object)} | ${cell(r.hashed)} | ${r.clauses.join(", ")} |`,
+    ),
     "",
     "## TAB-2 Reserved label keys (`reserved_label_keys`)",
     "",
@@ -136,7 +200,10 @@ export const renderTablesMd = (): string => {
     "",
     "| Code | Kind | Invariant | Definite | Meaning |",
     "|---|---|---|---|---|",
-    ...t.error_codes.map((r) => `| ${code(r.code)} | ${r.kind} | ${cell(r.invariant)} | ${r.definite ? "yes" : "no"} | ${cell(r.meaning)} |`),
+    ...t.error_codes.map(
+      (r) =>
+        `| ${code(r.code)} | ${r.kind} | ${cell(r.invariant)} | ${r.definite ? "yes" : "no"} | ${cell(r.meaning)} |`,
+    ),
     "",
     "## TAB-4 Operations (`operations`)",
     "",
@@ -148,18 +215,20 @@ export const renderTablesMd = (): string => {
     "",
     "## TAB-5 List orders (`list_orders`)",
     "",
-    "The order of every list in a view or an event (OP-0.6, W-6). \"Sorted\" means ascending by",
+    'The order of every list in a view or an event (OP-0.6, W-6). "Sorted" means ascending by',
     "UTF-16 code units, which for the kit's ASCII ids and digests is byte order. The owner is the",
     "`$defs` name in `WorldView.schema.json` or `Event.schema.json` (`event <type>` for an event's own",
     "field); the same text is the list's `description` there. A query result has the orders of the",
-    "`WorldView` slice it equals (W-6). \"Decided\" names the review item that wrote an order down:",
+    '`WorldView` slice it equals (W-6). "Decided" names the review item that wrote an order down:',
     "G-47 for orders written nowhere before (all but `ProviderGrant.capabilities` record what the",
     "reference model and the implementation already did; that one is newly decided), G-48 for orders",
     "OP-1.2 stated that the schemas did not.",
     "",
     "| Owner | List | Order | Clauses | Decided |",
     "|---|---|---|---|---|",
-    ...t.list_orders.map((r) => `| ${r.owner} | ${code(r.field)} | ${cell(r.order)} | ${r.clauses.join(", ")} | ${cell(r.decided)} |`),
+    ...t.list_orders.map(
+      (r) => `| ${r.owner} | ${code(r.field)} | ${cell(r.order)} | ${r.clauses.join(", ")} | ${cell(r.decided)} |`,
+    ),
     "",
   ];
   return lines.join("\n");

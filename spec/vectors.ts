@@ -5,8 +5,17 @@
  */
 import { bytesToHex } from "@noble/hashes/utils.js";
 import {
-  DOMAIN, batchDigestOf, canonicalJson, digestOf, genesisVersionOf, identityOf, identityPreimage, preimageOf,
-  versionIdOf, type Digest, type DomainTag,
+  DOMAIN,
+  batchDigestOf,
+  canonicalJson,
+  digestOf,
+  genesisVersionOf,
+  identityOf,
+  identityPreimage,
+  preimageOf,
+  versionIdOf,
+  type Digest,
+  type DomainTag,
 } from "./digest.ts";
 import { distillate, manifest } from "./examples.ts";
 
@@ -47,12 +56,25 @@ export const computeVectors = () => {
   const d1 = digestOf(DOMAIN.distillate, distillate);
   const state1 = {
     entries: [
-      { key: "tool.fare_search", guidance: "prefer: indexed fare lookup", weight: 900_000, category: "operational", contested: false, contributors: ["d-1"] },
+      {
+        key: "tool.fare_search",
+        guidance: "prefer: indexed fare lookup",
+        weight: 900_000,
+        category: "operational",
+        contested: false,
+        contributors: ["d-1"],
+      },
     ],
   };
   const state1Digest = digestOf(DOMAIN.storeState, state1);
   const batch1 = batchDigestOf([d1]);
-  const unicode = { guidance: "prefer: caf\u00e9 \u2615 \ud83d\ude80", control: "tab\tbell\u0007quote\"", n: -42, z: 0, big: 9007199254740991 };
+  const unicode = {
+    guidance: "prefer: caf\u00e9 \u2615 \ud83d\ude80",
+    control: 'tab\tbell\u0007quote"',
+    n: -42,
+    z: 0,
+    big: 9007199254740991,
+  };
 
   const digests: DigestVector[] = [
     vector("canonical ordering, escapes and non-ASCII text", DOMAIN.trace, unicode),
@@ -73,7 +95,14 @@ export const computeVectors = () => {
     // the other controls, and U+007F, '/' and non-ASCII written literally. Appended last so that the
     // indices the consistency checks below rely on do not move.
     vector("short escapes and other controls", DOMAIN.trace, {
-      entries: ["back\bspace", "tab\there", "new\nline", "form\ffeed", "carriage\rreturn", "nul\u0000unit\u001fdel\u007fslash/"],
+      entries: [
+        "back\bspace",
+        "tab\there",
+        "new\nline",
+        "form\ffeed",
+        "carriage\rreturn",
+        "nul\u0000unit\u001fdel\u007fslash/",
+      ],
     }),
   ];
   const identities: IdentityVector[] = [

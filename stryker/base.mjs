@@ -47,7 +47,15 @@ export const base = (scope) => {
     timeoutMS: 20_000,
     dryRunTimeoutMinutes: 15,
     // Only what the tests load is copied into the sandbox.
-    ignorePatterns: ["reports/site", "reports/screenshots", "reports/certificates", "docs", "bench", ".tmp", "stryker/out"],
+    ignorePatterns: [
+      "reports/site",
+      "reports/screenshots",
+      "reports/certificates",
+      "docs",
+      "bench",
+      ".tmp",
+      "stryker/out",
+    ],
     cleanTempDir: true,
   };
 };

@@ -58,7 +58,9 @@ export const informativePositions = (parameters) =>
 /** `spec` (an import source) as a module path relative to the root, when it names a file of ours. */
 const moduleOf = (fileName, spec) => {
   if (!spec.startsWith("./") && !spec.startsWith("../")) return null;
-  const rel = relative(ROOT, resolve(dirname(fileName), spec)).split(sep).join("/");
+  const rel = relative(ROOT, resolve(dirname(fileName), spec))
+    .split(sep)
+    .join("/");
   return rel.startsWith("../") ? null : rel;
 };
 
@@ -79,7 +81,12 @@ export const rejectorOf = (call) => {
   let local;
   if (callee.type === "Identifier") {
     local = callee.name;
-  } else if (callee.type === "MemberExpression" && !callee.computed && callee.object.type === "Identifier" && callee.property.type === "Identifier") {
+  } else if (
+    callee.type === "MemberExpression" &&
+    !callee.computed &&
+    callee.object.type === "Identifier" &&
+    callee.property.type === "Identifier"
+  ) {
     local = callee.object.name;
     name = callee.property.name;
   } else {
@@ -89,7 +96,8 @@ export const rejectorOf = (call) => {
   if (binding === undefined || binding.kind !== "module") return null;
   const specifier = binding.path.node;
   const declaration = binding.path.parentPath?.node;
-  if (declaration?.type !== "ImportDeclaration" || declaration.importKind === "type" || specifier.importKind === "type") return null;
+  if (declaration?.type !== "ImportDeclaration" || declaration.importKind === "type" || specifier.importKind === "type")
+    return null;
   if (name === undefined) {
     if (specifier.type !== "ImportSpecifier") return null;
     name = importedName(specifier);
@@ -103,7 +111,8 @@ export const rejectorOf = (call) => {
 
 /** `new Error(…)` or `new x.Error(…)` (only Error itself: a RangeError's text is triaged by hand). */
 const errorConstructor = (c) =>
-  (c.type === "Identifier" && c.name === "Error") || (c.type === "MemberExpression" && !c.computed && c.property.type === "Identifier" && c.property.name === "Error");
+  (c.type === "Identifier" && c.name === "Error") ||
+  (c.type === "MemberExpression" && !c.computed && c.property.type === "Identifier" && c.property.name === "Error");
 
 export const REASON_REJECTION = "(c) D-032: the message and path of a rejection are informative";
 export const REASON_ERROR = "(c) the text of an internal error is informative";
@@ -117,7 +126,8 @@ export const informativeTexts = {
       const rejector = rejectorOf(parent);
       if (rejector !== null && informativePositions(rejector.parameters).includes(path.key)) return REASON_REJECTION;
     }
-    if (parent.node.type === "NewExpression" && errorConstructor(parent.node.callee) && path.key === 0) return REASON_ERROR;
+    if (parent.node.type === "NewExpression" && errorConstructor(parent.node.callee) && path.key === 0)
+      return REASON_ERROR;
     return undefined;
   },
 };

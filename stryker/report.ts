@@ -36,8 +36,12 @@ export type Scope = (typeof SCOPES)[number];
  * (reports/stryker.test.ts checks that they agree): every .ts file under them but tests and the
  * model's test helpers (testkit.ts, fixture.ts). A file listed here that has no results yet is named in the report.
  */
-export const MUTATED_FOLDERS: Readonly<Record<Scope, readonly string[]>> = { impl: ["impl/core", "impl/durable"], model: ["model"] };
-const NOT_MUTATED = (file: string): boolean => file.endsWith(".test.ts") || file === "model/testkit.ts" || file === "model/fixture.ts";
+export const MUTATED_FOLDERS: Readonly<Record<Scope, readonly string[]>> = {
+  impl: ["impl/core", "impl/durable"],
+  model: ["model"],
+};
+const NOT_MUTATED = (file: string): boolean =>
+  file.endsWith(".test.ts") || file === "model/testkit.ts" || file === "model/fixture.ts";
 
 /**
  * Whether a source file has nothing Stryker could mutate: every top-level statement is an import,
@@ -45,18 +49,24 @@ const NOT_MUTATED = (file: string): boolean => file.endsWith(".test.ts") || file
  * as model/index.ts). Stryker never reports results for such a file, so it is not "not run yet".
  */
 export const nothingToMutate = (source: string): boolean =>
-  ts.createSourceFile("x.ts", source, ts.ScriptTarget.Latest).statements.every(
-    (st) =>
-      ts.isImportDeclaration(st) ||
-      (ts.isExportDeclaration(st) && st.moduleSpecifier !== undefined) ||
-      ts.isTypeAliasDeclaration(st) ||
-      ts.isInterfaceDeclaration(st),
-  );
+  ts
+    .createSourceFile("x.ts", source, ts.ScriptTarget.Latest)
+    .statements.every(
+      (st) =>
+        ts.isImportDeclaration(st) ||
+        (ts.isExportDeclaration(st) && st.moduleSpecifier !== undefined) ||
+        ts.isTypeAliasDeclaration(st) ||
+        ts.isInterfaceDeclaration(st),
+    );
 
 /** The files a scope mutates, relative to `root`, sorted (without those with nothing to mutate). */
 export const mutatedFiles = (root: string, scope: Scope): string[] =>
   MUTATED_FOLDERS[scope]
-    .flatMap((d) => readdirSync(join(root, d), { recursive: true, encoding: "utf8" }).map((f) => posix(relative(root, join(root, d, f)))))
+    .flatMap((d) =>
+      readdirSync(join(root, d), { recursive: true, encoding: "utf8" }).map((f) =>
+        posix(relative(root, join(root, d, f))),
+      ),
+    )
     .filter((f) => f.endsWith(".ts") && !NOT_MUTATED(f) && !nothingToMutate(readFileSync(join(root, f), "utf8")))
     .sort();
 
@@ -65,8 +75,19 @@ export interface MutantResult {
   readonly id: string;
   readonly mutatorName: string;
   readonly replacement?: string;
-  readonly location: { readonly start: { readonly line: number; readonly column: number }; readonly end: { readonly line: number; readonly column: number } };
-  readonly status: "Killed" | "Survived" | "NoCoverage" | "CompileError" | "RuntimeError" | "Timeout" | "Ignored" | "Pending";
+  readonly location: {
+    readonly start: { readonly line: number; readonly column: number };
+    readonly end: { readonly line: number; readonly column: number };
+  };
+  readonly status:
+    | "Killed"
+    | "Survived"
+    | "NoCoverage"
+    | "CompileError"
+    | "RuntimeError"
+    | "Timeout"
+    | "Ignored"
+    | "Pending";
   readonly statusReason?: string;
 }
 export interface StrykerReport {
@@ -133,7 +154,17 @@ export interface ScopeSummary {
   readonly detected: readonly Survivor[];
 }
 
-const zero = (): Counts => ({ total: 0, killed: 0, timeout: 0, survived: 0, noCoverage: 0, compileError: 0, runtimeError: 0, ignored: 0, pending: 0 });
+const zero = (): Counts => ({
+  total: 0,
+  killed: 0,
+  timeout: 0,
+  survived: 0,
+  noCoverage: 0,
+  compileError: 0,
+  runtimeError: 0,
+  ignored: 0,
+  pending: 0,
+});
 
 const COUNT_KEY: Record<MutantResult["status"], keyof Counts> = {
   Killed: "killed",
@@ -149,7 +180,8 @@ const COUNT_KEY: Record<MutantResult["status"], keyof Counts> = {
 /** The text a location spans (lines and columns are 1-based in the schema). */
 export const textAt = (source: string, loc: MutantResult["location"]): string => {
   const lines = source.split("\n");
-  if (loc.start.line === loc.end.line) return (lines[loc.start.line - 1] ?? "").slice(loc.start.column - 1, loc.end.column - 1);
+  if (loc.start.line === loc.end.line)
+    return (lines[loc.start.line - 1] ?? "").slice(loc.start.column - 1, loc.end.column - 1);
   const first = (lines[loc.start.line - 1] ?? "").slice(loc.start.column - 1);
   const middle = lines.slice(loc.start.line, loc.end.line - 1);
   const last = (lines[loc.end.line - 1] ?? "").slice(0, loc.end.column - 1);
@@ -165,15 +197,35 @@ const folderOf = (file: string): string => file.slice(0, Math.max(0, file.lastIn
 const posix = (file: string): string => file.replaceAll("\\", "/");
 
 /** The same mutant (file, span, mutator, replacement) in a confirmation run made from the same source. */
-const retestOf = (confirm: StrykerReport | undefined, file: string, source: string, m: MutantResult): MutantResult["status"] | null => {
+const retestOf = (
+  confirm: StrykerReport | undefined,
+  file: string,
+  source: string,
+  m: MutantResult,
+): MutantResult["status"] | null => {
   const f = confirm?.files[file];
   if (f === undefined || f.source !== source) return null;
   const same = (a: MutantResult["location"], b: MutantResult["location"]): boolean =>
-    a.start.line === b.start.line && a.start.column === b.start.column && a.end.line === b.end.line && a.end.column === b.end.column;
-  return f.mutants.find((x) => same(x.location, m.location) && x.mutatorName === m.mutatorName && (x.replacement ?? "") === (m.replacement ?? ""))?.status ?? null;
+    a.start.line === b.start.line &&
+    a.start.column === b.start.column &&
+    a.end.line === b.end.line &&
+    a.end.column === b.end.column;
+  return (
+    f.mutants.find(
+      (x) =>
+        same(x.location, m.location) &&
+        x.mutatorName === m.mutatorName &&
+        (x.replacement ?? "") === (m.replacement ?? ""),
+    )?.status ?? null
+  );
 };
 
-export const summarize = (scope: Scope, report: StrykerReport, files: readonly string[] = [], confirm?: StrykerReport): ScopeSummary => {
+export const summarize = (
+  scope: Scope,
+  report: StrykerReport,
+  files: readonly string[] = [],
+  confirm?: StrykerReport,
+): ScopeSummary => {
   const counts = zero();
   const byFolder: Record<string, Counts> = {};
   const ignoredReasons: Record<string, number> = {};
@@ -183,7 +235,12 @@ export const summarize = (scope: Scope, report: StrykerReport, files: readonly s
     const file = posix(rawFile);
     const folder = (byFolder[folderOf(file)] ??= zero());
     const lines = f.source.split("\n");
-    const mutants = [...f.mutants].sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column || a.mutatorName.localeCompare(b.mutatorName));
+    const mutants = [...f.mutants].sort(
+      (a, b) =>
+        a.location.start.line - b.location.start.line ||
+        a.location.start.column - b.location.start.column ||
+        a.mutatorName.localeCompare(b.mutatorName),
+    );
     for (const m of mutants) {
       const k = COUNT_KEY[m.status];
       counts[k]++;
@@ -196,8 +253,14 @@ export const summarize = (scope: Scope, report: StrykerReport, files: readonly s
       }
       if (m.status === "Killed" || m.status === "Timeout") {
         detected.push({
-          file, line: m.location.start.line, mutator: m.mutatorName, original: clipText(textAt(f.source, m.location)),
-          replacement: clipText(m.replacement ?? ""), context: (lines[m.location.start.line - 1] ?? "").trim(), status: "Survived", retest: null,
+          file,
+          line: m.location.start.line,
+          mutator: m.mutatorName,
+          original: clipText(textAt(f.source, m.location)),
+          replacement: clipText(m.replacement ?? ""),
+          context: (lines[m.location.start.line - 1] ?? "").trim(),
+          status: "Survived",
+          retest: null,
         });
       }
       if (m.status === "Survived" || m.status === "NoCoverage") {
@@ -215,7 +278,15 @@ export const summarize = (scope: Scope, report: StrykerReport, files: readonly s
     }
   }
   const ran = new Set(Object.keys(report.files).map(posix));
-  return { scope, counts, byFolder, ignoredReasons, survivors, filesNotRun: files.filter((f) => !ran.has(f)), detected };
+  return {
+    scope,
+    counts,
+    byFolder,
+    ignoredReasons,
+    survivors,
+    filesNotRun: files.filter((f) => !ran.has(f)),
+    detected,
+  };
 };
 
 const matches = (e: TriageEntry, s: Survivor): boolean =>
@@ -227,7 +298,10 @@ const matches = (e: TriageEntry, s: Survivor): boolean =>
   (e.line === undefined || e.line === s.line);
 
 /** The first triage entry for each survivor (null when none), and the entries that matched nothing. */
-export const triageOf = (survivors: readonly Survivor[], triage: readonly TriageEntry[]): { readonly verdicts: readonly (TriageEntry | null)[]; readonly stale: readonly TriageEntry[] } => {
+export const triageOf = (
+  survivors: readonly Survivor[],
+  triage: readonly TriageEntry[],
+): { readonly verdicts: readonly (TriageEntry | null)[]; readonly stale: readonly TriageEntry[] } => {
   const used = new Set<TriageEntry>();
   const verdicts = survivors.map((s) => {
     const e = triage.find((t) => matches(t, s)) ?? null;
@@ -295,7 +369,18 @@ export interface Summary {
   readonly generatedFrom: readonly string[];
   /** Scopes with no results yet (no incremental file): `npm run stryker -- <scope>` makes them. */
   readonly notRun: readonly Scope[];
-  readonly scopes: readonly (ScopeSummary & { readonly scores: Scores; readonly byFolderScores: Readonly<Record<string, Scores>>; readonly triaged: Readonly<Record<Category, number>>; readonly survivorTriage: readonly { readonly category: Category; readonly reason: string; readonly test?: string }[]; readonly closedGaps: readonly TriageEntry[]; readonly retested: Retested })[];
+  readonly scopes: readonly (ScopeSummary & {
+    readonly scores: Scores;
+    readonly byFolderScores: Readonly<Record<string, Scores>>;
+    readonly triaged: Readonly<Record<Category, number>>;
+    readonly survivorTriage: readonly {
+      readonly category: Category;
+      readonly reason: string;
+      readonly test?: string;
+    }[];
+    readonly closedGaps: readonly TriageEntry[];
+    readonly retested: Retested;
+  })[];
   readonly runs: readonly RunRecord[];
 }
 
@@ -320,40 +405,78 @@ export const buildSummary = (
     verdicts.forEach((v, i) => {
       const sv = s.survivors[i]!;
       if (v === null) {
-        problems.push(`untriaged survivor: ${JSON.stringify({ file: sv.file, mutator: sv.mutator, original: sv.original, replacement: sv.replacement, context: sv.context })} (line ${sv.line}, ${sv.status})`);
+        problems.push(
+          `untriaged survivor: ${JSON.stringify({ file: sv.file, mutator: sv.mutator, original: sv.original, replacement: sv.replacement, context: sv.context })} (line ${sv.line}, ${sv.status})`,
+        );
         return;
       }
       triaged[v.category]++;
-      if (v.category !== "a") notKillableByFolder[folderOf(sv.file)] = (notKillableByFolder[folderOf(sv.file)] ?? 0) + 1;
+      if (v.category !== "a")
+        notKillableByFolder[folderOf(sv.file)] = (notKillableByFolder[folderOf(sv.file)] ?? 0) + 1;
       // A mutant triaged as unkillable that a check now kills was triaged wrong.
       // Killed only: a timeout can be the machine's load rather than the mutant (it counts as detected for (a)).
-      if (v.category !== "a" && sv.retest === "Killed") problems.push(`survivor triaged (${v.category}) but killed by the confirmation run: ${JSON.stringify({ file: sv.file, line: sv.line, mutator: sv.mutator, replacement: sv.replacement })}`);
-      if (v.category === "a" && isDetected(sv.retest)) confirmedByFolder[folderOf(sv.file)] = (confirmedByFolder[folderOf(sv.file)] ?? 0) + 1;
+      if (v.category !== "a" && sv.retest === "Killed")
+        problems.push(
+          `survivor triaged (${v.category}) but killed by the confirmation run: ${JSON.stringify({ file: sv.file, line: sv.line, mutator: sv.mutator, replacement: sv.replacement })}`,
+        );
+      if (v.category === "a" && isDetected(sv.retest))
+        confirmedByFolder[folderOf(sv.file)] = (confirmedByFolder[folderOf(sv.file)] ?? 0) + 1;
     });
-    const byFolderScores = Object.fromEntries(Object.entries(s.byFolder).map(([folder, c]) => [folder, scoresOf(c, notKillableByFolder[folder] ?? 0, confirmedByFolder[folder] ?? 0)]));
-    const survivorTriage = verdicts.map((v) => (v === null ? { category: "a" as Category, reason: "UNTRIAGED" } : { category: v.category, reason: v.reason, ...(v.test === undefined ? {} : { test: v.test }) }));
+    const byFolderScores = Object.fromEntries(
+      Object.entries(s.byFolder).map(([folder, c]) => [
+        folder,
+        scoresOf(c, notKillableByFolder[folder] ?? 0, confirmedByFolder[folder] ?? 0),
+      ]),
+    );
+    const survivorTriage = verdicts.map((v) =>
+      v === null
+        ? { category: "a" as Category, reason: "UNTRIAGED" }
+        : { category: v.category, reason: v.reason, ...(v.test === undefined ? {} : { test: v.test }) },
+    );
     // An (a) entry whose mutants are all killed now is a closed gap: the report keeps it as such.
     const closedGaps = stale.filter((t) => t.category === "a" && s.detected.some((d) => matches(t, d)));
     closedGaps.forEach((t) => used.add(t));
     const confirmed = Object.values(confirmedByFolder).reduce((a, b) => a + b, 0);
-    const again = s.survivors.filter((sv, i) => sv.retest !== null && verdicts[i] !== null && verdicts[i]!.category !== "a");
+    const again = s.survivors.filter(
+      (sv, i) => sv.retest !== null && verdicts[i] !== null && verdicts[i]!.category !== "a",
+    );
     const retested: Retested = {
       a: s.survivors.filter((sv, i) => sv.retest !== null && verdicts[i]?.category === "a").length,
       notKillable: again.length,
       notKillableSurvived: again.filter((sv) => sv.retest === "Survived").length,
       notKillableTimeout: again.filter((sv) => sv.retest === "Timeout").length,
     };
-    return { ...s, detected: [], scores: scoresOf(s.counts, triaged.b + triaged.c, confirmed), byFolderScores, triaged, survivorTriage, closedGaps, retested };
+    return {
+      ...s,
+      detected: [],
+      scores: scoresOf(s.counts, triaged.b + triaged.c, confirmed),
+      byFolderScores,
+      triaged,
+      survivorTriage,
+      closedGaps,
+      retested,
+    };
   });
   // A triage entry is stale when no scope that was reported has a survivor it matches.
   for (const t of triage) {
     const scope = SCOPES.find((sc) => t.file.startsWith(`${sc}/`));
     if (scope === undefined) problems.push(`triage entry outside impl/ and model/: ${JSON.stringify(t)}`);
-    else if (reports.has(scope) && !used.has(t)) problems.push(`stale triage entry (matches no survivor): ${JSON.stringify(t)}`);
-    if (t.category === "a" && (t.test === undefined || t.test === "")) problems.push(`triage entry (a) names no test: ${JSON.stringify(t)}`);
+    else if (reports.has(scope) && !used.has(t))
+      problems.push(`stale triage entry (matches no survivor): ${JSON.stringify(t)}`);
+    if (t.category === "a" && (t.test === undefined || t.test === ""))
+      problems.push(`triage entry (a) names no test: ${JSON.stringify(t)}`);
   }
-  if (problems.length > 0) throw new Error(`the triage (stryker/triage/) does not fit the results:\n${problems.join("\n")}`);
-  return { generatedFrom: [...[...reports.keys()].map(incrementalFile), ...[...confirms.keys()].filter((sc) => reports.has(sc)).map(confirmFile)], notRun: SCOPES.filter((sc) => !reports.has(sc)), scopes, runs };
+  if (problems.length > 0)
+    throw new Error(`the triage (stryker/triage/) does not fit the results:\n${problems.join("\n")}`);
+  return {
+    generatedFrom: [
+      ...[...reports.keys()].map(incrementalFile),
+      ...[...confirms.keys()].filter((sc) => reports.has(sc)).map(confirmFile),
+    ],
+    notRun: SCOPES.filter((sc) => !reports.has(sc)),
+    scopes,
+    runs,
+  };
 };
 
 export const incrementalFile = (scope: Scope): string => `stryker/incremental-${scope}.json`;
@@ -373,8 +496,14 @@ const CATEGORY_TITLE: Record<Category, string> = {
 };
 
 const RETEST_WORD: Record<MutantResult["status"], string> = {
-  Killed: "killed", Timeout: "timeout (detected)", Survived: "**survived**", NoCoverage: "**no coverage**", CompileError: "compile error",
-  RuntimeError: "runtime error", Ignored: "ignored", Pending: "pending",
+  Killed: "killed",
+  Timeout: "timeout (detected)",
+  Survived: "**survived**",
+  NoCoverage: "**no coverage**",
+  CompileError: "compile error",
+  RuntimeError: "runtime error",
+  Ignored: "ignored",
+  Pending: "pending",
 };
 
 const esc = (s: string): string => s.replaceAll("|", "\\|").replaceAll("\n", "⏎");
@@ -404,18 +533,29 @@ export const renderMarkdown = (summary: Summary): string => {
   for (const s of summary.scopes) {
     const c = s.counts;
     out.push(`## \`${s.scope}/\``, "");
-    out.push("| mutants | killed | timeout | survived | no coverage | compile error | runtime error | ignored (c) | mutation score | score on covered code | score on killable mutants |");
+    out.push(
+      "| mutants | killed | timeout | survived | no coverage | compile error | runtime error | ignored (c) | mutation score | score on covered code | score on killable mutants |",
+    );
     out.push("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    out.push(`| ${c.total} | ${c.killed} | ${c.timeout} | ${c.survived} | ${c.noCoverage} | ${c.compileError} | ${c.runtimeError} | ${c.ignored} | ${fmt(s.scores.mutationScore)} | ${fmt(s.scores.coveredScore)} | **${fmt(s.scores.killableScore)}** |`);
+    out.push(
+      `| ${c.total} | ${c.killed} | ${c.timeout} | ${c.survived} | ${c.noCoverage} | ${c.compileError} | ${c.runtimeError} | ${c.ignored} | ${fmt(s.scores.mutationScore)} | ${fmt(s.scores.coveredScore)} | **${fmt(s.scores.killableScore)}** |`,
+    );
     out.push("", "Per folder:", "");
-    out.push("| folder | mutants | killed | timeout | survived | no coverage | compile error | ignored | mutation score | score on killable mutants |");
+    out.push(
+      "| folder | mutants | killed | timeout | survived | no coverage | compile error | ignored | mutation score | score on killable mutants |",
+    );
     out.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (const [folder, fc] of Object.entries(s.byFolder)) {
       const sc = s.byFolderScores[folder]!;
-      out.push(`| \`${folder}/\` | ${fc.total} | ${fc.killed} | ${fc.timeout} | ${fc.survived} | ${fc.noCoverage} | ${fc.compileError} | ${fc.ignored} | ${fmt(sc.mutationScore)} | ${fmt(sc.killableScore)} |`);
+      out.push(
+        `| \`${folder}/\` | ${fc.total} | ${fc.killed} | ${fc.timeout} | ${fc.survived} | ${fc.noCoverage} | ${fc.compileError} | ${fc.ignored} | ${fmt(sc.mutationScore)} | ${fmt(sc.killableScore)} |`,
+      );
     }
     if (s.filesNotRun.length > 0) {
-      out.push("", `**Partial:** ${s.filesNotRun.length} file(s) of \`${s.scope}/\` have no results yet and are in none of these numbers (\`npm run stryker -- ${s.scope}\` runs them; a file Stryker finds nothing to mutate in, such as a list of re-exports, never has results): ${s.filesNotRun.map((f) => `\`${f}\``).join(", ")}.`);
+      out.push(
+        "",
+        `**Partial:** ${s.filesNotRun.length} file(s) of \`${s.scope}/\` have no results yet and are in none of these numbers (\`npm run stryker -- ${s.scope}\` runs them; a file Stryker finds nothing to mutate in, such as a list of re-exports, never has results): ${s.filesNotRun.map((f) => `\`${f}\``).join(", ")}.`,
+      );
     }
     out.push("", `Survivors: ${s.survivors.length} — (a) ${s.triaged.a}, (b) ${s.triaged.b}, (c) ${s.triaged.c}.`, "");
     if (s.survivors.some((sv) => sv.retest !== null)) {
@@ -436,7 +576,11 @@ export const renderMarkdown = (summary: Summary): string => {
       const rows = s.survivors.map((sv, i) => ({ sv, t: s.survivorTriage[i]! })).filter(({ t }) => t.category === cat);
       if (rows.length === 0) continue;
       out.push(`### ${CATEGORY_TITLE[cat]} — ${rows.length}`, "");
-      out.push(cat === "a" ? "| where | mutator | original → replacement | why | killed now by | confirmation run |" : "| where | mutator | original → replacement | why |");
+      out.push(
+        cat === "a"
+          ? "| where | mutator | original → replacement | why | killed now by | confirmation run |"
+          : "| where | mutator | original → replacement | why |",
+      );
       out.push(cat === "a" ? "| --- | --- | --- | --- | --- | --- |" : "| --- | --- | --- | --- |");
       for (const { sv, t } of rows) {
         const where = `\`${sv.file}:${sv.line}\`${sv.status === "NoCoverage" ? " (no coverage)" : ""}`;
@@ -447,16 +591,36 @@ export const renderMarkdown = (summary: Summary): string => {
       out.push("");
     }
   }
-  for (const scope of summary.notRun) out.push(`## \`${scope}/\``, "", `Not run yet: \`npm run stryker -- ${scope}\` makes \`${incrementalFile(scope)}\`.`, "");
+  for (const scope of summary.notRun)
+    out.push(
+      `## \`${scope}/\``,
+      "",
+      `Not run yet: \`npm run stryker -- ${scope}\` makes \`${incrementalFile(scope)}\`.`,
+      "",
+    );
   for (const s of summary.scopes.filter((x) => x.closedGaps.length > 0)) {
-    out.push(`## \`${s.scope}/\`: gaps closed — survivors of earlier runs that the checks added for them now kill`, "", "| file | mutants | why they survived | killed now by |", "| --- | --- | --- | --- |");
-    for (const t of s.closedGaps) out.push(`| \`${t.file}\` | ${esc([t.mutator, t.context === undefined ? undefined : code(t.context)].filter((x) => x !== undefined).join(" on ") || "all")} | ${esc(t.reason)} | ${esc(t.test ?? "")} |`);
+    out.push(
+      `## \`${s.scope}/\`: gaps closed — survivors of earlier runs that the checks added for them now kill`,
+      "",
+      "| file | mutants | why they survived | killed now by |",
+      "| --- | --- | --- | --- |",
+    );
+    for (const t of s.closedGaps)
+      out.push(
+        `| \`${t.file}\` | ${esc([t.mutator, t.context === undefined ? undefined : code(t.context)].filter((x) => x !== undefined).join(" on ") || "all")} | ${esc(t.reason)} | ${esc(t.test ?? "")} |`,
+      );
     out.push("");
   }
   if (summary.runs.length > 0) {
-    out.push("## Runs", "", "Wall-clock time of the recorded `npm run stryker` runs (incremental runs reuse every result whose code and tests did not change).", "");
+    out.push(
+      "## Runs",
+      "",
+      "Wall-clock time of the recorded `npm run stryker` runs (incremental runs reuse every result whose code and tests did not change).",
+      "",
+    );
     out.push("| scope | date | seconds | concurrency | command |", "| --- | --- | ---: | ---: | --- |");
-    for (const r of summary.runs) out.push(`| ${r.scope} | ${r.date} | ${r.seconds} | ${r.concurrency} | \`${esc(r.command)}\` |`);
+    for (const r of summary.runs)
+      out.push(`| ${r.scope} | ${r.date} | ${r.seconds} | ${r.concurrency} | \`${esc(r.command)}\` |`);
     out.push("");
   }
   return out.join("\n");
@@ -467,12 +631,19 @@ export const README_END = "<!-- stryker:end -->";
 
 /** The README's lines between the stryker markers: the scores per scope and where the rest is. */
 export const renderReadmeBlock = (summary: Summary): string => {
-  const out = ["| scope | mutants | killed + timeout | survived + no coverage | mutation score | score on covered code | score on killable mutants | survivors (a) / (b) / (c) |", "|---|---:|---:|---:|---:|---:|---:|---|"];
+  const out = [
+    "| scope | mutants | killed + timeout | survived + no coverage | mutation score | score on covered code | score on killable mutants | survivors (a) / (b) / (c) |",
+    "|---|---:|---:|---:|---:|---:|---:|---|",
+  ];
   for (const s of summary.scopes) {
     const c = s.counts;
     const partial = s.filesNotRun.length > 0 ? ` (partial: ${s.filesNotRun.length} files not run yet)` : "";
-    const confirmed = s.survivors.some((sv) => sv.retest !== null) ? `; ${fmt(s.scores.killableScoreConfirmed)} counting the ${s.scores.confirmed} (a) survivors the confirmation run detected` : "";
-    out.push(`| \`${s.scope}/\`${partial} | ${c.total} | ${s.scores.detected} | ${c.survived + c.noCoverage} | ${fmt(s.scores.mutationScore)} | ${fmt(s.scores.coveredScore)} | ${fmt(s.scores.killableScore)}${confirmed} | ${s.triaged.a} / ${s.triaged.b} / ${s.triaged.c} |`);
+    const confirmed = s.survivors.some((sv) => sv.retest !== null)
+      ? `; ${fmt(s.scores.killableScoreConfirmed)} counting the ${s.scores.confirmed} (a) survivors the confirmation run detected`
+      : "";
+    out.push(
+      `| \`${s.scope}/\`${partial} | ${c.total} | ${s.scores.detected} | ${c.survived + c.noCoverage} | ${fmt(s.scores.mutationScore)} | ${fmt(s.scores.coveredScore)} | ${fmt(s.scores.killableScore)}${confirmed} | ${s.triaged.a} / ${s.triaged.b} / ${s.triaged.c} |`,
+    );
   }
   for (const scope of summary.notRun) out.push(`| \`${scope}/\` | not run yet | | | | | | |`);
   return out.join("\n");
@@ -500,10 +671,15 @@ export const triageFileOf = (source: string): string => `${TRIAGE_DIR}/${source.
 export const readTriage = (root: string): TriageEntry[] => {
   const dir = join(root, TRIAGE_DIR);
   if (!existsSync(dir)) return [];
-  const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json")).map((f) => posix(join(TRIAGE_DIR, f))).sort();
+  const files = readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => posix(join(TRIAGE_DIR, f)))
+    .sort();
   return files.flatMap((file) => {
     const entries = readJson<{ readonly entries: readonly TriageEntry[] }>(root, file).entries;
-    for (const t of entries) if (triageFileOf(t.file) !== file) throw new Error(`${file}: entry for ${t.file} belongs in ${triageFileOf(t.file)}`);
+    for (const t of entries)
+      if (triageFileOf(t.file) !== file)
+        throw new Error(`${file}: entry for ${t.file} belongs in ${triageFileOf(t.file)}`);
     return entries;
   });
 };
@@ -511,13 +687,25 @@ export const SUMMARY_FILE = "reports/stryker.json";
 export const MARKDOWN_FILE = "reports/stryker.md";
 
 /** The summary and markdown from the committed files under `root` (throws on a triage mismatch). */
-export const generate = (root: string): { readonly summary: Summary; readonly markdown: string; readonly json: string; readonly readme: string } => {
+export const generate = (
+  root: string,
+): { readonly summary: Summary; readonly markdown: string; readonly json: string; readonly readme: string } => {
   const ran = SCOPES.filter((s) => existsSync(join(root, incrementalFile(s))));
   const reports = new Map<Scope, StrykerReport>(ran.map((s) => [s, readJson<StrykerReport>(root, incrementalFile(s))]));
   const triage = readTriage(root);
-  const confirms = new Map<Scope, StrykerReport>(ran.filter((s) => existsSync(join(root, confirmFile(s)))).map((s) => [s, readJson<StrykerReport>(root, confirmFile(s))]));
+  const confirms = new Map<Scope, StrykerReport>(
+    ran
+      .filter((s) => existsSync(join(root, confirmFile(s))))
+      .map((s) => [s, readJson<StrykerReport>(root, confirmFile(s))]),
+  );
   const runs = readJson<{ readonly runs: readonly RunRecord[] }>(root, RUNS_FILE).runs;
-  const summary = buildSummary(reports, triage, runs, Object.fromEntries(ran.map((s) => [s, mutatedFiles(root, s)])), confirms);
+  const summary = buildSummary(
+    reports,
+    triage,
+    runs,
+    Object.fromEntries(ran.map((s) => [s, mutatedFiles(root, s)])),
+    confirms,
+  );
   const readme = spliceReadme(readFileSync(join(root, "README.md"), "utf8"), renderReadmeBlock(summary));
   return { summary, markdown: renderMarkdown(summary), json: `${JSON.stringify(summary, null, 2)}\n`, readme };
 };

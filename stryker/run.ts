@@ -40,7 +40,9 @@ const runStryker = (scope: Scope, extra: readonly string[]): RunRecord => {
 const recordRun = (run: RunRecord): void => {
   const path = join(REPO_ROOT, RUNS_FILE);
   const { runs } = JSON.parse(readFileSync(path, "utf8")) as { runs: RunRecord[] };
-  const kept = [...runs, run].filter((r, i, all) => all.slice(i + 1).filter((x) => x.scope === r.scope).length < KEEP_RUNS);
+  const kept = [...runs, run].filter(
+    (r, i, all) => all.slice(i + 1).filter((x) => x.scope === r.scope).length < KEEP_RUNS,
+  );
   writeFileSync(path, `${JSON.stringify({ runs: kept }, null, 2)}\n`);
 };
 

@@ -24,7 +24,15 @@ const scope = process.env["STRYKER_SCOPE"] ?? "impl";
 const GOLDEN = "conformance/golden/golden.test.ts";
 const DIFFERENTIAL = "properties/differential.property.test.ts";
 const INCLUDE: Record<string, readonly string[]> = {
-  impl: [GOLDEN, "impl/test/units.test.ts", "impl/test/inprocess.test.ts", DIFFERENTIAL, "impl/test/store.test.ts", "impl/test/persist.test.ts", "impl/test/storage.test.ts"],
+  impl: [
+    GOLDEN,
+    "impl/test/units.test.ts",
+    "impl/test/inprocess.test.ts",
+    DIFFERENTIAL,
+    "impl/test/store.test.ts",
+    "impl/test/persist.test.ts",
+    "impl/test/storage.test.ts",
+  ],
   model: [GOLDEN, "model/**/*.test.ts", "properties/model.property.test.ts", DIFFERENTIAL],
 };
 
@@ -36,7 +44,8 @@ const INCLUDE: Record<string, readonly string[]> = {
 const SOURCE_TEXT_TESTS = ["model/checks.test.ts", "model/sort-equivalence.test.ts"];
 
 const include = INCLUDE[scope];
-if (include === undefined) throw new Error(`STRYKER_SCOPE=${scope}: expected one of ${Object.keys(INCLUDE).join(", ")}`);
+if (include === undefined)
+  throw new Error(`STRYKER_SCOPE=${scope}: expected one of ${Object.keys(INCLUDE).join(", ")}`);
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 

@@ -80,7 +80,11 @@ export const CHROMIUM: Resource = {
 export const PYTHON3: Resource = {
   name: "python3 (3.10 or later) on PATH",
   why: "the interpreter of adapters/python; apt-get install python3, or put a python3 of 3.10 or later on PATH",
-  available: () => spawnSync("python3", ["-c", "import sys; sys.exit(sys.version_info < (3, 10))"], { stdio: "ignore", timeout: 30_000 }).status === 0,
+  available: () =>
+    spawnSync("python3", ["-c", "import sys; sys.exit(sys.version_info < (3, 10))"], {
+      stdio: "ignore",
+      timeout: 30_000,
+    }).status === 0,
 };
 
 /** CI=true (or CI=1) means CI, which promises every resource. */
@@ -158,9 +162,13 @@ export const needs = (resource: Resource, options: NeedsOptions = {}): Gate => {
       if (mode === "run") return void it(name, fn, timeout);
       say(currentFile(), 1);
       if (mode === "skip") return void it.skip(name, fn, timeout);
-      it(name, () => {
-        throw new Error(failMessage(resource));
-      }, timeout);
+      it(
+        name,
+        () => {
+          throw new Error(failMessage(resource));
+        },
+        timeout,
+      );
     },
   };
 };

@@ -21,6 +21,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 /** The width and height a PNG file declares (its IHDR chunk), or an error naming the file. */
 export const pngSize = (file: string): { width: number; height: number } => {
   const b = readFileSync(file);
-  if (b.length < 24 || !b.subarray(0, 8).equals(PNG_SIGNATURE) || b.subarray(12, 16).toString("latin1") !== "IHDR") throw new Error(`${file} is not a PNG file`);
+  if (b.length < 24 || !b.subarray(0, 8).equals(PNG_SIGNATURE) || b.subarray(12, 16).toString("latin1") !== "IHDR")
+    throw new Error(`${file} is not a PNG file`);
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 };

@@ -18,7 +18,14 @@ const KIT = resolve(import.meta.dirname, "..", "..");
 const out = mkdtempSync(join(tmpdir(), "js-adapter-certify-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-interface Stage { stage: string; verdict: string; reason: string; checks: number; findings: unknown[]; notes: string[] }
+interface Stage {
+  stage: string;
+  verdict: string;
+  reason: string;
+  checks: number;
+  findings: unknown[];
+  notes: string[];
+}
 interface Cert {
   result: string;
   exit_code: number;
@@ -34,7 +41,22 @@ describe("srk certify on the adapter with no handler (examples/empty.mjs)", () =
     let code = 0;
     let stdout = "";
     try {
-      ({ stdout } = await run(process.execPath, ["--import", "tsx", "conformance/cli/main.ts", "certify", "--impl", "node adapters/js/examples/empty.mjs", "--out", out, "--time-budget", "120"], { cwd: KIT, maxBuffer: 16 << 20 }));
+      ({ stdout } = await run(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "conformance/cli/main.ts",
+          "certify",
+          "--impl",
+          "node adapters/js/examples/empty.mjs",
+          "--out",
+          out,
+          "--time-budget",
+          "120",
+        ],
+        { cwd: KIT, maxBuffer: 16 << 20 },
+      ));
     } catch (e) {
       const x = e as { code?: number; stdout?: string; stderr?: string };
       code = x.code ?? -1;
@@ -51,7 +73,8 @@ describe("srk certify on the adapter with no handler (examples/empty.mjs)", () =
     expect(stage("wire")?.findings).toEqual([]);
     // Every line of the catalog was checked (the stage counts one check per line, plus the batch and the after-checks).
     expect(stage("wire")?.checks ?? 0).toBeGreaterThan(100);
-    for (const s of ["differential", "algebra", "crash", "forgetting"]) expect(stage(s)?.verdict, `${s}: ${stage(s)?.reason}`).toBe("not-applicable");
+    for (const s of ["differential", "algebra", "crash", "forgetting"])
+      expect(stage(s)?.verdict, `${s}: ${stage(s)?.reason}`).toBe("not-applicable");
     expect(cert.invariants).toHaveLength(19);
     for (const inv of cert.invariants) expect(inv.verdict, `${inv.invariant}: ${inv.reason}`).toBe("not-applicable");
     expect(cert.implementation_faults).toEqual([]);
@@ -60,7 +83,9 @@ describe("srk certify on the adapter with no handler (examples/empty.mjs)", () =
     // The numbers README.md quotes are this run's.
     const readme = readFileSync(join(import.meta.dirname, "README.md"), "utf8");
     const lines = /^(\d+) hostile or boundary lines/.exec(stage("wire")?.reason ?? "")?.[1];
-    expect(readme).toContain(`handshake (${stage("handshake")?.checks} checks), the golden stage (${stage("golden")?.checks} checks`);
+    expect(readme).toContain(
+      `handshake (${stage("handshake")?.checks} checks), the golden stage (${stage("golden")?.checks} checks`,
+    );
     expect(readme).toContain(`the wire stage (${lines} hostile or boundary`);
   }, 120_000);
 });

@@ -25,5 +25,7 @@ export const dataDir = (argv = process.argv.slice(2), env = process.env) => {
   }
   const v = env.IMPL_DATA_DIR;
   if (v !== undefined && v !== "") return v;
-  throw new Error("no data directory: srk starts the implementation with --data-dir DIR appended (W-1.1); or set IMPL_DATA_DIR");
+  throw new Error(
+    "no data directory: srk starts the implementation with --data-dir DIR appended (W-1.1); or set IMPL_DATA_DIR",
+  );
 };

@@ -35,7 +35,12 @@ const tempDir = (prefix: string): string => {
   return d;
 };
 
-interface Counterexample { invariant: string; stage: string; summary: string; trace_file: string | null }
+interface Counterexample {
+  invariant: string;
+  stage: string;
+  summary: string;
+  trace_file: string | null;
+}
 interface Cert {
   result: string;
   exit_code: number;
@@ -49,7 +54,10 @@ interface Cert {
 /** Runs srk (the kit's CLI) from the kit's root; resolves with its exit code and output, whatever the code. */
 const srk = async (args: string[]): Promise<{ code: number; output: string }> => {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "conformance/cli/main.ts", ...args], { cwd: KIT, maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "conformance/cli/main.ts", ...args], {
+      cwd: KIT,
+      maxBuffer: 64 << 20,
+    });
     return { code: 0, output: `${stdout}\n${stderr}` };
   } catch (e) {
     const x = e as { code?: number; stdout?: string; stderr?: string };
@@ -57,7 +65,11 @@ const srk = async (args: string[]): Promise<{ code: number; output: string }> =>
   }
 };
 
-const certify = async (impl: string, extra: string[] = [], runs = RUNS): Promise<{ code: number; output: string; cert: Cert; out: string }> => {
+const certify = async (
+  impl: string,
+  extra: string[] = [],
+  runs = RUNS,
+): Promise<{ code: number; output: string; cert: Cert; out: string }> => {
   const out = tempDir("js-example-cert-");
   const { code, output } = await srk(["certify", "--impl", impl, "--out", out, "--runs", runs, ...extra]);
   const cert = JSON.parse(readFileSync(join(out, "certificate.json"), "utf8")) as Cert;
@@ -71,7 +83,8 @@ const certify = async (impl: string, extra: string[] = [], runs = RUNS): Promise
  */
 const withBug = (file: string, line: string, planted: string): string => {
   const root = tempDir("js-example-bug-");
-  for (const entry of readdirSync(ADAPTER)) if (entry !== "examples") symlinkSync(join(ADAPTER, entry), join(root, entry));
+  for (const entry of readdirSync(ADAPTER))
+    if (entry !== "examples") symlinkSync(join(ADAPTER, entry), join(root, entry));
   cpSync(join(ADAPTER, "examples"), join(root, "examples"), { recursive: true });
   const path = join(root, "examples", file);
   const text = readFileSync(path, "utf8");
@@ -80,19 +93,32 @@ const withBug = (file: string, line: string, planted: string): string => {
   return root;
 };
 
-interface Step { program: string; args: string; name: string; families: Family[]; runs?: string }
+interface Step {
+  program: string;
+  args: string;
+  name: string;
+  families: Family[];
+  runs?: string;
+}
 const STEPS: Step[] = [
   { program: "advaita.mjs", args: "", name: "js-example-advaita", families: ["advaita"] },
   { program: "janma.mjs", args: "", name: "js-example-janma", families: ["janma", "advaita"] },
   { program: "samskara.mjs", args: "", name: "js-example-samskara", families: ["janma", "samskara", "advaita"] },
   // Step 3's program declaring a smaller profile: with steps 1 and 2, every certifiable profile without ripa.
   ...([["janma"], ["janma", "samskara"], ["samskara", "advaita"]] as Family[][]).map((families) => ({
-    program: "samskara.mjs", args: ` --families ${families.join(",")}`, name: "js-example-samskara", families,
+    program: "samskara.mjs",
+    args: ` --families ${families.join(",")}`,
+    name: "js-example-samskara",
+    families,
   })),
   { program: "ripa.mjs", args: "", name: "js-example-ripa", families: ["janma", "samskara", "advaita", "ripa"] },
   // Step 4's program declaring a few profiles with ripa, with fewer runs (the full profile's run covers the operations).
   ...([["ripa"], ["advaita", "ripa"], ["janma", "ripa"]] as Family[][]).map((families) => ({
-    program: "ripa.mjs", args: ` --families ${families.join(",")}`, name: "js-example-ripa", families, runs: "10",
+    program: "ripa.mjs",
+    args: ` --families ${families.join(",")}`,
+    name: "js-example-ripa",
+    families,
+    runs: "10",
   })),
 ];
 const key = (f: readonly Family[]): string => [...f].sort().join(",");
@@ -100,7 +126,13 @@ const key = (f: readonly Family[]): string => [...f].sort().join(",");
 STEPS.push(
   ...ALL_PROFILES.filter(isCertifiable)
     .filter((f) => !STEPS.some((s) => key(s.families) === key(f)))
-    .map((f) => ({ program: "ripa.mjs", args: ` --families ${f.join(",")}`, name: "js-example-ripa", families: [...f], runs: "5" })),
+    .map((f) => ({
+      program: "ripa.mjs",
+      args: ` --families ${f.join(",")}`,
+      name: "js-example-ripa",
+      families: [...f],
+      runs: "5",
+    })),
 );
 
 it("every certifiable profile is certified by one of the steps", () => {
@@ -130,7 +162,11 @@ describe("the examples' digests (spec/ENCODING.md) reproduce spec/vectors/digest
 
 describe.each(STEPS)("step $program$args, profile [$families]", (step) => {
   it("srk certify: every stage passes or is not applicable, exactly D-049's invariants pass, exit 0", async () => {
-    const { code, output, cert } = await certify(`node adapters/js/examples/${step.program}${step.args}`, [], step.runs);
+    const { code, output, cert } = await certify(
+      `node adapters/js/examples/${step.program}${step.args}`,
+      [],
+      step.runs,
+    );
     expect(cert.implementation.name).toBe(step.name);
     expect(cert.implementation.profile).toEqual({ families: step.families, crash_hook: false });
     for (const s of cert.stages) expect(["pass", "not-applicable"], `${s.stage}: ${s.reason}`).toContain(s.verdict);
@@ -138,7 +174,8 @@ describe.each(STEPS)("step $program$args, profile [$families]", (step) => {
     expect(expected.length).toBeGreaterThan(0);
     expect(cert.invariants.filter((i) => i.verdict === "pass").map((i) => i.invariant)).toEqual(expected);
     const certified = new Set<string>(expected);
-    for (const i of cert.invariants.filter((x) => !certified.has(x.invariant))) expect(i.verdict, `${i.invariant}: ${i.reason}`).toBe("not-applicable");
+    for (const i of cert.invariants.filter((x) => !certified.has(x.invariant)))
+      expect(i.verdict, `${i.invariant}: ${i.reason}`).toBe("not-applicable");
     expect(cert.implementation_faults).toEqual([]);
     expect(cert.harness_faults).toEqual([]);
     expect([cert.result, cert.exit_code, code], output).toEqual(["certified", 0, 0]);
@@ -149,7 +186,15 @@ describe.each(STEPS)("step $program$args, profile [$families]", (step) => {
   }, 300_000);
 });
 
-interface Bug { step: string; what: string; file: string; line: string; planted: string; invariant: string; stage: string }
+interface Bug {
+  step: string;
+  what: string;
+  file: string;
+  line: string;
+  planted: string;
+  invariant: string;
+  stage: string;
+}
 const BUGS: Bug[] = [
   {
     step: "advaita.mjs",

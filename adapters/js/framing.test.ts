@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { LineFramer, MAX_LINE_BYTES } from "./index.mjs";
 
-const text = (f: { kind: string; bytes?: Buffer }): string => (f.kind === "line" && f.bytes !== undefined ? f.bytes.toString("utf8") : f.kind);
+const text = (f: { kind: string; bytes?: Buffer }): string =>
+  f.kind === "line" && f.bytes !== undefined ? f.bytes.toString("utf8") : f.kind;
 
 describe("LineFramer", () => {
   it("the bound is 1 MiB (W-1.4)", () => {
@@ -17,7 +18,7 @@ describe("LineFramer", () => {
     const f = new LineFramer();
     expect(f.push(Buffer.from('{"a":'))).toEqual([]);
     expect(f.push(Buffer.from('1}\n{"b"')).map(text)).toEqual(['{"a":1}']);
-    expect(f.push(Buffer.from(':2}\r\n\n\r\u2028x\n')).map(text)).toEqual(['{"b":2}\r', "", "\r\u2028x"]);
+    expect(f.push(Buffer.from(":2}\r\n\n\r\u2028x\n")).map(text)).toEqual(['{"b":2}\r', "", "\r\u2028x"]);
   });
 
   it(`a line of exactly ${MAX_LINE_BYTES} bytes is a line; one byte more is too_long with its length`, () => {
@@ -25,7 +26,9 @@ describe("LineFramer", () => {
     const [atBound] = f.push(Buffer.concat([Buffer.alloc(MAX_LINE_BYTES, 0x20), Buffer.from("\n")]));
     expect(atBound?.kind).toBe("line");
     expect(atBound?.kind === "line" && atBound.bytes.length).toBe(MAX_LINE_BYTES);
-    expect(f.push(Buffer.concat([Buffer.alloc(MAX_LINE_BYTES + 1, 0x20), Buffer.from("\n")]))).toEqual([{ kind: "too_long", length: MAX_LINE_BYTES + 1 }]);
+    expect(f.push(Buffer.concat([Buffer.alloc(MAX_LINE_BYTES + 1, 0x20), Buffer.from("\n")]))).toEqual([
+      { kind: "too_long", length: MAX_LINE_BYTES + 1 },
+    ]);
   });
 
   it("the trailing \\r counts (review G-15): bound bytes ending in \\r are a line, bound bytes then \\r\\n are too long", () => {
@@ -39,7 +42,10 @@ describe("LineFramer", () => {
     const frames = [..."abcdefghijklmnop"].flatMap((c) => f.push(Buffer.from(c)));
     expect(frames).toEqual([]);
     expect(f.pending).toBe(16);
-    expect(f.push(Buffer.from('xyz\n"ok"\n'))).toEqual([{ kind: "too_long", length: 19 }, expect.objectContaining({ kind: "line" })]);
+    expect(f.push(Buffer.from('xyz\n"ok"\n'))).toEqual([
+      { kind: "too_long", length: 19 },
+      expect.objectContaining({ kind: "line" }),
+    ]);
     expect(f.pending).toBe(0);
   });
 

@@ -25,7 +25,10 @@ export interface HandlerContext {
 }
 
 /** A validated command (Command schema) in; its events out, `[]` when it has none (W-3.1). Throw a Refusal to reject it. */
-export type CommandHandler = (command: { op: string; tick: number; [member: string]: any }, ctx: HandlerContext) => unknown[] | Promise<unknown[]>;
+export type CommandHandler = (
+  command: { op: string; tick: number; [member: string]: any },
+  ctx: HandlerContext,
+) => unknown[] | Promise<unknown[]>;
 /** A validated query (Query schema) in; its result out (W-6). Throw `new Refusal("NOT_FOUND")` for an unknown agent. */
 export type QueryHandler = (query: { name: string; [member: string]: any }, ctx: HandlerContext) => unknown;
 
@@ -37,7 +40,10 @@ export interface Handlers {
   /** W-2.4: replace the state by the empty world, in one durable write. */
   reset?: (arg: undefined, ctx: HandlerContext) => void | Promise<void>;
   /** W-7.3: arm the crash hook (only with `crash_hook: true`). */
-  crash_after?: (arm: { writes: number; at: "before_commit" | "after_commit" }, ctx: HandlerContext) => void | Promise<void>;
+  crash_after?: (
+    arm: { writes: number; at: "before_commit" | "after_commit" },
+    ctx: HandlerContext,
+  ) => void | Promise<void>;
 }
 
 export interface WireOptions {
@@ -101,7 +107,10 @@ export function createValidator(data: { schemas: Record<string, object>; rules: 
   validate(name: string, value: unknown): SchemaFailure | null;
 };
 
-export const ERROR_CODES: ReadonlyMap<string, { kind: "operation" | "wire"; invariant: string | null; definite: boolean }>;
+export const ERROR_CODES: ReadonlyMap<
+  string,
+  { kind: "operation" | "wire"; invariant: string | null; definite: boolean }
+>;
 export const OPERATION_FAMILY: ReadonlyMap<string, Family>;
 export const QUERY_NAMES: readonly string[];
 export const FAMILIES: readonly Family[];

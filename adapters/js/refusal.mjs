@@ -21,10 +21,17 @@ export class Refusal extends Error {
    */
   constructor(code, invariant, message, path) {
     super(message ?? code);
-    if (typeof code !== "string") throw new TypeError(`Refusal: the code must be a string, got ${JSON.stringify(code)}`);
-    if (invariant !== undefined && invariant !== null && typeof invariant !== "string") throw new TypeError(`Refusal: the invariant must be a string, null or omitted, got ${JSON.stringify(invariant)}`);
-    if (path !== undefined && !(Array.isArray(path) && path.every((p) => typeof p === "string" || Number.isInteger(p)))) {
-      throw new TypeError(`Refusal: the path must be an array of member names and indices, got ${JSON.stringify(path)}`);
+    if (typeof code !== "string")
+      throw new TypeError(`Refusal: the code must be a string, got ${JSON.stringify(code)}`);
+    if (invariant !== undefined && invariant !== null && typeof invariant !== "string")
+      throw new TypeError(`Refusal: the invariant must be a string, null or omitted, got ${JSON.stringify(invariant)}`);
+    if (
+      path !== undefined &&
+      !(Array.isArray(path) && path.every((p) => typeof p === "string" || Number.isInteger(p)))
+    ) {
+      throw new TypeError(
+        `Refusal: the path must be an array of member names and indices, got ${JSON.stringify(path)}`,
+      );
     }
     this.name = "Refusal";
     this.code = code;

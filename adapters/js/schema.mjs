@@ -24,8 +24,25 @@
 
 const ANNOTATIONS = new Set(["description", "title", "examples", "$id", "$schema", "$defs"]);
 const KEYWORDS = new Set([
-  "$ref", "type", "const", "enum", "anyOf", "oneOf", "pattern", "minLength", "maxLength", "minimum", "maximum",
-  "items", "minItems", "maxItems", "properties", "required", "additionalProperties", "propertyNames", "x-rules",
+  "$ref",
+  "type",
+  "const",
+  "enum",
+  "anyOf",
+  "oneOf",
+  "pattern",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "items",
+  "minItems",
+  "maxItems",
+  "properties",
+  "required",
+  "additionalProperties",
+  "propertyNames",
+  "x-rules",
 ]);
 const TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
 const RULE_KINDS = new Set(["unique"]);
@@ -39,7 +56,10 @@ const RULE_KINDS = new Set(["unique"]);
 export const createValidator = ({ schemas, rules }) => {
   const ruleById = new Map();
   for (const r of rules.rules) {
-    if (!RULE_KINDS.has(r.kind)) throw new Error(`rules.json: rule ${r.id} has kind ${JSON.stringify(r.kind)}, which this validator does not know`);
+    if (!RULE_KINDS.has(r.kind))
+      throw new Error(
+        `rules.json: rule ${r.id} has kind ${JSON.stringify(r.kind)}, which this validator does not know`,
+      );
     ruleById.set(r.id, r);
   }
   /** Each `$defs` name, to the file holding it (definitions shared by several files are identical copies). */
@@ -70,10 +90,13 @@ export const createValidator = ({ schemas, rules }) => {
     }
     if (s.type !== undefined) {
       const types = Array.isArray(s.type) ? s.type : [s.type];
-      if (!types.some((t) => hasType(t, v))) return fail(path, "type", `expected ${types.map(article).join(" or ")}, got ${describe(v)}`);
+      if (!types.some((t) => hasType(t, v)))
+        return fail(path, "type", `expected ${types.map(article).join(" or ")}, got ${describe(v)}`);
     }
-    if (s.const !== undefined && !jsonEqual(s.const, v)) return fail(path, "const", `expected ${short(s.const)}, got ${short(v)}`);
-    if (s.enum !== undefined && !s.enum.some((x) => jsonEqual(x, v))) return fail(path, "enum", `expected one of ${list(s.enum)}, got ${short(v)}`);
+    if (s.const !== undefined && !jsonEqual(s.const, v))
+      return fail(path, "const", `expected ${short(s.const)}, got ${short(v)}`);
+    if (s.enum !== undefined && !s.enum.some((x) => jsonEqual(x, v)))
+      return fail(path, "enum", `expected one of ${list(s.enum)}, got ${short(v)}`);
     if (s.anyOf !== undefined || s.oneOf !== undefined) {
       const e = alternatives(s, v, root, path);
       if (e !== null) return e;
@@ -81,18 +104,25 @@ export const createValidator = ({ schemas, rules }) => {
     if (typeof v === "string") {
       if (s.minLength !== undefined || s.maxLength !== undefined) {
         const n = codePoints(v);
-        if (s.minLength !== undefined && n < s.minLength) return fail(path, "minLength", `expected at least ${s.minLength} character(s) (code points), got ${n}`);
-        if (s.maxLength !== undefined && n > s.maxLength) return fail(path, "maxLength", `expected at most ${s.maxLength} character(s) (code points), got ${n}`);
+        if (s.minLength !== undefined && n < s.minLength)
+          return fail(path, "minLength", `expected at least ${s.minLength} character(s) (code points), got ${n}`);
+        if (s.maxLength !== undefined && n > s.maxLength)
+          return fail(path, "maxLength", `expected at most ${s.maxLength} character(s) (code points), got ${n}`);
       }
-      if (s.pattern !== undefined && !regex(s.pattern).test(v)) return fail(path, "pattern", `${short(v)} does not match the pattern ${s.pattern}`);
+      if (s.pattern !== undefined && !regex(s.pattern).test(v))
+        return fail(path, "pattern", `${short(v)} does not match the pattern ${s.pattern}`);
     }
     if (typeof v === "number") {
-      if (s.minimum !== undefined && !(v >= s.minimum)) return fail(path, "minimum", `expected at least ${s.minimum}, got ${v}`);
-      if (s.maximum !== undefined && !(v <= s.maximum)) return fail(path, "maximum", `expected at most ${s.maximum}, got ${v}`);
+      if (s.minimum !== undefined && !(v >= s.minimum))
+        return fail(path, "minimum", `expected at least ${s.minimum}, got ${v}`);
+      if (s.maximum !== undefined && !(v <= s.maximum))
+        return fail(path, "maximum", `expected at most ${s.maximum}, got ${v}`);
     }
     if (Array.isArray(v)) {
-      if (s.minItems !== undefined && v.length < s.minItems) return fail(path, "minItems", `expected at least ${s.minItems} item(s), got ${v.length}`);
-      if (s.maxItems !== undefined && v.length > s.maxItems) return fail(path, "maxItems", `expected at most ${s.maxItems} item(s), got ${v.length}`);
+      if (s.minItems !== undefined && v.length < s.minItems)
+        return fail(path, "minItems", `expected at least ${s.minItems} item(s), got ${v.length}`);
+      if (s.maxItems !== undefined && v.length > s.maxItems)
+        return fail(path, "maxItems", `expected at most ${s.maxItems} item(s), got ${v.length}`);
       if (s.items !== undefined) {
         for (let i = 0; i < v.length; i++) {
           const e = check(s.items, v[i], root, [...path, i]);
@@ -115,7 +145,8 @@ export const createValidator = ({ schemas, rules }) => {
 
   const object = (s, v, root, path) => {
     const props = s.properties ?? {};
-    for (const k of s.required ?? []) if (!Object.hasOwn(v, k)) return fail([...path, k], "required", `required member ${short(k)} is missing`);
+    for (const k of s.required ?? [])
+      if (!Object.hasOwn(v, k)) return fail([...path, k], "required", `required member ${short(k)} is missing`);
     for (const [k, x] of Object.entries(v)) {
       if (s.propertyNames !== undefined) {
         const e = check(s.propertyNames, k, root, [...path, k]);
@@ -125,7 +156,11 @@ export const createValidator = ({ schemas, rules }) => {
         const e = check(props[k], x, root, [...path, k]);
         if (e !== null) return e;
       } else if (s.additionalProperties === false) {
-        return fail([...path, k], "additionalProperties", `unknown member ${short(k)}${Object.keys(props).length > 0 ? `; the members are ${list(Object.keys(props))}` : ""}`);
+        return fail(
+          [...path, k],
+          "additionalProperties",
+          `unknown member ${short(k)}${Object.keys(props).length > 0 ? `; the members are ${list(Object.keys(props))}` : ""}`,
+        );
       } else if (s.additionalProperties !== undefined) {
         const e = check(s.additionalProperties, x, root, [...path, k]);
         if (e !== null) return e;
@@ -142,7 +177,8 @@ export const createValidator = ({ schemas, rules }) => {
   const alternatives = (s, v, root, path) => {
     const alts = s.oneOf ?? s.anyOf;
     const passing = alts.filter((a) => check(a, v, root, path) === null).length;
-    if (s.oneOf !== undefined && passing > 1) return fail(path, "oneOf", `the value matches ${passing} alternatives of a oneOf, expected exactly one`);
+    if (s.oneOf !== undefined && passing > 1)
+      return fail(path, "oneOf", `the value matches ${passing} alternatives of a oneOf, expected exactly one`);
     if (passing > 0) return null;
     const key = discriminator(alts, root);
     if (key !== null && isObject(v)) {
@@ -150,7 +186,8 @@ export const createValidator = ({ schemas, rules }) => {
       const meant = alts.filter((a) => jsonEqual(resolve(a, root).properties[key].const, tag));
       if (meant.length === 1) return check(meant[0], v, root, path);
       const tags = alts.map((a) => resolve(a, root).properties[key].const);
-      if (!Object.hasOwn(v, key)) return fail([...path, key], "required", `required member ${short(key)} is missing (one of ${list(tags)})`);
+      if (!Object.hasOwn(v, key))
+        return fail([...path, key], "required", `required member ${short(key)} is missing (one of ${list(tags)})`);
       return fail([...path, key], "const", `expected one of ${list(tags)}, got ${short(tag)}`);
     }
     const sameType = alts.filter((a) => {
@@ -158,7 +195,11 @@ export const createValidator = ({ schemas, rules }) => {
       return t !== undefined && (Array.isArray(t) ? t : [t]).some((x) => hasType(x, v));
     });
     if (sameType.length === 1) return check(sameType[0], v, root, path);
-    return fail(path, s.oneOf !== undefined ? "oneOf" : "anyOf", `${describe(v)} matches none of the ${alts.length} alternatives`);
+    return fail(
+      path,
+      s.oneOf !== undefined ? "oneOf" : "anyOf",
+      `${describe(v)} matches none of the ${alts.length} alternatives`,
+    );
   };
 
   const applyRule = (rule, v, path) => {
@@ -169,8 +210,14 @@ export const createValidator = ({ schemas, rules }) => {
       const el = arr[i];
       const key = canonical(rule.unique_by.map((m) => (isObject(el) && Object.hasOwn(el, m) ? el[m] : { absent: m })));
       if (seen.has(key)) {
-        const at = String(rule.path).split(".").map((seg) => (seg === "<i>" ? i : seg));
-        return fail([...path, ...at], rule.id, `${rule.statement} (rule ${rule.id}: ${rule.array}[${i}] repeats an earlier element's ${list(rule.unique_by)})`);
+        const at = String(rule.path)
+          .split(".")
+          .map((seg) => (seg === "<i>" ? i : seg));
+        return fail(
+          [...path, ...at],
+          rule.id,
+          `${rule.statement} (rule ${rule.id}: ${rule.array}[${i}] repeats an earlier element's ${list(rule.unique_by)})`,
+        );
       }
       seen.add(key);
     }
@@ -186,14 +233,16 @@ const checkSubset = (s, root, where, ruleById) => {
   if (typeof s !== "object" || s === null || Array.isArray(s)) throw new Error(`${where}: a schema must be an object`);
   for (const [k, v] of Object.entries(s)) {
     if (ANNOTATIONS.has(k)) continue;
-    if (!KEYWORDS.has(k)) throw new Error(`${where}: keyword ${JSON.stringify(k)} is outside the subset this validator implements`);
+    if (!KEYWORDS.has(k))
+      throw new Error(`${where}: keyword ${JSON.stringify(k)} is outside the subset this validator implements`);
     const at = `${where}/${k}`;
     switch (k) {
       case "$ref":
         deref(root, v, at);
         break;
       case "type":
-        for (const t of Array.isArray(v) ? v : [v]) if (!TYPES.has(t)) throw new Error(`${at}: unknown type ${JSON.stringify(t)}`);
+        for (const t of Array.isArray(v) ? v : [v])
+          if (!TYPES.has(t)) throw new Error(`${at}: unknown type ${JSON.stringify(t)}`);
         break;
       case "pattern":
         regex(v);
@@ -219,7 +268,8 @@ const checkSubset = (s, root, where, ruleById) => {
         break;
     }
   }
-  if (s === root) for (const [name, d] of Object.entries(root.$defs ?? {})) checkSubset(d, root, `${where}#/$defs/${name}`, ruleById);
+  if (s === root)
+    for (const [name, d] of Object.entries(root.$defs ?? {})) checkSubset(d, root, `${where}#/$defs/${name}`, ruleById);
 };
 
 // --- Helpers ----------------------------------------------------------------------------------
@@ -229,7 +279,8 @@ const fail = (path, keyword, message) => ({ path, message, keyword });
 const deref = (root, ref, where = "$ref") => {
   const m = typeof ref === "string" ? /^#\/\$defs\/(.+)$/.exec(ref) : null;
   const defs = root.$defs ?? {};
-  if (m === null || !Object.hasOwn(defs, m[1])) throw new Error(`${where}: cannot resolve ${JSON.stringify(ref)} (only #/$defs/<name> of the same file)`);
+  if (m === null || !Object.hasOwn(defs, m[1]))
+    throw new Error(`${where}: cannot resolve ${JSON.stringify(ref)} (only #/$defs/<name> of the same file)`);
   return defs[m[1]];
 };
 
@@ -243,7 +294,8 @@ const discriminator = (alts, root) => {
   const shapes = alts.map((a) => resolve(a, root).properties);
   let key = null;
   if (shapes.every((p) => p !== undefined)) {
-    key = Object.keys(shapes[0]).find((k) => shapes.every((p) => Object.hasOwn(p, k) && p[k].const !== undefined)) ?? null;
+    key =
+      Object.keys(shapes[0]).find((k) => shapes.every((p) => Object.hasOwn(p, k) && p[k].const !== undefined)) ?? null;
   }
   discriminators.set(alts, key);
   return key;
@@ -302,13 +354,20 @@ export const codePoints = (s) => {
 /** JSON text with object members sorted, so that equal JSON values have equal texts. */
 export const canonical = (v) => {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+  if (isObject(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(",")}}`;
   return JSON.stringify(v) ?? "undefined";
 };
 
-export const jsonEqual = (a, b) => a === b || (typeof a === "object" && typeof b === "object" && a !== null && b !== null && canonical(a) === canonical(b));
+export const jsonEqual = (a, b) =>
+  a === b ||
+  (typeof a === "object" && typeof b === "object" && a !== null && b !== null && canonical(a) === canonical(b));
 
-const article = (t) => (t === "integer" || t === "object" || t === "array" ? `an ${t}` : t === "null" ? "null" : `a ${t}`);
+const article = (t) =>
+  t === "integer" || t === "object" || t === "array" ? `an ${t}` : t === "null" ? "null" : `a ${t}`;
 
 const describe = (v) => {
   if (v === null) return "null";
@@ -324,4 +383,5 @@ const short = (v) => {
   return s.length > 80 ? `${s.slice(0, 80)}…` : s;
 };
 
-const list = (xs) => (xs.length > 12 ? `${xs.slice(0, 12).map(short).join(", ")} and ${xs.length - 12} more` : xs.map(short).join(", "));
+const list = (xs) =>
+  xs.length > 12 ? `${xs.slice(0, 12).map(short).join(", ")} and ${xs.length - 12} more` : xs.map(short).join(", ");

@@ -24,7 +24,9 @@ const kitSchemas = (): Record<string, { examples?: unknown[] }> => {
   }
   return out;
 };
-const RULES = readJson("rules.json") as { rules: { id: string; schema: string; path: string; invalid: { value: unknown; path: string } }[] };
+const RULES = readJson("rules.json") as {
+  rules: { id: string; schema: string; path: string; invalid: { value: unknown; path: string } }[];
+};
 
 const DIGEST = `sha256:${"a".repeat(64)}`;
 const pathOf = (name: string, v: unknown): string | null => {
@@ -79,7 +81,10 @@ describe("keywords, each where it holds and where it breaks", () => {
 
   it("required and additionalProperties: false name the member", () => {
     expect(validate("Query", { name: "store" })).toMatchObject({ keyword: "required", path: ["agent"] });
-    expect(validate("Query", { name: "store", agent: DIGEST, x: 1 })).toMatchObject({ keyword: "additionalProperties", path: ["x"] });
+    expect(validate("Query", { name: "store", agent: DIGEST, x: 1 })).toMatchObject({
+      keyword: "additionalProperties",
+      path: ["x"],
+    });
     expect(validate("Query", { name: "store", agent: DIGEST })).toBeNull();
   });
 
@@ -92,7 +97,10 @@ describe("keywords, each where it holds and where it breaks", () => {
   });
 
   it("const and enum compare JSON values", () => {
-    const v = createValidator({ schemas: { T: { title: "T", const: { a: [1, { b: 2 }] } }, E: { title: "E", enum: ["x", 1] } }, rules: { rules: [] } });
+    const v = createValidator({
+      schemas: { T: { title: "T", const: { a: [1, { b: 2 }] } }, E: { title: "E", enum: ["x", 1] } },
+      rules: { rules: [] },
+    });
     expect(v.validate("T", parseStrict('{"a":[1.0,{"b":2e0}]}'))).toBeNull();
     expect(v.validate("T", { a: [1, { b: 3 }] })?.keyword).toBe("const");
     expect(v.validate("E", 1)).toBeNull();
@@ -102,17 +110,29 @@ describe("keywords, each where it holds and where it breaks", () => {
   it("propertyNames, minItems and maxItems, on the hello envelope: 64-character setting names, 1 to 16 versions", () => {
     const hello = (over: object) => ({ type: "hello", id: "h", protocol_versions: ["1"], settings: {}, ...over });
     expect(validate("HelloRequest", hello({ settings: { ["k".repeat(64)]: { any: ["json", 1e400] } } }))).toBeNull();
-    expect(validate("HelloRequest", hello({ settings: { ["k".repeat(65)]: 1 } }))).toMatchObject({ keyword: "maxLength", path: ["settings", "k".repeat(65)] });
+    expect(validate("HelloRequest", hello({ settings: { ["k".repeat(65)]: 1 } }))).toMatchObject({
+      keyword: "maxLength",
+      path: ["settings", "k".repeat(65)],
+    });
     expect(validate("HelloRequest", hello({ protocol_versions: [] }))?.keyword).toBe("minItems");
     expect(validate("HelloRequest", hello({ protocol_versions: Array(16).fill("1") }))).toBeNull();
     expect(validate("HelloRequest", hello({ protocol_versions: Array(17).fill("1") }))?.keyword).toBe("maxItems");
-    expect(validate("HelloRequest", hello({ protocol_versions: ["x".repeat(33)] }))).toMatchObject({ keyword: "maxLength", path: ["protocol_versions", 0] });
+    expect(validate("HelloRequest", hello({ protocol_versions: ["x".repeat(33)] }))).toMatchObject({
+      keyword: "maxLength",
+      path: ["protocol_versions", 0],
+    });
   });
 
   it("a member named like an Object.prototype property is a member like any other", () => {
     expect(validate("Query", { name: "constructor" })?.keyword).toBe("const");
-    expect(validate("Query", parseStrict('{"name":"world","__proto__":1}'))).toMatchObject({ keyword: "additionalProperties", path: ["__proto__"] });
-    expect(validate("Query", { name: "world", toString: 1 })).toMatchObject({ keyword: "additionalProperties", path: ["toString"] });
+    expect(validate("Query", parseStrict('{"name":"world","__proto__":1}'))).toMatchObject({
+      keyword: "additionalProperties",
+      path: ["__proto__"],
+    });
+    expect(validate("Query", { name: "world", toString: 1 })).toMatchObject({
+      keyword: "additionalProperties",
+      path: ["toString"],
+    });
   });
 });
 
@@ -134,12 +154,20 @@ describe("rules.json: the cross-field rules JSON Schema cannot express", () => {
     const manifestRule = RULES.rules.find((r) => r.schema === "JanmaManifest");
     const manifest = manifestRule?.invalid.value as Record<string, unknown>;
     const cmd = { op: "janma.conceive", tick: 1, agent: DIGEST, instance_id: "i-1", nonce: "n-1", manifest };
-    expect(validate("Command", cmd)).toMatchObject({ keyword: manifestRule?.id, path: ["manifest", ...(manifestRule?.invalid.path ?? "").split(".").map((s) => (/^\d+$/.test(s) ? Number(s) : s))] });
+    expect(validate("Command", cmd)).toMatchObject({
+      keyword: manifestRule?.id,
+      path: [
+        "manifest",
+        ...(manifestRule?.invalid.path ?? "").split(".").map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+      ],
+    });
   });
 
   it("elements equal in every unique_by member repeat even when they differ elsewhere; differing in one does not", () => {
     const rule = RULES.rules.find((r) => r.id === "ConsentGrant.unique-cells");
-    const grant = structuredClone(rule?.invalid.value) as { cells: { category: string; dimension: string; sensitivity: string }[] };
+    const grant = structuredClone(rule?.invalid.value) as {
+      cells: { category: string; dimension: string; sensitivity: string }[];
+    };
     grant.cells[1] = { ...grant.cells[0]!, sensitivity: grant.cells[0]!.sensitivity === "high" ? "low" : "high" };
     expect(validate("ConsentGrant", grant)?.keyword).toBe("ConsentGrant.unique-cells");
     grant.cells[1] = { ...grant.cells[0]!, dimension: `${grant.cells[0]!.dimension}-other` };
@@ -177,7 +205,10 @@ describe("the subset covers every schema of the kit, and judges the kit's publis
   });
 
   it("a keyword outside the subset, an unknown type, an unresolvable $ref or an unknown rule kind is refused at construction", () => {
-    const make = (s: object, rules: object[] = []) => () => createValidator({ schemas: { T: { title: "T", ...s } }, rules: { rules } });
+    const make =
+      (s: object, rules: object[] = []) =>
+      () =>
+        createValidator({ schemas: { T: { title: "T", ...s } }, rules: { rules } });
     expect(make({ not: { type: "string" } })).toThrow(/keyword "not" is outside the subset/);
     expect(make({ properties: { a: { format: "date-time" } } })).toThrow(/keyword "format"/);
     expect(make({ type: "float" })).toThrow(/unknown type/);

@@ -58,8 +58,20 @@ export const serve = (options) => {
           text = JSON.stringify(reply);
         } catch (e) {
           // A result JSON cannot write (a BigInt, a cycle): INTERNAL, indefinite (a command may have run).
-          process.stderr.write(`the reply to request ${JSON.stringify(reply.id)} cannot be written as JSON: ${e instanceof Error ? e.message : String(e)}\n`);
-          text = JSON.stringify({ type: "reply", id: reply.id, ok: false, error: { code: "INTERNAL", invariant: null, message: "INTERNAL: the handler's result is not JSON", definite: false } });
+          process.stderr.write(
+            `the reply to request ${JSON.stringify(reply.id)} cannot be written as JSON: ${e instanceof Error ? e.message : String(e)}\n`,
+          );
+          text = JSON.stringify({
+            type: "reply",
+            id: reply.id,
+            ok: false,
+            error: {
+              code: "INTERNAL",
+              invariant: null,
+              message: "INTERNAL: the handler's result is not JSON",
+              definite: false,
+            },
+          });
         }
         if (!output.write(`${text}\n`)) {
           if (typeof input.pause === "function") input.pause();

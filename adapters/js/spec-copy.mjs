@@ -43,12 +43,20 @@ const sourceFiles = (kitRoot) =>
   COPIED.flatMap((entry) => {
     if (!entry.endsWith("/")) return [entry];
     const dir = join(kitRoot, "spec", entry);
-    if (!existsSync(dir)) throw new Error(`${dir} does not exist: is ${kitRoot} the root of a samsara-ripa-kit checkout?`);
-    return readdirSync(dir).filter((n) => n.endsWith(".json")).sort().map((n) => entry + n);
+    if (!existsSync(dir))
+      throw new Error(`${dir} does not exist: is ${kitRoot} the root of a samsara-ripa-kit checkout?`);
+    return readdirSync(dir)
+      .filter((n) => n.endsWith(".json"))
+      .sort()
+      .map((n) => entry + n);
   });
 
 const filesUnder = (dir, prefix = "") =>
-  !existsSync(dir) ? [] : readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(join(dir, d.name), `${prefix}${d.name}/`) : [`${prefix}${d.name}`]));
+  !existsSync(dir)
+    ? []
+    : readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+        d.isDirectory() ? filesUnder(join(dir, d.name), `${prefix}${d.name}/`) : [`${prefix}${d.name}`],
+      );
 
 /** The differences between the copy in `copyDir` and the kit's spec/, one line each; [] when current. */
 export const specCopyDifferences = (kitRoot = DEFAULT_KIT_ROOT, copyDir = COPY_DIR) => {
@@ -61,7 +69,8 @@ export const specCopyDifferences = (kitRoot = DEFAULT_KIT_ROOT, copyDir = COPY_D
     else if (!existsSync(dst)) out.push(`${f}: missing from the copy`);
     else if (!readFileSync(src).equals(readFileSync(dst))) out.push(`${f}: differs from the kit's spec/${f}`);
   }
-  for (const f of filesUnder(copyDir)) if (!wanted.includes(f)) out.push(`${f}: in the copy but not a copied file of the kit`);
+  for (const f of filesUnder(copyDir))
+    if (!wanted.includes(f)) out.push(`${f}: in the copy but not a copied file of the kit`);
   return out;
 };
 
@@ -83,12 +92,16 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   if (check) {
     const diff = specCopyDifferences(kitRoot);
     if (diff.length > 0) {
-      process.stderr.write(`spec-copy/ is stale against ${kitRoot}/spec (run node ${relative(process.cwd(), fileURLToPath(import.meta.url))} to refresh it):\n${diff.map((d) => `  ${d}\n`).join("")}`);
+      process.stderr.write(
+        `spec-copy/ is stale against ${kitRoot}/spec (run node ${relative(process.cwd(), fileURLToPath(import.meta.url))} to refresh it):\n${diff.map((d) => `  ${d}\n`).join("")}`,
+      );
       process.exit(1);
     }
     process.stdout.write(`spec-copy/ matches ${kitRoot}/spec\n`);
   } else {
     const files = writeSpecCopy(kitRoot);
-    process.stdout.write(`wrote ${files.length} files to ${relative(process.cwd(), COPY_DIR) || "."} from ${kitRoot}/spec\n`);
+    process.stdout.write(
+      `wrote ${files.length} files to ${relative(process.cwd(), COPY_DIR) || "."} from ${kitRoot}/spec\n`,
+    );
   }
 }

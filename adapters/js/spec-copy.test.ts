@@ -38,16 +38,30 @@ describe("spec-copy/", () => {
 
 describe("the adapter imports nothing of the kit and no package", () => {
   const modules = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? (d.name === "spec-copy" ? [] : modules(join(dir, d.name))) : d.name.endsWith(".mjs") ? [join(dir, d.name)] : []));
+    readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory()
+        ? d.name === "spec-copy"
+          ? []
+          : modules(join(dir, d.name))
+        : d.name.endsWith(".mjs")
+          ? [join(dir, d.name)]
+          : [],
+    );
 
   it("every import of every .mjs file is a node: built-in or a file inside adapters/js/", () => {
     const files = modules(HERE);
-    expect(files.map((f) => relative(HERE, f))).toEqual(expect.arrayContaining(["index.mjs", "wire.mjs", "strict-json.mjs", "schema.mjs", join("examples", "empty.mjs")]));
+    expect(files.map((f) => relative(HERE, f))).toEqual(
+      expect.arrayContaining(["index.mjs", "wire.mjs", "strict-json.mjs", "schema.mjs", join("examples", "empty.mjs")]),
+    );
     for (const f of files) {
       const src = readFileSync(f, "utf8");
-      const specifiers = [...src.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"/gm), ...src.matchAll(/import\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1] as string);
+      const specifiers = [
+        ...src.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"/gm),
+        ...src.matchAll(/import\(\s*"([^"]+)"\s*\)/g),
+      ].map((m) => m[1] as string);
       for (const s of specifiers) {
-        const ok = s.startsWith("node:") || (s.startsWith(".") && !relative(HERE, resolve(dirname(f), s)).startsWith(".."));
+        const ok =
+          s.startsWith("node:") || (s.startsWith(".") && !relative(HERE, resolve(dirname(f), s)).startsWith(".."));
         expect(ok, `${relative(HERE, f)} imports ${s}`).toBe(true);
       }
     }

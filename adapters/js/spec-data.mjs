@@ -15,7 +15,9 @@ const readJson = (...parts) => JSON.parse(readFileSync(join(COPY_DIR, ...parts),
 /** Every copied schema file's root, by its title (e.g. "Command", "HelloRequest", "WorldView"). */
 const schemas = {};
 for (const dir of ["json-schema", join("json-schema", "wire")]) {
-  for (const name of readdirSync(join(COPY_DIR, dir)).filter((n) => n.endsWith(".schema.json")).sort()) {
+  for (const name of readdirSync(join(COPY_DIR, dir))
+    .filter((n) => n.endsWith(".schema.json"))
+    .sort()) {
     const root = readJson(dir, name);
     schemas[root.title] = root;
   }
@@ -29,27 +31,38 @@ export const { validate } = createValidator({ schemas: SCHEMAS, rules: RULES });
 const tables = readJson("tables.json");
 
 /** code → { kind: "operation" | "wire", invariant: string | null, definite: boolean } (TAB-3). */
-export const ERROR_CODES = new Map(tables.error_codes.map((e) => [e.code, { kind: e.kind, invariant: e.invariant, definite: e.definite }]));
+export const ERROR_CODES = new Map(
+  tables.error_codes.map((e) => [e.code, { kind: e.kind, invariant: e.invariant, definite: e.definite }]),
+);
 
 /**
  * op → its protocol family (D-034): TAB-4's `family` column is the op's prefix, and D-034 gives
  * `custody.*` (the delivery of a distillation, guarded by J-4) to janma, so a janma profile is sent
  * custody.attempt and custody.expire and must not refuse them UNSUPPORTED.
  */
-export const OPERATION_FAMILY = new Map(tables.operations.map((o) => [o.op, o.family === "custody" ? "janma" : o.family]));
+export const OPERATION_FAMILY = new Map(
+  tables.operations.map((o) => [o.op, o.family === "custody" ? "janma" : o.family]),
+);
 
 /** The families a profile may list (W-5.2), from the CapabilityProfile schema. */
 export const FAMILIES = SCHEMAS.CapabilityProfile.$defs.CapabilityProfile.properties.families.items.enum;
 
 /** The query names of W-6, from the Query schema's alternatives. */
-export const QUERY_NAMES = SCHEMAS.Query.$defs.Query.oneOf.map((a) => SCHEMAS.Query.$defs[a.$ref.slice("#/$defs/".length)].properties.name.const);
+export const QUERY_NAMES = SCHEMAS.Query.$defs.Query.oneOf.map(
+  (a) => SCHEMAS.Query.$defs[a.$ref.slice("#/$defs/".length)].properties.name.const,
+);
 
 /** W-2.2: the request types. */
 export const REQUEST_TYPES = ["hello", "command", "query", "reset", "crash_after", "shutdown"];
 
 /** The envelope schema of each request type (W-2.2's last column). */
 export const ENVELOPE_SCHEMA = {
-  hello: "HelloRequest", command: "CommandRequest", query: "QueryRequest", reset: "ResetRequest", crash_after: "CrashAfterRequest", shutdown: "ShutdownRequest",
+  hello: "HelloRequest",
+  command: "CommandRequest",
+  query: "QueryRequest",
+  reset: "ResetRequest",
+  crash_after: "CrashAfterRequest",
+  shutdown: "ShutdownRequest",
 };
 
 /**
@@ -66,7 +79,15 @@ export const envelopeMembers = (type) => {
  * `[name]` for an array of it.
  */
 export const QUERY_RESULT = {
-  world: "WorldView", agent: "AgentView", store: "StoreView", lineage: "LineageResult", instances: ["InstanceView"],
-  instance_state: "InstanceStateResult", obligations: ["DistillationObligation"], identity: "IdentityResult",
-  substrate: "PersistentSubstrate", authority: "AuthorityResult", migration: "MigrationResult",
+  world: "WorldView",
+  agent: "AgentView",
+  store: "StoreView",
+  lineage: "LineageResult",
+  instances: ["InstanceView"],
+  instance_state: "InstanceStateResult",
+  obligations: ["DistillationObligation"],
+  identity: "IdentityResult",
+  substrate: "PersistentSubstrate",
+  authority: "AuthorityResult",
+  migration: "MigrationResult",
 };

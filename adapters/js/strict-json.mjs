@@ -52,7 +52,11 @@ export const decodeLine = (bytes) => {
   if (text.endsWith("\r")) text = text.slice(0, -1); // W-1.2: one trailing \r before the \n is ignored
   if (BLANK.test(text)) return { kind: "empty" };
   if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) {
-    return { kind: "error", code: "NESTING_TOO_DEEP", message: `the line nests arrays and objects deeper than ${MAX_NESTING_DEPTH}` };
+    return {
+      kind: "error",
+      code: "NESTING_TOO_DEEP",
+      message: `the line nests arrays and objects deeper than ${MAX_NESTING_DEPTH}`,
+    };
   }
   try {
     return { kind: "value", value: parseStrict(text) };
@@ -153,7 +157,11 @@ class Parser {
     }
     if (c === 0x22) return this.string();
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
-    for (const [word, v] of /** @type {const} */ ([["true", true], ["false", false], ["null", null]])) {
+    for (const [word, v] of /** @type {const} */ ([
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ])) {
       if (this.t.startsWith(word, this.i)) {
         this.i += word.length;
         return v;
@@ -177,13 +185,18 @@ class Parser {
       if (this.t.charCodeAt(this.i) !== 0x22) this.fail(`expected a member name (a string), found ${this.found()}`);
       const name = this.string();
       // Names compare after unescaping: "id" and "\u0069d" are one name (W-1.8, RFC 7493 §2.3).
-      if (Object.hasOwn(obj, name)) this.fail(`duplicate member name ${JSON.stringify(name).slice(0, 80)}: a name may occur once per object (W-1.8)`, at);
+      if (Object.hasOwn(obj, name))
+        this.fail(
+          `duplicate member name ${JSON.stringify(name).slice(0, 80)}: a name may occur once per object (W-1.8)`,
+          at,
+        );
       this.space();
       this.expect(0x3a, "':' after a member name");
       this.space();
       const v = this.value(depth);
       // Assignment to "__proto__" would set the prototype; every member is an own data property.
-      if (name === "__proto__") Object.defineProperty(obj, name, { value: v, writable: true, enumerable: true, configurable: true });
+      if (name === "__proto__")
+        Object.defineProperty(obj, name, { value: v, writable: true, enumerable: true, configurable: true });
       else obj[name] = v;
       this.space();
       const c = this.t.charCodeAt(this.i);
@@ -251,7 +264,11 @@ class Parser {
     this.i = i + 1;
     // W-1.8 (RFC 7493 §2.1): an escaped high surrogate must be followed by an escaped low one, and a
     // low one preceded by a high one; a decoded pair is the one character it encodes.
-    if (!out.isWellFormed()) this.fail(`lone surrogate ${loneSurrogate(out)} in a string: JSON text on the wire is Unicode text (W-1.8)`, open);
+    if (!out.isWellFormed())
+      this.fail(
+        `lone surrogate ${loneSurrogate(out)} in a string: JSON text on the wire is Unicode text (W-1.8)`,
+        open,
+      );
     return out;
   }
 
@@ -262,7 +279,8 @@ class Parser {
     this.i += m[0].length;
     const c = this.t.charCodeAt(this.i);
     // "01", "1.", "1e": the grammar stops early; say so rather than "expected ','".
-    if ((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45) this.fail(`invalid number ${JSON.stringify(this.t.slice(this.i - m[0].length, this.i + 1).slice(0, 40))}`);
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45)
+      this.fail(`invalid number ${JSON.stringify(this.t.slice(this.i - m[0].length, this.i + 1).slice(0, 40))}`);
     const v = Number(m[0]);
     return v === 0 ? 0 : v; // -0 is the number 0 (W-1.8)
   }

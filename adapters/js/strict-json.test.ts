@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { decodeLine, MAX_NESTING_DEPTH, nestsDeeperThan, parseStrict, StrictJsonError } from "./index.mjs";
 
-const line = (...parts: (string | number[])[]): Buffer => Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : Buffer.from(p))));
+const line = (...parts: (string | number[])[]): Buffer =>
+  Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : Buffer.from(p))));
 const decode = (...parts: (string | number[])[]) => decodeLine(line(...parts));
 const codeOf = (...parts: (string | number[])[]): string => {
   const d = decode(...parts);
@@ -41,13 +42,15 @@ describe("W-1.2: UTF-8 (row 2)", () => {
 
 describe("W-1.2 and W-1.9: the trailing \\r and blank lines", () => {
   it("empty, spaces and tabs, one \\r, and JSON whitespace with \\r inside are ignored", () => {
-    for (const blank of ["", "   \t  ", "\r", " \t\r \r"]) expect(decode(blank).kind, JSON.stringify(blank)).toBe("empty");
+    for (const blank of ["", "   \t  ", "\r", " \t\r \r"])
+      expect(decode(blank).kind, JSON.stringify(blank)).toBe("empty");
   });
   it("one trailing \\r is dropped before parsing; a value with \\r\\n framing parses", () => {
     expect(value('{"a":1}\r')).toEqual({ a: 1 });
   });
   it("Unicode White_Space that is not JSON whitespace is BAD_JSON: U+00A0, U+2028, U+3000, a BOM alone or before a value", () => {
-    for (const s of ["\u00a0", " \u2028 ", "\u3000", "\ufeff", '\ufeff{"a":1}']) expect(codeOf(s), JSON.stringify(s)).toBe("BAD_JSON");
+    for (const s of ["\u00a0", " \u2028 ", "\u3000", "\ufeff", '\ufeff{"a":1}'])
+      expect(codeOf(s), JSON.stringify(s)).toBe("BAD_JSON");
   });
 });
 
@@ -55,8 +58,8 @@ describe("W-1.5: nesting depth, a lexical count (row 3)", () => {
   it(`depth ${MAX_NESTING_DEPTH} is within the bound, ${MAX_NESTING_DEPTH + 1} is NESTING_TOO_DEEP ({} has depth 1)`, () => {
     expect(decode(nest(MAX_NESTING_DEPTH)).kind).toBe("value");
     expect(codeOf(nest(MAX_NESTING_DEPTH + 1))).toBe("NESTING_TOO_DEEP");
-    expect(decode(`${"{\"a\":".repeat(MAX_NESTING_DEPTH - 1)}{}${"}".repeat(MAX_NESTING_DEPTH - 1)}`).kind).toBe("value");
-    expect(codeOf(`${"{\"a\":".repeat(MAX_NESTING_DEPTH)}{}${"}".repeat(MAX_NESTING_DEPTH)}`)).toBe("NESTING_TOO_DEEP");
+    expect(decode(`${'{"a":'.repeat(MAX_NESTING_DEPTH - 1)}{}${"}".repeat(MAX_NESTING_DEPTH - 1)}`).kind).toBe("value");
+    expect(codeOf(`${'{"a":'.repeat(MAX_NESTING_DEPTH)}{}${"}".repeat(MAX_NESTING_DEPTH)}`)).toBe("NESTING_TOO_DEEP");
   });
   it("100 000 levels are refused without recursion", () => {
     expect(codeOf(nest(100_000))).toBe("NESTING_TOO_DEEP");
@@ -118,7 +121,14 @@ describe("W-1.8: no lone surrogate (RFC 7493 §2.1), in values and in member nam
     expect(codeOf('"\\ud800"')).toBe("BAD_JSON");
   });
   it("a lone high, a lone low, a high before a non-surrogate, a high at the end, a reversed pair", () => {
-    for (const s of ['"\\ud800"', '"\\udc00"', '"\\ud800\\u0041"', '"x\\udbff"', '"\\ude80\\ud83d"', '"\\ud800\\ud800"']) {
+    for (const s of [
+      '"\\ud800"',
+      '"\\udc00"',
+      '"\\ud800\\u0041"',
+      '"x\\udbff"',
+      '"\\ude80\\ud83d"',
+      '"\\ud800\\ud800"',
+    ]) {
       expect(codeOf(`{"v":${s}}`), s).toBe("BAD_JSON");
     }
   });
@@ -162,7 +172,22 @@ describe("W-1.8 (D-043): a number is the binary64 value nearest to its decimal",
     expect(value("1.5")).toBe(1.5);
   });
   it("the number grammar of RFC 8259: leading zeros, a bare point or exponent, a plus sign, hex, NaN are BAD_JSON", () => {
-    for (const s of ["01", "-01", "1.", ".5", "+1", "-", "1e", "1e+", "0x10", "NaN", "Infinity", "-Infinity", "1.2.3", "1_000"]) {
+    for (const s of [
+      "01",
+      "-01",
+      "1.",
+      ".5",
+      "+1",
+      "-",
+      "1e",
+      "1e+",
+      "0x10",
+      "NaN",
+      "Infinity",
+      "-Infinity",
+      "1.2.3",
+      "1_000",
+    ]) {
       expect(codeOf(`[${s}]`), s).toBe("BAD_JSON");
     }
     for (const s of ["0", "-0", "0.5", "-1.25e-3", "1E+2", "123456789"]) expect(decode(`[${s}]`).kind, s).toBe("value");
@@ -176,15 +201,38 @@ describe("RFC 8259 grammar (row 4)", () => {
     expect(codeOf('"\u001f"')).toBe("BAD_JSON");
     expect(value('"\u007f"')).toBe("\u007f"); // DEL is not a control of JSON's grammar
     expect(value('"\\"\\\\\\/\\b\\f\\n\\r\\t\\u0041"')).toBe('"\\/\b\f\n\r\tA');
-    for (const s of ['"\\x41"', '"\\u12"', '"\\u12G4"', '"\\', '"abc', "'single'"]) expect(codeOf(s), s).toBe("BAD_JSON");
+    for (const s of ['"\\x41"', '"\\u12"', '"\\u12G4"', '"\\', '"abc', "'single'"])
+      expect(codeOf(s), s).toBe("BAD_JSON");
   });
   it("structure: trailing commas, missing colons, two values on a line, bare words are refused", () => {
-    for (const s of ['{"a":1,}', "[1,]", '{"a" 1}', '{"a":1} {"b":2}', "[1] 2", "nope", "tru", "nulll", "{a:1}", "[1 2]", ",", "{", "}"]) {
+    for (const s of [
+      '{"a":1,}',
+      "[1,]",
+      '{"a" 1}',
+      '{"a":1} {"b":2}',
+      "[1] 2",
+      "nope",
+      "tru",
+      "nulll",
+      "{a:1}",
+      "[1 2]",
+      ",",
+      "{",
+      "}",
+    ]) {
       expect(codeOf(s), s).toBe("BAD_JSON");
     }
   });
   it("holds: literals, JSON whitespace between tokens, and every value JSON.parse reads the same way", () => {
-    const texts = ["true", "false", "null", " \t[ 1 , \"x\" , { \"a\" : null } ]\t ", '{"a":[],"b":{},"c":"","d":-1.5e-7}', '"\\u00e9"', "[[[[[]]]]]"];
+    const texts = [
+      "true",
+      "false",
+      "null",
+      ' \t[ 1 , "x" , { "a" : null } ]\t ',
+      '{"a":[],"b":{},"c":"","d":-1.5e-7}',
+      '"\\u00e9"',
+      "[[[[[]]]]]",
+    ];
     for (const t of texts) expect(value(t), t).toEqual(JSON.parse(t));
   });
   it("a JSON error names what and where", () => {

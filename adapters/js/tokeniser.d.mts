@@ -14,4 +14,7 @@ export interface Tokeniser {
 export declare const createTokeniser: (table: unknown, where?: string) => Tokeniser;
 export declare const loadTokeniser: (path?: string) => Tokeniser;
 /** The vectors' everyCodePoint digest of a tokens function. */
-export declare const everyCodePointDigest: (tokens: (text: string) => string[]) => { codePoints: number; sha256: string };
+export declare const everyCodePointDigest: (tokens: (text: string) => string[]) => {
+  codePoints: number;
+  sha256: string;
+};

@@ -36,7 +36,8 @@ export const tablePath = (path) => {
 const HEX = /^(?:[0-9A-F]{4,5}|10[0-9A-F]{4})$/;
 /** @param {unknown} hex @param {string} where */
 const cpOf = (hex, where) => {
-  if (typeof hex !== "string" || !HEX.test(hex)) throw new Error(`${where}: ${JSON.stringify(hex)} is not a code point in uppercase hex of 4 to 6 digits`);
+  if (typeof hex !== "string" || !HEX.test(hex))
+    throw new Error(`${where}: ${JSON.stringify(hex)} is not a code point in uppercase hex of 4 to 6 digits`);
   return Number.parseInt(hex, 16);
 };
 /** @param {unknown} text @param {string} where */
@@ -49,7 +50,8 @@ const forRanges = (list, where, each) => {
   if (!Array.isArray(list)) throw new Error(`${where}: not an array of ranges`);
   list.forEach((r, i) => {
     const parts = typeof r === "string" ? r.split("..") : [];
-    if (parts.length < 1 || parts.length > 2) throw new Error(`${where}[${i}]: ${JSON.stringify(r)} is not a range "first..last"`);
+    if (parts.length < 1 || parts.length > 2)
+      throw new Error(`${where}[${i}]: ${JSON.stringify(r)} is not a range "first..last"`);
     const a = cpOf(parts[0], `${where}[${i}]`);
     const b = parts.length === 2 ? cpOf(parts[1], `${where}[${i}]`) : a;
     if (b < a) throw new Error(`${where}[${i}]: range ${r} ends before it starts`);
@@ -76,7 +78,10 @@ export const createTokeniser = (table, where = "tokeniser table") => {
   if (typeof table !== "object" || table === null) throw new Error(`${where}: not a JSON object`);
   const flags = new Uint8Array(SIZE);
   /** @param {unknown} list @param {number} flag @param {string} name */
-  const mark = (list, flag, name) => forRanges(list, `${where}.${name}`, (a, b) => { for (let c = a; c <= b; c++) flags[c] |= flag; });
+  const mark = (list, flag, name) =>
+    forRanges(list, `${where}.${name}`, (a, b) => {
+      for (let c = a; c <= b; c++) flags[c] |= flag;
+    });
   mark(table.tokenCharacters, TOKEN, "tokenCharacters");
   const sigma = table.finalSigma ?? {};
   mark(sigma.cased, CASED, "finalSigma.cased");
@@ -87,10 +92,18 @@ export const createTokeniser = (table, where = "tokeniser table") => {
   const rank = new Uint8Array(SIZE);
   if (!Array.isArray(table.combiningClassRanks)) throw new Error(`${where}.combiningClassRanks: not an array`);
   table.combiningClassRanks.forEach((/** @type {unknown} */ group, /** @type {number} */ i) =>
-    forRanges(group, `${where}.combiningClassRanks[${i}]`, (a, b) => { for (let c = a; c <= b; c++) rank[c] = i + 1; }),
+    forRanges(group, `${where}.combiningClassRanks[${i}]`, (a, b) => {
+      for (let c = a; c <= b; c++) rank[c] = i + 1;
+    }),
   );
   /** @param {string} name */
-  const mapOf = (name) => new Map(entriesOf(table[name], `${where}.${name}`).map(([k, v]) => [cpOf(k, `${where}.${name} key`), seqOf(v, `${where}.${name}.${k}`)]));
+  const mapOf = (name) =>
+    new Map(
+      entriesOf(table[name], `${where}.${name}`).map(([k, v]) => [
+        cpOf(k, `${where}.${name} key`),
+        seqOf(v, `${where}.${name}.${k}`),
+      ]),
+    );
   const decompositions = mapOf("decompositions");
   const lowercase = mapOf("lowercase");
   /** @type {Map<number, number>} */
@@ -101,7 +114,9 @@ export const createTokeniser = (table, where = "tokeniser table") => {
     compositions.set(ab[0] * SIZE + ab[1], cpOf(c, `${where}.compositions.${pair}`));
   }
   const h = table.hangul ?? {};
-  const [sBase, lBase, vBase, tBase] = ["SBase", "LBase", "VBase", "TBase"].map((k) => cpOf(h[k], `${where}.hangul.${k}`));
+  const [sBase, lBase, vBase, tBase] = ["SBase", "LBase", "VBase", "TBase"].map((k) =>
+    cpOf(h[k], `${where}.hangul.${k}`),
+  );
   const [lCount, vCount, tCount] = ["LCount", "VCount", "TCount"].map((k) => {
     if (!Number.isSafeInteger(h[k]) || h[k] <= 0) throw new Error(`${where}.hangul.${k}: not a positive integer`);
     return /** @type {number} */ (h[k]);
@@ -145,8 +160,10 @@ export const createTokeniser = (table, where = "tokeniser table") => {
   const compose = (a, b) => {
     const c = compositions.get(a * SIZE + b);
     if (c !== undefined) return c;
-    if (a >= lBase && a < lBase + lCount && b >= vBase && b < vBase + vCount) return sBase + ((a - lBase) * vCount + (b - vBase)) * tCount;
-    if (a >= sBase && a < sBase + sCount && (a - sBase) % tCount === 0 && b > tBase && b < tBase + tCount) return a + (b - tBase);
+    if (a >= lBase && a < lBase + lCount && b >= vBase && b < vBase + vCount)
+      return sBase + ((a - lBase) * vCount + (b - vBase)) * tCount;
+    if (a >= sBase && a < sBase + sCount && (a - sBase) % tCount === 0 && b > tBase && b < tBase + tCount)
+      return a + (b - tBase);
     return undefined;
   };
   /** Step 3. @param {number[]} cps */
@@ -227,7 +244,9 @@ export const loadTokeniser = (path) => {
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new Error(`the tokeniser table was not found at ${file} (pass its path, or set SRK_SPEC_DIR to the kit's spec folder): ${/** @type {Error} */ (e).message}`);
+    throw new Error(
+      `the tokeniser table was not found at ${file} (pass its path, or set SRK_SPEC_DIR to the kit's spec folder): ${/** @type {Error} */ (e).message}`,
+    );
   }
   return createTokeniser(JSON.parse(text), file);
 };
@@ -243,7 +262,9 @@ export const everyCodePointDigest = (tokens) => {
   let chunk = "";
   for (let cp = 0; cp < SIZE; cp++) {
     if (cp >= 0xd800 && cp <= 0xdfff) continue;
-    chunk += `${cp.toString(16).toUpperCase().padStart(4, "0")}${tokens(String.fromCodePoint(cp)).map((t) => `\t${t}`).join("")}\n`;
+    chunk += `${cp.toString(16).toUpperCase().padStart(4, "0")}${tokens(String.fromCodePoint(cp))
+      .map((t) => `\t${t}`)
+      .join("")}\n`;
     codePoints++;
     if (chunk.length > 65536) {
       hash.update(chunk, "utf8");
@@ -263,11 +284,14 @@ const main = () => {
   }
   if (command === "tokens") {
     const input = JSON.parse(readFileSync(0, "utf8"));
-    if (!Array.isArray(input) || !input.every((s) => typeof s === "string")) throw new Error("stdin: expected a JSON array of strings");
+    if (!Array.isArray(input) || !input.every((s) => typeof s === "string"))
+      throw new Error("stdin: expected a JSON array of strings");
     process.stdout.write(`${JSON.stringify(input.map(tokens))}\n`);
     return 0;
   }
-  process.stderr.write("usage: node tokeniser.mjs tokens|digest [table.json]  (tokens: a JSON array of strings on stdin)\n");
+  process.stderr.write(
+    "usage: node tokeniser.mjs tokens|digest [table.json]  (tokens: a JSON array of strings on stdin)\n",
+  );
   return 64;
 };
 

@@ -37,7 +37,15 @@ const python = needs(PYTHON3);
 
 python.describe("the Python wire adapter", () => {
   it("passes its own unit tests (strict JSON, patterns, schemas, rules, the W-4 order, handlers, the process)", async () => {
-    const r = await outcome("python3", ["-m", "unittest", "discover", "-s", "adapters/python/tests", "-t", "adapters/python"]);
+    const r = await outcome("python3", [
+      "-m",
+      "unittest",
+      "discover",
+      "-s",
+      "adapters/python/tests",
+      "-t",
+      "adapters/python",
+    ]);
     // unittest writes its summary on stderr: "Ran N tests in …s", then "OK" or "FAILED (…)".
     const ran = /^Ran (\d+) tests? in /m.exec(r.stderr);
     expect(r.code, r.stderr.slice(-4000)).toBe(0);
@@ -47,7 +55,16 @@ python.describe("the Python wire adapter", () => {
   }, 120_000);
 
   it("with an empty handler table, srk certify passes the handshake and wire stages and ends inconclusive (exit 2)", async () => {
-    const r = await outcome(process.execPath, ["bin/srk.mjs", "certify", "--impl", `python3 ${EXAMPLE}`, "--out", out, "--time-budget", "120"]);
+    const r = await outcome(process.execPath, [
+      "bin/srk.mjs",
+      "certify",
+      "--impl",
+      `python3 ${EXAMPLE}`,
+      "--out",
+      out,
+      "--time-budget",
+      "120",
+    ]);
     const certificate = Certificate.parse(JSON.parse(readFileSync(join(out, "certificate.json"), "utf8")));
     const stage = (name: string) => certificate.stages.find((s) => s.stage === name);
     expect(certificate.implementation.name).toBe("python-adapter-empty");
@@ -65,9 +82,11 @@ python.describe("the Python wire adapter", () => {
     // (issue 20 item 1): whatever it replays must pass; it never fails or is inconclusive here.
     expect(["pass", "not-applicable"], `golden: ${stage("golden")?.reason}`).toContain(stage("golden")?.verdict);
     expect(stage("golden")?.findings).toEqual([]);
-    for (const name of ["differential", "algebra", "crash", "forgetting"]) expect(stage(name)?.verdict, `${name}: ${stage(name)?.reason}`).toBe("not-applicable");
+    for (const name of ["differential", "algebra", "crash", "forgetting"])
+      expect(stage(name)?.verdict, `${name}: ${stage(name)?.reason}`).toBe("not-applicable");
     expect(certificate.invariants.map((i) => i.invariant)).toEqual([...INVARIANT_IDS]);
-    for (const inv of certificate.invariants) expect(inv.verdict, `${inv.invariant}: ${inv.reason}`).toBe("not-applicable");
+    for (const inv of certificate.invariants)
+      expect(inv.verdict, `${inv.invariant}: ${inv.reason}`).toBe("not-applicable");
     expect(certificate.implementation_faults).toEqual([]);
     expect(certificate.harness_faults).toEqual([]);
     expect(certificate.result).toBe("inconclusive");

@@ -18,7 +18,17 @@
  * not declare is certified too, with fewer runs, so each of D-049's certifiable profiles has a Python example.
  */
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -142,14 +152,19 @@ const PROFILES: readonly Profile[] = [
 
 it("every certifiable profile is certified by one of the steps or profiles below", () => {
   const covered = new Set([...STEPS.map((s) => key(s.families)), ...PROFILES.map((p) => key(p.families))]);
-  expect(ALL_PROFILES.filter(isCertifiable).map(key).filter((k) => !covered.has(k))).toEqual([]);
+  expect(
+    ALL_PROFILES.filter(isCertifiable)
+      .map(key)
+      .filter((k) => !covered.has(k)),
+  ).toEqual([]);
   expect(covered.size).toBe(ALL_PROFILES.filter(isCertifiable).length);
 });
 
 const tmp = mkdtempSync(join(tmpdir(), "srk-python-examples-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const readCertificate = (out: string) => Certificate.parse(JSON.parse(readFileSync(join(out, "certificate.json"), "utf8")));
+const readCertificate = (out: string) =>
+  Certificate.parse(JSON.parse(readFileSync(join(out, "certificate.json"), "utf8")));
 
 /**
  * A copy of the examples with one line changed, beside a link to the adapter (the examples find
@@ -159,7 +174,8 @@ const plant = (step: Step): string => {
   const dir = join(tmp, `bug-${step.name}`);
   mkdirSync(join(dir, "examples"), { recursive: true });
   symlinkSync(ADAPTER, join(dir, "srk_adapter"));
-  for (const f of readdirSync(EXAMPLES).filter((f) => f.endsWith(".py"))) copyFileSync(join(EXAMPLES, f), join(dir, "examples", f));
+  for (const f of readdirSync(EXAMPLES).filter((f) => f.endsWith(".py")))
+    copyFileSync(join(EXAMPLES, f), join(dir, "examples", f));
   const file = join(dir, "examples", step.bug.file);
   const text = readFileSync(file, "utf8");
   // The line must be there exactly once, so the test breaks loudly when the example is edited.
@@ -189,28 +205,46 @@ python.describe("the Python examples of the implementer's path", () => {
     const bad = await outcome("python3", [join(EXAMPLES, "encoding.py"), altered]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(`${target.name}: digest`);
-    expect(bad.stdout.trim()).toBe(`1 of ${vectors.digests.length + vectors.identities.length} digest vectors disagree`);
+    expect(bad.stdout.trim()).toBe(
+      `1 of ${vectors.digests.length + vectors.identities.length} digest vectors disagree`,
+    );
   }, 60_000);
 
   /** `srk certify` of one example and profile: exit 0, every stage as the profile allows, exactly `certifiedBy` passing. */
-  const certifies = async (step: { example: string; name: string; families: readonly Family[] }, impl: string, out: string, generated: string) => {
+  const certifies = async (
+    step: { example: string; name: string; families: readonly Family[] },
+    impl: string,
+    out: string,
+    generated: string,
+  ) => {
     const expected = certifiedBy(step.families);
     const r = await srk("certify", "--impl", impl, "--out", out, "--runs", generated, "--time-budget", "600");
     const summary = `${r.stdout.slice(-3000)}\n${r.stderr.slice(-2000)}`;
     // No certificate means srk stopped before writing one (a usage error, a runner bug, a kill): say what it printed.
-    expect(existsSync(join(out, "certificate.json")), `srk certify exited ${r.code} without a certificate:\n${summary}`).toBe(true);
+    expect(
+      existsSync(join(out, "certificate.json")),
+      `srk certify exited ${r.code} without a certificate:\n${summary}`,
+    ).toBe(true);
     const certificate = readCertificate(out);
     expect(certificate.implementation.name).toBe(step.name);
     expect(certificate.implementation.profile).toEqual({ families: [...step.families], crash_hook: true });
-    for (const s of certificate.stages) expect(["pass", "not-applicable"], `${s.stage}: ${s.reason}`).toContain(s.verdict);
+    for (const s of certificate.stages)
+      expect(["pass", "not-applicable"], `${s.stage}: ${s.reason}`).toContain(s.verdict);
     // Which stages can run follows from the profile: the algebra needs janma and samskara, the
     // forgetting scans need janma (lives to distil); every other stage runs for a non-empty profile.
     const runs = (stage: string) =>
-      stage === "algebra" ? step.families.includes("janma") && step.families.includes("samskara") : stage === "forgetting" ? step.families.includes("janma") : true;
-    for (const s of certificate.stages) expect(s.verdict, `${s.stage}: ${s.reason}`).toBe(runs(s.stage) ? "pass" : "not-applicable");
+      stage === "algebra"
+        ? step.families.includes("janma") && step.families.includes("samskara")
+        : stage === "forgetting"
+          ? step.families.includes("janma")
+          : true;
+    for (const s of certificate.stages)
+      expect(s.verdict, `${s.stage}: ${s.reason}`).toBe(runs(s.stage) ? "pass" : "not-applicable");
     expect(certificate.invariants.map((i) => i.invariant)).toEqual([...INVARIANT_IDS]);
     for (const inv of certificate.invariants) {
-      expect(inv.verdict, `${inv.invariant}: ${inv.reason}`).toBe(expected.includes(inv.invariant) ? "pass" : "not-applicable");
+      expect(inv.verdict, `${inv.invariant}: ${inv.reason}`).toBe(
+        expected.includes(inv.invariant) ? "pass" : "not-applicable",
+      );
     }
     expect(certificate.implementation_faults).toEqual([]);
     expect(certificate.harness_faults).toEqual([]);
@@ -231,7 +265,18 @@ python.describe("the Python examples of the implementer's path", () => {
     it(`${step.example} with a planted bug (${step.bug.why}) fails under ${step.bug.invariant}, and its trace replays as failing`, async () => {
       const broken = `python3 ${plant(step)}`;
       const out = join(tmp, `bug-cert-${step.name}`);
-      const r = await srk("certify", "--impl", broken, "--out", out, "--runs", RUNS, "--time-budget", "600", "--fail-fast");
+      const r = await srk(
+        "certify",
+        "--impl",
+        broken,
+        "--out",
+        out,
+        "--runs",
+        RUNS,
+        "--time-budget",
+        "600",
+        "--fail-fast",
+      );
       const certificate = readCertificate(out);
       expect(r.code, r.stdout.slice(-3000)).toBe(1);
       expect(certificate.exit_code).toBe(1);
@@ -240,7 +285,8 @@ python.describe("the Python examples of the implementer's path", () => {
       expect(failed, r.stdout.slice(-3000)).toEqual([step.bug.invariant]);
       const inv = certificate.invariants.find((i) => i.invariant === step.bug.invariant);
       const cx = inv?.counterexamples[0];
-      if (cx === undefined || cx.trace_file === null) throw new Error(`${step.bug.invariant} failed with no counterexample trace`);
+      if (cx === undefined || cx.trace_file === null)
+        throw new Error(`${step.bug.invariant} failed with no counterexample trace`);
       const trace = join(out, cx.trace_file);
       expect(cx.replay).toContain(`srk replay ${trace}`);
       expect(cx.replay).toContain(broken);

@@ -23,7 +23,10 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 /** The reader run as a file, alone (it imports nothing of the adapter), with no bytecode written. */
 const python = (args: string[], input = "", env: NodeJS.ProcessEnv = {}) => {
   const r = spawnSync("python3", [READER, ...args], {
-    input, encoding: "utf8", maxBuffer: 64 << 20, env: { PATH: process.env["PATH"], PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8", ...env },
+    input,
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+    env: { PATH: process.env["PATH"], PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8", ...env },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
@@ -37,18 +40,25 @@ py.describe("adapters/python/srk_adapter/tokeniser.py reads the D-045 table as t
     expect(r.code, r.stderr).toBe(0);
     const got = JSON.parse(r.stdout) as string[][];
     expect(got).toHaveLength(cases.length);
-    const wrong = cases.filter((c, i) => JSON.stringify(got[i]) !== JSON.stringify(c.tokens)).map((c) => `${c.group}: ${JSON.stringify(c.input)}`);
+    const wrong = cases
+      .filter((c, i) => JSON.stringify(got[i]) !== JSON.stringify(c.tokens))
+      .map((c) => `${c.group}: ${JSON.stringify(c.input)}`);
     expect(wrong).toEqual([]);
   }, 120_000);
 
   it("gives the everyCodePoint digest: the tokens of all 1,112,064 one-code-point strings", () => {
     const r = python(["digest"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ codePoints: vectors.everyCodePoint.codePoints, sha256: vectors.everyCodePoint.sha256 });
+    expect(JSON.parse(r.stdout)).toEqual({
+      codePoints: vectors.everyCodePoint.codePoints,
+      sha256: vectors.everyCodePoint.sha256,
+    });
   }, 600_000);
 
   it("follows the table it is given, and names the member of a malformed one and the path of a missing one", () => {
-    const table = JSON.parse(readFileSync(TABLE_PATH, "utf8")) as Record<string, unknown> & { lowercase: Record<string, string> };
+    const table = JSON.parse(readFileSync(TABLE_PATH, "utf8")) as Record<string, unknown> & {
+      lowercase: Record<string, string>;
+    };
     const changed = join(tmp, "changed.json");
     writeFileSync(changed, JSON.stringify({ ...table, lowercase: { ...table.lowercase, "0041": "0062" } }));
     const r = python(["tokens", changed], JSON.stringify(["Abc"]));
@@ -59,7 +69,9 @@ py.describe("adapters/python/srk_adapter/tokeniser.py reads the D-045 table as t
     writeFileSync(bad, JSON.stringify({ ...table, combiningClassRanks: [["0300..02FF"]] }));
     const b = python(["tokens", bad], "[]");
     expect(b.code).not.toBe(0);
-    expect(b.stderr).toMatch(/ValueError: .*bad\.json\.combiningClassRanks\[0\]\[0\]: range 0300..02FF ends before it starts/);
+    expect(b.stderr).toMatch(
+      /ValueError: .*bad\.json\.combiningClassRanks\[0\]\[0\]: range 0300..02FF ends before it starts/,
+    );
 
     const m = python(["tokens", join(tmp, "none.json")], "[]");
     expect(m.code).not.toBe(0);
@@ -69,7 +81,9 @@ py.describe("adapters/python/srk_adapter/tokeniser.py reads the D-045 table as t
 
   it("uses no Unicode data of its interpreter: no unicodedata, str.lower, casefold or normalize", () => {
     // The code, without its docstrings and comments (which name what it avoids).
-    const code = readFileSync(READER, "utf8").replace(/"""[\s\S]*?"""/g, "").replace(/#.*$/gm, "");
+    const code = readFileSync(READER, "utf8")
+      .replace(/"""[\s\S]*?"""/g, "")
+      .replace(/#.*$/gm, "");
     expect(code).toContain("class Tokeniser");
     expect(code.match(/unicodedata|\.lower\(|\.casefold\(|normalize\(|re\.IGNORECASE|re\.I\b|\\w/g)).toBeNull();
   });

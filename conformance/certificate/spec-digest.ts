@@ -10,14 +10,30 @@ import { KIT_ROOT } from "../kit-root.ts";
 
 /** The normative files: the spec's Markdown and its tables (also as JSON), its JSON Schemas and rules, digest vectors and wire protocol. */
 export const NORMATIVE_ROOTS = [
-  "spec/INVARIANTS.md", "spec/OPERATIONS.md", "spec/ENCODING.md", "spec/DECISIONS.md", "spec/TABLES.md", "spec/tables.json", "spec/CHECKS.md",
-  "spec/checks.json", "spec/wire/PROTOCOL.md", "spec/json-schema", "spec/vectors",
+  "spec/INVARIANTS.md",
+  "spec/OPERATIONS.md",
+  "spec/ENCODING.md",
+  "spec/DECISIONS.md",
+  "spec/TABLES.md",
+  "spec/tables.json",
+  "spec/CHECKS.md",
+  "spec/checks.json",
+  "spec/wire/PROTOCOL.md",
+  "spec/json-schema",
+  "spec/vectors",
 ];
 
-const walk = (p: string): string[] => (statSync(p).isDirectory() ? readdirSync(p).sort().flatMap((n) => walk(join(p, n))) : [p]);
+const walk = (p: string): string[] =>
+  statSync(p).isDirectory()
+    ? readdirSync(p)
+        .sort()
+        .flatMap((n) => walk(join(p, n)))
+    : [p];
 
 export const specFiles = (root = KIT_ROOT): string[] =>
-  NORMATIVE_ROOTS.flatMap((r) => walk(join(root, r))).map((p) => relative(root, p)).sort();
+  NORMATIVE_ROOTS.flatMap((r) => walk(join(root, r)))
+    .map((p) => relative(root, p))
+    .sort();
 
 export const specDigest = (root = KIT_ROOT): string => {
   const h = createHash("sha256");

@@ -14,7 +14,6 @@ import { mutantCommandLine } from "../mutants/matrix.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { srk } from "../../test-support/srk.ts";
 
-
 const KIT = `${process.execPath} --import tsx impl/main.ts`;
 const tmp = mkdtempSync(join(tmpdir(), "srk-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -24,7 +23,8 @@ describe("srk command line", () => {
     const r = await srk("list");
     expect(r.code).toBe(0);
     for (const id of ["J-1", "S-5", "AD-3", "I6"]) expect(r.stdout).toContain(`\n${id} `);
-    for (const s of ["handshake", "golden", "wire", "exhaustive", "differential", "algebra", "crash", "forgetting"]) expect(r.stdout).toContain(`\n${s} `);
+    for (const s of ["handshake", "golden", "wire", "exhaustive", "differential", "algebra", "crash", "forgetting"])
+      expect(r.stdout).toContain(`\n${s} `);
     expect(r.stdout).toContain("samskara.excise");
   });
 
@@ -56,8 +56,16 @@ describe("srk command line", () => {
     const broken = mutantCommandLine(m, "cli-replay");
     const out = join(tmp, "cert");
     const { certificate, traceFiles } = await certify({
-      commandLine: broken, cwd: REPO_ROOT, outDir: out, seed: 1, runs: 20, timeBudgetMs: 120_000, requestTimeoutMs: 15_000,
-      startupTimeoutMs: 30_000, only: [], stages: ["golden"],
+      commandLine: broken,
+      cwd: REPO_ROOT,
+      outDir: out,
+      seed: 1,
+      runs: 20,
+      timeBudgetMs: 120_000,
+      requestTimeoutMs: 15_000,
+      startupTimeoutMs: 30_000,
+      only: [],
+      stages: ["golden"],
     });
     const s4 = certificate.invariants.find((i) => i.invariant === "S-4");
     expect(s4?.verdict).toBe("fail");
@@ -99,7 +107,9 @@ describe("srk command line", () => {
     }
     expect(readFileSync(join(earlier, "certificate.json"), "utf8")).toContain('"earlier":true');
     expect(eacces.code, eacces.stderr).toBe(64);
-    expect(eacces.stderr.split("\n")[0]).toBe(`srk: --impl: cannot start "${noexec}": spawn ${noexec} EACCES (the file is not executable, or a folder on its path cannot be searched)`);
+    expect(eacces.stderr.split("\n")[0]).toBe(
+      `srk: --impl: cannot start "${noexec}": spawn ${noexec} EACCES (the file is not executable, or a folder on its path cannot be searched)`,
+    );
     expect(existsSync(fresh)).toBe(false);
     expect(exitsAtOnce.code, exitsAtOnce.stderr).toBe(2);
     expect(exitsAtOnce.stderr).not.toContain("cannot start");

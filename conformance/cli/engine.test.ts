@@ -13,7 +13,9 @@ import { describe, expect, it } from "vitest";
 import { KIT_ROOT } from "../kit-root.ts";
 
 // bin/engine.mjs is plain JavaScript with no declaration file (it runs before tsx is loaded): typed here.
-const { engineProblem: check, MIN_NODE_MAJOR } = (await import(pathToFileURL(join(KIT_ROOT, "bin", "engine.mjs")).href)) as {
+const { engineProblem: check, MIN_NODE_MAJOR } = (await import(
+  pathToFileURL(join(KIT_ROOT, "bin", "engine.mjs")).href
+)) as {
   engineProblem: (version: string, min?: number) => string | null;
   MIN_NODE_MAJOR: number;
 };
@@ -22,13 +24,18 @@ const SRK = join(KIT_ROOT, "bin", "srk.mjs");
 /** `node --import <preload making process.versions.node = version> bin/srk.mjs args`. */
 const srkOnNode = (version: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } => {
   const preload = `Object.defineProperty(process, "versions", { value: { ...process.versions, node: ${JSON.stringify(version)} } });`;
-  const r = spawnSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(preload)}`, SRK, ...args], { encoding: "utf8", cwd: KIT_ROOT, timeout: 30_000 });
+  const r = spawnSync(
+    process.execPath,
+    ["--import", `data:text/javascript,${encodeURIComponent(preload)}`, SRK, ...args],
+    { encoding: "utf8", cwd: KIT_ROOT, timeout: 30_000 },
+  );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
 describe("engineProblem: the Node version srk needs", () => {
   it("the minimum is the major of package.json engines.node (>=20)", () => {
-    const engines = (JSON.parse(readFileSync(join(KIT_ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+    const engines = (JSON.parse(readFileSync(join(KIT_ROOT, "package.json"), "utf8")) as { engines: { node: string } })
+      .engines.node;
     expect(engines).toBe(`>=${MIN_NODE_MAJOR}`);
     expect(MIN_NODE_MAJOR).toBe(20);
   });
@@ -56,7 +63,9 @@ describe("engineProblem: the Node version srk needs", () => {
 
   it("the minimum is a parameter: the boundary moves with it both ways", () => {
     expect(check("21.0.0", 21)).toBeNull();
-    expect(check("20.99.0", 21)).toBe('srk: needs Node.js 21 or later (package.json "engines"); this is Node.js 20.99.0');
+    expect(check("20.99.0", 21)).toBe(
+      'srk: needs Node.js 21 or later (package.json "engines"); this is Node.js 20.99.0',
+    );
   });
 });
 

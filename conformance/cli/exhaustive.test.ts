@@ -28,13 +28,20 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const srk = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [SRK, ...args], { cwd: root, maxBuffer: 16 * 1024 * 1024, timeout: 110_000 }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [SRK, ...args],
+      { cwd: root, maxBuffer: 16 * 1024 * 1024, timeout: 110_000 },
+      (err, stdout, stderr) => {
+        const code =
+          err === null ? 0 : typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 
-const certificateIn = (dir: string): Certificate => JSON.parse(readFileSync(join(dir, "certificate.json"), "utf8")) as Certificate;
+const certificateIn = (dir: string): Certificate =>
+  JSON.parse(readFileSync(join(dir, "certificate.json"), "utf8")) as Certificate;
 
 describe("srk certify --exhaustive", () => {
   it("by default the stage runs on the quick scope, between the wire and differential stages, and the settings say so", async () => {
@@ -54,12 +61,22 @@ describe("srk certify --exhaustive", () => {
   it("--exhaustive names another scope, a file here, and the certificate names it", async () => {
     const out = join(root, "named");
     const file = join(root, "tiny.json");
-    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(join(KIT_ROOT, "conformance", "explore", "scopes", "quick.json"), "utf8")), name: "tiny", max_depth: 1, parts: undefined }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...JSON.parse(readFileSync(join(KIT_ROOT, "conformance", "explore", "scopes", "quick.json"), "utf8")),
+        name: "tiny",
+        max_depth: 1,
+        parts: undefined,
+      }),
+    );
     const r = await srk("certify", "--impl", EMPTY, ...FAST, "--exhaustive", file, "--out", out);
     expect(r.code, r.stderr).toBe(NOTHING_CERTIFIED);
     const c = certificateIn(out);
     expect(c.settings.exhaustive_scope).toBe(file);
-    expect(c.stages.find((s) => s.stage === "exhaustive")?.reason).toBe(`the profile's operations make no step in scope ${file}`);
+    expect(c.stages.find((s) => s.stage === "exhaustive")?.reason).toBe(
+      `the profile's operations make no step in scope ${file}`,
+    );
   }, 120_000);
 
   it("a scope that does not load is refused with exit 64, naming it, before anything runs", async () => {

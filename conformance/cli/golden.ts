@@ -6,7 +6,10 @@ import { Undrivable, WireBreak } from "../core/driver-errors.ts";
 import { WitnessBook } from "../verdicts/witnesses.ts";
 import { streamProgress } from "./progress.ts";
 
-export const runGolden = async (commandLine: string, startupTimeoutMs = 30_000): Promise<{ text: string; exitCode: 0 | 1 | 2 }> => {
+export const runGolden = async (
+  commandLine: string,
+  startupTimeoutMs = 30_000,
+): Promise<{ text: string; exitCode: 0 | 1 | 2 }> => {
   const target = new Target({ commandLine, requestTimeoutMs: 15_000, startupTimeoutMs });
   try {
     // A program that cannot be started is a usage error (exit 64), thrown to the command line.
@@ -15,10 +18,20 @@ export const runGolden = async (commandLine: string, startupTimeoutMs = 30_000):
     await first.close();
     const settings = { seed: 1, runs: 0, timeBudgetMs: 300_000, requestTimeoutMs: 15_000, startupTimeoutMs, only: [] };
     const out = await goldenStage({
-      settings, hello, families: hello.profile.families, crashHook: hello.profile.crash_hook, target,
-      witnesses: new WitnessBook(), progress: streamProgress(process.stderr), deadline: Date.now() + settings.timeBudgetMs,
+      settings,
+      hello,
+      families: hello.profile.families,
+      crashHook: hello.profile.crash_hook,
+      target,
+      witnesses: new WitnessBook(),
+      progress: streamProgress(process.stderr),
+      deadline: Date.now() + settings.timeBudgetMs,
     });
-    const lines = [`golden: ${out.verdict} — ${out.reason}`, ...out.notes.map((n) => `  ${n}`), ...out.findings.map((f) => `  ${f.invariant ?? "wire"}: ${f.summary}`)];
+    const lines = [
+      `golden: ${out.verdict} — ${out.reason}`,
+      ...out.notes.map((n) => `  ${n}`),
+      ...out.findings.map((f) => `  ${f.invariant ?? "wire"}: ${f.summary}`),
+    ];
     // Nothing to replay (no session fits the profile) is no self-check: inconclusive, like a hang.
     const exitCode = match(out.verdict)
       .with("pass", () => 0 as const)
@@ -27,7 +40,8 @@ export const runGolden = async (commandLine: string, startupTimeoutMs = 30_000):
       .exhaustive();
     return { text: `${lines.join("\n")}\n`, exitCode };
   } catch (e) {
-    if (e instanceof Undrivable || e instanceof WireBreak) return { text: `golden: inconclusive — ${e.message}\n`, exitCode: e instanceof WireBreak ? 1 : 2 };
+    if (e instanceof Undrivable || e instanceof WireBreak)
+      return { text: `golden: inconclusive — ${e.message}\n`, exitCode: e instanceof WireBreak ? 1 : 2 };
     throw e;
   } finally {
     await target.dispose();

@@ -30,9 +30,15 @@ interface Interrupted {
 const certifyAndInterrupt = (signal: NodeJS.Signals): Promise<Interrupted> => {
   const log = join(tmp, `pids-${signal}`);
   const outDir = join(tmp, `out-${signal}`);
-  const child = spawn(process.execPath, ["bin/srk.mjs", "certify", "--impl", PID_RECORDING_KIT, "--runs", "300", "--time-budget", "900", "--out", outDir], {
-    cwd: REPO_ROOT, env: { ...process.env, SRK_TEST_PID_LOG: log }, stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["bin/srk.mjs", "certify", "--impl", PID_RECORDING_KIT, "--runs", "300", "--time-budget", "900", "--out", outDir],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, SRK_TEST_PID_LOG: log },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let stderr = "";
   let sent = false;
   // The first handshake's process is pid 1 in the log; a second one is the golden stage's.
@@ -53,7 +59,9 @@ const certifyAndInterrupt = (signal: NodeJS.Signals): Promise<Interrupted> => {
 
 describe("srk certify interrupted after the handshake", () => {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    it(`on ${signal}: a partial certificate naming the stage cut short, exit 2, no implementation left`, { timeout: 180_000 }, async () => {
+    it(`on ${signal}: a partial certificate naming the stage cut short, exit 2, no implementation left`, {
+      timeout: 180_000,
+    }, async () => {
       const r = await certifyAndInterrupt(signal);
       expect(r.stderr).toContain(`srk: ${signal}: stopping the implementation and writing a partial certificate`);
       expect(r.code, r.stderr).toBe(2);
@@ -63,9 +71,15 @@ describe("srk certify interrupted after the handshake", () => {
       expect(cert).toMatchObject({ result: "inconclusive", exit_code: 2, harness_faults: [] });
       const stages = new Map(cert.stages.map((s) => [s.stage, s]));
       expect(stages.get("handshake")?.verdict).toBe("pass");
-      expect(stages.get("golden")).toMatchObject({ verdict: "inconclusive", reason: expect.stringMatching(new RegExp(`^cut short: interrupted by ${signal}`)) });
+      expect(stages.get("golden")).toMatchObject({
+        verdict: "inconclusive",
+        reason: expect.stringMatching(new RegExp(`^cut short: interrupted by ${signal}`)),
+      });
       for (const later of ["wire", "exhaustive", "differential", "algebra", "crash", "forgetting"] as const) {
-        expect(stages.get(later)).toMatchObject({ verdict: "inconclusive", reason: `not run: the certification was cut short: interrupted by ${signal}` });
+        expect(stages.get(later)).toMatchObject({
+          verdict: "inconclusive",
+          reason: `not run: the certification was cut short: interrupted by ${signal}`,
+        });
       }
       expect(r.pids.length).toBeGreaterThanOrEqual(2);
       for (const pid of r.pids) expect(isRunning(pid), `implementation pid ${pid} is still running`).toBe(false);
@@ -74,15 +88,34 @@ describe("srk certify interrupted after the handshake", () => {
 });
 
 describe("srk certify interrupted twice", () => {
-  it("quits at once on the second (128 + its number), writes no certificate, and still leaves no implementation", { timeout: 120_000 }, async () => {
+  it("quits at once on the second (128 + its number), writes no certificate, and still leaves no implementation", {
+    timeout: 120_000,
+  }, async () => {
     const log = join(tmp, "pids-twice");
     const deaf = join(tmp, "deaf-twice");
     const outDir = join(tmp, "out-twice");
     // Silent after hello and deaf to SIGTERM: stopping it takes the 2 s grace, in which the second SIGINT lands.
     const impl = `${process.execPath} --import ./conformance/test/fixtures/record-pid.mjs conformance/test/fixtures/silent-after-hello.mjs --deaf`;
-    const child = spawn(process.execPath, ["bin/srk.mjs", "certify", "--impl", impl, "--request-timeout", "600000", "--startup-timeout", "3000", "--out", outDir], {
-      cwd: REPO_ROOT, env: { ...process.env, SRK_TEST_PID_LOG: log, SRK_TEST_DEAF_LOG: deaf }, stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "bin/srk.mjs",
+        "certify",
+        "--impl",
+        impl,
+        "--request-timeout",
+        "600000",
+        "--startup-timeout",
+        "3000",
+        "--out",
+        outDir,
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, SRK_TEST_PID_LOG: log, SRK_TEST_DEAF_LOG: deaf },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     let sent = 0;
     /** How many processes had gone deaf before the golden stage: the first after them is the golden stage's. */
@@ -109,24 +142,55 @@ describe("srk certify interrupted twice", () => {
 });
 
 describe("srk certify --jobs 2 interrupted", () => {
-  it("passes the interrupt on to each shard once: each writes its part, they are merged, exit 2, no implementation left", { timeout: 240_000 }, async () => {
+  it("passes the interrupt on to each shard once: each writes its part, they are merged, exit 2, no implementation left", {
+    timeout: 240_000,
+  }, async () => {
     const log = join(tmp, "pids-jobs");
     const outDir = join(tmp, "out-jobs");
-    const child = spawn(process.execPath, ["bin/srk.mjs", "certify", "--impl", PID_RECORDING_KIT, "--runs", "300", "--time-budget", "900", "--jobs", "2", "--out", outDir], {
-      cwd: REPO_ROOT, env: { ...process.env, SRK_TEST_PID_LOG: log }, stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "bin/srk.mjs",
+        "certify",
+        "--impl",
+        PID_RECORDING_KIT,
+        "--runs",
+        "300",
+        "--time-budget",
+        "900",
+        "--jobs",
+        "2",
+        "--out",
+        outDir,
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, SRK_TEST_PID_LOG: log },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (b: Buffer) => {
       stderr += b.toString("utf8");
       // Sent to the parent alone (not its group), as `kill -INT <pid>` would: only the parent can pass it on.
-      if (/\[shard 1\/2\] srk: stage golden/.test(stderr) && /\[shard 2\/2\] srk: stage golden/.test(stderr) && !child.killed) child.kill("SIGINT");
+      if (
+        /\[shard 1\/2\] srk: stage golden/.test(stderr) &&
+        /\[shard 2\/2\] srk: stage golden/.test(stderr) &&
+        !child.killed
+      )
+        child.kill("SIGINT");
     });
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(stderr).toContain("srk: SIGINT: passing it on to the shards");
     expect(code, stderr).toBe(2);
     for (const i of [1, 2]) {
-      const shard = Certificate.parse(JSON.parse(readFileSync(join(outDir, "shards", `shard-${i}`, "certificate.json"), "utf8")));
-      expect(shard.stages.some((s) => s.reason.includes("interrupted by SIGINT")), `shard ${i}`).toBe(true);
+      const shard = Certificate.parse(
+        JSON.parse(readFileSync(join(outDir, "shards", `shard-${i}`, "certificate.json"), "utf8")),
+      );
+      expect(
+        shard.stages.some((s) => s.reason.includes("interrupted by SIGINT")),
+        `shard ${i}`,
+      ).toBe(true);
     }
     const merged = Certificate.parse(JSON.parse(readFileSync(join(outDir, "certificate.json"), "utf8")));
     expect(merged).toMatchObject({ result: "inconclusive", exit_code: 2, harness_faults: [] });

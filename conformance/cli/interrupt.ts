@@ -27,7 +27,10 @@ export interface Interrupt {
 }
 
 /** Listens for `signals` (while listening, they no longer kill the process); `onFirst` is told of the first. */
-export const listenForInterrupts = (onFirst: (s: NodeJS.Signals) => void, signals: readonly NodeJS.Signals[] = INTERRUPTS): Interrupt => {
+export const listenForInterrupts = (
+  onFirst: (s: NodeJS.Signals) => void,
+  signals: readonly NodeJS.Signals[] = INTERRUPTS,
+): Interrupt => {
   const c = new AbortController();
   manyListeners(c.signal);
   const handler = (s: NodeJS.Signals): void => {

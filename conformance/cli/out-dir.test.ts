@@ -36,12 +36,17 @@ const folder = (files: Record<string, string> = {}): string => {
 };
 
 /** Every file and folder under `dir`, relative, sorted. */
-const listing = (dir: string): string[] => (readdirSync(dir, { recursive: true }) as string[]).map((p) => p.split("\\").join("/")).sort();
+const listing = (dir: string): string[] =>
+  (readdirSync(dir, { recursive: true }) as string[]).map((p) => p.split("\\").join("/")).sort();
 
 const CERT = JSON.stringify({ certificate_version: CERTIFICATE_VERSION, result: "certified" });
 /** What an earlier `srk certify` leaves: the certificate, its reports and a trace. */
 const earlierReport = (): Record<string, string> => ({
-  "certificate.json": CERT, "report.md": "# report\n", "report.html": "<html></html>", "junit.xml": "<testsuites/>", "traces/golden-S-4-1.json": "{}",
+  "certificate.json": CERT,
+  "report.md": "# report\n",
+  "report.html": "<html></html>",
+  "junit.xml": "<testsuites/>",
+  "traces/golden-S-4-1.json": "{}",
 });
 
 const refusal = (dir: string, clear: boolean): UsageError => {
@@ -60,21 +65,41 @@ describe("nameFromCommandLine: an implementation that never said its name", () =
     ["python3 impls/toy.py", "toy", "the script after the interpreter, without its extension"],
     ["python3 docs/examples/empty_profile.py", "empty_profile", "`_` is kept"],
     ["python3.11 -u x.py", "x", "a versioned interpreter is an interpreter; its options are skipped"],
-    ["/usr/bin/python3 /srv/impls/toy.py --data-dir {data_dir}", "toy", "the interpreter by absolute path; arguments after the script ignored"],
+    [
+      "/usr/bin/python3 /srv/impls/toy.py --data-dir {data_dir}",
+      "toy",
+      "the interpreter by absolute path; arguments after the script ignored",
+    ],
     ["pythonista x.py", "pythonista", "boundary: not an interpreter (python + letters), so the program names it"],
-    ["node --import tsx impl/main.ts", "impl-main", "an option's value without a path (tsx) is skipped; main is generic: its folder is added"],
+    [
+      "node --import tsx impl/main.ts",
+      "impl-main",
+      "an option's value without a path (tsx) is skipped; main is generic: its folder is added",
+    ],
     ["node toy.ts", "toy", "boundary: not generic, no folder added"],
     ["node dist/index.js", "dist-index", "index is generic"],
     ["npx tsx server.ts", "server", "npx and tsx are runners; server is generic but the path has no folder above it"],
     ["npx tsx srv/server.ts", "srv-server", "boundary: the same generic name with a folder"],
     ["npx tsx@4.19.0 toy.ts", "toy", "a package with a version is not a script (.0 is no script extension)"],
-    ["node --import ./loader.mjs app/main.js", "app-main", "the value of --import is a module to preload, not the script"],
+    [
+      "node --import ./loader.mjs app/main.js",
+      "app-main",
+      "the value of --import is a module to preload, not the script",
+    ],
     ["node --require ./setup.js toy.js", "toy", "the value of --require likewise"],
     ["./bin/my-impl --fast", "my-impl", "a program by path: its file name"],
     ["bin/main --fast", "bin-main", "a generic program name gets its folder too"],
-    ["./bin/agentd config.json", "agentd", "boundary: a program that is no interpreter names itself, not its first argument"],
+    [
+      "./bin/agentd config.json",
+      "agentd",
+      "boundary: a program that is no interpreter names itself, not its first argument",
+    ],
     ["agentd --wire", "agentd", "a program with no path"],
-    ["python3 -c \"import runpy; runpy.run_path('impls/toy.py')\"", "python3", "program text is not a script, even with a path inside"],
+    [
+      "python3 -c \"import runpy; runpy.run_path('impls/toy.py')\"",
+      "python3",
+      "program text is not a script, even with a path inside",
+    ],
     ["python3 -c pass", "python3", "program text"],
     ["node -e \"import('./impl/main.js')\"", "node", "node's program text"],
     ["sh -c 'python3 impls/toy.py'", "sh", "a shell's program text"],
@@ -104,7 +129,8 @@ describe("defaultOutDir: srk-reports/<name>/ under the working directory", () =>
   it("a name from hello never leaves srk-reports nor names it", () => {
     expect(defaultOutDir("../../etc")).toBe(join("srk-reports", "etc"));
     expect(defaultOutDir("a/../b")).toBe(join("srk-reports", "a-..-b"));
-    for (const dots of ["..", ".", "..."]) expect(defaultOutDir(dots), dots).toBe(join("srk-reports", "implementation"));
+    for (const dots of ["..", ".", "..."])
+      expect(defaultOutDir(dots), dots).toBe(join("srk-reports", "implementation"));
     expect(defaultOutDir("")).toBe(join("srk-reports", "implementation"));
     expect(defaultOutDir("-")).toBe(join("srk-reports", "implementation"));
   });

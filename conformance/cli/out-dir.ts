@@ -11,10 +11,41 @@ import { splitCommandLine, UsageError } from "../driver/command-line.ts";
 export const REPORTS_DIR = "srk-reports";
 
 /** What an srk report folder holds: everything srk certify and srk merge write there. */
-export const SRK_ENTRIES: ReadonlySet<string> = new Set(["certificate.json", "report.md", "report.html", "junit.xml", "traces", "shards"]);
+export const SRK_ENTRIES: ReadonlySet<string> = new Set([
+  "certificate.json",
+  "report.md",
+  "report.html",
+  "junit.xml",
+  "traces",
+  "shards",
+]);
 
 /** Programs that run a script: the script, not the interpreter, names the implementation. */
-const RUNNERS = new Set(["node", "nodejs", "python", "python3", "pypy", "pypy3", "ruby", "perl", "php", "deno", "bun", "npx", "tsx", "ts-node", "java", "dotnet", "sh", "bash", "uv", "poetry", "pipenv", "cargo", "go"]);
+const RUNNERS = new Set([
+  "node",
+  "nodejs",
+  "python",
+  "python3",
+  "pypy",
+  "pypy3",
+  "ruby",
+  "perl",
+  "php",
+  "deno",
+  "bun",
+  "npx",
+  "tsx",
+  "ts-node",
+  "java",
+  "dotnet",
+  "sh",
+  "bash",
+  "uv",
+  "poetry",
+  "pipenv",
+  "cargo",
+  "go",
+]);
 /** File names too generic to name an implementation alone: the folder above them is added. */
 const GENERIC = new Set(["main", "index", "impl", "server", "app", "cli", "run", "start", "__main__", "mod"]);
 
@@ -25,10 +56,24 @@ const NODE_VALUE = ["--import", "--require", "-r", "--loader", "--experimental-l
  * script follows (what follows is that program's arguments), so the runner names the implementation.
  */
 const CODE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  python: ["-c"], pypy: ["-c"], node: NODE_CODE, nodejs: NODE_CODE, bun: NODE_CODE, ruby: ["-e"], perl: ["-e", "-E"], php: ["-r"], sh: ["-c"], bash: ["-c"],
+  python: ["-c"],
+  pypy: ["-c"],
+  node: NODE_CODE,
+  nodejs: NODE_CODE,
+  bun: NODE_CODE,
+  ruby: ["-e"],
+  perl: ["-e", "-E"],
+  php: ["-r"],
+  sh: ["-c"],
+  bash: ["-c"],
 };
 /** A runner's options whose next argument is a value that can look like a path (a module to preload, a package), not the script. */
-const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = { node: NODE_VALUE, nodejs: NODE_VALUE, npx: ["-p", "--package"], ruby: ["-r", "-I"] };
+const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  node: NODE_VALUE,
+  nodejs: NODE_VALUE,
+  npx: ["-p", "--package"],
+  ruby: ["-r", "-I"],
+};
 
 /** A script's extension: a letter then word characters (`.py`, `.ts`, `.mjs`), not a version's `.0` nor code's `.sleep(60)`. */
 const hasScriptExtension = (a: string): boolean => /^\.[A-Za-z]\w*$/.test(extname(a));
@@ -84,7 +129,10 @@ export const defaultOutDir = (name: string): string => join(REPORTS_DIR, safe(na
  * name the implementation gives in hello (null when none came, then named from its command line).
  * One rule for `srk certify` and the library's `certify`.
  */
-export const outDirFor = (commandLine: string, out: string | undefined): string | ((helloName: string | null) => string) =>
+export const outDirFor = (
+  commandLine: string,
+  out: string | undefined,
+): string | ((helloName: string | null) => string) =>
   out ?? ((name) => defaultOutDir(name ?? nameFromCommandLine(commandLine)));
 
 /** A temporary file an interrupted srk run left (`certificate.json.<pid>.tmp`, written then renamed), not any `*.tmp`. */
@@ -111,13 +159,22 @@ const isCertificate = (file: string): boolean => {
  */
 export const prepareOutDir = (dir: string, { clear }: { readonly clear: boolean } = { clear: true }): void => {
   if (!existsSync(dir)) return;
-  if (!statSync(dir).isDirectory()) throw new UsageError(`--out ${dir}: exists and is not a folder; give a new or empty folder`);
+  if (!statSync(dir).isDirectory())
+    throw new UsageError(`--out ${dir}: exists and is not a folder; give a new or empty folder`);
   const entries = readdirSync(dir);
   if (entries.length === 0) return;
   const foreign = entries.filter((e) => !SRK_ENTRIES.has(e) && !isLeftover(e));
   if (foreign.length > 0 || !isCertificate(join(dir, "certificate.json"))) {
-    const what = foreign.length > 0 ? `holds ${foreign.slice(0, 3).map((e) => `"${e}"`).join(", ")}${foreign.length > 3 ? ` and ${foreign.length - 3} more` : ""}` : "has no certificate.json of an earlier srk run";
-    throw new UsageError(`--out ${dir}: the folder ${what}, so it is not an earlier srk report; srk will not write over it: give a new or empty folder`);
+    const what =
+      foreign.length > 0
+        ? `holds ${foreign
+            .slice(0, 3)
+            .map((e) => `"${e}"`)
+            .join(", ")}${foreign.length > 3 ? ` and ${foreign.length - 3} more` : ""}`
+        : "has no certificate.json of an earlier srk run";
+    throw new UsageError(
+      `--out ${dir}: the folder ${what}, so it is not an earlier srk report; srk will not write over it: give a new or empty folder`,
+    );
   }
   if (clear) for (const e of entries) rmSync(join(dir, e), { recursive: true, force: true });
 };

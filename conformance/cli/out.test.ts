@@ -10,7 +10,17 @@
  * certification takes a few seconds).
  */
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -44,28 +54,44 @@ interface Run {
 }
 const srk = (cwd: string, ...args: string[]): Promise<Run> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [SRK, ...args], { cwd, maxBuffer: 16 * 1024 * 1024, timeout: 110_000 }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : -1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [SRK, ...args],
+      { cwd, maxBuffer: 16 * 1024 * 1024, timeout: 110_000 },
+      (err, stdout, stderr) => {
+        const code =
+          err === null ? 0 : typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 
 /** Every file and folder under `dir`, relative with `/`, sorted. */
-const listing = (dir: string): string[] => (readdirSync(dir, { recursive: true }) as string[]).map((p) => p.split("\\").join("/")).sort();
+const listing = (dir: string): string[] =>
+  (readdirSync(dir, { recursive: true }) as string[]).map((p) => p.split("\\").join("/")).sort();
 
 /** Path, size and modification time of everything under `dir` ("absent" when it does not exist). */
 const snapshot = (dir: string): string[] =>
-  !existsSync(dir) ? ["absent"] : listing(dir).map((p) => {
-    const s = statSync(join(dir, p));
-    return `${p} ${s.isDirectory() ? "dir" : s.size} ${s.mtimeMs}`;
-  });
+  !existsSync(dir)
+    ? ["absent"]
+    : listing(dir).map((p) => {
+        const s = statSync(join(dir, p));
+        return `${p} ${s.isDirectory() ? "dir" : s.size} ${s.mtimeMs}`;
+      });
 
 const readCertificate = (file: string): Certificate => JSON.parse(readFileSync(file, "utf8")) as Certificate;
 
 /** What a report folder holds after a run: the certificate, the three reports and the certificate's traces. */
 const reportFiles = (c: Certificate): string[] => {
   const traces = c.stages.flatMap((s) => s.findings.flatMap((f) => (f.trace_file === null ? [] : [f.trace_file])));
-  const folders = [...new Set(traces.flatMap((t) => { const parts = t.split("/"); return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/")); }))];
+  const folders = [
+    ...new Set(
+      traces.flatMap((t) => {
+        const parts = t.split("/");
+        return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
+      }),
+    ),
+  ];
   return ["certificate.json", "junit.xml", "report.html", "report.md", ...folders, ...traces].sort();
 };
 
@@ -80,7 +106,9 @@ const RUN_NAMES = [EMPTY_NAME, "srk_out_silent", "python3", "unknown", "implemen
 // Inside the kit, the folders a default --out used to land in (reports/certificates/<name>/) and
 // lands in when srk runs from the kit (srk-reports/<name>/), for the names of this file's runs only
 // (other engineers' runs may write other names there meanwhile), as they are before any run here.
-const KIT_OUT_DIRS = [REPORTS_DIR, join("reports", "certificates")].flatMap((base) => RUN_NAMES.map((name) => join(KIT_ROOT, base, name)));
+const KIT_OUT_DIRS = [REPORTS_DIR, join("reports", "certificates")].flatMap((base) =>
+  RUN_NAMES.map((name) => join(KIT_ROOT, base, name)),
+);
 const kitBefore = KIT_OUT_DIRS.map(snapshot);
 
 /** `srk certify` of the empty-profile example from a fresh folder, with the default --out: run once, shared by two cases. */
@@ -92,7 +120,9 @@ const runOutside = (): Promise<{ cwd: string; r: Run }> =>
   })());
 
 describe.concurrent("srk certify and srk merge: where reports go", { timeout: 150_000 }, () => {
-  it("run outside any project: ./srk-reports/<name from hello>/ under the working directory, and the summary says where", async ({ expect }) => {
+  it("run outside any project: ./srk-reports/<name from hello>/ under the working directory, and the summary says where", async ({
+    expect,
+  }) => {
     const { cwd, r } = await runOutside();
     for (let d = cwd; ; d = dirname(d)) {
       expect(existsSync(join(d, "package.json")), d).toBe(false);
@@ -105,10 +135,18 @@ describe.concurrent("srk certify and srk merge: where reports go", { timeout: 15
     const [result, where] = r.stdout.trimEnd().split("\n").slice(-2);
     expect(result).toMatch(new RegExp(`^result: ${c.result} \\(exit ${c.exit_code}\\): `));
     expect(where).toBe(`certificate: ${rel}`);
-    expect(listing(cwd)).toEqual(["srk-reports", `srk-reports/${EMPTY_NAME}`, ...reportFiles(c).map((f) => `srk-reports/${EMPTY_NAME}/${f}`)].sort());
+    expect(listing(cwd)).toEqual(
+      [
+        "srk-reports",
+        `srk-reports/${EMPTY_NAME}`,
+        ...reportFiles(c).map((f) => `srk-reports/${EMPTY_NAME}/${f}`),
+      ].sort(),
+    );
   });
 
-  it("an implementation that never answers hello: the folder is named from its command line, not unknown", async ({ expect }) => {
+  it("an implementation that never answers hello: the folder is named from its command line, not unknown", async ({
+    expect,
+  }) => {
     const cwd = freshDir("no-hello");
     const script = join(cwd, "srk_out_silent.py");
     writeFileSync(script, "import sys\nsys.exit(3)\n");
@@ -118,7 +156,10 @@ describe.concurrent("srk certify and srk merge: where reports go", { timeout: 15
       // Program text that never answers: no script, so the interpreter names it (the text does not).
       srk(cwd, "certify", "--impl", 'python3 -c "import time; time.sleep(60)"', ...FAST, "--startup-timeout", "1500"),
     ]);
-    for (const [r, name] of [[exits, "srk_out_silent"], [sleeps, "python3"]] as const) {
+    for (const [r, name] of [
+      [exits, "srk_out_silent"],
+      [sleeps, "python3"],
+    ] as const) {
       const rel = join("srk-reports", name, "certificate.json");
       expect(existsSync(join(cwd, rel)), `${name}: ${r.stdout}${r.stderr}`).toBe(true);
       const c = readCertificate(join(cwd, rel));
@@ -128,10 +169,16 @@ describe.concurrent("srk certify and srk merge: where reports go", { timeout: 15
       expect(r.stdout).toContain(`certificate: ${rel}`);
     }
     expect(readdirSync(join(cwd, "srk-reports")).sort()).toEqual(["python3", "srk_out_silent"]);
-    expect(listing(cwd).filter((p) => !p.startsWith("srk-reports/")).sort()).toEqual(["srk-reports", "srk_out_silent.py"]);
+    expect(
+      listing(cwd)
+        .filter((p) => !p.startsWith("srk-reports/"))
+        .sort(),
+    ).toEqual(["srk-reports", "srk_out_silent.py"]);
   });
 
-  it("--out a folder with a foreign file: exit 64, one line naming the folder and the file, nothing touched or written", async ({ expect }) => {
+  it("--out a folder with a foreign file: exit 64, one line naming the folder and the file, nothing touched or written", async ({
+    expect,
+  }) => {
     const cwd = freshDir("foreign");
     const out = join(cwd, "mine");
     mkdirSync(out);
@@ -148,9 +195,18 @@ describe.concurrent("srk certify and srk merge: where reports go", { timeout: 15
       // No --out: the folder is named from hello, and checked once hello is in.
       srk(cwd, "certify", "--impl", EMPTY, ...FAST),
     ]);
-    for (const [r, dir, file] of [[given, out, "notes.txt"], [jobs, out, "notes.txt"], [byHello, join("srk-reports", EMPTY_NAME), "todo.md"]] as const) {
+    for (const [r, dir, file] of [
+      [given, out, "notes.txt"],
+      [jobs, out, "notes.txt"],
+      [byHello, join("srk-reports", EMPTY_NAME), "todo.md"],
+    ] as const) {
       expect(r.code, r.stderr).toBe(EXIT_USAGE);
-      const line = oneLine(r.stderr.split("\n").filter((l) => !/^srk: stage |^srk: handshake: /.test(l)).join("\n"));
+      const line = oneLine(
+        r.stderr
+          .split("\n")
+          .filter((l) => !/^srk: stage |^srk: handshake: /.test(l))
+          .join("\n"),
+      );
       expect(line).toMatch(/^srk: --out /);
       expect(line).toContain(dir);
       expect(line).toContain(`"${file}"`);
@@ -184,11 +240,18 @@ describe.concurrent("srk certify and srk merge: where reports go", { timeout: 15
     expect(again.stdout).toContain(`certificate: ${join(out, "certificate.json")}`);
   });
 
-  it("srk merge --out a folder with a foreign file: exit 64, nothing touched; a new folder: merged", async ({ expect }) => {
+  it("srk merge --out a folder with a foreign file: exit 64, nothing touched; a new folder: merged", async ({
+    expect,
+  }) => {
     const cwd = freshDir("merge");
-    const shards = await Promise.all([1, 2].map((i) => srk(cwd, "certify", "--impl", EMPTY, ...FAST, "--shard", `${i}/2`, "--out", join(cwd, `shard-${i}`))));
+    const shards = await Promise.all(
+      [1, 2].map((i) =>
+        srk(cwd, "certify", "--impl", EMPTY, ...FAST, "--shard", `${i}/2`, "--out", join(cwd, `shard-${i}`)),
+      ),
+    );
     const inputs = [1, 2].map((i) => join(cwd, `shard-${i}`, "certificate.json"));
-    for (const [k, r] of shards.entries()) expect(r.code, r.stderr).toBe(readCertificate(inputs[k] as string).exit_code);
+    for (const [k, r] of shards.entries())
+      expect(r.code, r.stderr).toBe(readCertificate(inputs[k] as string).exit_code);
     const foreign = join(cwd, "merged-here");
     mkdirSync(foreign);
     writeFileSync(join(foreign, "notes.txt"), "my notes\n");

@@ -18,7 +18,10 @@ export class CutShort extends Error {
    * `why` completes "cut short: …", e.g. "interrupted by SIGINT"; `osSignal` is the signal that
    * interrupted the runner, if one did (`srk certify --jobs` passes it on to its shards).
    */
-  constructor(readonly why: string, readonly osSignal?: NodeJS.Signals) {
+  constructor(
+    readonly why: string,
+    readonly osSignal?: NodeJS.Signals,
+  ) {
     super(`cut short: ${why}`);
   }
 }

@@ -16,7 +16,11 @@ export class Undrivable extends Error {
  */
 export class CannotStart extends Undrivable {
   override readonly name = "CannotStart";
-  constructor(message: string, readonly program: string, readonly code: string) {
+  constructor(
+    message: string,
+    readonly program: string,
+    readonly code: string,
+  ) {
     super(message);
   }
 }
@@ -24,7 +28,11 @@ export class CannotStart extends Undrivable {
 /** Thrown inside a stage when the implementation broke the wire protocol: the stage fails. */
 export class WireBreak extends Error {
   override readonly name = "WireBreak";
-  constructor(readonly rule: string, message: string, readonly raw: string) {
+  constructor(
+    readonly rule: string,
+    message: string,
+    readonly raw: string,
+  ) {
     super(message);
   }
 }

@@ -9,7 +9,10 @@ import type { Event, WorldView } from "../../spec/index.ts";
 /** The normative part of a reply. */
 export type ExpectedReply =
   | { readonly ok: true; readonly events: readonly Event[]; readonly result?: WorldView }
-  | { readonly ok: false; readonly error: { readonly code: string; readonly invariant: string | null; readonly definite: boolean } };
+  | {
+      readonly ok: false;
+      readonly error: { readonly code: string; readonly invariant: string | null; readonly definite: boolean };
+    };
 
 /**
  * Where the model's rejection failed: the check clause (spec/CHECKS.md) and, for a MALFORMED from a
@@ -35,4 +38,7 @@ export const normativePart = (reply: {
 }): unknown =>
   reply.ok
     ? { ok: true, events: reply.events ?? [], ...(reply.result === undefined ? {} : { result: reply.result }) }
-    : { ok: false, error: { code: reply.error?.code, invariant: reply.error?.invariant ?? null, definite: reply.error?.definite } };
+    : {
+        ok: false,
+        error: { code: reply.error?.code, invariant: reply.error?.invariant ?? null, definite: reply.error?.definite },
+      };

@@ -20,7 +20,10 @@ export const splitCommandLine = (line: string): string[] => {
   for (const p of parts) {
     if (typeof p === "string") argv.push(p);
     else if ("op" in p && p.op === "glob") argv.push(p.pattern);
-    else throw new UsageError(`--impl: "${line}" contains a shell construct (${JSON.stringify(p)}); give one program and its arguments (wrap pipelines in a script)`);
+    else
+      throw new UsageError(
+        `--impl: "${line}" contains a shell construct (${JSON.stringify(p)}); give one program and its arguments (wrap pipelines in a script)`,
+      );
   }
   if (argv.length === 0) throw new UsageError("--impl: the command line is empty");
   return argv;

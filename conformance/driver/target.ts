@@ -14,7 +14,15 @@ import { match } from "ts-pattern";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Reply } from "../../spec/wire/index.ts";
-import { ProcessExited, ProtocolViolation, RequestFailed, RequestTimeout, WireClient, type Outcome, type Violation } from "../transport/client.ts";
+import {
+  ProcessExited,
+  ProtocolViolation,
+  RequestFailed,
+  RequestTimeout,
+  WireClient,
+  type Outcome,
+  type Violation,
+} from "../transport/client.ts";
 import { describeExit, type SpawnSpec } from "../transport/process.ts";
 import { CannotStart, Undrivable, WireBreak } from "../core/driver-errors.ts";
 import { implSpawnSpec, UsageError } from "./command-line.ts";
@@ -37,13 +45,19 @@ export const explain = (client: WireClient, what: string): string => {
   const exit = client.exitInfo;
   const tail = client.stderrTail(10);
   const cut = client.unterminatedStdout;
-  const partial = cut === null ? "" : `; ${cut.bytes} bytes of an unterminated line on stdout (a reply ends with \\n, W-1.2): ${cut.head}${cut.bytes > cut.head.length ? "…" : ""}`;
+  const partial =
+    cut === null
+      ? ""
+      : `; ${cut.bytes} bytes of an unterminated line on stdout (a reply ends with \\n, W-1.2): ${cut.head}${cut.bytes > cut.head.length ? "…" : ""}`;
   return `${what}${exit === null ? "" : ` (the implementation ${describeExit(exit)})`}${partial}${tail === "" ? "" : `; last stderr lines:\n${tail}`}`;
 };
 
 export class Session {
   private uses = 0;
-  constructor(readonly client: WireClient, readonly dataDir: string) {}
+  constructor(
+    readonly client: WireClient,
+    readonly dataDir: string,
+  ) {}
 
   /**
    * A fresh prefix for the ids of one planned exchange: request ids must be unique for the whole
@@ -76,7 +90,8 @@ export class Session {
   /** A successful reply's result, or a WireBreak naming the unexpected error. */
   async ok(msg: { type: string; [k: string]: unknown }, timeoutMs?: number): Promise<Reply & { ok: true }> {
     const r = await this.reply(msg, timeoutMs);
-    if (!r.ok) throw new WireBreak("W-3", `${msg.type} was refused with ${r.error.code}: ${r.error.message}`, JSON.stringify(r));
+    if (!r.ok)
+      throw new WireBreak("W-3", `${msg.type} was refused with ${r.error.code}: ${r.error.message}`, JSON.stringify(r));
     return r;
   }
 
@@ -92,7 +107,10 @@ export class Session {
 /** The spawn errors that mean the program cannot be run as given: a mistake in the command line, not a fault of a running implementation. */
 export const CANNOT_START_CODES: Readonly<Record<string, (program: string) => string>> = {
   ENOENT: (p) => (p.includes("/") ? "no such file" : "no such program on PATH"),
-  EACCES: (p) => (p.includes("/") ? "the file is not executable, or a folder on its path cannot be searched" : "found on PATH but not executable"),
+  EACCES: (p) =>
+    p.includes("/")
+      ? "the file is not executable, or a folder on its path cannot be searched"
+      : "found on PATH but not executable",
   ENOTDIR: () => "a part of its path is not a folder",
 };
 
@@ -105,7 +123,10 @@ const cannotStart = (client: WireClient): CannotStart | null => {
   if (hint === undefined) return null;
   const cwd = client.spec.cwd;
   // Node reports a missing working directory as ENOENT of the program: name the real cause.
-  const why = code === "ENOENT" && cwd !== undefined && !existsSync(cwd) ? `the working directory ${cwd} does not exist` : hint(program);
+  const why =
+    code === "ENOENT" && cwd !== undefined && !existsSync(cwd)
+      ? `the working directory ${cwd} does not exist`
+      : hint(program);
   return new CannotStart(`--impl: cannot start "${program}": ${e.message} (${why})`, program, code);
 };
 
@@ -120,9 +141,15 @@ const handshakeOrThrow = async (f: () => Promise<unknown>, client: WireClient): 
     if (e instanceof RequestFailed) throw new Undrivable(explain(client, `hello was refused: ${e.message}`));
     if (e instanceof ProtocolViolation) throw new WireBreak(e.violation.rule, e.violation.message, e.violation.raw);
     if (e instanceof RequestTimeout) {
-      throw new Undrivable(explain(client, `no reply to hello within ${startupTimeoutMs} ms (--startup-timeout ${startupTimeoutMs}; raise it if the implementation takes longer to start)`));
+      throw new Undrivable(
+        explain(
+          client,
+          `no reply to hello within ${startupTimeoutMs} ms (--startup-timeout ${startupTimeoutMs}; raise it if the implementation takes longer to start)`,
+        ),
+      );
     }
-    if (e instanceof ProcessExited) throw new Undrivable(explain(client, "the implementation ended before answering hello"));
+    if (e instanceof ProcessExited)
+      throw new Undrivable(explain(client, "the implementation ended before answering hello"));
     throw e;
   }
 };

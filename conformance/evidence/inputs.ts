@@ -38,7 +38,14 @@ import { KIT_ROOT as REPO_ROOT } from "../kit-root.ts";
 
 /** The committed generated evidence whose inputs are recorded and checked. */
 export type Artifact = "sample-certificate" | "mutants" | "mutants-generated" | "invariants" | "bench" | "guide";
-export const ARTIFACTS: readonly Artifact[] = ["sample-certificate", "mutants", "mutants-generated", "invariants", "bench", "guide"];
+export const ARTIFACTS: readonly Artifact[] = [
+  "sample-certificate",
+  "mutants",
+  "mutants-generated",
+  "invariants",
+  "bench",
+  "guide",
+];
 
 /** The runner's modules that cannot change what a certification decides, left out of the sets that run one. */
 const NOT_DECIDING = [
@@ -91,36 +98,72 @@ const RECORD_KEEPING = "!conformance/evidence/inputs.ts";
  *   not a claim about them.
  */
 export const INPUT_SETS: Record<Artifact, readonly string[]> = {
-  "sample-certificate": ["imports:conformance/certify.ts", "imports:impl/main.ts", "conformance/golden/*.jsonl", ...NOT_DECIDING],
+  "sample-certificate": [
+    "imports:conformance/certify.ts",
+    "imports:impl/main.ts",
+    "conformance/golden/*.jsonl",
+    ...NOT_DECIDING,
+  ],
   mutants: [
-    "imports:conformance/mutants/run-matrix.ts", "imports:impl/main.ts", "imports:impl/api.ts", "conformance/golden/*.jsonl", ...NOT_DECIDING,
+    "imports:conformance/mutants/run-matrix.ts",
+    "imports:impl/main.ts",
+    "imports:impl/api.ts",
+    "conformance/golden/*.jsonl",
+    ...NOT_DECIDING,
     // load() imports the patched copy's impl/api.ts, named above by the original's.
     "computed:conformance/mutants/harness.ts",
     RECORD_KEEPING,
   ],
   "mutants-generated": [
-    "imports:conformance/mutants/generated/run.ts", "imports:impl/main.ts", "imports:impl/api.ts", "conformance/golden/*.jsonl", ...NOT_DECIDING,
-    "stryker/ignore-informative.mjs", "stryker/tsconfig.impl.json", "tsconfig.json",
+    "imports:conformance/mutants/generated/run.ts",
+    "imports:impl/main.ts",
+    "imports:impl/api.ts",
+    "conformance/golden/*.jsonl",
+    ...NOT_DECIDING,
+    "stryker/ignore-informative.mjs",
+    "stryker/tsconfig.impl.json",
+    "tsconfig.json",
     RECORD_KEEPING,
   ],
   invariants: [
     "imports:reports/generate.ts",
-    "conformance/golden/*.jsonl", "reports/mutants.json", "docs/examples/certificate/certificate.json",
-    "spec/OPERATIONS.md", "spec/wire/PROTOCOL.md", "spec/DECISIONS.md",
-    "impl/**/*.ts", "model/**/*.ts", "spec/**/*.test.ts", "properties/**/*.test.ts", "conformance/**/*.test.ts",
+    "conformance/golden/*.jsonl",
+    "reports/mutants.json",
+    "docs/examples/certificate/certificate.json",
+    "spec/OPERATIONS.md",
+    "spec/wire/PROTOCOL.md",
+    "spec/DECISIONS.md",
+    "impl/**/*.ts",
+    "model/**/*.ts",
+    "spec/**/*.test.ts",
+    "properties/**/*.test.ts",
+    "conformance/**/*.test.ts",
     RECORD_KEEPING,
   ],
   // The guide's sample outputs (docs/guide/runs.json): srk run on the Python adapter's examples
   // and on the kit's implementation under smaller profiles; the adapter reads the spec's JSON.
   guide: [
-    "imports:conformance/cli/main.ts", "imports:impl/main.ts", "conformance/golden/*.jsonl", ...NOT_DECIDING,
-    "adapters/python/srk_adapter/*.py", "adapters/python/examples/*.py",
-    "spec/tables.json", "spec/json-schema/", "spec/unicode/*.json",
+    "imports:conformance/cli/main.ts",
+    "imports:impl/main.ts",
+    "conformance/golden/*.jsonl",
+    ...NOT_DECIDING,
+    "adapters/python/srk_adapter/*.py",
+    "adapters/python/examples/*.py",
+    "spec/tables.json",
+    "spec/json-schema/",
+    "spec/unicode/*.json",
     RECORD_KEEPING,
   ],
   bench: [
-    "imports:bench/run.ts", "imports:bench/echo-child.ts", "imports:bench/relay-child.ts", "imports:bench/fsync-probe.ts", "imports:impl/main.ts", "imports:conformance/cli/main.ts",
-    "bin/srk.mjs", "bin/engine.mjs", "conformance/golden/*.jsonl",
+    "imports:bench/run.ts",
+    "imports:bench/echo-child.ts",
+    "imports:bench/relay-child.ts",
+    "imports:bench/fsync-probe.ts",
+    "imports:impl/main.ts",
+    "imports:conformance/cli/main.ts",
+    "bin/srk.mjs",
+    "bin/engine.mjs",
+    "conformance/golden/*.jsonl",
     RECORD_KEEPING,
   ],
 };
@@ -183,7 +226,7 @@ export interface Inputs {
  * `packages` the versions, no digest).
  */
 export type RecordedInputs =
-  | Pick<Inputs, "digest" | "file_digests" | "packages"> & Partial<Inputs>
+  | (Pick<Inputs, "digest" | "file_digests" | "packages"> & Partial<Inputs>)
   | { readonly files: Readonly<Record<string, string>>; readonly packages: Readonly<Record<string, string>> };
 
 const BUILTINS = new Set(builtinModules);
@@ -197,12 +240,19 @@ export const runtimeImports = (file: string, text: string, computedKnown = false
       // Under verbatimModuleSyntax (tsconfig.json) only `import type` is erased: `import { type A }`
       // still loads the module.
       if (node.importClause?.isTypeOnly !== true) out.push(node.moduleSpecifier.text);
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
+    } else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       if (!node.isTypeOnly) out.push(node.moduleSpecifier.text);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
       if (arg !== undefined && ts.isStringLiteralLike(arg)) out.push(arg.text);
-      else if (!computedKnown) throw new Error(`${file}: an import() of a computed name, which conformance/evidence/inputs.ts cannot follow; name what it loads in the input set and add "computed:${file}"`);
+      else if (!computedKnown)
+        throw new Error(
+          `${file}: an import() of a computed name, which conformance/evidence/inputs.ts cannot follow; name what it loads in the input set and add "computed:${file}"`,
+        );
     }
     ts.forEachChild(node, visit);
   };
@@ -233,16 +283,22 @@ const skipped = (name: string): boolean => name.startsWith(".") || name === "nod
 /** Files under `dir` (relative to root), recursively or not, whose name ends with `suffix`. */
 const filesUnder = (root: string, dir: string, suffix: string, recursive: boolean, pattern: string): string[] => {
   const abs = join(root, dir);
-  if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new Error(`input pattern ${pattern}: ${dir} is not a folder`);
-  return readdirSync(abs, { withFileTypes: true }).filter((e) => !skipped(e.name)).flatMap((e) => {
-    const rel = posix.join(dir, e.name);
-    if (e.isDirectory()) return recursive ? filesUnder(root, rel, suffix, true, pattern) : [];
-    return e.name.endsWith(suffix) ? [rel] : [];
-  });
+  if (!existsSync(abs) || !statSync(abs).isDirectory())
+    throw new Error(`input pattern ${pattern}: ${dir} is not a folder`);
+  return readdirSync(abs, { withFileTypes: true })
+    .filter((e) => !skipped(e.name))
+    .flatMap((e) => {
+      const rel = posix.join(dir, e.name);
+      if (e.isDirectory()) return recursive ? filesUnder(root, rel, suffix, true, pattern) : [];
+      return e.name.endsWith(suffix) ? [rel] : [];
+    });
 };
 
 /** The input files and packages of one set of patterns, read from the tree at `root`. */
-export const resolveInputs = (patterns: readonly string[], root = REPO_ROOT): { files: string[]; packages: Record<string, string> } => {
+export const resolveInputs = (
+  patterns: readonly string[],
+  root = REPO_ROOT,
+): { files: string[]; packages: Record<string, string> } => {
   const excludes = patterns.filter((p) => p.startsWith("!")).map((p) => p.slice(1));
   const computed = new Set(patterns.filter((p) => p.startsWith("computed:")).map((p) => p.slice("computed:".length)));
   const excluded = (f: string): boolean => excludes.some((x) => (x.endsWith("/") ? f.startsWith(x) : f === x));
@@ -250,7 +306,8 @@ export const resolveInputs = (patterns: readonly string[], root = REPO_ROOT): { 
   const packages = new Map<string, string>();
   const queue: string[] = [];
   const mustExist = (f: string, pattern: string): string => {
-    if (!existsSync(join(root, f)) || !statSync(join(root, f)).isFile()) throw new Error(`input pattern ${pattern}: ${f} does not exist`);
+    if (!existsSync(join(root, f)) || !statSync(join(root, f)).isFile())
+      throw new Error(`input pattern ${pattern}: ${f} does not exist`);
     return f;
   };
   for (const p of patterns) {
@@ -258,7 +315,8 @@ export const resolveInputs = (patterns: readonly string[], root = REPO_ROOT): { 
     const recursive = /^(.+)\/\*\*\/\*([^/]*)$/.exec(p);
     const flat = /^(.+)\/\*([^/]*)$/.exec(p);
     if (p.startsWith("imports:")) queue.push(mustExist(p.slice("imports:".length), p));
-    else if (recursive !== null) for (const f of filesUnder(root, recursive[1] ?? "", recursive[2] ?? "", true, p)) files.add(f);
+    else if (recursive !== null)
+      for (const f of filesUnder(root, recursive[1] ?? "", recursive[2] ?? "", true, p)) files.add(f);
     else if (flat !== null) for (const f of filesUnder(root, flat[1] ?? "", flat[2] ?? "", false, p)) files.add(f);
     else if (p.endsWith("/")) for (const f of filesUnder(root, p.slice(0, -1), "", true, p)) files.add(f);
     else files.add(mustExist(p, p));
@@ -293,24 +351,39 @@ export const resolveInputs = (patterns: readonly string[], root = REPO_ROOT): { 
 const sha256 = (bytes: Buffer | string): string => createHash("sha256").update(bytes).digest("hex");
 
 /** The digest of a whole input set, from its per-file digests and package versions (so a record can be checked against itself). */
-export const inputDigest = (fileDigests: Readonly<Record<string, string>>, packages: Readonly<Record<string, string>>): string => {
+export const inputDigest = (
+  fileDigests: Readonly<Record<string, string>>,
+  packages: Readonly<Record<string, string>>,
+): string => {
   const lines = [
-    ...Object.keys(fileDigests).sort().map((f) => `${f}\0${fileDigests[f] ?? ""}\n`),
-    ...Object.keys(packages).sort().map((p) => `package:${p}@${packages[p] ?? ""}\n`),
+    ...Object.keys(fileDigests)
+      .sort()
+      .map((f) => `${f}\0${fileDigests[f] ?? ""}\n`),
+    ...Object.keys(packages)
+      .sort()
+      .map((p) => `package:${p}@${packages[p] ?? ""}\n`),
   ];
   return `sha256:${sha256(lines.join(""))}`;
 };
 
 const git = (root: string, args: readonly string[]): string | null => {
   try {
-    return execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 64 * 1024 * 1024 });
+    return execFileSync("git", args, {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch {
     return null;
   }
 };
 
 /** The per-file digests and package versions of the inputs a set of patterns names, as they are now in the tree at `root` (no git). */
-export const measureInputs = (patterns: readonly string[], root = REPO_ROOT): Pick<Inputs, "digest" | "files" | "file_digests" | "packages"> => {
+export const measureInputs = (
+  patterns: readonly string[],
+  root = REPO_ROOT,
+): Pick<Inputs, "digest" | "files" | "file_digests" | "packages"> => {
   const { files, packages } = resolveInputs(patterns, root);
   const fileDigests = Object.fromEntries(files.map((f) => [f, sha256(readFileSync(join(root, f)))]));
   return { digest: inputDigest(fileDigests, packages), files: files.length, file_digests: fileDigests, packages };
@@ -320,43 +393,82 @@ export const measureInputs = (patterns: readonly string[], root = REPO_ROOT): Pi
 export const recordInputs = (patterns: readonly string[], root = REPO_ROOT): Inputs => {
   const now = measureInputs(patterns, root);
   const commit = git(root, ["rev-parse", "HEAD"])?.trim() ?? "unknown";
-  const status = commit === "unknown" ? null : git(root, ["status", "--porcelain=v1", "--untracked-files=all", "--", ...Object.keys(now.file_digests)]);
-  const uncommitted = status === null ? [] : status.split("\n").filter((l) => l.length > 3).map((l) => l.slice(3)).sort();
-  return { commit, digest: now.digest, files: now.files, uncommitted_inputs: uncommitted, file_digests: now.file_digests, packages: now.packages };
+  const status =
+    commit === "unknown"
+      ? null
+      : git(root, ["status", "--porcelain=v1", "--untracked-files=all", "--", ...Object.keys(now.file_digests)]);
+  const uncommitted =
+    status === null
+      ? []
+      : status
+          .split("\n")
+          .filter((l) => l.length > 3)
+          .map((l) => l.slice(3))
+          .sort();
+  return {
+    commit,
+    digest: now.digest,
+    files: now.files,
+    uncommitted_inputs: uncommitted,
+    file_digests: now.file_digests,
+    packages: now.packages,
+  };
 };
 
 /** An artifact's inputs as they are now: per-file digests, package versions, the digest (no git). */
-export const currentInputs = (artifact: Artifact, root = REPO_ROOT): Pick<Inputs, "digest" | "files" | "file_digests" | "packages"> =>
-  measureInputs(INPUT_SETS[artifact], root);
+export const currentInputs = (
+  artifact: Artifact,
+  root = REPO_ROOT,
+): Pick<Inputs, "digest" | "files" | "file_digests" | "packages"> => measureInputs(INPUT_SETS[artifact], root);
 
 /** What the generator of `artifact` records beside it (INPUT_SETS[artifact], recordInputs). */
 export const inputsOf = (artifact: Artifact, root = REPO_ROOT): Inputs => recordInputs(INPUT_SETS[artifact], root);
 
 /** The per-file digests and package versions of a record, in either format. */
-const recordedMaps = (r: RecordedInputs): { files: Readonly<Record<string, string>>; packages: Readonly<Record<string, string>> } =>
+const recordedMaps = (
+  r: RecordedInputs,
+): { files: Readonly<Record<string, string>>; packages: Readonly<Record<string, string>> } =>
   "file_digests" in r ? { files: r.file_digests, packages: r.packages } : { files: r.files, packages: r.packages };
 
 /** The differences between recorded and current inputs, one line each, sorted (empty when nothing changed). */
 export const inputChanges = (recorded: RecordedInputs, now: RecordedInputs): string[] => {
   const a = recordedMaps(recorded);
   const b = recordedMaps(now);
-  const diff = (kind: string, x: Readonly<Record<string, string>>, y: Readonly<Record<string, string>>, show: (v: string) => string): string[] => [
-    ...Object.keys(y).filter((k) => !(k in x)).map((k) => `${kind} added: ${k}${show(y[k] ?? "")}`),
-    ...Object.keys(x).filter((k) => !(k in y)).map((k) => `${kind} removed: ${k}`),
-    ...Object.keys(x).filter((k) => k in y && x[k] !== y[k]).map((k) => `${kind} changed: ${k}${show(`${x[k] ?? ""} -> ${y[k] ?? ""}`)}`),
+  const diff = (
+    kind: string,
+    x: Readonly<Record<string, string>>,
+    y: Readonly<Record<string, string>>,
+    show: (v: string) => string,
+  ): string[] => [
+    ...Object.keys(y)
+      .filter((k) => !(k in x))
+      .map((k) => `${kind} added: ${k}${show(y[k] ?? "")}`),
+    ...Object.keys(x)
+      .filter((k) => !(k in y))
+      .map((k) => `${kind} removed: ${k}`),
+    ...Object.keys(x)
+      .filter((k) => k in y && x[k] !== y[k])
+      .map((k) => `${kind} changed: ${k}${show(`${x[k] ?? ""} -> ${y[k] ?? ""}`)}`),
   ];
-  return [...diff("file", a.files, b.files, () => ""), ...diff("package", a.packages, b.packages, (v) => ` ${v}`)].sort();
+  return [
+    ...diff("file", a.files, b.files, () => ""),
+    ...diff("package", a.packages, b.packages, (v) => ` ${v}`),
+  ].sort();
 };
 
 /** Shape errors of a record read from a file, or null when it is one. */
 const recordProblem = (r: unknown): string | null => {
   if (typeof r !== "object" || r === null) return "no inputs record";
   const o = r as Record<string, unknown>;
-  const isMap = (v: unknown): boolean => typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
+  const isMap = (v: unknown): boolean =>
+    typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
   if ("file_digests" in o) {
-    if (!isMap(o["file_digests"]) || !isMap(o["packages"]) || typeof o["digest"] !== "string") return "an inputs record without digest, file_digests and packages";
+    if (!isMap(o["file_digests"]) || !isMap(o["packages"]) || typeof o["digest"] !== "string")
+      return "an inputs record without digest, file_digests and packages";
     const own = inputDigest(o["file_digests"] as Record<string, string>, o["packages"] as Record<string, string>);
-    return own === o["digest"] ? null : `an inputs record whose digest ${String(o["digest"])} is not that of its own file_digests and packages (${own}): edited by hand?`;
+    return own === o["digest"]
+      ? null
+      : `an inputs record whose digest ${String(o["digest"])} is not that of its own file_digests and packages (${own}): edited by hand?`;
   }
   if (!("files" in o)) return "no inputs recorded";
   return isMap(o["files"]) && isMap(o["packages"]) ? null : "an inputs record without file digests";
@@ -374,15 +486,29 @@ export const staleInputs = (artifact: Artifact, recorded: unknown, root = REPO_R
   if (problem !== null) return `${artifact} is stale: ${problem}; run ${REGENERATE[artifact]}`;
   const changes = inputChanges(recorded as RecordedInputs, currentInputs(artifact, root));
   if (changes.length === 0) return null;
-  const named = changes.slice(0, NAMED).map((c) => `\n  ${c}`).join("");
+  const named = changes
+    .slice(0, NAMED)
+    .map((c) => `\n  ${c}`)
+    .join("");
   const more = changes.length > NAMED ? `\n  … and ${changes.length - NAMED} more` : "";
-  const commit = typeof (recorded as Partial<Inputs>).commit === "string" ? ` (generated at ${(recorded as Partial<Inputs>).commit})` : "";
+  const commit =
+    typeof (recorded as Partial<Inputs>).commit === "string"
+      ? ` (generated at ${(recorded as Partial<Inputs>).commit})`
+      : "";
   return `${artifact} is stale${commit}: ${changes.length} of its inputs changed since; run ${REGENERATE[artifact]} and commit the result with the change:${named}${more}`;
 };
 
 /** SHA-256 (hex) of each path's content at a commit, by `git cat-file --batch` (null where the commit has no such file). */
-export const digestsAtCommit = (commit: string, paths: readonly string[], root = REPO_ROOT): Record<string, string | null> => {
-  const out = execFileSync("git", ["cat-file", "--batch"], { cwd: root, input: paths.map((p) => `${commit}:${p}\n`).join(""), maxBuffer: 256 * 1024 * 1024 });
+export const digestsAtCommit = (
+  commit: string,
+  paths: readonly string[],
+  root = REPO_ROOT,
+): Record<string, string | null> => {
+  const out = execFileSync("git", ["cat-file", "--batch"], {
+    cwd: root,
+    input: paths.map((p) => `${commit}:${p}\n`).join(""),
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const result: Record<string, string | null> = {};
   let at = 0;
   for (const p of paths) {
@@ -411,14 +537,19 @@ export const commitMismatch = (artifact: Artifact, recorded: unknown, root = REP
   if (problem !== null) return `${artifact}: ${problem}; run ${REGENERATE[artifact]}`;
   const r = recorded as Partial<Inputs> & RecordedInputs;
   const commit = r.commit;
-  if (typeof commit !== "string" || !/^[0-9a-f]{40}$/.test(commit)) return `${artifact}: the record names no commit (${String(commit)}); run ${REGENERATE[artifact]} in a git checkout`;
-  if (git(root, ["cat-file", "-e", `${commit}^{commit}`]) === null) return `${artifact}: the recorded commit ${commit} is not in this repository's history; run ${REGENERATE[artifact]}`;
-  if (git(root, ["merge-base", "--is-ancestor", commit, "HEAD"]) === null) return `${artifact}: the recorded commit ${commit} is not an ancestor of HEAD; run ${REGENERATE[artifact]}`;
+  if (typeof commit !== "string" || !/^[0-9a-f]{40}$/.test(commit))
+    return `${artifact}: the record names no commit (${String(commit)}); run ${REGENERATE[artifact]} in a git checkout`;
+  if (git(root, ["cat-file", "-e", `${commit}^{commit}`]) === null)
+    return `${artifact}: the recorded commit ${commit} is not in this repository's history; run ${REGENERATE[artifact]}`;
+  if (git(root, ["merge-base", "--is-ancestor", commit, "HEAD"]) === null)
+    return `${artifact}: the recorded commit ${commit} is not an ancestor of HEAD; run ${REGENERATE[artifact]}`;
   if ((r.uncommitted_inputs ?? []).length > 0) {
     return `${artifact}: generated with inputs that differed from ${commit}: ${(r.uncommitted_inputs ?? []).join(", ")}; run ${REGENERATE[artifact]} in a checkout without uncommitted inputs`;
   }
   const files = recordedMaps(r).files;
   const at = digestsAtCommit(commit, Object.keys(files), root);
   const differ = Object.keys(files).filter((f) => at[f] !== files[f]);
-  return differ.length === 0 ? null : `${artifact}: ${differ.length} recorded inputs are not as at ${commit}: ${differ.slice(0, NAMED).join(", ")}${differ.length > NAMED ? ", …" : ""}; run ${REGENERATE[artifact]}`;
+  return differ.length === 0
+    ? null
+    : `${artifact}: ${differ.length} recorded inputs are not as at ${commit}: ${differ.slice(0, NAMED).join(", ")}${differ.length > NAMED ? ", …" : ""}; run ${REGENERATE[artifact]}`;
 };

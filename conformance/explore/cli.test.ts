@@ -13,7 +13,17 @@ describe("srk explore", () => {
   it("writes explore.json and explore.md for a scope file, with progress on stderr", () => {
     const dir = mkdtempSync(join(tmpdir(), "srk-explore-"));
     const scope = join(dir, "tiny.json");
-    writeFileSync(scope, JSON.stringify({ ...loadScope("default"), parts: undefined, name: "tiny", instances: ["i1"], makers: ["mint", "conceive", "birth"], max_depth: 3 }));
+    writeFileSync(
+      scope,
+      JSON.stringify({
+        ...loadScope("default"),
+        parts: undefined,
+        name: "tiny",
+        instances: ["i1"],
+        makers: ["mint", "conceive", "birth"],
+        max_depth: 3,
+      }),
+    );
     const out = join(dir, "out");
     const r = srk(["explore", "--scope", scope, "--out", out]);
     expect(r.status).toBe(0);

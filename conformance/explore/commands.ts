@@ -32,10 +32,20 @@ const manifestOf = (scope: Scope, head: string): JanmaManifest => ({
   capability_grants: ["fare.*"],
   tool_bindings: [{ tool: "search", capabilities: ["fare.search"] }],
   // Health lessons are not consented for training (D-058), so a distillate of one is refused (OP-2.7.c8).
-  consent_scope: { grant_id: "g", principal: "p", cells: [{ category: "health", dimension: "training", sensitivity: "high" }], category_defaults: [], persist_ceiling: "low" },
+  consent_scope: {
+    grant_id: "g",
+    principal: "p",
+    cells: [{ category: "health", dimension: "training", sensitivity: "high" }],
+    category_defaults: [],
+    persist_ceiling: "low",
+  },
   ttl_ticks: scope.ttl_ticks,
   termination_conditions: [],
-  distillation_policy: { deadline_ticks: scope.deadline_ticks, max_retries: scope.max_retries, satisfaction_model: null },
+  distillation_policy: {
+    deadline_ticks: scope.deadline_ticks,
+    max_retries: scope.max_retries,
+    satisfaction_model: null,
+  },
 });
 
 const nonceOf = (instance: string) => `n-${instance}`;
@@ -52,7 +62,12 @@ const distillateOf = (agent: string, instance: string, bornFrom: string, shape: 
 const buildersOf = (scope: Scope): Builders => ({
   manifest: (head) => manifestOf(scope, head),
   distillate: (agent, instance, nonce, bornFrom) => {
-    const shape = scope.distillates[0] ?? { id: "rare", valence: 500_000, confidence: 900_000, dispositions: [{ key: "fares", guidance: "prefer direct fares", weight: 500_000 }] };
+    const shape = scope.distillates[0] ?? {
+      id: "rare",
+      valence: 500_000,
+      confidence: 900_000,
+      dispositions: [{ key: "fares", guidance: "prefer direct fares", weight: 500_000 }],
+    };
     const d = distillateOf(agent, instance, bornFrom, shape);
     return { ...d, source: { ...d.source, nonce } };
   },
@@ -91,10 +106,17 @@ export const commandsAt = (scope: Scope, world: World): Tried[] => {
     if (maker === "mint") {
       for (const root of scope.roots)
         push({
-          op: "advaita.mint", tick, base_digest: BASE, root, designation: root, body_revision: "rev-0", custodians: ["custodian-1"],
+          op: "advaita.mint",
+          tick,
+          base_digest: BASE,
+          root,
+          designation: root,
+          body_revision: "rev-0",
+          custodians: ["custodian-1"],
           execution: { execution_id: `exec-${root}`, reasoner: "r", harness: "h", host: "host" },
           providers: [{ provider_id: "p", capabilities: ["fare.search"], kind: "service", contract_version: "v1" }],
-          required_capabilities: ["fare.search"], authority_token: `tok-${root}`,
+          required_capabilities: ["fare.search"],
+          authority_token: `tok-${root}`,
         });
       continue;
     }
@@ -104,12 +126,14 @@ export const commandsAt = (scope: Scope, world: World): Tried[] => {
       if (maker === "attempt") {
         for (const o of a.obligations.values())
           if (o.view.status === "pending")
-            for (const ack of scope.acks) push({ op: "custody.attempt", tick, agent, obligation_id: o.view.obligation_id, ack });
+            for (const ack of scope.acks)
+              push({ op: "custody.attempt", tick, agent, obligation_id: o.view.obligation_id, ack });
         continue;
       }
       if (maker === "custody_expire") {
         for (const o of a.obligations.values())
-          if (o.view.status === "pending") push({ op: "custody.expire", tick, agent, obligation_id: o.view.obligation_id });
+          if (o.view.status === "pending")
+            push({ op: "custody.expire", tick, agent, obligation_id: o.view.obligation_id });
         continue;
       }
       if (maker === "replay") {
@@ -120,11 +144,20 @@ export const commandsAt = (scope: Scope, world: World): Tried[] => {
         // One excision per retained distillate, by the agent's custodian (OP-4.2): the explorer
         // forgets one at a time; the order of forgetting is what the search varies.
         for (const id of [...a.store.retained.keys()].sort())
-          push({ op: "samskara.excise", tick, agent, excision_id: `x-${id}`, distillate_ids: [id], authorization: AUTH });
+          push({
+            op: "samskara.excise",
+            tick,
+            agent,
+            excision_id: `x-${id}`,
+            distillate_ids: [id],
+            authorization: AUTH,
+          });
         continue;
       }
       if (maker === "merge") {
-        const pending = [...a.obligations.values()].filter((o) => o.view.status === "pending").map((o) => o.view.obligation_id);
+        const pending = [...a.obligations.values()]
+          .filter((o) => o.view.status === "pending")
+          .map((o) => o.view.obligation_id);
         if (pending.length > 0) push({ op: "samskara.merge", tick, agent, obligation_ids: pending });
         continue;
       }
@@ -137,7 +170,14 @@ export const commandsAt = (scope: Scope, world: World): Tried[] => {
               if (freshTaken) break;
               freshTaken = true;
             }
-            push({ op: "janma.conceive", tick, agent, instance_id, nonce: nonceOf(instance_id), manifest: manifestOf(scope, head) });
+            push({
+              op: "janma.conceive",
+              tick,
+              agent,
+              instance_id,
+              nonce: nonceOf(instance_id),
+              manifest: manifestOf(scope, head),
+            });
             break;
           case "birth":
             push({ op: "janma.birth", tick, agent, instance_id, environment: ENV });
@@ -145,11 +185,23 @@ export const commandsAt = (scope: Scope, world: World): Tried[] => {
           case "act": {
             const manifest = life?.manifest ?? manifestOf(scope, head);
             // Five words: a distillate quoting four of them leaks the trace (OP-2.7.c9, makers-rare.ts).
-            const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["looked up cheap direct fares"] };
+            const action = {
+              tool: "search",
+              capability: "fare.search",
+              outcome: "ok" as const,
+              tick,
+              trace: ["looked up cheap direct fares"],
+            };
             const manifest_digest = digestOf(DOMAIN.manifest, manifest);
             const nonce = nonceOf(instance_id);
             const signature = digestOf(DOMAIN.action, { identity: agent, nonce, manifest_digest, action });
-            push({ op: "janma.act", tick, agent, instance_id, signed: { identity: agent, nonce, manifest_digest, action, signature } });
+            push({
+              op: "janma.act",
+              tick,
+              agent,
+              instance_id,
+              signed: { identity: agent, nonce, manifest_digest, action, signature },
+            });
             break;
           }
           case "withdraw":
@@ -164,7 +216,14 @@ export const commandsAt = (scope: Scope, world: World): Tried[] => {
           case "distil": {
             const bornFrom = life?.manifest.substrate.store_version ?? head;
             for (const shape of scope.distillates)
-              push({ op: "janma.distil", tick, agent, instance_id, obligation_id: `ob-${instance_id}`, distillate: distillateOf(agent, instance_id, bornFrom, shape) });
+              push({
+                op: "janma.distil",
+                tick,
+                agent,
+                instance_id,
+                obligation_id: `ob-${instance_id}`,
+                distillate: distillateOf(agent, instance_id, bornFrom, shape),
+              });
             break;
           }
         }

@@ -14,7 +14,13 @@ import { loadScope, parseScope, partsOf, type Scope } from "./scope.ts";
 const quick = loadScope("quick");
 /** The quick scope with each part's depth set (samsara, ripa, migration): small enough for a test. */
 const shallow = (depths: readonly [number, number, number], over: Partial<Scope> = {}): Scope =>
-  parseScope({ ...quick, ...over, name: "shallow", max_depth: depths[0], parts: (quick.parts ?? []).map((p, i) => (i === 0 ? p : { ...p, max_depth: depths[i] })) });
+  parseScope({
+    ...quick,
+    ...over,
+    name: "shallow",
+    max_depth: depths[0],
+    parts: (quick.parts ?? []).map((p, i) => (i === 0 ? p : { ...p, max_depth: depths[i] })),
+  });
 
 const edgesOf = (scope: Scope): { keys: Set<string>; events: EdgeEvent[] } => {
   const keys = new Set<string>();

@@ -71,7 +71,8 @@ const sessionsOf = (part: string, g: PartGraph): CoverSession[] => {
   const visit = (k: number, items: CoverItem[], pathTo: readonly Command[]): void => {
     for (const command of g.rejected[k] ?? []) items.push({ command });
     items.push({ world: true });
-    for (const command of g.rejoining[k] ?? []) out.push({ part, items: [...pathTo.map((c) => ({ command: c })), { command }, { world: true }] });
+    for (const command of g.rejoining[k] ?? [])
+      out.push({ part, items: [...pathTo.map((c) => ({ command: c })), { command }, { world: true }] });
     const kids = g.children[k] ?? [];
     if (kids.length === 0) {
       out.push({ part, items });
@@ -105,7 +106,9 @@ export const edgeCover = (scope: Scope, options: Omit<ExploreOptions, "onEdge"> 
     else slot(g.children, e.from).push({ to: e.to, command: e.command });
   };
   const explored = explore(scope, { ...options, onEdge });
-  const sessions = explored.parts.flatMap((p) => sessionsOf(p.name, graphs.get(p.name) ?? { children: [], rejected: [], rejoining: [] }));
+  const sessions = explored.parts.flatMap((p) =>
+    sessionsOf(p.name, graphs.get(p.name) ?? { children: [], rejected: [], rejoining: [] }),
+  );
   return {
     scope: scope.name,
     edges,

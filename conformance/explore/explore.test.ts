@@ -38,7 +38,10 @@ describe("scopes", () => {
     expect(() => parseScope(noRoots)).toThrow(/roots/);
     const dir = mkdtempSync(join(tmpdir(), "explore-"));
     const bad = join(dir, "bad.json");
-    writeFileSync(bad, JSON.stringify({ ...base, distillates: [{ id: "x", valence: 0.5, confidence: 1, dispositions: [] }] }));
+    writeFileSync(
+      bad,
+      JSON.stringify({ ...base, distillates: [{ id: "x", valence: 0.5, confidence: 1, dispositions: [] }] }),
+    );
     expect(() => loadScope(bad)).toThrow(/distillates\.0\.valence/);
     writeFileSync(bad, "{ not json");
     expect(() => loadScope(bad)).toThrow(/not JSON/);
@@ -51,7 +54,15 @@ describe("scopes", () => {
     expect(() => parseScope({ ...base, symmetry: ["agents"] })).toThrow(/symmetry\.0/);
   });
   it("a composite scope's parts are the scope with each part's fields over it, named scope/part", () => {
-    const s = parseScope({ ...base, name: "c", max_depth: 5, parts: [{ name: "x", max_depth: 2 }, { name: "y", makers: ["mint"] }] });
+    const s = parseScope({
+      ...base,
+      name: "c",
+      max_depth: 5,
+      parts: [
+        { name: "x", max_depth: 2 },
+        { name: "y", makers: ["mint"] },
+      ],
+    });
     const [x, y] = partsOf(s);
     expect(x).toMatchObject({ name: "c/x", max_depth: 2, makers: base.makers });
     expect(y).toMatchObject({ name: "c/y", max_depth: 5, makers: ["mint"] });
@@ -91,7 +102,7 @@ describe("fingerprint", () => {
   it("FNV-1a 64 agrees with the BigInt definition and the published vectors", () => {
     expect(fnv1a64("")).toBe("cbf29ce484222325");
     expect(fnv1a64("a")).toBe("af63dc4c8601ec8c");
-    for (const s of ["foobar", "{\"tick\":1}", "é漢字\u{1F600}", "x".repeat(1000)]) expect(fnv1a64(s)).toBe(fnvRef(s));
+    for (const s of ["foobar", '{"tick":1}', "é漢字\u{1F600}", "x".repeat(1000)]) expect(fnv1a64(s)).toBe(fnvRef(s));
   });
   it("canonical JSON sorts object keys and keeps array order", () => {
     expect(canonicalJson({ b: 1, a: [2, 1], c: { y: null, x: "s" } })).toBe('{"a":[2,1],"b":1,"c":{"x":"s","y":null}}');
@@ -138,28 +149,69 @@ describe("explore", () => {
     // The visited set's memory: its table's bytes, and per million entries.
     expect(r.memory.visitedBytes).toBe(1024 * 8); // the set's first table: 1024 slots of 8 bytes, 4 entries in it
     expect(r.memory.visitedBytesPerMillion).toBe(Math.round((r.memory.visitedBytes / r.distinct) * 1e6));
-    expect(r.parts).toEqual([{ name: "tiny", states: 7, distinct: 4, depth: 3, maxDepth: 3, truncated: false, exhausted: false, elapsedMs: r.elapsedMs }]);
+    expect(r.parts).toEqual([
+      {
+        name: "tiny",
+        states: 7,
+        distinct: 4,
+        depth: 3,
+        maxDepth: 3,
+        truncated: false,
+        exhausted: false,
+        elapsedMs: r.elapsedMs,
+      },
+    ]);
   });
   it("a composite scope explores each part from the initial world and sums them", () => {
     const one = { instances: ["i1"], max_depth: 3 };
     const a = explore(tiny({ ...one, makers: ["mint", "conceive", "birth"] }));
     const b = explore(tiny({ ...one, makers: ["mint", "task_start"] }));
-    const both = explore(tiny({ ...one, parts: [{ name: "a", makers: ["mint", "conceive", "birth"] }, { name: "b", makers: ["mint", "task_start"] }] }));
-    expect(both.parts.map((p) => [p.name, p.distinct])).toEqual([["tiny/a", a.distinct], ["tiny/b", b.distinct]]);
+    const both = explore(
+      tiny({
+        ...one,
+        parts: [
+          { name: "a", makers: ["mint", "conceive", "birth"] },
+          { name: "b", makers: ["mint", "task_start"] },
+        ],
+      }),
+    );
+    expect(both.parts.map((p) => [p.name, p.distinct])).toEqual([
+      ["tiny/a", a.distinct],
+      ["tiny/b", b.distinct],
+    ]);
     expect(both.distinct).toBe(a.distinct + b.distinct);
     expect(both.states).toBe(a.states + b.states);
     expect(both.perDepth).toEqual(a.perDepth.map((n, d) => n + (b.perDepth[d] ?? 0)));
-    expect(both.perOp["advaita.mint"]).toEqual({ accepted: 2, rejected: (a.perOp["advaita.mint"]?.rejected ?? 0) + (b.perOp["advaita.mint"]?.rejected ?? 0) });
+    expect(both.perOp["advaita.mint"]).toEqual({
+      accepted: 2,
+      rejected: (a.perOp["advaita.mint"]?.rejected ?? 0) + (b.perOp["advaita.mint"]?.rejected ?? 0),
+    });
     expect(both.perOp["ripa.task_start"]).toEqual(b.perOp["ripa.task_start"]);
     expect(both.memory.visitedBytes).toBe(a.memory.visitedBytes + b.memory.visitedBytes);
   });
   it("deduplicates: the same state reached two ways counts once", () => {
     // At one tick, conceiving i1 then i2 and i2 then i1 give the same world.
-    const r = explore(tiny({ instances: ["i1", "i2"], makers: ["mint", "conceive"], tick_step: 0, fresh_ids_in_order: false, max_depth: 3 }));
+    const r = explore(
+      tiny({
+        instances: ["i1", "i2"],
+        makers: ["mint", "conceive"],
+        tick_step: 0,
+        fresh_ids_in_order: false,
+        max_depth: 3,
+      }),
+    );
     expect(r.perDepth).toEqual([1, 1, 2, 1]);
     expect(r.distinct).toBe(5);
     // With ids taken in order (symmetry by construction), only i1 is conceived first.
-    const s = explore(tiny({ instances: ["i1", "i2"], makers: ["mint", "conceive"], tick_step: 0, fresh_ids_in_order: true, max_depth: 3 }));
+    const s = explore(
+      tiny({
+        instances: ["i1", "i2"],
+        makers: ["mint", "conceive"],
+        tick_step: 0,
+        fresh_ids_in_order: true,
+        max_depth: 3,
+      }),
+    );
     expect(s.perDepth).toEqual([1, 1, 1, 1]);
   });
   it("stops at max_states and says so", () => {
@@ -203,7 +255,11 @@ describe("explore", () => {
     const reach = scopeReach(r);
     // Every operation is tried; the two that always reject (D-017) are the only ones never accepted.
     expect(reach.operationsTried).toBe(ALL_OPS.length);
-    expect(reach.unreachedOperations.map((u) => u.op).sort()).toEqual(CHECKS.filter((c) => c.alwaysRejects === true).map((c) => c.op).sort());
+    expect(reach.unreachedOperations.map((u) => u.op).sort()).toEqual(
+      CHECKS.filter((c) => c.alwaysRejects === true)
+        .map((c) => c.op)
+        .sort(),
+    );
     // Every clause not reached both ways is out of reach by construction, but for three refusals
     // whose state is 8 commands from the initial world, so that the refused command is the 9th
     // (the cut explores states at depth 8 but tries no command in them):

@@ -21,7 +21,15 @@
 import type { Command } from "../../spec/index.ts";
 import { CHECKS, checksOf, type CheckClause } from "../../spec/checks.ts";
 import { INVARIANT_IDS, type InvariantId } from "../../spec/invariant-ids.ts";
-import { PREDICATES, STEP_CLAUSES, initialWorld, type HistoryStep, type Predicate, type StepClause, type World } from "../../model/index.ts";
+import {
+  PREDICATES,
+  STEP_CLAUSES,
+  initialWorld,
+  type HistoryStep,
+  type Predicate,
+  type StepClause,
+  type World,
+} from "../../model/index.ts";
 import { expect1 } from "../oracle/model.ts";
 import { commandsAt } from "./commands.ts";
 import { FingerprintSet, fnv1a64Halves, structuralHalves, worldText } from "./fingerprint.ts";
@@ -183,7 +191,8 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
   const represent = representativeOf(scope);
   // Without symmetry a state is its own representative: the structural fingerprint, kept per
   // object, costs what the step changed; with symmetry the representative is chosen among texts.
-  const halves = (scope.symmetry ?? []).length === 0 ? structuralHalves : (w: World) => fnv1a64Halves(represent(worldText(w)));
+  const halves =
+    (scope.symmetry ?? []).length === 0 ? structuralHalves : (w: World) => fnv1a64Halves(represent(worldText(w)));
   const seen = new FingerprintSet();
   /** Adds the state's fingerprint (its representative's); true when it is new. */
   const visit = (w: World): boolean => {
@@ -209,17 +218,26 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
   const clauses = Object.entries(options.stepClauses ?? STEP_CLAUSES) as [InvariantId, StepClause][];
   const stepClauseChecks: Record<string, number> = Object.fromEntries(clauses.map(([id]) => [id, 0]));
 
-  const note = (id: InvariantId, v: true | { readonly violation: string }, depth: number, path: () => readonly Command[], counts = predicateChecks) => {
+  const note = (
+    id: InvariantId,
+    v: true | { readonly violation: string },
+    depth: number,
+    path: () => readonly Command[],
+    counts = predicateChecks,
+  ) => {
     counts[id] = (counts[id] ?? 0) + 1;
-    if (v !== true && !violated.has(id)) violated.set(id, { predicate: id, violation: v.violation, depth, path: path() });
+    if (v !== true && !violated.has(id))
+      violated.set(id, { predicate: id, violation: v.violation, depth, path: path() });
   };
   const checkState = (nodes: readonly Node[], k: number) => {
     const n = nodes[k] as Node;
     let history: HistoryStep[] | undefined;
     const hist = () => (history ??= pathOf(nodes, k));
     const cmds = () => hist().map((s) => s.command);
-    for (const id of stateIds) note(id, (predicates[id] as Extract<Predicate, { kind: "state" }>).check(n.world), n.depth, cmds);
-    for (const id of historyIds) note(id, (predicates[id] as Extract<Predicate, { kind: "history" }>).check(hist()), n.depth, cmds);
+    for (const id of stateIds)
+      note(id, (predicates[id] as Extract<Predicate, { kind: "state" }>).check(n.world), n.depth, cmds);
+    for (const id of historyIds)
+      note(id, (predicates[id] as Extract<Predicate, { kind: "history" }>).check(hist()), n.depth, cmds);
   };
 
   // checksOf filters the whole table: once per operation, not once per step.
@@ -241,7 +259,14 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
 
   const progress = (): Progress => {
     const elapsedMs = now() - t0;
-    return { part: scope.name, states: tried, distinct: seen.size, depth, elapsedMs, statesPerSecond: elapsedMs > 0 ? Math.round((tried * 1000) / elapsedMs) : 0 };
+    return {
+      part: scope.name,
+      states: tried,
+      distinct: seen.size,
+      depth,
+      elapsedMs,
+      statesPerSecond: elapsedMs > 0 ? Math.round((tried * 1000) / elapsedMs) : 0,
+    };
   };
 
   outer: for (let k = 0; k < nodes.length; k++) {
@@ -272,12 +297,28 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
           }
         }
       }
-      const step: HistoryStep = { prev: n.world, next: e.world, command, events: e.reply.ok ? e.reply.events : [], accepted };
+      const step: HistoryStep = {
+        prev: n.world,
+        next: e.world,
+        command,
+        events: e.reply.ok ? e.reply.events : [],
+        accepted,
+      };
       for (const id of transitionIds)
-        note(id, (predicates[id] as Extract<Predicate, { kind: "transition" }>).check(step), n.depth + 1, () => [...pathOf(nodes, k).map((s) => s.command), command]);
+        note(id, (predicates[id] as Extract<Predicate, { kind: "transition" }>).check(step), n.depth + 1, () => [
+          ...pathOf(nodes, k).map((s) => s.command),
+          command,
+        ]);
       // A rule a state cannot show (D-076): checked on the step itself, every edge, not only the first path to a state.
       if (accepted)
-        for (const [id, clause] of clauses) note(id, clause(step), n.depth + 1, () => [...pathOf(nodes, k).map((s) => s.command), command], stepClauseChecks);
+        for (const [id, clause] of clauses)
+          note(
+            id,
+            clause(step),
+            n.depth + 1,
+            () => [...pathOf(nodes, k).map((s) => s.command), command],
+            stepClauseChecks,
+          );
       if (accepted) {
         if (seen.size >= scope.max_states && !seen.has(...halves(e.world))) {
           truncated = true;
@@ -285,14 +326,40 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
         }
         if (visit(e.world)) {
           const d = n.depth + 1;
-          options.onEdge?.({ part: scope.name, from: k, world: n.world, command, accepted, check: e.rejectedAt?.check ?? null, to: nodes.length });
+          options.onEdge?.({
+            part: scope.name,
+            from: k,
+            world: n.world,
+            command,
+            accepted,
+            check: e.rejectedAt?.check ?? null,
+            to: nodes.length,
+          });
           nodes.push({ world: e.world, parent: k, step, depth: d });
           perDepth[d] = (perDepth[d] ?? 0) + 1;
           if ((seen.size & 1023) === 0) heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
           if (d > depth) depth = d;
           checkState(nodes, nodes.length - 1);
-        } else options.onEdge?.({ part: scope.name, from: k, world: n.world, command, accepted, check: e.rejectedAt?.check ?? null, to: null });
-      } else options.onEdge?.({ part: scope.name, from: k, world: n.world, command, accepted, check: e.rejectedAt?.check ?? null, to: null });
+        } else
+          options.onEdge?.({
+            part: scope.name,
+            from: k,
+            world: n.world,
+            command,
+            accepted,
+            check: e.rejectedAt?.check ?? null,
+            to: null,
+          });
+      } else
+        options.onEdge?.({
+          part: scope.name,
+          from: k,
+          world: n.world,
+          command,
+          accepted,
+          check: e.rejectedAt?.check ?? null,
+          to: null,
+        });
       if (options.onProgress !== undefined && now() - lastReport >= every) {
         lastReport = now();
         options.onProgress(progress());
@@ -322,9 +389,25 @@ const exploreOne = (scope: Scope, options: ExploreOptions): ExploreResult => {
     violations: INVARIANT_IDS.flatMap((id) => violated.get(id) ?? []),
     elapsedMs: p.elapsedMs,
     statesPerSecond: p.statesPerSecond,
-    parts: [{ name: scope.name, states: tried, distinct: seen.size, depth, maxDepth: scope.max_depth, truncated, exhausted: frontierEmptyBelowBound, elapsedMs: p.elapsedMs }],
+    parts: [
+      {
+        name: scope.name,
+        states: tried,
+        distinct: seen.size,
+        depth,
+        maxDepth: scope.max_depth,
+        truncated,
+        exhausted: frontierEmptyBelowBound,
+        elapsedMs: p.elapsedMs,
+      },
+    ],
     symmetry: (scope.symmetry ?? []).length > 0,
-    memory: { visitedBytes: seen.bytes, visitedBytesPerMillion: perMillion(seen.bytes), heapDeltaBytes: heapDelta, heapBytesPerMillion: perMillion(heapDelta) },
+    memory: {
+      visitedBytes: seen.bytes,
+      visitedBytesPerMillion: perMillion(seen.bytes),
+      heapDeltaBytes: heapDelta,
+      heapBytesPerMillion: perMillion(heapDelta),
+    },
   };
 };
 
@@ -378,7 +461,9 @@ export const combineResults = (name: string, rs: readonly ExploreResult[]): Expl
     perMaker: sumOps(rs.map((r) => r.perMaker)),
     perCheck: sumChecks(rs.map((r) => r.perCheck)),
     predicateChecks: Object.fromEntries(INVARIANT_IDS.map((id) => [id, sum((r) => r.predicateChecks[id] ?? 0)])),
-    stepClauseChecks: Object.fromEntries(Object.keys(rs[0]?.stepClauseChecks ?? {}).map((id) => [id, sum((r) => r.stepClauseChecks[id] ?? 0)])),
+    stepClauseChecks: Object.fromEntries(
+      Object.keys(rs[0]?.stepClauseChecks ?? {}).map((id) => [id, sum((r) => r.stepClauseChecks[id] ?? 0)]),
+    ),
     violations,
     elapsedMs,
     statesPerSecond: elapsedMs > 0 ? Math.round((states * 1000) / elapsedMs) : 0,
@@ -395,4 +480,7 @@ export const combineResults = (name: string, rs: readonly ExploreResult[]): Expl
 
 /** Explore a scope: each of its parts in turn (scope.ts `partsOf`), the results summed. */
 export const explore = (scope: Scope, options: ExploreOptions = {}): ExploreResult =>
-  combineResults(scope.name, partsOf(scope).map((part) => exploreOne(part, options)));
+  combineResults(
+    scope.name,
+    partsOf(scope).map((part) => exploreOne(part, options)),
+  );

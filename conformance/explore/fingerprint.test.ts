@@ -66,11 +66,19 @@ describe("state fingerprints", () => {
   });
 
   it("moves with a change of each kind: a scalar, a Set member, a Map entry, the order of an array", () => {
-    const w = worlds().find((x) => [...x.agents.values()].some((a) => a.instances.size > 0 && a.ripa.tokens_used.size > 0)) as World;
+    const w = worlds().find((x) =>
+      [...x.agents.values()].some((a) => a.instances.size > 0 && a.ripa.tokens_used.size > 0),
+    ) as World;
     const [id, a] = [...w.agents][0] as [string, World["agents"] extends ReadonlyMap<string, infer A> ? A : never];
     const changed: World[] = [
       { ...w, tick: w.tick + 1 },
-      { ...w, agents: new Map(w.agents).set(id, { ...a, ripa: { ...a.ripa, tokens_used: new Set([...a.ripa.tokens_used, "t-other"]) } }) },
+      {
+        ...w,
+        agents: new Map(w.agents).set(id, {
+          ...a,
+          ripa: { ...a.ripa, tokens_used: new Set([...a.ripa.tokens_used, "t-other"]) },
+        }),
+      },
       { ...w, agents: new Map(w.agents).set(id, { ...a, instances: new Map() }) },
       { ...w, roots_used: ["r-0", ...w.roots_used] },
       { ...w, roots_used: [...w.roots_used].reverse().concat(["r-0"]) },
@@ -79,7 +87,13 @@ describe("state fingerprints", () => {
     expect(new Set(all.map(fingerprint)).size).toBe(all.length);
     expect(new Set(all.map(worldText)).size).toBe(all.length);
     // A Set's order of insertion is not part of the value.
-    const reordered = { ...w, agents: new Map(w.agents).set(id, { ...a, ripa: { ...a.ripa, tokens_used: new Set([...a.ripa.tokens_used].reverse()) } }) };
+    const reordered = {
+      ...w,
+      agents: new Map(w.agents).set(id, {
+        ...a,
+        ripa: { ...a.ripa, tokens_used: new Set([...a.ripa.tokens_used].reverse()) },
+      }),
+    };
     expect(fingerprint(reordered)).toBe(fingerprint(w));
   });
 });

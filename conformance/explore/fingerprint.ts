@@ -20,7 +20,9 @@ export const canonicalJson = (x: unknown): string => {
   if (x === null || typeof x !== "object") return JSON.stringify(x) ?? "null";
   if (Array.isArray(x)) return `[${x.map(canonicalJson).join(",")}]`;
   const o = x as Record<string, unknown>;
-  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(",")}}`;
 };
 
@@ -78,7 +80,9 @@ const textOf = (x: unknown): string => {
   } else if (x instanceof Set) t = `[${[...(x as Set<unknown>)].map(textOf).sort().join(",")}]`;
   else {
     const o = x as Record<string, unknown>;
-    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    const keys = Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort();
     t = `{${keys.map((k) => `${JSON.stringify(k)}:${textOf(o[k])}`).join(",")}}`;
   }
   written.set(x, t);

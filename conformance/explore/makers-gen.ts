@@ -27,10 +27,22 @@ export const DEFAULT_CHOICES: readonly GenChoice[] = [{ x: 0, y: 0, bad: 5 }];
 
 /** Each generator-backed maker's generator kind (weights.ts `OpKind`); the situations are apart. */
 const KIND: Readonly<Record<Exclude<GenMakerName, "migration_situation">, OpKind>> = {
-  acquire: "acquire", project_write: "project_write", task_start: "task_start", task_resume: "task_resume",
-  task_pause: "task_pause", request: "request", reply: "reply", effect: "effect", evolve: "evolve",
-  identity_update: "identity_update", bind_surface: "bind_surface", replicate: "replicate", descend: "descend",
-  restart: "restart", migrate: "migrate", cancel: "cancel",
+  acquire: "acquire",
+  project_write: "project_write",
+  task_start: "task_start",
+  task_resume: "task_resume",
+  task_pause: "task_pause",
+  request: "request",
+  reply: "reply",
+  effect: "effect",
+  evolve: "evolve",
+  identity_update: "identity_update",
+  bind_surface: "bind_surface",
+  replicate: "replicate",
+  descend: "descend",
+  restart: "restart",
+  migrate: "migrate",
+  cancel: "cancel",
 };
 
 /** A world's view, computed once per state however many makers ask for it. */
@@ -54,10 +66,18 @@ export const genCommands = (scope: Scope, maker: GenMakerName, v: ViewOf, tick: 
       mem.tick = tick;
       const c = { op: 0, x: ch.x, y: ch.y, bad: ch.bad };
       const step: MakerStep = {
-        v: world, mem, c, agent, A: agent.identity.identity, tick, id: (p) => `${p}${tick}`,
-        bad: ch.bad === 0 || ch.bad === 1, regressed: false,
+        v: world,
+        mem,
+        c,
+        agent,
+        A: agent.identity.identity,
+        tick,
+        id: (p) => `${p}${tick}`,
+        bad: ch.bad === 0 || ch.bad === 1,
+        regressed: false,
       };
-      const made: Array<Command | undefined> = maker === "migration_situation" ? MIGRATION_SITUATIONS.map((s) => s(step)) : [MAKERS[KIND[maker]](step)];
+      const made: Array<Command | undefined> =
+        maker === "migration_situation" ? MIGRATION_SITUATIONS.map((s) => s(step)) : [MAKERS[KIND[maker]](step)];
       for (const cmd of made) if (cmd !== undefined) out.set(JSON.stringify(cmd), cmd);
     }
   return [...out.values()];

@@ -16,23 +16,47 @@ import type { GenMakerName, Scope } from "./scope.ts";
 
 /** The generator maker of each quiesced RIPA operation. */
 const RIPA: Partial<Record<CommandOp, GenMakerName>> = {
-  "ripa.task_start": "task_start", "ripa.task_resume": "task_resume", "ripa.request": "request", "ripa.evolve": "evolve",
-  "ripa.identity_update": "identity_update", "ripa.replicate": "replicate", "ripa.descend": "descend", "ripa.restart": "restart",
+  "ripa.task_start": "task_start",
+  "ripa.task_resume": "task_resume",
+  "ripa.request": "request",
+  "ripa.evolve": "evolve",
+  "ripa.identity_update": "identity_update",
+  "ripa.replicate": "replicate",
+  "ripa.descend": "descend",
+  "ripa.restart": "restart",
 };
 
 const janma = (op: CommandOp, agent: string, tick: number, manifest: JanmaManifest): Command | undefined => {
   const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["x"] };
   switch (op) {
-    case "janma.conceive": return { op, tick, agent, instance_id: `i-q-${tick}`, nonce: `n-q-${tick}`, manifest };
-    case "janma.birth": return { op, tick, agent, instance_id: "ghost", environment: { tools: [], grantable: [] } };
-    case "janma.act": return { op, tick, agent, instance_id: "ghost", signed: { identity: agent, nonce: "n", manifest_digest: EVIDENCE, action, signature: EVIDENCE } };
-    case "samskara.merge": return { op, tick, agent, obligation_ids: ["ghost"] };
-    case "samskara.excise": return { op, tick, agent, excision_id: `x-q-${tick}`, distillate_ids: ["ghost"], authorization: AUTH };
-    default: return undefined;
+    case "janma.conceive":
+      return { op, tick, agent, instance_id: `i-q-${tick}`, nonce: `n-q-${tick}`, manifest };
+    case "janma.birth":
+      return { op, tick, agent, instance_id: "ghost", environment: { tools: [], grantable: [] } };
+    case "janma.act":
+      return {
+        op,
+        tick,
+        agent,
+        instance_id: "ghost",
+        signed: { identity: agent, nonce: "n", manifest_digest: EVIDENCE, action, signature: EVIDENCE },
+      };
+    case "samskara.merge":
+      return { op, tick, agent, obligation_ids: ["ghost"] };
+    case "samskara.excise":
+      return { op, tick, agent, excision_id: `x-q-${tick}`, distillate_ids: ["ghost"], authorization: AUTH };
+    default:
+      return undefined;
   }
 };
 
-export const quiescedCommands = (scope: Scope, world: World, v: ViewOf, tick: number, manifestOf: (head: string) => JanmaManifest): Command[] => {
+export const quiescedCommands = (
+  scope: Scope,
+  world: World,
+  v: ViewOf,
+  tick: number,
+  manifestOf: (head: string) => JanmaManifest,
+): Command[] => {
   const out: Command[] = [];
   const quiesced = [...world.agents.values()].filter((a) => a.ripa.migration !== null);
   if (quiesced.length === 0) return out;
@@ -46,7 +70,10 @@ export const quiescedCommands = (scope: Scope, world: World, v: ViewOf, tick: nu
         const c = janma(op, A, tick, manifestOf(head));
         if (c === undefined) throw new Error(`quiesced maker: no command for ${op} (QUIESCED_OPS grew)`);
         out.push(c);
-      } else out.push(...genCommands(onlyFirstChoice, kind, v, tick).filter((c) => c.op === op && "agent" in c && c.agent === A));
+      } else
+        out.push(
+          ...genCommands(onlyFirstChoice, kind, v, tick).filter((c) => c.op === op && "agent" in c && c.agent === A),
+        );
     }
   }
   return out;

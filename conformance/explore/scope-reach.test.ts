@@ -5,9 +5,25 @@ import { ALL_OPS, scopeReach } from "./scope-reach.ts";
 
 /** A result with the given counts (everything else empty): scopeReach reads only perOp and perCheck. */
 const resultWith = (perOp: Record<string, OpCount>, perCheck: Record<string, CheckCount>): ExploreResult => ({
-  scope: "synthetic", states: 0, distinct: 1, depth: 0, maxDepth: 0, truncated: false, exhausted: true, perDepth: [1],
-  perOp, perMaker: {}, perCheck, predicateChecks: {}, stepClauseChecks: {}, violations: [], elapsedMs: 0, statesPerSecond: 0,
-  parts: [], symmetry: false, memory: { visitedBytes: 0, visitedBytesPerMillion: 0, heapDeltaBytes: 0, heapBytesPerMillion: 0 },
+  scope: "synthetic",
+  states: 0,
+  distinct: 1,
+  depth: 0,
+  maxDepth: 0,
+  truncated: false,
+  exhausted: true,
+  perDepth: [1],
+  perOp,
+  perMaker: {},
+  perCheck,
+  predicateChecks: {},
+  stepClauseChecks: {},
+  violations: [],
+  elapsedMs: 0,
+  statesPerSecond: 0,
+  parts: [],
+  symmetry: false,
+  memory: { visitedBytes: 0, visitedBytesPerMillion: 0, heapDeltaBytes: 0, heapBytesPerMillion: 0 },
 });
 
 describe("scope reach", () => {
@@ -55,10 +71,27 @@ describe("scope reach", () => {
     expect(r.operations).toBe(ALL_OPS.length);
     expect(r.operationsTried).toBe(ALL_OPS.length - 1);
     expect(r.operationsAccepted).toBe(ALL_OPS.length - 3);
-    expect(r.unreachedOperations).toEqual([
-      { op: "janma.acquire", missing: "accepted", byConstruction: true, reason: "always rejected at OP-2.4.c2 (D-017)" },
-      { op: "ripa.reply", missing: "accepted", byConstruction: false, reason: "tried 2 times in scope synthetic, never accepted" },
-      { op: "ripa.evolve", missing: "tried", byConstruction: false, reason: "no maker of scope synthetic makes ripa.evolve" },
-    ].sort((a, b) => ALL_OPS.indexOf(a.op as never) - ALL_OPS.indexOf(b.op as never)));
+    expect(r.unreachedOperations).toEqual(
+      [
+        {
+          op: "janma.acquire",
+          missing: "accepted",
+          byConstruction: true,
+          reason: "always rejected at OP-2.4.c2 (D-017)",
+        },
+        {
+          op: "ripa.reply",
+          missing: "accepted",
+          byConstruction: false,
+          reason: "tried 2 times in scope synthetic, never accepted",
+        },
+        {
+          op: "ripa.evolve",
+          missing: "tried",
+          byConstruction: false,
+          reason: "no maker of scope synthetic makes ripa.evolve",
+        },
+      ].sort((a, b) => ALL_OPS.indexOf(a.op as never) - ALL_OPS.indexOf(b.op as never)),
+    );
   });
 });

@@ -46,11 +46,13 @@ export interface ScopeReach {
 /** Every operation, in CHECKS order (each has at least the common checks of OP-0.2). */
 export const ALL_OPS: readonly CommandOp[] = [...new Set(CHECKS.flatMap((c) => c.ops))];
 
-const NEVER_FIRES_ACCEPTS = "it branches without refusing (no rejection target): a command meeting it is accepted, as a no-op, so it never fires as a refusal";
+const NEVER_FIRES_ACCEPTS =
+  "it branches without refusing (no rejection target): a command meeting it is accepted, as a no-op, so it never fires as a refusal";
 
 /** Why a clause cannot be reached `way` by construction, or null when only the scope can say. */
 const constructionReason = (c: CheckClause, way: Way): string | null => {
-  if (way === "fired" && c.unreachable !== undefined) return `never fails against a conforming system: ${c.unreachable}`;
+  if (way === "fired" && c.unreachable !== undefined)
+    return `never fails against a conforming system: ${c.unreachable}`;
   if (way === "fired" && c.targets.length === 0) return NEVER_FIRES_ACCEPTS;
   if (way === "held" && c.alwaysRejects === true) return "always rejects (D-017): no command passes it";
   return null;
@@ -69,7 +71,10 @@ export const scopeReach = (r: ExploreResult): ScopeReach => {
   let firedAndHeld = 0;
   for (const c of CHECKS) {
     const n = count(c.id);
-    const missing: Way[] = [...(n.fired === 0 ? (["fired"] as const) : []), ...(n.held === 0 ? (["held"] as const) : [])];
+    const missing: Way[] = [
+      ...(n.fired === 0 ? (["fired"] as const) : []),
+      ...(n.held === 0 ? (["held"] as const) : []),
+    ];
     if (missing.length === 0) {
       firedAndHeld++;
       continue;
@@ -84,12 +89,23 @@ export const scopeReach = (r: ExploreResult): ScopeReach => {
   const unreachedOperations: UnreachedOperation[] = [];
   for (const op of ALL_OPS) {
     const n = r.perOp[op] ?? { accepted: 0, rejected: 0 };
-    if (n.accepted + n.rejected === 0) unreachedOperations.push({ op, missing: "tried", byConstruction: false, reason: `no maker of scope ${r.scope} makes ${op}` });
+    if (n.accepted + n.rejected === 0)
+      unreachedOperations.push({
+        op,
+        missing: "tried",
+        byConstruction: false,
+        reason: `no maker of scope ${r.scope} makes ${op}`,
+      });
     else if (n.accepted === 0) {
       const always = CHECKS.find((c) => c.ops.includes(op) && c.alwaysRejects === true);
       unreachedOperations.push({
-        op, missing: "accepted", byConstruction: always !== undefined,
-        reason: always !== undefined ? `always rejected at ${always.id} (D-017)` : `tried ${n.rejected} times in scope ${r.scope}, never accepted`,
+        op,
+        missing: "accepted",
+        byConstruction: always !== undefined,
+        reason:
+          always !== undefined
+            ? `always rejected at ${always.id} (D-017)`
+            : `tried ${n.rejected} times in scope ${r.scope}, never accepted`,
       });
     }
   }

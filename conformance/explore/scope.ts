@@ -21,14 +21,43 @@ import { z } from "zod";
 import { KIT_ROOT } from "../kit-root.ts";
 
 /** The explorer's own makers (commands.ts): one command per parameter tuple of the scope. */
-export const OWN_MAKER_NAMES = ["mint", "conceive", "birth", "act", "withdraw", "distil", "attempt", "dissolve", "merge", "expire", "custody_expire", "replay", "excise"] as const;
+export const OWN_MAKER_NAMES = [
+  "mint",
+  "conceive",
+  "birth",
+  "act",
+  "withdraw",
+  "distil",
+  "attempt",
+  "dissolve",
+  "merge",
+  "expire",
+  "custody_expire",
+  "replay",
+  "excise",
+] as const;
 /**
  * Makers that reuse the property generator's command builders (makers-gen.ts): each is called
  * once per `choices` entry and the distinct commands are tried.
  */
 export const GEN_MAKER_NAMES = [
-  "acquire", "project_write", "task_start", "task_resume", "task_pause", "request", "reply", "effect", "evolve",
-  "identity_update", "bind_surface", "replicate", "descend", "restart", "migrate", "cancel", "migration_situation",
+  "acquire",
+  "project_write",
+  "task_start",
+  "task_resume",
+  "task_pause",
+  "request",
+  "reply",
+  "effect",
+  "evolve",
+  "identity_update",
+  "bind_surface",
+  "replicate",
+  "descend",
+  "restart",
+  "migrate",
+  "cancel",
+  "migration_situation",
 ] as const;
 /** Makers of commands refused at a check no other maker reaches (makers-rare.ts, makers-quiesced.ts). */
 export const RARE_MAKER_NAMES = ["generic", "rare_samsara", "rare_ripa", "quiesced"] as const;
@@ -47,7 +76,15 @@ export const DistillateShapeSchema = z.strictObject({
   /** Valence, confidence and weights in millionths, as the spec's fixed-point numbers. */
   valence: z.number().int().min(-1_000_000).max(1_000_000),
   confidence: z.number().int().min(0).max(1_000_000),
-  dispositions: z.array(z.strictObject({ key: Id, guidance: z.string().min(1).max(200), weight: z.number().int().min(-1_000_000).max(1_000_000) })).max(4),
+  dispositions: z
+    .array(
+      z.strictObject({
+        key: Id,
+        guidance: z.string().min(1).max(200),
+        weight: z.number().int().min(-1_000_000).max(1_000_000),
+      }),
+    )
+    .max(4),
 });
 export type DistillateShape = z.infer<typeof DistillateShapeSchema>;
 
@@ -95,7 +132,10 @@ const ScopeFields = {
  * (explore.ts): families whose state spaces multiply each other (Samsara's lives, RIPA's tasks and
  * migrations) are each explored deep instead of both shallow.
  */
-export const ScopePartSchema = z.strictObject(ScopeFields).partial().extend({ name: Id, description: z.string().optional() });
+export const ScopePartSchema = z
+  .strictObject(ScopeFields)
+  .partial()
+  .extend({ name: Id, description: z.string().optional() });
 export type ScopePart = z.infer<typeof ScopePartSchema>;
 
 export const ScopeSchema = z.strictObject({
@@ -128,7 +168,8 @@ export const parseScope = (data: unknown, source = "scope"): Scope => {
     for (const part of partsOf(r.data))
       for (const field of ["roots", "instances", "makers"] as const) {
         const d = dup(part[field]);
-        if (d !== undefined) throw new ScopeError(`${source}: ${part === r.data ? "" : `${part.name}: `}${field}: duplicate ${d}`);
+        if (d !== undefined)
+          throw new ScopeError(`${source}: ${part === r.data ? "" : `${part.name}: `}${field}: duplicate ${d}`);
       }
     return r.data;
   }

@@ -58,7 +58,8 @@ export const symmetricSets = (scope: Scope): string[][] =>
 export const representativeOf = (scope: Scope): ((text: string) => string) => {
   const sets = symmetricSets(scope).filter((s) => s.length > 1);
   for (const s of sets)
-    if (s.length > MAX_SYMMETRIC_IDS) throw new Error(`symmetry: at most ${MAX_SYMMETRIC_IDS} interchangeable ids per set (${s.length} given)`);
+    if (s.length > MAX_SYMMETRIC_IDS)
+      throw new Error(`symmetry: at most ${MAX_SYMMETRIC_IDS} interchangeable ids per set (${s.length} given)`);
   if (sets.length === 0) return (text) => text;
   // Every combination of one permutation per set, the identity excluded (the text itself is a candidate).
   let renamings: Array<(t: string) => string> = [(t) => t];

@@ -23,14 +23,20 @@ const small = loadScope(SMALL);
 // violate it, so its shortest path is a correct session any correct implementation replays.
 const neverDissolved: Predicate = {
   kind: "state",
-  check: (w) => ([...w.agents.values()].some((a) => [...a.instances.values()].some((i) => i.view.state === "dissolved")) ? { violation: "a life dissolved" } : true),
+  check: (w) =>
+    [...w.agents.values()].some((a) => [...a.instances.values()].some((i) => i.view.state === "dissolved"))
+      ? { violation: "a life dissolved" }
+      : true,
 };
 const planted = { ...PREDICATES, "J-4": neverDissolved } as Record<InvariantId, Predicate>;
 
 describe("explore violations as portable traces", () => {
   it("the correct model violates nothing: srk explore --out writes no trace and lists none", () => {
     const out = mkdtempSync(join(tmpdir(), "explore-traces-"));
-    const r = spawnSync(process.execPath, [SRK, "explore", "--scope", SMALL, "--out", out], { encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, [SRK, "explore", "--scope", SMALL, "--out", out], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(r.status).toBe(0);
     expect(JSON.parse(readFileSync(join(out, "explore.json"), "utf8")).traces).toEqual([]);
     expect(readFileSync(join(out, "explore.md"), "utf8")).toContain("## Portable traces (0)");
@@ -49,7 +55,10 @@ describe("explore violations as portable traces", () => {
     expect(t.check).toBe("explore/mutants-small/J-4");
     expect(t.steps).toHaveLength(8);
     expect(t.failing_step).toBe(6);
-    expect(t.steps.map((s) => (s.request["command"] as { op?: string } | undefined)?.op ?? s.request["type"])).toEqual([...v.path.map((c): string => c.op), "query"]);
+    expect(t.steps.map((s) => (s.request["command"] as { op?: string } | undefined)?.op ?? s.request["type"])).toEqual([
+      ...v.path.map((c): string => c.op),
+      "query",
+    ]);
     expect(t.steps[6]?.request["command"]).toEqual(v.path[6]);
     // Every step is the model's accepted step (each led to a new state), and nothing was sent yet.
     expect(t.steps.slice(0, 7).every((s) => (s.expected as { ok: boolean }).ok && s.actual === null)).toBe(true);
@@ -76,7 +85,10 @@ describe("explore violations as portable traces", () => {
     const v = x.violations.find((y) => y.predicate === "J-4");
     if (v === undefined) throw new Error("no planted violation");
     const verdict = await replayTrace(traceOfViolation(small.name, v), {
-      commandLine: `${process.execPath} --import tsx impl/main.ts`, cwd: REPO_ROOT, requestTimeoutMs: 30_000, startupTimeoutMs: 60_000,
+      commandLine: `${process.execPath} --import tsx impl/main.ts`,
+      cwd: REPO_ROOT,
+      requestTimeoutMs: 30_000,
+      startupTimeoutMs: 60_000,
     });
     expect(verdict).toEqual({ kind: "passes", steps: 8 });
   }, 90_000);

@@ -26,7 +26,8 @@ import { writeItfTrace } from "../itf/file.ts";
 import type { Violation } from "./explore.ts";
 
 /** The check a trace of `v` names: the explorer, the scope and the predicate. */
-export const exploreCheck = (scope: string, v: Pick<Violation, "predicate">): string => `explore/${scope}/${v.predicate}`;
+export const exploreCheck = (scope: string, v: Pick<Violation, "predicate">): string =>
+  `explore/${scope}/${v.predicate}`;
 
 /** The portable trace of violation `v` found exploring `scope` (the scope's name). */
 export const traceOfViolation = (scope: string, v: Violation): PortableTrace => {

@@ -27,15 +27,19 @@ export interface RequestLine {
 
 /** The operations a command session sends, each once, in the order first used. */
 export const sessionOps = (lines: readonly RequestLine[]): string[] => [
-  ...new Set(lines.flatMap((l) => (l.request.type === "command" ? [String((l.request.command as { op: unknown }).op)] : []))),
+  ...new Set(
+    lines.flatMap((l) => (l.request.type === "command" ? [String((l.request.command as { op: unknown }).op)] : [])),
+  ),
 ];
 
 /** The operations of a session that a profile may not be sent; none: the session applies. */
-export const opsOutside = (ops: readonly string[], families: readonly Family[]): string[] => ops.filter((op) => !opAllowed(op, families));
+export const opsOutside = (ops: readonly string[], families: readonly Family[]): string[] =>
+  ops.filter((op) => !opAllowed(op, families));
 
 /** Every set of families `hello` can declare, the empty one included (W-5.2). */
 export const EVERY_PROFILE: readonly (readonly Family[])[] = Array.from({ length: 1 << PROTOCOLS.length }, (_, mask) =>
-  PROTOCOLS.filter((_, i) => (mask & (1 << i)) !== 0));
+  PROTOCOLS.filter((_, i) => (mask & (1 << i)) !== 0),
+);
 
 /** The profiles a command session applies to: exactly those that may be sent all its operations. */
 export const applicableProfiles = (lines: readonly RequestLine[]): (readonly Family[])[] => {

@@ -16,7 +16,10 @@ export interface FirstGoldenFailure {
 }
 
 /** The first session (in GOLDEN_SESSIONS order) and line at which `openImpl`'s replies differ, or null. */
-export const firstGoldenFailure = (openImpl: (opts?: OpenOptions) => Implementation, root: string): FirstGoldenFailure | null => {
+export const firstGoldenFailure = (
+  openImpl: (opts?: OpenOptions) => Implementation,
+  root: string,
+): FirstGoldenFailure | null => {
   for (const g of GOLDEN_SESSIONS) {
     const impl = openImpl({});
     try {

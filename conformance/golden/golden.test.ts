@@ -47,18 +47,23 @@ describe("golden transcripts", () => {
             const pin = /^(OP-[\d.]+c\d+)\.\d+$/.exec(l.request.id)?.[1];
             if (pin === undefined || l.reply.ok) continue;
             const targets: readonly string[] = check(pin).targets;
-            expect(targets.includes(l.reply.error.invariant ?? l.reply.error.code), `${l.request.id}: ${JSON.stringify(l.reply.error)} is not one of ${targets.join(", ")}`).toBe(true);
+            expect(
+              targets.includes(l.reply.error.invariant ?? l.reply.error.code),
+              `${l.request.id}: ${JSON.stringify(l.reply.error)} is not one of ${targets.join(", ")}`,
+            ).toBe(true);
           }
         });
-      }
-      else it("covers accepted commands, invariant rejections and a final world query", () => {
-        const lines = read(goldenPath(g));
-        const accepted = lines.filter((l) => l.reply.ok).length;
-        const invariantCodes = new Set(lines.flatMap((l) => (l.reply.ok || l.reply.error.invariant === null ? [] : [l.reply.error.invariant])));
-        expect(accepted).toBeGreaterThan(80);
-        expect(invariantCodes.size).toBeGreaterThan(6);
-        expect(lines.at(-1)?.request.type).toBe("query");
-      });
+      } else
+        it("covers accepted commands, invariant rejections and a final world query", () => {
+          const lines = read(goldenPath(g));
+          const accepted = lines.filter((l) => l.reply.ok).length;
+          const invariantCodes = new Set(
+            lines.flatMap((l) => (l.reply.ok || l.reply.error.invariant === null ? [] : [l.reply.error.invariant])),
+          );
+          expect(accepted).toBeGreaterThan(80);
+          expect(invariantCodes.size).toBeGreaterThan(6);
+          expect(lines.at(-1)?.request.type).toBe("query");
+        });
 
       it("the implementation reproduces every reply in process", () => {
         const impl = openImplementation({});
@@ -96,7 +101,8 @@ describe("wire golden session (W-9.1)", () => {
   it("pins every wire item of spec review 1 it claims, with unique step names, and ends with shutdown", () => {
     expect(new Set(steps.map((s) => s.step)).size).toBe(steps.length);
     const pinned = new Set(steps.flatMap((s) => (s.pins === null ? [] : [s.pins])));
-    for (const item of ["G-7", "G-8", "G-9", "G-11", "G-12", "G-13", "G-14", "G-15", "G-16", "G-17", "G-20"]) expect(pinned.has(item), item).toBe(true);
+    for (const item of ["G-7", "G-8", "G-9", "G-11", "G-12", "G-13", "G-14", "G-15", "G-16", "G-17", "G-20"])
+      expect(pinned.has(item), item).toBe(true);
     for (const s of steps) if (s.pins !== null) expect(s.step.startsWith(`${s.pins}.`), s.step).toBe(true);
     expect(steps.at(-1)?.send).toEqual([{ text: `{"type":"shutdown","id":"${steps.at(-1)?.step ?? ""}"}` }]);
   });
@@ -106,13 +112,19 @@ describe("wire golden session (W-9.1)", () => {
     expect(firstWireMismatch(steps, replies)).toBeNull();
     const i = steps.filter((s) => s.reply !== null).findIndex((s) => s.step === "G-8.1");
     const changed = [...replies];
-    changed[i] = JSON.stringify({ id: null, ok: false, error: { code: "BAD_REQUEST", invariant: null, definite: true } });
+    changed[i] = JSON.stringify({
+      id: null,
+      ok: false,
+      error: { code: "BAD_REQUEST", invariant: null, definite: true },
+    });
     expect(firstWireMismatch(steps, changed)).toMatch(/^step G-8\.1 .*W-1\.8.*expected .*BAD_JSON.*got .*BAD_REQUEST/);
     expect(firstWireMismatch(steps, [...replies, replies[0] as string])).toMatch(/1 reply line\(s\) too many/);
     expect(firstWireMismatch(steps, replies.slice(0, -1))).toMatch(/got no reply/);
     // A reply missing in the middle: the next one is named by its id as belonging to a later step.
     const j = steps.filter((s) => s.reply !== null).findIndex((s) => s.step === "G-14.1");
-    expect(firstWireMismatch(steps, [...replies.slice(0, j), ...replies.slice(j + 1)])).toMatch(/^step G-14\.1 .*that is the id of step G-14\.2: a reply before this one is missing or extra/);
+    expect(firstWireMismatch(steps, [...replies.slice(0, j), ...replies.slice(j + 1)])).toMatch(
+      /^step G-14\.1 .*that is the id of step G-14\.2: a reply before this one is missing or extra/,
+    );
     expect(firstWireMismatch(steps, ["not json", ...replies.slice(1)])).toMatch(/is not JSON/);
   });
 

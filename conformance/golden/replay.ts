@@ -10,7 +10,10 @@ import { normativePart } from "../core/reply.ts";
 import type { GoldenLine } from "./types.ts";
 
 export const readGolden = (path: string): GoldenLine[] =>
-  readFileSync(path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as GoldenLine);
+  readFileSync(path, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as GoldenLine);
 
 /** Where a replay first went wrong: the line (1-based), its request id, and what differed or was thrown. */
 export interface GoldenMismatch {
@@ -23,7 +26,8 @@ export interface GoldenMismatch {
 }
 
 /** The first line whose reply differs (or whose request throws), or null when every reply matches. */
-export const firstGoldenMismatchAt = (lines: readonly GoldenLine[], impl: Implementation): GoldenMismatch | null => replay(lines, impl, true);
+export const firstGoldenMismatchAt = (lines: readonly GoldenLine[], impl: Implementation): GoldenMismatch | null =>
+  replay(lines, impl, true);
 
 const replay = (lines: readonly GoldenLine[], impl: Implementation, catchThrows: boolean): GoldenMismatch | null => {
   for (const [n, line] of lines.entries()) {
@@ -32,7 +36,9 @@ const replay = (lines: readonly GoldenLine[], impl: Implementation, catchThrows:
     try {
       if (line.request.type === "command") {
         const o = impl.apply(line.request.command);
-        actual = normativePart(o.ok ? { ok: true, events: o.events } : { ok: false, error: { ...o.error, definite: true } });
+        actual = normativePart(
+          o.ok ? { ok: true, events: o.events } : { ok: false, error: { ...o.error, definite: true } },
+        );
       } else {
         actual = normativePart({ ok: true, events: [], result: impl.world() });
       }

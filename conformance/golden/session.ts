@@ -25,8 +25,6 @@ import { ALGEBRA_EDGES_SESSION } from "./scripts/algebra-edges.ts";
 import { rejectedAt, type ExpectedReply, type RejectedAt } from "../core/reply.ts";
 import type { GeneratedGoldenSpec, GoldenLine, GoldenSpec, ScriptedGoldenSpec } from "./types.ts";
 
-
-
 /**
  * The committed golden sessions, in the order every replay uses (the golden stage, `srk golden`,
  * the mutation harness). The scripted sessions come first and the generated ones last: a mutant
@@ -65,7 +63,11 @@ const answer = (world: World, command: Command): { world: World; reply: Expected
   const r = transition(world, command);
   if (Result.isSuccess(r)) return { world: r.success.world, reply: { ok: true, events: r.success.events } };
   const d = toRejectionData(r.failure);
-  return { world, reply: { ok: false, error: { code: d.code, invariant: d.invariant, definite: true } }, model: rejectedAt(r.failure) };
+  return {
+    world,
+    reply: { ok: false, error: { code: d.code, invariant: d.invariant, definite: true } },
+    model: rejectedAt(r.failure),
+  };
 };
 
 const finalQuery = (world: World): GoldenLine => ({
@@ -74,7 +76,8 @@ const finalQuery = (world: World): GoldenLine => ({
 });
 
 /** Computes a golden session from the model. */
-export const goldenSession = (g: GoldenSpec): GoldenLine[] => ("script" in g ? scriptedSession(g) : generatedSession(g));
+export const goldenSession = (g: GoldenSpec): GoldenLine[] =>
+  "script" in g ? scriptedSession(g) : generatedSession(g);
 
 const generatedSession = (g: GeneratedGoldenSpec): GoldenLine[] => {
   const [choices] = fc.sample(choicesArb(g.steps, g.steps), { seed: g.seed, numRuns: 1 });
@@ -86,7 +89,11 @@ const generatedSession = (g: GeneratedGoldenSpec): GoldenLine[] => {
     const command = materialize(view(world), mem, choice);
     const step = answer(world, command);
     world = step.world;
-    lines.push({ request: { type: "command", id: `c${i + 1}`, command }, reply: step.reply, ...(step.model === undefined ? {} : { model: step.model }) });
+    lines.push({
+      request: { type: "command", id: `c${i + 1}`, command },
+      reply: step.reply,
+      ...(step.model === undefined ? {} : { model: step.model }),
+    });
   });
   lines.push(finalQuery(world));
   return lines;
@@ -103,14 +110,24 @@ const scriptedSession = (g: ScriptedGoldenSpec): GoldenLine[] => {
       if (pins?.startsWith("D-") === true) decision(pins as `D-${string}`);
       const step = answer(world, command);
       world = step.world;
-      lines.push({ request: { type: "command", id: `${pins ?? "s"}.${lines.length + 1}`, command }, reply: step.reply, ...(step.model === undefined ? {} : { model: step.model }) });
+      lines.push({
+        request: { type: "command", id: `${pins ?? "s"}.${lines.length + 1}`, command },
+        reply: step.reply,
+        ...(step.model === undefined ? {} : { model: step.model }),
+      });
       return step.reply;
     },
     query: (pins) => {
-      if (!/^(G-\d+|D-\d{3}|OP-\d+(\.\d+)?\.c\d+)$/.test(pins)) throw new Error(`golden script ${g.name}: a pinned query names a review item, a decision or a check clause, not ${JSON.stringify(pins)}`);
+      if (!/^(G-\d+|D-\d{3}|OP-\d+(\.\d+)?\.c\d+)$/.test(pins))
+        throw new Error(
+          `golden script ${g.name}: a pinned query names a review item, a decision or a check clause, not ${JSON.stringify(pins)}`,
+        );
       if (pins.startsWith("OP-")) check(pins);
       const result = view(world);
-      lines.push({ request: { type: "query", id: `${pins}.${lines.length + 1}`, query: { name: "world" } }, reply: { ok: true, events: [], result } });
+      lines.push({
+        request: { type: "query", id: `${pins}.${lines.length + 1}`, query: { name: "world" } },
+        reply: { ok: true, events: [], result },
+      });
       return result;
     },
     view: () => view(world),
@@ -119,4 +136,7 @@ const scriptedSession = (g: ScriptedGoldenSpec): GoldenLine[] => {
   return lines;
 };
 
-export const renderGolden = (g: GoldenSpec): string => `${goldenSession(g).map((l) => JSON.stringify(l)).join("\n")}\n`;
+export const renderGolden = (g: GoldenSpec): string =>
+  `${goldenSession(g)
+    .map((l) => JSON.stringify(l))
+    .join("\n")}\n`;

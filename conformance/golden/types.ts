@@ -9,7 +9,9 @@ import type { GenProfile } from "../../properties/generators/commands.ts";
 import type { ExpectedReply, RejectedAt } from "../core/reply.ts";
 
 export interface GoldenLine {
-  readonly request: { readonly type: "command"; readonly id: string; readonly command: Command } | { readonly type: "query"; readonly id: string; readonly query: { readonly name: "world" } };
+  readonly request:
+    | { readonly type: "command"; readonly id: string; readonly command: Command }
+    | { readonly type: "query"; readonly id: string; readonly query: { readonly name: "world" } };
   readonly reply: ExpectedReply;
   /** On a rejected command: where the model's rejection failed (informative). */
   readonly model?: RejectedAt;

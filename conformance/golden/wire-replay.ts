@@ -6,7 +6,13 @@
  * nothing else. Used by the golden tests, the runner's golden stage and the wire-mutant test.
  */
 import { isDeepStrictEqual } from "node:util";
-import { ImplementationProcess, describeExit, type ExitInfo, type SpawnSpec, type StdoutLine } from "../transport/process.ts";
+import {
+  ImplementationProcess,
+  describeExit,
+  type ExitInfo,
+  type SpawnSpec,
+  type StdoutLine,
+} from "../transport/process.ts";
 import { lineBytes, type WireExpected, type WireStep } from "./wire-session.ts";
 
 /** Is this raw line a `hello` request (of whose successful reply only `protocol_version` is normative)? */
@@ -23,12 +29,25 @@ const isHello = (step: WireStep): boolean => {
 /** The normative part of an actual reply, shaped like WireExpected (W-9, W-9.1). */
 export const wireNormative = (reply: unknown, hello: boolean): unknown => {
   if (typeof reply !== "object" || reply === null) return reply;
-  const r = reply as { id?: unknown; ok?: unknown; events?: unknown; result?: unknown; error?: { code?: unknown; invariant?: unknown; definite?: unknown } };
+  const r = reply as {
+    id?: unknown;
+    ok?: unknown;
+    events?: unknown;
+    result?: unknown;
+    error?: { code?: unknown; invariant?: unknown; definite?: unknown };
+  };
   if (r.ok === true) {
-    const result = hello && typeof r.result === "object" && r.result !== null ? { protocol_version: (r.result as { protocol_version?: unknown }).protocol_version } : r.result;
+    const result =
+      hello && typeof r.result === "object" && r.result !== null
+        ? { protocol_version: (r.result as { protocol_version?: unknown }).protocol_version }
+        : r.result;
     return { id: r.id, ok: true, events: r.events, ...(result === undefined ? {} : { result }) };
   }
-  return { id: r.id, ok: r.ok, error: { code: r.error?.code, invariant: r.error?.invariant, definite: r.error?.definite } };
+  return {
+    id: r.id,
+    ok: r.ok,
+    error: { code: r.error?.code, invariant: r.error?.invariant, definite: r.error?.definite },
+  };
 };
 
 const short = (v: unknown): string => {
@@ -45,7 +64,8 @@ export const firstWireMismatch = (steps: readonly WireStep[], stdout: readonly s
   for (const [i, step] of expecting.entries()) {
     const raw = stdout[i];
     const where = `step ${step.step} (${step.what}; ${step.clause})`;
-    if (raw === undefined) return `${where}: expected ${short(step.reply)}, got no reply (${stdout.length} replies in all for ${expecting.length} expected)`;
+    if (raw === undefined)
+      return `${where}: expected ${short(step.reply)}, got no reply (${stdout.length} replies in all for ${expecting.length} expected)`;
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
@@ -56,12 +76,19 @@ export const firstWireMismatch = (steps: readonly WireStep[], stdout: readonly s
     if (!isDeepStrictEqual(actual, step.reply)) {
       // Replies are matched in order: one missing or extra earlier shifts all that follow. An id names the line a reply really answers.
       const id = (actual as { id?: unknown } | null)?.id;
-      const owner = id === null || id === undefined || isDeepStrictEqual(id, step.reply.id) ? undefined : expecting.find((s) => isDeepStrictEqual(s.reply.id, id));
-      const shifted = owner === undefined ? "" : ` (that is the id of step ${owner.step}: a reply before this one is missing or extra)`;
+      const owner =
+        id === null || id === undefined || isDeepStrictEqual(id, step.reply.id)
+          ? undefined
+          : expecting.find((s) => isDeepStrictEqual(s.reply.id, id));
+      const shifted =
+        owner === undefined
+          ? ""
+          : ` (that is the id of step ${owner.step}: a reply before this one is missing or extra)`;
       return `${where}: expected ${short(step.reply)}, got ${short(actual)}${shifted}`;
     }
   }
-  if (stdout.length > expecting.length) return `${stdout.length - expecting.length} reply line(s) too many after the last expected one; the first: ${short(stdout[expecting.length])}`;
+  if (stdout.length > expecting.length)
+    return `${stdout.length - expecting.length} reply line(s) too many after the last expected one; the first: ${short(stdout[expecting.length])}`;
   return null;
 };
 
@@ -72,9 +99,17 @@ export interface WireReplay {
 }
 
 /** Starts `spec` (whose data directory must be fresh), sends the whole session, and compares the replies. */
-export const replayWireSession = async (spec: SpawnSpec, steps: readonly WireStep[], timeoutMs = 60_000): Promise<WireReplay> => {
+export const replayWireSession = async (
+  spec: SpawnSpec,
+  steps: readonly WireStep[],
+  timeoutMs = 60_000,
+): Promise<WireReplay> => {
   const lines: StdoutLine[] = [];
-  const proc = new ImplementationProcess(spec, (l) => lines.push(l), () => {});
+  const proc = new ImplementationProcess(
+    spec,
+    (l) => lines.push(l),
+    () => {},
+  );
   proc.write(Buffer.concat(steps.map((s) => lineBytes(s.send))));
   proc.endInput();
   let timer: NodeJS.Timeout | undefined;
@@ -91,13 +126,24 @@ export const replayWireSession = async (spec: SpawnSpec, steps: readonly WireSte
   }
   const invalid = lines.find((l) => !l.validUtf8);
   const mismatch =
-    invalid !== undefined ? `a reply line is not valid UTF-8: ${short(invalid.text)}`
-      : firstWireMismatch(steps, lines.map((l) => l.text));
-  const ended = exit === null ? `no exit within ${timeoutMs} ms (killed)` : exit.code === 0 ? null : `the process ${describeExit(exit)}`;
+    invalid !== undefined
+      ? `a reply line is not valid UTF-8: ${short(invalid.text)}`
+      : firstWireMismatch(
+          steps,
+          lines.map((l) => l.text),
+        );
+  const ended =
+    exit === null
+      ? `no exit within ${timeoutMs} ms (killed)`
+      : exit.code === 0
+        ? null
+        : `the process ${describeExit(exit)}`;
   const tail = (): string => `stderr: ${short(proc.stderrTail(5))}`;
   const why =
-    mismatch !== null ? `${mismatch}${ended === null ? "" : ` (${ended}; ${tail()})`}`
-      : ended !== null ? `every reply matched, but ${ended} (W-2.2: status 0 after shutdown; ${tail()})`
+    mismatch !== null
+      ? `${mismatch}${ended === null ? "" : ` (${ended}; ${tail()})`}`
+      : ended !== null
+        ? `every reply matched, but ${ended} (W-2.2: status 0 after shutdown; ${tail()})`
         : null;
   return { mismatch: why, replies: lines.length, exit };
 };

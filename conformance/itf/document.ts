@@ -48,7 +48,8 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "obj
 const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === "string");
 
 /** True when `x` looks like an ITF trace object (top-level `vars` and `states` arrays). */
-export const looksLikeItf = (x: unknown): boolean => isObject(x) && Array.isArray(x["vars"]) && Array.isArray(x["states"]);
+export const looksLikeItf = (x: unknown): boolean =>
+  isObject(x) && Array.isArray(x["vars"]) && Array.isArray(x["states"]);
 
 /** Checks the ITF shape of `x` and decodes every state; throws ItfFormatError naming where. */
 export const readItf = (x: unknown): DecodedItf => {
@@ -86,7 +87,9 @@ export const readItf = (x: unknown): DecodedItf => {
     if (states.length > 0 && !vars.includes(v)) throw new ItfFormatError(`vars names ${v}, which no state holds`);
   }
   for (const [i, s] of states.entries()) {
-    for (const v of vars) if (!(v in s.values)) throw new ItfFormatError(`state ${i}: variable ${v} is missing (every state sets every variable)`);
+    for (const v of vars)
+      if (!(v in s.values))
+        throw new ItfFormatError(`state ${i}: variable ${v} is missing (every state sets every variable)`);
   }
   // In the order of vars (writers sort state keys; Quint alphabetically), then any the states add.
   const ordered = [...new Set([...x["vars"], ...vars])];

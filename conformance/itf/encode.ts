@@ -48,17 +48,23 @@ export type ItfExpr =
 /** A value that is not an ITF expression, or not one a JSON value can hold; `path` says where. */
 export class ItfValueError extends Error {
   override readonly name = "ItfValueError";
-  constructor(readonly path: string, readonly reason: string) {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
     super(`${path === "" ? "(top)" : path}: ${reason}`);
   }
 }
 
 export const NONE: ItfExpr = { tag: "None", value: { "#tup": [] } };
 
-const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
-const isVariantShaped = (keys: readonly string[]): boolean => keys.length === 2 && keys.includes("tag") && keys.includes("value");
+const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
+const isVariantShaped = (keys: readonly string[]): boolean =>
+  keys.length === 2 && keys.includes("tag") && keys.includes("value");
 // "__" too: Quint's ITF reader drops record fields that start with "__" (quint/src/itf.ts ofItfValue).
-const needsMap = (keys: readonly string[]): boolean => isVariantShaped(keys) || keys.some((k) => k.startsWith("#") || k.startsWith("__"));
+const needsMap = (keys: readonly string[]): boolean =>
+  isVariantShaped(keys) || keys.some((k) => k.startsWith("#") || k.startsWith("__"));
 const at = (path: string, k: string | number): string => (typeof k === "number" ? `${path}[${k}]` : `${path}.${k}`);
 
 /** A JSON value as an ITF expression (see the file comment for the choice of forms). */
@@ -92,7 +98,8 @@ const integer = (text: string, path: string): number => {
 };
 
 const UNIT_FORMS = (x: unknown): boolean =>
-  isPlainObject(x) && (Object.keys(x).length === 0 || (Object.keys(x).length === 1 && Array.isArray(x["#tup"]) && x["#tup"].length === 0));
+  isPlainObject(x) &&
+  (Object.keys(x).length === 0 || (Object.keys(x).length === 1 && Array.isArray(x["#tup"]) && x["#tup"].length === 0));
 
 /** An ITF expression as a JSON value (see the file comment); throws ItfValueError naming the path. */
 export const decodeItf = (e: unknown, path = ""): Json => {
@@ -107,7 +114,8 @@ export const decodeItf = (e: unknown, path = ""): Json => {
   const special = keys.filter((k) => k.startsWith("#"));
   if (special.length > 0) {
     const k = special[0] as string;
-    if (keys.length !== 1) throw new ItfValueError(path, `${k} must be the only key of its object, found ${keys.join(", ")}`);
+    if (keys.length !== 1)
+      throw new ItfValueError(path, `${k} must be the only key of its object, found ${keys.join(", ")}`);
     const body = e[k];
     const list = (what: string): unknown[] => {
       if (!Array.isArray(body)) throw new ItfValueError(at(path, k), `${what} holds an array`);
@@ -140,7 +148,10 @@ export const decodeItf = (e: unknown, path = ""): Json => {
           // fromEntries makes own properties: a key "__proto__" stays a key, as JSON.parse keeps it.
           return Object.fromEntries(pairs);
         }
-        return pairs.map(([key, value]) => ({ key, value, c: canonical(key) })).sort((a, b) => byCanonical(a.c, b.c)).map(({ key, value }) => [key, value]);
+        return pairs
+          .map(([key, value]) => ({ key, value, c: canonical(key) }))
+          .sort((a, b) => byCanonical(a.c, b.c))
+          .map(({ key, value }) => [key, value]);
       }
       case "#unserializable":
         throw new ItfValueError(path, `a value the writer could not serialise: ${JSON.stringify(body)}`);
@@ -152,7 +163,8 @@ export const decodeItf = (e: unknown, path = ""): Json => {
     if (e["tag"] === "None" && UNIT_FORMS(e["value"])) return null;
     if (e["tag"] === "Float" && typeof e["value"] === "string") {
       const n = Number(e["value"]);
-      if (e["value"].trim() === "" || !Number.isFinite(n)) throw new ItfValueError(at(path, "value"), `"${e["value"]}" is not a number`);
+      if (e["value"].trim() === "" || !Number.isFinite(n))
+        throw new ItfValueError(at(path, "value"), `"${e["value"]}" is not a number`);
       return n;
     }
   }

@@ -29,4 +29,5 @@ export const readAnyTrace = (path: string): PortableTrace => {
 };
 
 /** Writes `trace` as ITF to `path` (atomically, as every trace file). */
-export const writeItfTrace = (path: string, trace: PortableTrace): void => writeJsonAtomic(path, itfOfPortableTrace(trace));
+export const writeItfTrace = (path: string, trace: PortableTrace): void =>
+  writeJsonAtomic(path, itfOfPortableTrace(trace));

@@ -19,11 +19,21 @@ import { ITF_FORMAT_DESCRIPTION, ItfFormatError, readItf, type ItfTrace } from "
 export const HISTORY_VARS = ["world", "command", "events", "accepted"] as const;
 
 /** `history` (run from `initial`) as an ITF trace object. */
-export const itfOfHistory = (initial: World, history: readonly HistoryStep[], description = "a history of the srk reference model"): ItfTrace => ({
+export const itfOfHistory = (
+  initial: World,
+  history: readonly HistoryStep[],
+  description = "a history of the srk reference model",
+): ItfTrace => ({
   "#meta": { format: "ITF", "format-description": ITF_FORMAT_DESCRIPTION, source: "srk", description, kind: "history" },
   vars: [...HISTORY_VARS],
   states: [
-    { "#meta": { index: 0 }, world: encodeJson(encodeWorld(initial)), command: encodeJson(null), events: encodeJson([]), accepted: encodeJson(null) },
+    {
+      "#meta": { index: 0 },
+      world: encodeJson(encodeWorld(initial)),
+      command: encodeJson(null),
+      events: encodeJson([]),
+      accepted: encodeJson(null),
+    },
     ...history.map((h, i) => ({
       "#meta": { index: i + 1 },
       world: encodeJson(encodeWorld(h.next), `steps[${i}].next`),
@@ -48,7 +58,13 @@ export const historyOfItf = (itf: unknown): { initial: World; history: HistorySt
     const accepted = s.values["accepted"];
     if (typeof accepted !== "boolean") throw new ItfFormatError(`state ${k + 1}, variable accepted: a boolean`);
     if (!Array.isArray(s.values["events"])) throw new ItfFormatError(`state ${k + 1}, variable events: a list`);
-    return { prev: worlds[k] as World, next: worlds[k + 1] as World, command: s.values["command"] as unknown as Command, events: s.values["events"] as unknown as Event[], accepted };
+    return {
+      prev: worlds[k] as World,
+      next: worlds[k + 1] as World,
+      command: s.values["command"] as unknown as Command,
+      events: s.values["events"] as unknown as Event[],
+      accepted,
+    };
   });
   return { initial, history };
 };

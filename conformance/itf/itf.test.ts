@@ -52,10 +52,25 @@ describe("JSON values ⇄ ITF expressions", () => {
     expect(encodeJson(1.5)).toEqual({ tag: "Float", value: "1.5" });
     expect(encodeJson([1, "a"])).toEqual([{ "#bigint": "1" }, "a"]);
     expect(encodeJson({ a: true })).toEqual({ a: true });
-    expect(encodeJson({ tag: "None", value: {} })).toEqual({ "#map": [["tag", "None"], ["value", {}]] });
+    expect(encodeJson({ tag: "None", value: {} })).toEqual({
+      "#map": [
+        ["tag", "None"],
+        ["value", {}],
+      ],
+    });
     expect(encodeJson({ "#set": [] })).toEqual({ "#map": [["#set", []]] });
     expect(encodeJson({ __proto: 1 })).toEqual({ "#map": [["__proto", { "#bigint": "1" }]] });
-    for (const v of [JSON.parse('{"__proto__": [1]}'), { tag: "None", value: {} }, { "#set": [] }, { tag: "Float", value: "x" }, -0, 1e21, 2 ** -1074, "None"]) expect(decodeItf(viaFile(encodeJson(v)))).toEqual(viaFile(v));
+    for (const v of [
+      JSON.parse('{"__proto__": [1]}'),
+      { tag: "None", value: {} },
+      { "#set": [] },
+      { tag: "Float", value: "x" },
+      -0,
+      1e21,
+      2 ** -1074,
+      "None",
+    ])
+      expect(decodeItf(viaFile(encodeJson(v)))).toEqual(viaFile(v));
   });
 
   it("reads every ITF form: plain and big integers, tuples, sets (in canonical order), maps, variants", () => {
@@ -64,7 +79,17 @@ describe("JSON values ⇄ ITF expressions", () => {
     expect(decodeItf({ "#tup": [{ "#bigint": "1" }, "x"] })).toEqual([1, "x"]);
     expect(decodeItf({ "#set": ["b", "a", { "#bigint": "2" }] })).toEqual(["a", "b", 2]); // by RFC 8785 text: "\"a\"" < "2"
     expect(decodeItf({ "#map": [["k", { "#bigint": "1" }]] })).toEqual({ k: 1 });
-    expect(decodeItf({ "#map": [[{ "#bigint": "2" }, "b"], [{ "#bigint": "1" }, "a"]] })).toEqual([[1, "a"], [2, "b"]]);
+    expect(
+      decodeItf({
+        "#map": [
+          [{ "#bigint": "2" }, "b"],
+          [{ "#bigint": "1" }, "a"],
+        ],
+      }),
+    ).toEqual([
+      [1, "a"],
+      [2, "b"],
+    ]);
     expect(decodeItf({ "#map": [] })).toEqual({});
     expect(decodeItf({ tag: "Some", value: { "#bigint": "40" } })).toEqual({ tag: "Some", value: 40 });
     expect(decodeItf({ tag: "None", value: {} })).toBeNull(); // Quint 0.1x wrote unit as {}
@@ -90,7 +115,16 @@ describe("JSON values ⇄ ITF expressions", () => {
     fails([null], "[0]", /null is not an ITF expression/);
     fails({ x: 1.5 }, ".x", /integers/);
     fails({ "#map": [["k"]] }, ".#map[0]", /pair/);
-    fails({ "#map": [["k", 1], ["k", 2]] }, ".#map", /twice/);
+    fails(
+      {
+        "#map": [
+          ["k", 1],
+          ["k", 2],
+        ],
+      },
+      ".#map",
+      /twice/,
+    );
   });
 });
 
@@ -102,16 +136,50 @@ describe("ITF as other writers write it", () => {
     apalache: {
       "#meta": { source: "MC_MissionariesAndCannibalsTyped.tla" },
       vars: ["bank_of_boat", "who_is_on_bank"],
-      states: [{ "#meta": { index: 0 }, bank_of_boat: "E", who_is_on_bank: { "#map": [["E", { "#set": ["m1_OF_PERSON", "c1_OF_PERSON"] }], ["W", { "#set": [] }]] } }],
+      states: [
+        {
+          "#meta": { index: 0 },
+          bank_of_boat: "E",
+          who_is_on_bank: {
+            "#map": [
+              ["E", { "#set": ["m1_OF_PERSON", "c1_OF_PERSON"] }],
+              ["W", { "#set": [] }],
+            ],
+          },
+        },
+      ],
     },
-    quint01x: { vars: ["value"], states: [{ "#meta": { index: 0 }, value: { tag: "None", value: {} } }, { "#meta": { index: 1 }, value: { tag: "Some", value: { "#bigint": "40" } } }] },
-    quintRust: { "#meta": { format: "ITF", varTypes: {} }, params: [], vars: ["version", "orphans"], loop: null, states: [{ "#meta": { index: 0 }, version: 0, orphans: { "#set": [{ key_hash: [], version: 1 }] } }] },
+    quint01x: {
+      vars: ["value"],
+      states: [
+        { "#meta": { index: 0 }, value: { tag: "None", value: {} } },
+        { "#meta": { index: 1 }, value: { tag: "Some", value: { "#bigint": "40" } } },
+      ],
+    },
+    quintRust: {
+      "#meta": { format: "ITF", varTypes: {} },
+      params: [],
+      vars: ["version", "orphans"],
+      loop: null,
+      states: [{ "#meta": { index: 0 }, version: 0, orphans: { "#set": [{ key_hash: [], version: 1 }] } }],
+    },
   };
   it("satisfies the schema and decodes", () => {
     for (const [name, t] of Object.entries(traces)) expect(valid(t), name).toBe(true);
-    expect(readItf(traces["apalache"]).states[0]?.values).toEqual({ bank_of_boat: "E", who_is_on_bank: { E: ["c1_OF_PERSON", "m1_OF_PERSON"], W: [] } });
-    expect(readItf(traces["quint01x"]).states.map((s) => s.values["value"])).toEqual([null, { tag: "Some", value: 40 }]);
-    expect(readItf(traces["quintRust"])).toMatchObject({ params: [], loop: null, vars: ["version", "orphans"], states: [{ values: { version: 0, orphans: [{ key_hash: [], version: 1 }] } }] });
+    expect(readItf(traces["apalache"]).states[0]?.values).toEqual({
+      bank_of_boat: "E",
+      who_is_on_bank: { E: ["c1_OF_PERSON", "m1_OF_PERSON"], W: [] },
+    });
+    expect(readItf(traces["quint01x"]).states.map((s) => s.values["value"])).toEqual([
+      null,
+      { tag: "Some", value: 40 },
+    ]);
+    expect(readItf(traces["quintRust"])).toMatchObject({
+      params: [],
+      loop: null,
+      vars: ["version", "orphans"],
+      states: [{ values: { version: 0, orphans: [{ key_hash: [], version: 1 }] } }],
+    });
   });
 
   it("takes the variables from the states, so a name listed twice in vars (Quint 0.32's mbt:: ones) is read once", () => {
@@ -119,7 +187,9 @@ describe("ITF as other writers write it", () => {
     expect(valid(t)).toBe(true);
     expect(readItf(t).vars).toEqual(["x", "mbt::actionTaken"]);
     expect(() => readItf({ vars: ["x", "y"], states: [{ x: "a" }] })).toThrow(/vars names y, which no state holds/);
-    expect(() => readItf({ vars: ["x"], states: [{ x: "a" }, { y: "b" }] })).toThrow(/state 0: variable y is missing|state 1: variable x is missing/);
+    expect(() => readItf({ vars: ["x"], states: [{ x: "a" }, { y: "b" }] })).toThrow(
+      /state 0: variable y is missing|state 1: variable x is missing/,
+    );
   });
 });
 
@@ -138,7 +208,11 @@ describe("portable traces ⇄ ITF", () => {
     const variants = [
       portableTrace,
       { ...portableTrace, invariant: null, seed: null, path: null, failing_step: null, shrink: null },
-      { ...portableTrace, difference: "world.agents[0].state: active vs quiesced", shrink: { attempts: 1, original_length: 9, interrupted: true, reason: "the time budget ended" } },
+      {
+        ...portableTrace,
+        difference: "world.agents[0].state: active vs quiesced",
+        shrink: { attempts: 1, original_length: 9, interrupted: true, reason: "the time budget ended" },
+      },
       { ...portableTrace, steps: [] },
     ];
     for (const v of variants) {
@@ -151,25 +225,55 @@ describe("portable traces ⇄ ITF", () => {
 
   it("writes the trace's fields in #meta and one state per step, the failing one marked", () => {
     const itf = itfOfPortableTrace(PortableTrace.parse(portableTrace));
-    expect(itf["#meta"]).toMatchObject({ format: "ITF", source: "srk", invariant: "J-1", stage: "differential", seed: 1, failing_step: 2 });
+    expect(itf["#meta"]).toMatchObject({
+      format: "ITF",
+      source: "srk",
+      invariant: "J-1",
+      stage: "differential",
+      seed: 1,
+      failing_step: 2,
+    });
     expect(itf.vars).toEqual(["step", "request", "expected", "actual", "model"]);
     expect(itf.states.map((s) => s["#meta"])).toEqual([{ index: 0 }, { index: 1 }, { index: 2, failing: true }]);
     expect(itf.states[0]?.["step"]).toEqual({ "#bigint": "0" });
   });
 
   it("names the state and variable that does not fit", () => {
-    const itf = viaFile(itfOfPortableTrace(PortableTrace.parse(portableTrace))) as { "#meta": Record<string, unknown>; states: Record<string, unknown>[] };
+    const itf = viaFile(itfOfPortableTrace(PortableTrace.parse(portableTrace))) as {
+      "#meta": Record<string, unknown>;
+      states: Record<string, unknown>[];
+    };
     const broken = (f: (x: typeof itf) => void) => {
       const c = structuredClone(itf);
       f(c);
       return () => portableTraceOfItf(c);
     };
     expect(broken((c) => delete c.states[1]?.["request"])).toThrow(/state 1: variable request is missing/);
-    expect(broken((c) => { (c.states[2] as Record<string, unknown>)["actual"] = { "#set": [{ "#unserializable": "Int" }] }; })).toThrow(/state 2, variable actual\.#set\[0\]: a value the writer could not serialise/);
-    expect(broken((c) => { (c.states[1] as Record<string, unknown>)["request"] = "c2"; })).toThrow(/state 1, variable request: /);
-    expect(broken((c) => { (c.states[0] as Record<string, unknown>)["step"] = { "#bigint": "4" }; })).toThrow(/state 0, variable step: 4, expected 0/);
-    expect(broken((c) => { c["#meta"]["stage"] = "fuzz"; })).toThrow(/#meta\.stage/);
-    expect(broken((c) => { delete c["#meta"]["check"]; })).toThrow(/#meta lacks check/);
+    expect(
+      broken((c) => {
+        (c.states[2] as Record<string, unknown>)["actual"] = { "#set": [{ "#unserializable": "Int" }] };
+      }),
+    ).toThrow(/state 2, variable actual\.#set\[0\]: a value the writer could not serialise/);
+    expect(
+      broken((c) => {
+        (c.states[1] as Record<string, unknown>)["request"] = "c2";
+      }),
+    ).toThrow(/state 1, variable request: /);
+    expect(
+      broken((c) => {
+        (c.states[0] as Record<string, unknown>)["step"] = { "#bigint": "4" };
+      }),
+    ).toThrow(/state 0, variable step: 4, expected 0/);
+    expect(
+      broken((c) => {
+        c["#meta"]["stage"] = "fuzz";
+      }),
+    ).toThrow(/#meta\.stage/);
+    expect(
+      broken((c) => {
+        delete c["#meta"]["check"];
+      }),
+    ).toThrow(/#meta lacks check/);
   });
 });
 
@@ -202,7 +306,10 @@ describe("srk itf and srk replay with ITF", () => {
     expect(JSON.parse(stdout.stdout)).toEqual(JSON.parse(readFileSync(out, "utf8")));
     // The last reply of the trace is "none came" (null): the kit's implementation replies, so the
     // replay stops there, as it does on the JSON form of the same trace.
-    const [fromItf, fromJson] = await Promise.all([srk("replay", out, "--impl", KIT), srk("replay", json, "--impl", KIT)]);
+    const [fromItf, fromJson] = await Promise.all([
+      srk("replay", out, "--impl", KIT),
+      srk("replay", json, "--impl", KIT),
+    ]);
     expect(fromItf.stdout).toBe(fromJson.stdout);
     expect(fromItf.code).toBe(fromJson.code);
     expect(fromItf.stdout).toMatch(/^passes now/);

@@ -25,8 +25,21 @@ const FIXTURES = join(REPO_ROOT, "conformance/itf/fixtures");
 const SPEC = join(FIXTURES, "counter.qnt");
 const COMMITTED = join(FIXTURES, "counter.itf.json");
 /** The command that wrote the committed trace (also in counter.qnt's header). */
-const QUINT_ARGS = (out: string, mbt = false): string[] =>
-  ["run", "--backend", "typescript", "--max-samples", "1", "--max-steps", "5", "--seed", "1", ...(mbt ? ["--mbt"] : []), "--out-itf", out, SPEC];
+const QUINT_ARGS = (out: string, mbt = false): string[] => [
+  "run",
+  "--backend",
+  "typescript",
+  "--max-samples",
+  "1",
+  "--max-steps",
+  "5",
+  "--seed",
+  "1",
+  ...(mbt ? ["--mbt"] : []),
+  "--out-itf",
+  out,
+  SPEC,
+];
 /** The same run with --mbt: Quint adds the variables mbt::actionTaken and mbt::nondetPicks. */
 const COMMITTED_MBT = join(FIXTURES, "counter.mbt.itf.json");
 
@@ -38,7 +51,8 @@ const tmp = mkdtempSync(join(tmpdir(), "srk-quint-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 type N = number;
-const sameSet = (a: readonly unknown[], b: readonly unknown[]): boolean => a.length === b.length && a.every((x) => b.some((y) => JSON.stringify(x) === JSON.stringify(y)));
+const sameSet = (a: readonly unknown[], b: readonly unknown[]): boolean =>
+  a.length === b.length && a.every((x) => b.some((y) => JSON.stringify(x) === JSON.stringify(y)));
 
 describe("Quint's ITF output (fixtures/counter.itf.json)", () => {
   it("satisfies the ITF schema", () => {
@@ -49,7 +63,9 @@ describe("Quint's ITF output (fixtures/counter.itf.json)", () => {
 
   it("decodes to the counter's states: integers, sets, both kinds of map, tuples, records, lists, variants", () => {
     const d = readItf(read(COMMITTED));
-    expect(d.vars).toEqual(expect.arrayContaining(["count", "seen", "parity", "squares", "last", "info", "log", "phase"]));
+    expect(d.vars).toEqual(
+      expect.arrayContaining(["count", "seen", "parity", "squares", "last", "info", "log", "phase"]),
+    );
     expect(d.states.length).toBeGreaterThan(1);
     let sum = 0;
     for (const [i, s] of d.states.entries()) {
@@ -68,7 +84,12 @@ describe("Quint's ITF output (fixtures/counter.itf.json)", () => {
       expect(sameSet([...parity.even, ...parity.odd], seen)).toBe(true);
       expect(parity.even.every((n) => n % 2 === 0) && parity.odd.every((n) => n % 2 === 1)).toBe(true);
       const squares = v["squares"] as [N, N][]; // #map with integer keys → [key, value] pairs
-      expect(sameSet(squares.map(([k]) => k), seen)).toBe(true);
+      expect(
+        sameSet(
+          squares.map(([k]) => k),
+          seen,
+        ),
+      ).toBe(true);
       expect(squares.every(([k, sq]) => sq === k * k)).toBe(true);
       expect(v["info"]).toEqual({ steps: i, label: i === 0 ? "start" : count % 2 === 0 ? "even" : "odd" }); // record
       expect(v["log"]).toHaveLength(i); // list
@@ -97,7 +118,8 @@ describe("Quint's ITF output with --mbt (fixtures/counter.mbt.itf.json)", () => 
   });
 });
 
-const devDependencies = (read(join(REPO_ROOT, "package.json")) as { devDependencies?: Record<string, string> }).devDependencies ?? {};
+const devDependencies =
+  (read(join(REPO_ROOT, "package.json")) as { devDependencies?: Record<string, string> }).devDependencies ?? {};
 const QUINT_DECLARED = "@informalsystems/quint" in devDependencies;
 
 describe.skipIf(!QUINT_DECLARED)("quint run --out-itf, live", () => {
@@ -108,20 +130,26 @@ describe.skipIf(!QUINT_DECLARED)("quint run --out-itf, live", () => {
   it.each([
     ["counter.itf.json", false],
     ["counter.mbt.itf.json", true],
-  ] as const)("writes %s again: the same variables and the same decoded states", { timeout: 180_000 }, async (name, mbt) => {
-    const out = join(tmp, name);
-    const bin = join(REPO_ROOT, "node_modules/.bin/quint");
-    await promisify(execFile)(bin, QUINT_ARGS(out, mbt), { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 }).catch((e: unknown) => {
-      // quint run exits non-zero when it finds a violation; the trace is written either way.
-      if (!existsSync(out)) throw e;
-    });
-    const fresh = read(out);
-    expect(validate(fresh)).toBe(true);
-    const a = readItf(fresh);
-    const b = readItf(read(join(FIXTURES, name)));
-    expect(a.vars).toEqual(b.vars);
-    expect(a.states.map((s) => s.values)).toEqual(b.states.map((s) => s.values));
-  });
+  ] as const)(
+    "writes %s again: the same variables and the same decoded states",
+    { timeout: 180_000 },
+    async (name, mbt) => {
+      const out = join(tmp, name);
+      const bin = join(REPO_ROOT, "node_modules/.bin/quint");
+      await promisify(execFile)(bin, QUINT_ARGS(out, mbt), { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 }).catch(
+        (e: unknown) => {
+          // quint run exits non-zero when it finds a violation; the trace is written either way.
+          if (!existsSync(out)) throw e;
+        },
+      );
+      const fresh = read(out);
+      expect(validate(fresh)).toBe(true);
+      const a = readItf(fresh);
+      const b = readItf(read(join(FIXTURES, name)));
+      expect(a.vars).toEqual(b.vars);
+      expect(a.states.map((s) => s.values)).toEqual(b.states.map((s) => s.values));
+    },
+  );
 
   it("Quint's own ITF reader reads what the kit writes, and what Quint writes back from it reads equal in the kit", async () => {
     // Quint's dist has no exports map; the module is loaded by name so the test compiles without it.

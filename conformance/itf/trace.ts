@@ -20,13 +20,30 @@ import { ITF_FORMAT_DESCRIPTION, ItfFormatError, readItf, type ItfState, type It
 export const TRACE_VARS = ["step", "request", "expected", "actual", "model"] as const;
 
 /** The trace-level fields of a portable trace, kept in `#meta` as they are. */
-const META_FIELDS = ["trace_version", "invariant", "stage", "check", "summary", "seed", "path", "failing_step", "difference", "shrink"] as const;
+const META_FIELDS = [
+  "trace_version",
+  "invariant",
+  "stage",
+  "check",
+  "summary",
+  "seed",
+  "path",
+  "failing_step",
+  "difference",
+  "shrink",
+] as const;
 
-const DESCRIPTION = "A portable trace of srk (spec/certificate.ts PortableTrace): one state per step; srk replay re-runs it";
+const DESCRIPTION =
+  "A portable trace of srk (spec/certificate.ts PortableTrace): one state per step; srk replay re-runs it";
 
 /** `trace` as an ITF trace object (write it as JSON, e.g. to `<name>.itf.json`). */
 export const itfOfPortableTrace = (trace: PortableTrace): ItfTrace => {
-  const meta: Record<string, unknown> = { format: "ITF", "format-description": ITF_FORMAT_DESCRIPTION, source: "srk", description: DESCRIPTION };
+  const meta: Record<string, unknown> = {
+    format: "ITF",
+    "format-description": ITF_FORMAT_DESCRIPTION,
+    source: "srk",
+    description: DESCRIPTION,
+  };
   for (const k of META_FIELDS) meta[k] = trace[k];
   const states = trace.steps.map((s, i): ItfState => {
     const where = `steps[${i}]`;
@@ -50,13 +67,18 @@ export const portableTraceOfItf = (itf: unknown): PortableTrace => {
   const d = readItf(itf);
   const missingMeta = META_FIELDS.filter((k) => !(k in d.meta));
   if (missingMeta.length > 0) {
-    throw new ItfFormatError(`not an ITF trace of srk's shape: #meta lacks ${missingMeta.join(", ")} (write one with srk itf <trace.json>)`);
+    throw new ItfFormatError(
+      `not an ITF trace of srk's shape: #meta lacks ${missingMeta.join(", ")} (write one with srk itf <trace.json>)`,
+    );
   }
   const steps = d.states.map((s, i): TraceStep => {
     for (const v of ["step", "request", "expected", "actual"] as const) {
       if (!(v in s.values)) throw new ItfFormatError(`state ${i}: variable ${v} is missing`);
     }
-    if (s.values["step"] !== i) throw new ItfFormatError(`state ${i}, variable step: ${JSON.stringify(s.values["step"])}, expected ${i} (states are the steps in order)`);
+    if (s.values["step"] !== i)
+      throw new ItfFormatError(
+        `state ${i}, variable step: ${JSON.stringify(s.values["step"])}, expected ${i} (states are the steps in order)`,
+      );
     const model = s.values["model"] ?? null;
     const step = { request: s.values["request"], expected: s.values["expected"], actual: s.values["actual"] ?? null };
     return (model === null ? step : { ...step, model }) as TraceStep;
@@ -68,9 +90,13 @@ export const portableTraceOfItf = (itf: unknown): PortableTrace => {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path ?? [];
-    const where = path[0] === "steps" && typeof path[1] === "number"
-      ? `state ${path[1]}, variable ${String(path[2] ?? "?")}${path.slice(3).map((p) => `.${String(p)}`).join("")}`
-      : `#meta.${path.map(String).join(".")}`;
+    const where =
+      path[0] === "steps" && typeof path[1] === "number"
+        ? `state ${path[1]}, variable ${String(path[2] ?? "?")}${path
+            .slice(3)
+            .map((p) => `.${String(p)}`)
+            .join("")}`
+        : `#meta.${path.map(String).join(".")}`;
     throw new ItfFormatError(`not a portable trace: ${where}: ${issue?.message ?? "invalid"}`);
   }
   return parsed.data;

@@ -30,8 +30,16 @@ import type { ExpectedReply } from "../core/reply.ts";
 import { readFileSync } from "node:fs";
 import { LogFileError, openLogBatches, type Numbered } from "./read.ts";
 import {
-  DEFAULT_SEARCH_BUDGET, SEARCH_WINDOW, applyItems, parseAlphabet, searchUnlogged,
-  type Explanation, type InsertionPoint, type SearchOptions, type SearchStats, type SegmentItem,
+  DEFAULT_SEARCH_BUDGET,
+  SEARCH_WINDOW,
+  applyItems,
+  parseAlphabet,
+  searchUnlogged,
+  type Explanation,
+  type InsertionPoint,
+  type SearchOptions,
+  type SearchStats,
+  type SegmentItem,
 } from "./search.ts";
 
 export { DEFAULT_SEARCH_BUDGET, type Explanation, type SearchOptions, type SearchStats };
@@ -120,7 +128,8 @@ interface Point {
   at: number;
 }
 
-const obj = (x: unknown): Record<string, unknown> | null => (typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null);
+const obj = (x: unknown): Record<string, unknown> | null =>
+  typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null;
 const idOf = (msg: unknown): string | number | null => {
   const id = obj(msg)?.["id"];
   return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
@@ -162,15 +171,25 @@ export class LogChecker {
   /** The op of the latest command: a world view that differs after it is attributed by it (D-035 rule 2). */
   private lastOp = "advaita.mint";
   private readonly unknownAgents = new Map<string, number>();
-  private readonly tallies = new Map<InvariantId, { accepted: number; rejected: number; violations: number }>(INVARIANT_IDS.map((i) => [i, { accepted: 0, rejected: 0, violations: 0 }]));
+  private readonly tallies = new Map<InvariantId, { accepted: number; rejected: number; violations: number }>(
+    INVARIANT_IDS.map((i) => [i, { accepted: 0, rejected: 0, violations: 0 }]),
+  );
   private readonly out = {
-    entries: 0, requests: 0, replies: 0, sessions: 1, seq_gaps: 0,
+    entries: 0,
+    requests: 0,
+    replies: 0,
+    sessions: 1,
+    seq_gaps: 0,
     checked: { replies: 0, worlds: 0 },
     unchecked: { no_reply: 0, wire_level: 0, agent_not_in_log: 0, after_violation: 0 },
     violations: [] as LogViolation[],
   };
 
-  constructor(private readonly file: string, private readonly header: LogHeader, private readonly search: SearchOptions | null = null) {}
+  constructor(
+    private readonly file: string,
+    private readonly header: LogHeader,
+    private readonly search: SearchOptions | null = null,
+  ) {}
 
   /** Feeds one entry of the log, in file order. */
   feed({ line, entry }: Numbered<LogEntry>): void {
@@ -196,7 +215,11 @@ export class LogChecker {
     const k = this.pending.findIndex((p) => (rid === null ? p.id === null : p.id === rid));
     if (k === -1) {
       const shown = rid === null ? "no id" : `id ${JSON.stringify(rid)}`;
-      throw new LogFileError(this.file, line, `a reply with ${shown} answers no request waiting for one (L-2.1): ${this.pending.length} request(s) waiting`);
+      throw new LogFileError(
+        this.file,
+        line,
+        `a reply with ${shown} answers no request waiting for one (L-2.1): ${this.pending.length} request(s) waiting`,
+      );
     }
     // Requests before it got no reply in the log (W-1.6 says they were answered first): judged without one.
     if (k > 0) for (const p of this.pending.splice(0, k)) this.judge(p, undefined, null);
@@ -207,7 +230,10 @@ export class LogChecker {
   /** Ends the log: the requests still waiting got no reply. */
   finish(): LogCheck {
     for (const p of this.pending.splice(0)) this.judge(p, undefined, null);
-    const invariants = INVARIANT_IDS.map((invariant) => ({ invariant, ...(this.tallies.get(invariant) ?? { accepted: 0, rejected: 0, violations: 0 }) }));
+    const invariants = INVARIANT_IDS.map((invariant) => ({
+      invariant,
+      ...(this.tallies.get(invariant) ?? { accepted: 0, rejected: 0, violations: 0 }),
+    }));
     const compared = this.out.checked.replies + this.out.checked.worlds;
     const result = this.out.violations.length > 0 ? "violations" : compared === 0 ? "nothing-checked" : "consistent";
     return {
@@ -247,7 +273,9 @@ export class LogChecker {
       case "hello": {
         const families = obj(obj(obj(reply)?.["result"])?.["profile"])?.["families"];
         if (Array.isArray(families)) {
-          this.profile = families.filter((f): f is Family => (PROFILE_FAMILIES as readonly string[]).includes(String(f)));
+          this.profile = families.filter((f): f is Family =>
+            (PROFILE_FAMILIES as readonly string[]).includes(String(f)),
+          );
           this.allowed.clear();
         }
         this.out.unchecked.wire_level++;
@@ -303,13 +331,31 @@ export class LogChecker {
     let e = expect1(this.world, command);
     this.lastOp = op;
     const implCode = obj(obj(reply)?.["error"])?.["code"];
-    const item: SegmentItem = { kind: "command", line: replyLine ?? p.line, op, command, reply: replyLine === null ? undefined : reply };
-    if (!e.reply.ok && e.rejectedAt?.check === AGENT_LOOKUP && typeof agent === "string" && reply !== undefined && implCode !== "NOT_FOUND") {
+    const item: SegmentItem = {
+      kind: "command",
+      line: replyLine ?? p.line,
+      op,
+      command,
+      reply: replyLine === null ? undefined : reply,
+    };
+    if (
+      !e.reply.ok &&
+      e.rejectedAt?.check === AGENT_LOOKUP &&
+      typeof agent === "string" &&
+      reply !== undefined &&
+      implCode !== "NOT_FOUND"
+    ) {
       // L-2.4: unlogged commands (a mint the log left out) may explain the agent; then it is compared as any other command.
       const explained = this.explain(item);
       if (explained !== null) e = expect1(explained, command);
     }
-    if (!e.reply.ok && e.rejectedAt?.check === AGENT_LOOKUP && typeof agent === "string" && reply !== undefined && implCode !== "NOT_FOUND") {
+    if (
+      !e.reply.ok &&
+      e.rejectedAt?.check === AGENT_LOOKUP &&
+      typeof agent === "string" &&
+      reply !== undefined &&
+      implCode !== "NOT_FOUND"
+    ) {
       // The implementation knows an agent this log never mints (it did not answer NOT_FOUND): a gap, not a violation (L-2.2).
       this.lastSearchEnd = null;
       this.dropPoints(); // the search needs the model to hold every agent the implementation holds
@@ -366,7 +412,13 @@ export class LogChecker {
    */
   private followTick(command: Command, reply: unknown): void {
     const tick = obj(command)?.["tick"];
-    if (obj(reply)?.["ok"] !== true || typeof tick !== "number" || !Number.isSafeInteger(tick) || tick <= this.world.tick) return;
+    if (
+      obj(reply)?.["ok"] !== true ||
+      typeof tick !== "number" ||
+      !Number.isSafeInteger(tick) ||
+      tick <= this.world.tick
+    )
+      return;
     this.world = { ...this.world, tick };
   }
 
@@ -384,7 +436,12 @@ export class LogChecker {
       this.out.unchecked.agent_not_in_log++;
       return;
     }
-    const item: SegmentItem = { kind: "world", line: replyLine ?? p.line, lastOp: this.lastOp, reply: replyLine === null ? undefined : reply };
+    const item: SegmentItem = {
+      kind: "world",
+      line: replyLine ?? p.line,
+      lastOp: this.lastOp,
+      reply: replyLine === null ? undefined : reply,
+    };
     this.keep(item);
     if (replyLine === null || reply === undefined) {
       this.out.unchecked.no_reply++;
@@ -462,7 +519,11 @@ export class LogChecker {
       return null;
     }
     this.keep(item); // an agent-gap command is kept here, not before (idempotent)
-    const points: InsertionPoint[] = this.points.map((q) => ({ line: q.line, world: q.world, items: this.segment.slice(q.at) }));
+    const points: InsertionPoint[] = this.points.map((q) => ({
+      line: q.line,
+      world: q.world,
+      items: this.segment.slice(q.at),
+    }));
     const r = searchUnlogged(points, this.search);
     this.stats.searches++;
     this.stats.states_visited += r.visited;
@@ -514,7 +575,13 @@ export class LogChecker {
     const x = this.tallies.get(m.invariant);
     if (x !== undefined) x.violations++;
     this.out.violations.push({
-      line, request_line: p.line, id: p.id, op, invariant: m.invariant, summary: m.summary, expected,
+      line,
+      request_line: p.line,
+      id: p.id,
+      op,
+      invariant: m.invariant,
+      summary: m.summary,
+      expected,
       context: { from_line: this.sessionStart, to_line: line, requests: this.sessionRequests },
       ...(search === null ? {} : { search }),
     });
@@ -528,7 +595,11 @@ export const readAlphabet = (file: string): SearchOptions["alphabet"] => {
     text = readFileSync(file, "utf8");
   } catch (e) {
     const code = (e as { code?: string }).code;
-    throw new LogFileError(file, null, code === "ENOENT" ? "no such file (the --alphabet file)" : `cannot be read: ${(e as Error).message}`);
+    throw new LogFileError(
+      file,
+      null,
+      code === "ENOENT" ? "no such file (the --alphabet file)" : `cannot be read: ${(e as Error).message}`,
+    );
   }
   return parseAlphabet(file, text);
 };
@@ -537,6 +608,7 @@ export const readAlphabet = (file: string): SearchOptions["alphabet"] => {
 export const checkLog = async (file: string, search: SearchOptions | null = null): Promise<LogCheck> => {
   const { header, batches, read } = await openLogBatches(file);
   const checker = new LogChecker(file, header, search);
-  for await (const { first, lines } of batches) for (let i = 0; i < lines.length; i++) checker.feed(read(first + i, lines[i] as Buffer));
+  for await (const { first, lines } of batches)
+    for (let i = 0; i < lines.length; i++) checker.feed(read(first + i, lines[i] as Buffer));
   return checker.finish();
 };

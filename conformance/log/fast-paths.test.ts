@@ -25,24 +25,38 @@ afterAll(() => {
 });
 
 /** JSON values, and the few non-JSON leaves a model value may hold (undefined, -0, NaN). */
-const leaf = fc.oneof(fc.constantFrom<unknown>(undefined, null, 0, -0, Number.NaN, 1, "", "a", true, false), fc.integer(), fc.string({ maxLength: 3 }));
+const leaf = fc.oneof(
+  fc.constantFrom<unknown>(undefined, null, 0, -0, Number.NaN, 1, "", "a", true, false),
+  fc.integer(),
+  fc.string({ maxLength: 3 }),
+);
 const value = fc.letrec((tie) => ({
-  v: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("v"), { maxLength: 4 }), fc.dictionary(fc.constantFrom("a", "b", "c", "d"), tie("v"), { maxKeys: 4 })),
+  v: fc.oneof(
+    { depthSize: "small" },
+    leaf,
+    fc.array(tie("v"), { maxLength: 4 }),
+    fc.dictionary(fc.constantFrom("a", "b", "c", "d"), tie("v"), { maxKeys: 4 }),
+  ),
 })).v;
 
 /** A copy of `v` with one change somewhere (or none): a value, a key added, removed or renamed, keys reordered, an array for an object. */
 const mutate = (v: unknown, pick: number): unknown => {
   if (typeof v !== "object" || v === null) return [undefined, null, -0, 0, "x", v][pick % 6];
   if (Array.isArray(v)) {
-    if (v.length === 0 || pick % 5 === 0) return pick % 2 === 0 ? [...v, pick % 3 === 0 ? undefined : 1] : Object.fromEntries(v.map((x, i) => [String(i), x]));
+    if (v.length === 0 || pick % 5 === 0)
+      return pick % 2 === 0
+        ? [...v, pick % 3 === 0 ? undefined : 1]
+        : Object.fromEntries(v.map((x, i) => [String(i), x]));
     const i = pick % v.length;
     return v.map((x, j) => (j === i ? mutate(x, Math.floor(pick / 7)) : x));
   }
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o);
   switch (pick % 5) {
-    case 0: return Object.fromEntries(keys.reverse().map((k) => [k, o[k]])); // same keys, another order: still equal
-    case 1: return { ...o, e: pick % 3 === 0 ? undefined : 1 };
+    case 0:
+      return Object.fromEntries(keys.reverse().map((k) => [k, o[k]])); // same keys, another order: still equal
+    case 1:
+      return { ...o, e: pick % 3 === 0 ? undefined : 1 };
     case 2: {
       const [first, ...rest] = keys;
       return first === undefined ? { a: 1 } : Object.fromEntries(rest.map((k) => [k, o[k]]));
@@ -96,7 +110,10 @@ describe("sameValue, the comparison's fast equality", () => {
 
 const header = { srk_log: 1, recorder: "t", impl: null, started_at: null };
 const writeLines = (file: string, lines: readonly (string | Buffer)[]): string => {
-  writeFileSync(file, Buffer.concat(lines.map((l) => Buffer.concat([typeof l === "string" ? Buffer.from(l) : l, Buffer.from("\n")]))));
+  writeFileSync(
+    file,
+    Buffer.concat(lines.map((l) => Buffer.concat([typeof l === "string" ? Buffer.from(l) : l, Buffer.from("\n")]))),
+  );
   return file;
 };
 
@@ -130,17 +147,37 @@ describe("the batched reader", () => {
   });
   it("check-log reports the first defect in file order, whether the checker or the reader finds it", async () => {
     const d = temp();
-    const hello = { seq: 1, t_us: 1, dir: "request", msg: { type: "hello", id: "h", protocol_versions: ["1"], settings: {} } };
+    const hello = {
+      seq: 1,
+      t_us: 1,
+      dir: "request",
+      msg: { type: "hello", id: "h", protocol_versions: ["1"], settings: {} },
+    };
     const stray = { seq: 2, t_us: 2, dir: "reply", msg: { type: "reply", id: "nobody", ok: true, events: [] } };
     // All in one chunk: the checker's defect on line 3 comes before the reader's on line 4 (and the reverse).
-    const checkerFirst = writeLines(join(d, "a.log"), [JSON.stringify(header), JSON.stringify(hello), JSON.stringify(stray), "{not json"]);
+    const checkerFirst = writeLines(join(d, "a.log"), [
+      JSON.stringify(header),
+      JSON.stringify(hello),
+      JSON.stringify(stray),
+      "{not json",
+    ]);
     await expect(checkLog(checkerFirst)).rejects.toThrow(/a\.log:3: a reply with id "nobody" answers no request/);
-    const readerFirst = writeLines(join(d, "b.log"), [JSON.stringify(header), JSON.stringify(hello), "{not json", JSON.stringify(stray)]);
+    const readerFirst = writeLines(join(d, "b.log"), [
+      JSON.stringify(header),
+      JSON.stringify(hello),
+      "{not json",
+      JSON.stringify(stray),
+    ]);
     await expect(checkLog(readerFirst)).rejects.toThrow(/b\.log:3: not a JSON value/);
     await expect(checkLog(readerFirst)).rejects.toThrow(LogFileError);
   });
   it("openLog gives the same entries one by one", async () => {
-    const entries = Array.from({ length: 2000 }, (_, i) => ({ seq: i + 1, t_us: i, dir: i % 2 === 0 ? "request" : "reply", msg: { id: i, pad: "p".repeat(i % 300) } }));
+    const entries = Array.from({ length: 2000 }, (_, i) => ({
+      seq: i + 1,
+      t_us: i,
+      dir: i % 2 === 0 ? "request" : "reply",
+      msg: { id: i, pad: "p".repeat(i % 300) },
+    }));
     const f = writeLines(join(temp(), "many.log"), [JSON.stringify(header), ...entries.map((e) => JSON.stringify(e))]);
     const { header: h, entries: read } = await openLog(f);
     expect(h).toEqual(header);

@@ -41,13 +41,19 @@ describe("hostile logs: a clear error naming the line", () => {
     await reject([header, hello(1), '{"seq":2,"t_us":2,"dir":"re'], /bad\.log:3: not a JSON value/);
   });
   it("timestamps that go back", async () => {
-    await reject([header, hello(1), { seq: 2, t_us: 0, dir: "reply", msg: { id: "h", ok: true } }], /bad\.log:3: t_us 0 is before the previous entry's 1/);
+    await reject(
+      [header, hello(1), { seq: 2, t_us: 0, dir: "reply", msg: { id: "h", ok: true } }],
+      /bad\.log:3: t_us 0 is before the previous entry's 1/,
+    );
   });
   it("a repeated seq", async () => {
     await reject([header, hello(1), { ...hello(1) }], /bad\.log:3: seq 1 after 1/);
   });
   it("a reply to an unknown id", async () => {
-    await reject([header, hello(1), { seq: 2, t_us: 2, dir: "reply", msg: { id: "nobody", ok: true, events: [] } }], /bad\.log:3: a reply with id "nobody" answers no request/);
+    await reject(
+      [header, hello(1), { seq: 2, t_us: 2, dir: "reply", msg: { id: "nobody", ok: true, events: [] } }],
+      /bad\.log:3: a reply with id "nobody" answers no request/,
+    );
   });
   it("no header, an empty file, a missing file, an entry with both msg and raw, an entry after the exit", async () => {
     await reject([hello(1)], /bad\.log:1: not a log header/);
@@ -55,12 +61,25 @@ describe("hostile logs: a clear error naming the line", () => {
     writeFileSync(empty, "");
     await expect(checkLog(empty)).rejects.toThrow(/empty\.log: empty: a log starts with its header line/);
     await expect(checkLog(join(temp(), "absent.log"))).rejects.toThrow(/absent\.log: no such file/);
-    await reject([header, { seq: 1, t_us: 1, dir: "request", msg: {}, raw: "x" }], /bad\.log:2: not a log entry \(L-1\.2\): exactly one of msg and raw/);
-    await reject([header, { seq: 1, t_us: 1, exit: { code: 0, signal: null } }, hello(2)], /bad\.log:3: an entry after the exit on line 2/);
+    await reject(
+      [header, { seq: 1, t_us: 1, dir: "request", msg: {}, raw: "x" }],
+      /bad\.log:2: not a log entry \(L-1\.2\): exactly one of msg and raw/,
+    );
+    await reject(
+      [header, { seq: 1, t_us: 1, exit: { code: 0, signal: null } }, hello(2)],
+      /bad\.log:3: an entry after the exit on line 2/,
+    );
   });
   it("bytes that are not UTF-8", async () => {
     const f = join(temp(), "latin1.log");
-    writeFileSync(f, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n{"seq":1,"t_us":1,"dir":"request","raw":"`), Buffer.from([0xe9]), Buffer.from('"}\n')]));
+    writeFileSync(
+      f,
+      Buffer.concat([
+        Buffer.from(`${JSON.stringify(header)}\n{"seq":1,"t_us":1,"dir":"request","raw":"`),
+        Buffer.from([0xe9]),
+        Buffer.from('"}\n'),
+      ]),
+    );
     await expect(checkLog(f)).rejects.toThrow(/latin1\.log:2: the line is not valid UTF-8/);
   });
   it("a 1 GiB file of one line is refused at that line, after reading at most the line bound", async () => {
@@ -76,22 +95,42 @@ describe("hostile logs: a clear error naming the line", () => {
   }, 60_000);
 });
 
-
 describe("the reader's fast path and the recorder agree with the LogLine schema", () => {
   it("every entry the fast path accepts, the schema accepts (fast-check, 2000 entries: valid ones and each broken one way)", () => {
-    const valid = fc.record({
-      seq: fc.integer({ min: 1, max: 1e9 }),
-      t_us: fc.nat(),
-      dir: fc.constantFrom("request", "reply"),
-      body: fc.oneof(fc.jsonValue().map((msg) => ({ msg })), fc.string().map((raw) => ({ raw })), fc.string().map((raw) => ({ raw, raw_bytes: 9, invalid_utf8: true }))),
-    }).map(({ body, ...rest }) => ({ ...rest, ...body }) as Record<string, unknown>);
+    const valid = fc
+      .record({
+        seq: fc.integer({ min: 1, max: 1e9 }),
+        t_us: fc.nat(),
+        dir: fc.constantFrom("request", "reply"),
+        body: fc.oneof(
+          fc.jsonValue().map((msg) => ({ msg })),
+          fc.string().map((raw) => ({ raw })),
+          fc.string().map((raw) => ({ raw, raw_bytes: 9, invalid_utf8: true })),
+        ),
+      })
+      .map(({ body, ...rest }) => ({ ...rest, ...body }) as Record<string, unknown>);
     const breaks: readonly ((e: Record<string, unknown>) => Record<string, unknown>)[] = [
-      (e) => ({ ...e, seq: 0 }), (e) => ({ ...e, seq: 1.5 }), (e) => ({ ...e, seq: Number.MAX_SAFE_INTEGER + 2 }), (e) => ({ ...e, seq: "1" }),
-      (e) => ({ ...e, t_us: -1 }), (e) => ({ ...e, t_us: null }), (e) => ({ ...e, dir: "stderr" }), (e) => ({ ...e, extra: 1 }),
-      (e) => ({ ...e, msg: 1, raw: "x" }), (e) => { const { msg: _m, raw: _r, ...x } = e; return x; }, (e) => ({ ...e, raw: "x".repeat(RAW_KEEP_CHARS + 1), msg: undefined }),
-      (e) => ({ ...e, raw_bytes: -1 }), (e) => ({ ...e, invalid_utf8: false }), (e) => ({ ...e, raw: 7, msg: undefined }),
+      (e) => ({ ...e, seq: 0 }),
+      (e) => ({ ...e, seq: 1.5 }),
+      (e) => ({ ...e, seq: Number.MAX_SAFE_INTEGER + 2 }),
+      (e) => ({ ...e, seq: "1" }),
+      (e) => ({ ...e, t_us: -1 }),
+      (e) => ({ ...e, t_us: null }),
+      (e) => ({ ...e, dir: "stderr" }),
+      (e) => ({ ...e, extra: 1 }),
+      (e) => ({ ...e, msg: 1, raw: "x" }),
+      (e) => {
+        const { msg: _m, raw: _r, ...x } = e;
+        return x;
+      },
+      (e) => ({ ...e, raw: "x".repeat(RAW_KEEP_CHARS + 1), msg: undefined }),
+      (e) => ({ ...e, raw_bytes: -1 }),
+      (e) => ({ ...e, invalid_utf8: false }),
+      (e) => ({ ...e, raw: 7, msg: undefined }),
     ];
-    const almost = fc.tuple(valid, fc.option(fc.integer({ min: 0, max: breaks.length - 1 }), { freq: 1 })).map(([e, k]) => (k === null ? e : (breaks[k] as (x: Record<string, unknown>) => Record<string, unknown>)(e)));
+    const almost = fc
+      .tuple(valid, fc.option(fc.integer({ min: 0, max: breaks.length - 1 }), { freq: 1 }))
+      .map(([e, k]) => (k === null ? e : (breaks[k] as (x: Record<string, unknown>) => Record<string, unknown>)(e)));
     let accepted = 0;
     fc.assert(
       fc.property(almost, (v) => {

@@ -50,7 +50,8 @@ const string = (): boolean => {
     if (c < 0x20) return false;
     if (c === 0x5c) {
       const e = at(i + 1);
-      if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) i += 2;
+      if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74)
+        i += 2;
       else if (e === 0x75) {
         if (!isHex(at(i + 2)) || !isHex(at(i + 3)) || !isHex(at(i + 4)) || !isHex(at(i + 5))) return false;
         i += 6;
@@ -140,7 +141,8 @@ const scan = (): boolean => {
     if (c === 0x7b || c === 0x5b) {
       i++;
       ws();
-      if (at(i) === (c === 0x7b ? 0x7d : 0x5d)) i++; // empty
+      if (at(i) === (c === 0x7b ? 0x7d : 0x5d))
+        i++; // empty
       else {
         stack.push(c === 0x7b ? OBJECT : ARRAY);
         if (c === 0x7b && !key()) return false;
@@ -150,7 +152,8 @@ const scan = (): boolean => {
       if (!string()) return false;
     } else if (c === 0x2d || isDigit(c)) {
       if (!number()) return false;
-    } else if (!(c === 0x74 ? literal(TRUE) : c === 0x66 ? literal(FALSE) : c === 0x6e ? literal(NULL) : false)) return false;
+    } else if (!(c === 0x74 ? literal(TRUE) : c === 0x66 ? literal(FALSE) : c === 0x6e ? literal(NULL) : false))
+      return false;
     // After a value: close what it ends, or go on to the next member.
     for (;;) {
       ws();

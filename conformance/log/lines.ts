@@ -18,7 +18,11 @@ import { closeSync, openSync, readSync } from "node:fs";
 
 export class LogFileError extends Error {
   override readonly name = "LogFileError";
-  constructor(readonly file: string, readonly line: number | null, message: string) {
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    message: string,
+  ) {
     super(`${file}${line === null ? "" : `:${line}`}: ${message}`);
   }
 }
@@ -62,7 +66,8 @@ export async function* readLineBatches(file: string, maxBytes: number): AsyncGen
     size = 0;
     return bytes;
   };
-  const tooLong = (): LogFileError => new LogFileError(file, n + 1, `the line is longer than ${maxBytes} bytes (L-1.3)`);
+  const tooLong = (): LogFileError =>
+    new LogFileError(file, n + 1, `the line is longer than ${maxBytes} bytes (L-1.3)`);
   try {
     fd = openSync(file, "r");
     for (;;) {
@@ -110,6 +115,7 @@ export async function* readLineBatches(file: string, maxBytes: number): AsyncGen
 /** The lines of `file` one by one, decoded (for readers that need no speed: adapters). */
 export async function* readLines(file: string, maxBytes: number): AsyncGenerator<RawLine> {
   for await (const { first, lines } of readLineBatches(file, maxBytes)) {
-    for (let i = 0; i < lines.length; i++) yield { n: first + i, text: decodeLine(file, first + i, lines[i] as Buffer) };
+    for (let i = 0; i < lines.length; i++)
+      yield { n: first + i, text: decodeLine(file, first + i, lines[i] as Buffer) };
   }
 }

@@ -27,7 +27,11 @@ const parseJson = (file: string, n: number, text: string): unknown => {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new LogFileError(file, n, `not a JSON value (${(e as Error).message})${text.length === 0 ? "; an empty line" : ""}`);
+    throw new LogFileError(
+      file,
+      n,
+      `not a JSON value (${(e as Error).message})${text.length === 0 ? "; an empty line" : ""}`,
+    );
   }
 };
 
@@ -78,8 +82,18 @@ class EntryReader {
       if (!parsed.success) throw new LogFileError(file, n, `not a log entry (L-1.2): ${issueText(parsed.error)}`);
       entry = parsed.data as LogEntry;
     }
-    if (entry.seq <= this.seq) throw new LogFileError(file, n, `seq ${entry.seq} after ${this.seq}: an entry is repeated or out of order (L-1.2)`);
-    if (entry.t_us < this.t) throw new LogFileError(file, n, `t_us ${entry.t_us} is before the previous entry's ${this.t}: timestamps must not go back (L-1.2)`);
+    if (entry.seq <= this.seq)
+      throw new LogFileError(
+        file,
+        n,
+        `seq ${entry.seq} after ${this.seq}: an entry is repeated or out of order (L-1.2)`,
+      );
+    if (entry.t_us < this.t)
+      throw new LogFileError(
+        file,
+        n,
+        `t_us ${entry.t_us} is before the previous entry's ${this.t}: timestamps must not go back (L-1.2)`,
+      );
     this.seq = entry.seq;
     this.t = entry.t_us;
     if ("exit" in entry) this.exited = n;
@@ -131,10 +145,14 @@ export const openLogBatches = async (file: string, maxLineBytes = MAX_LOG_LINE_B
 };
 
 /** The header and an async sequence of checked entries. */
-export const openLog = async (file: string, maxLineBytes = MAX_LOG_LINE_BYTES): Promise<{ header: LogHeader; entries: AsyncGenerator<Numbered<LogEntry>> }> => {
+export const openLog = async (
+  file: string,
+  maxLineBytes = MAX_LOG_LINE_BYTES,
+): Promise<{ header: LogHeader; entries: AsyncGenerator<Numbered<LogEntry>> }> => {
   const { header, batches, read } = await openLogBatches(file, maxLineBytes);
   async function* entries(): AsyncGenerator<Numbered<LogEntry>> {
-    for await (const { first, lines } of batches) for (let i = 0; i < lines.length; i++) yield read(first + i, lines[i] as Buffer);
+    for await (const { first, lines } of batches)
+      for (let i = 0; i < lines.length; i++) yield read(first + i, lines[i] as Buffer);
   }
   return { header, entries: entries() };
 };

@@ -29,7 +29,9 @@ const readBack = (dir: "request" | "reply", bytes: Buffer, total: number): unkno
 
 describe("entryText, the recorder's log text of a line", () => {
   it("reads back as the entry entryOf gives, for JSON texts as written and for any bytes (fast-check)", () => {
-    const spaced = fc.tuple(fc.json(), fc.constantFrom("", " ", "\t", "\r", " \r")).map(([j, ws]) => Buffer.from(`${ws}${j}${ws}`));
+    const spaced = fc
+      .tuple(fc.json(), fc.constantFrom("", " ", "\t", "\r", " \r"))
+      .map(([j, ws]) => Buffer.from(`${ws}${j}${ws}`));
     const anyBytes = fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a.filter((b) => b !== 10)));
     fc.assert(
       fc.property(fc.oneof(spaced, anyBytes), fc.constantFrom("request" as const, "reply" as const), (bytes, dir) => {
@@ -50,7 +52,12 @@ describe("entryText, the recorder's log text of a line", () => {
     expect(readBack("request", cut, 100)).toEqual({ seq: 1, t_us: 0, dir: "request", raw: '{"a":1}', raw_bytes: 100 });
     // Larger than the text buffer's first size: it grows, keeping what it held.
     const big = Buffer.from(JSON.stringify({ pad: "é".repeat(200_000) }));
-    expect(readBack("reply", big, big.length)).toEqual({ seq: 1, t_us: 0, dir: "reply", msg: { pad: "é".repeat(200_000) } });
+    expect(readBack("reply", big, big.length)).toEqual({
+      seq: 1,
+      t_us: 0,
+      dir: "reply",
+      msg: { pad: "é".repeat(200_000) },
+    });
     const latin1 = Buffer.from([0x22, 0xe9, 0x22]);
     expect(readBack("reply", latin1, latin1.length)).toMatchObject({ dir: "reply", invalid_utf8: true });
   });
@@ -60,24 +67,34 @@ describe("the recorder's line work reads ranges of the buffer lines came in (no 
   it("LineCutter hands out the same lines, in order, however the bytes are chunked and from wherever in a buffer (fast-check)", () => {
     const line = fc.uint8Array({ maxLength: 30 }).map((a) => Buffer.from(a.filter((b) => b !== 10)));
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 12 }), fc.boolean(), fc.array(fc.nat({ max: 40 }), { maxLength: 8 }), fc.nat({ max: 20 }), (lines, trailing, cuts, keep) => {
-        const text = Buffer.concat(lines.flatMap((l, k) => (k < lines.length - 1 || trailing ? [l, Buffer.from([10])] : [l])));
-        const expected = text.length === 0 ? [] : text.toString("latin1").split("\n");
-        if (trailing && expected.at(-1) === "") expected.pop();
-        if (!trailing && expected.at(-1) === "") expected.pop();
-        const got: { kept: string; total: number }[] = [];
-        const c = new LineCutter(keep, (b, from, to, total) => got.push({ kept: b.subarray(from, to).toString("latin1"), total }));
-        // The chunks sit at an offset inside a larger buffer, with other bytes (newlines among them) after each.
-        let at = 0;
-        for (const n of [...cuts, text.length]) {
-          const piece = text.subarray(at, Math.min(text.length, at + n));
-          at += piece.length;
-          const host = Buffer.concat([Buffer.from("x\ny"), piece, Buffer.from("\nzz\n")]);
-          c.push(host, 3, 3 + piece.length);
-        }
-        c.end();
-        expect(got).toEqual(expected.map((l) => ({ kept: l.slice(0, keep), total: l.length })));
-      }),
+      fc.property(
+        fc.array(line, { maxLength: 12 }),
+        fc.boolean(),
+        fc.array(fc.nat({ max: 40 }), { maxLength: 8 }),
+        fc.nat({ max: 20 }),
+        (lines, trailing, cuts, keep) => {
+          const text = Buffer.concat(
+            lines.flatMap((l, k) => (k < lines.length - 1 || trailing ? [l, Buffer.from([10])] : [l])),
+          );
+          const expected = text.length === 0 ? [] : text.toString("latin1").split("\n");
+          if (trailing && expected.at(-1) === "") expected.pop();
+          if (!trailing && expected.at(-1) === "") expected.pop();
+          const got: { kept: string; total: number }[] = [];
+          const c = new LineCutter(keep, (b, from, to, total) =>
+            got.push({ kept: b.subarray(from, to).toString("latin1"), total }),
+          );
+          // The chunks sit at an offset inside a larger buffer, with other bytes (newlines among them) after each.
+          let at = 0;
+          for (const n of [...cuts, text.length]) {
+            const piece = text.subarray(at, Math.min(text.length, at + n));
+            at += piece.length;
+            const host = Buffer.concat([Buffer.from("x\ny"), piece, Buffer.from("\nzz\n")]);
+            c.push(host, 3, 3 + piece.length);
+          }
+          c.end();
+          expect(got).toEqual(expected.map((l) => ({ kept: l.slice(0, keep), total: l.length })));
+        },
+      ),
       { numRuns: 2000, seed: 5 },
     );
   });
@@ -86,7 +103,14 @@ describe("the recorder's line work reads ranges of the buffer lines came in (no 
     const host = Buffer.from('garbage{"a":"é","b":[1,2]}more{"x":1}\r tail');
     const first = [host.indexOf("{"), host.indexOf("more")] as const; // byte offsets: é is two bytes
     const second = [host.indexOf('{"x"'), host.indexOf(" tail")] as const;
-    const cases: (readonly [number, number])[] = [first, second, [0, first[0]], [first[0], host.length], [first[1], second[0]], [first[0] + 1, first[1]]];
+    const cases: (readonly [number, number])[] = [
+      first,
+      second,
+      [0, first[0]],
+      [first[0], host.length],
+      [first[1], second[0]],
+      [first[0] + 1, first[1]],
+    ];
     for (const [from, to] of cases) {
       const out = new LogText();
       appendEntry(out, "reply", host, from, to, to - from);
@@ -112,13 +136,16 @@ describe("the recorder's line work reads ranges of the buffer lines came in (no 
 
   it("LogText.uint writes a non-negative safe integer as String() does", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.nat({ max: 1000 }), fc.maxSafeNat(), fc.constantFrom(0, 9, 10, 99, 100, Number.MAX_SAFE_INTEGER)), (v) => {
-        const out = new LogText();
-        out.ascii("<");
-        out.uint(v);
-        out.ascii(">");
-        expect(out.take().toString("latin1")).toBe(`<${v}>`);
-      }),
+      fc.property(
+        fc.oneof(fc.nat({ max: 1000 }), fc.maxSafeNat(), fc.constantFrom(0, 9, 10, 99, 100, Number.MAX_SAFE_INTEGER)),
+        (v) => {
+          const out = new LogText();
+          out.ascii("<");
+          out.uint(v);
+          out.ascii(">");
+          expect(out.take().toString("latin1")).toBe(`<${v}>`);
+        },
+      ),
       { numRuns: 2000, seed: 7 },
     );
   });
@@ -139,8 +166,20 @@ describe("the recorder appends while it runs", () => {
       pending = lines.pop() ?? "";
       replies.push(...lines);
     });
-    const done = record({ commandLine: `${process.execPath} --import tsx ${join(REPO_ROOT, "bench/echo-child.ts")}`, log, recorder: "record.test", stdin, stdout });
-    const entries = (): Record<string, unknown>[] => readFileSync(log, "utf8").trimEnd().split("\n").slice(1).filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const done = record({
+      commandLine: `${process.execPath} --import tsx ${join(REPO_ROOT, "bench/echo-child.ts")}`,
+      log,
+      recorder: "record.test",
+      stdin,
+      stdout,
+    });
+    const entries = (): Record<string, unknown>[] =>
+      readFileSync(log, "utf8")
+        .trimEnd()
+        .split("\n")
+        .slice(1)
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
     /** Polls until `ok` holds: no bound on how soon, only that it comes while the proxy still runs. */
     const eventually = async (ok: () => boolean, what: string): Promise<void> => {
       for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
@@ -155,7 +194,9 @@ describe("the recorder appends while it runs", () => {
     }
     const body = entries();
     expect(body.map((e) => e["seq"])).toEqual(body.map((_, i) => i + 1));
-    expect(body.filter((e) => e["dir"] === "request").map((e) => (e["msg"] as { id: string }).id)).toEqual([1, 2, 3].flatMap((b) => [0, 1, 2].map((k) => `b${b}.${k}`)));
+    expect(body.filter((e) => e["dir"] === "request").map((e) => (e["msg"] as { id: string }).id)).toEqual(
+      [1, 2, 3].flatMap((b) => [0, 1, 2].map((k) => `b${b}.${k}`)),
+    );
     stdin.end();
     expect(await done).toBe(0);
     expect(entries().at(-1)).toMatchObject({ exit: { code: 0, signal: null } });

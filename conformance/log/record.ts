@@ -22,7 +22,14 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, statSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { isUtf8 } from "node:buffer";
-import { LOG_VERSION, MAX_LOG_LINE_BYTES, RAW_KEEP_CHARS, type LogExit, type LogHeader, type LogLine } from "../../spec/log.ts";
+import {
+  LOG_VERSION,
+  MAX_LOG_LINE_BYTES,
+  RAW_KEEP_CHARS,
+  type LogExit,
+  type LogHeader,
+  type LogLine,
+} from "../../spec/log.ts";
 import { splitCommandLine, UsageError } from "../driver/command-line.ts";
 import { JSON_ASCII, JSON_HIGH, jsonTextOf } from "./json-text.ts";
 
@@ -38,7 +45,10 @@ export class LineCutter {
   private parts: Buffer[] = [];
   private kept = 0;
   private total = 0;
-  constructor(private readonly keep: number, private readonly onLine: (bytes: Buffer, start: number, end: number, total: number) => void) {}
+  constructor(
+    private readonly keep: number,
+    private readonly onLine: (bytes: Buffer, start: number, end: number, total: number) => void,
+  ) {}
 
   /** The bytes buf[from, to) (all of buf by default). */
   push(buf: Buffer, from = 0, to = buf.length): void {
@@ -103,7 +113,12 @@ export const entryOf = (dir: LogLine["dir"], bytes: Buffer, total: number): Omit
   // At most RAW_KEEP_CHARS UTF-16 units (the schema's measure), never half a surrogate pair.
   let raw = text.slice(0, RAW_KEEP_CHARS);
   if (raw.length < text.length && /[\uD800-\uDBFF]$/.test(raw)) raw = raw.slice(0, -1);
-  return { dir, raw, ...(raw.length < text.length || bytes.length < total ? { raw_bytes: total } : {}), ...(valid ? {} : { invalid_utf8: true as const }) };
+  return {
+    dir,
+    raw,
+    ...(raw.length < text.length || bytes.length < total ? { raw_bytes: total } : {}),
+    ...(valid ? {} : { invalid_utf8: true as const }),
+  };
 };
 
 /**
@@ -175,7 +190,14 @@ const ENTRY_END = Buffer.from("}\n", "latin1");
  * or serialised again. The bytes hold no newline (lines are cut at them), and whitespace around
  * the value (a CR before the LF) is whitespace inside the entry too.
  */
-export const appendEntry = (out: LogText, dir: LogLine["dir"], bytes: Buffer, start: number, end: number, total: number): void => {
+export const appendEntry = (
+  out: LogText,
+  dir: LogLine["dir"],
+  bytes: Buffer,
+  start: number,
+  end: number,
+  total: number,
+): void => {
   if (end - start === total) {
     const kind = jsonTextOf(bytes, start, end);
     if (kind === JSON_ASCII || (kind === JSON_HIGH && isUtf8(bytes.subarray(start, end)))) {
@@ -251,7 +273,11 @@ class LogWriter {
   private readonly out = new LogText();
   private readonly cutters: readonly [LineCutter, LineCutter];
 
-  constructor(private readonly fd: number, private readonly start: number, keep: number) {
+  constructor(
+    private readonly fd: number,
+    private readonly start: number,
+    keep: number,
+  ) {
     this.cutters = [
       new LineCutter(keep, (bytes, from, to, total) => this.line("request", bytes, from, to, total)),
       new LineCutter(keep, (bytes, from, to, total) => this.line("reply", bytes, from, to, total)),
@@ -344,7 +370,11 @@ class LogWriter {
   close(exit: LogExit["exit"] | null): void {
     if (this.closed) return;
     this.drain();
-    if (exit !== null) writeSync(this.fd, `${JSON.stringify({ seq: ++this.seq, t_us: Math.max(this.t, this.us(performance.now())), exit })}\n`);
+    if (exit !== null)
+      writeSync(
+        this.fd,
+        `${JSON.stringify({ seq: ++this.seq, t_us: Math.max(this.t, this.us(performance.now())), exit })}\n`,
+      );
     this.closed = true;
     if (this.timer !== null) clearTimeout(this.timer);
     process.off("exit", this.drain);
@@ -354,13 +384,21 @@ class LogWriter {
 
 /** Runs the proxy until the implementation exits; resolves to the exit status to give. */
 export const record = (o: RecordOptions): Promise<number> => {
-  if (existsSync(o.log) && statSync(o.log).size > 0) throw new UsageError(`--log: ${o.log} exists and is not empty; srk record never overwrites a log (remove it or name another file)`);
+  if (existsSync(o.log) && statSync(o.log).size > 0)
+    throw new UsageError(
+      `--log: ${o.log} exists and is not empty; srk record never overwrites a log (remove it or name another file)`,
+    );
   const argv = splitCommandLine(o.commandLine);
   const [command, ...args] = argv;
   if (command === undefined) throw new UsageError("--impl: the command line is empty");
   const fd = openSync(o.log, "w");
   const start = performance.now();
-  const header: LogHeader = { srk_log: LOG_VERSION, recorder: o.recorder, impl: o.commandLine, started_at: new Date().toISOString() };
+  const header: LogHeader = {
+    srk_log: LOG_VERSION,
+    recorder: o.recorder,
+    impl: o.commandLine,
+    started_at: new Date().toISOString(),
+  };
   writeSync(fd, `${JSON.stringify(header)}\n`);
   const log = new LogWriter(fd, start, MAX_LOG_LINE_BYTES - 64 * 1024);
   const input = o.stdin ?? process.stdin;

@@ -44,28 +44,44 @@ const HELLO = { type: "hello", id: "h", protocol_versions: ["1"], settings: {} }
 const SHUTDOWN = { type: "shutdown", id: "bye" };
 
 /** Records `requests` (hello first, shutdown last) sent to `main` through the proxy; returns the log and the replies the client saw. */
-const recordSession = async (main: string, requests: readonly unknown[]): Promise<{ log: string; replies: string[] }> => {
+const recordSession = async (
+  main: string,
+  requests: readonly unknown[],
+): Promise<{ log: string; replies: string[] }> => {
   const dir = temp();
   const log = join(dir, "wire.log");
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const chunks: Buffer[] = [];
   stdout.on("data", (c: Buffer) => chunks.push(c));
-  const done = record({ commandLine: `${process.execPath} --import tsx ${main} --data-dir ${join(dir, "data")}`, log, recorder: "log.test", stdin, stdout });
+  const done = record({
+    commandLine: `${process.execPath} --import tsx ${main} --data-dir ${join(dir, "data")}`,
+    log,
+    recorder: "log.test",
+    stdin,
+    stdout,
+  });
   stdin.end([HELLO, ...requests, SHUTDOWN].map((r) => `${JSON.stringify(r)}\n`).join(""));
   expect(await done).toBe(0);
   return { log, replies: Buffer.concat(chunks).toString("utf8").trimEnd().split("\n") };
 };
 
 const requestsOf = (lines: readonly GoldenLine[]): unknown[] => lines.map((l) => l.request);
-const logLines = (log: string): Record<string, unknown>[] => readFileSync(log, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+const logLines = (log: string): Record<string, unknown>[] =>
+  readFileSync(log, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 const writeLog = (file: string, lines: readonly unknown[]): string => {
   writeFileSync(file, lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n");
   return file;
 };
 
 /** The log without the request and reply entries of the golden lines `ids` (a log that left those commands out: seq gaps, L-1.2). */
-const withoutCommands = (entries: readonly Record<string, unknown>[], ids: readonly string[]): Record<string, unknown>[] =>
+const withoutCommands = (
+  entries: readonly Record<string, unknown>[],
+  ids: readonly string[],
+): Record<string, unknown>[] =>
   entries.filter((e) => !ids.includes(String((e["msg"] as { id?: unknown } | undefined)?.id)));
 const commandsOf = (ids: readonly string[]): Command[] =>
   ids.map((id) => {
@@ -73,7 +89,11 @@ const commandsOf = (ids: readonly string[]): Command[] =>
     if (l?.request.type !== "command") throw new Error(`no command ${id} in session-1`);
     return l.request.command;
   });
-const search = (unlogged: number, alphabet: readonly Command[]): SearchOptions => ({ unlogged, alphabet, budget: 100_000 });
+const search = (unlogged: number, alphabet: readonly Command[]): SearchOptions => ({
+  unlogged,
+  alphabet,
+  budget: 100_000,
+});
 
 const SESSION = GOLDEN_SESSIONS.find((g) => g.name === "session-1");
 if (SESSION === undefined) throw new Error("no golden session-1");
@@ -93,7 +113,9 @@ describe("srk record and check-log on the bundled implementation", () => {
     expect(t.every((x, i) => i === 0 || x >= (t[i - 1] as number))).toBe(true);
     expect(body.filter((e) => e["dir"] === "request")).toHaveLength(LINES.length + 2);
     // What the client saw is what the log holds, line for line.
-    expect(body.filter((e) => e["dir"] === "reply").map((e) => e["msg"])).toEqual(recorded.replies.map((r) => JSON.parse(r) as unknown));
+    expect(body.filter((e) => e["dir"] === "reply").map((e) => e["msg"])).toEqual(
+      recorded.replies.map((r) => JSON.parse(r) as unknown),
+    );
     expect(body.at(-1)).toMatchObject({ exit: { code: 0, signal: null } });
   }, 120_000);
 
@@ -151,7 +173,9 @@ describe("srk record and check-log on the bundled implementation", () => {
   it("an agent the log never mints is a gap, its commands unchecked, not a violation", async () => {
     const [header, ...body] = logLines(recorded.log);
     // Drop the first mint and its reply (session-1 mints first after the hello).
-    const mintReq = body.findIndex((e) => (e["msg"] as { command?: { op?: string } } | undefined)?.command?.op === "advaita.mint");
+    const mintReq = body.findIndex(
+      (e) => (e["msg"] as { command?: { op?: string } } | undefined)?.command?.op === "advaita.mint",
+    );
     const mintId = (body[mintReq]?.["msg"] as { id: string }).id;
     const rest = body.filter((e) => (e["msg"] as { id?: unknown } | undefined)?.id !== mintId);
     const c = await checkLog(writeLog(join(temp(), "no-mint.log"), [header, ...rest]));
@@ -181,7 +205,10 @@ describe("every golden session and a differential campaign, recorded, validate",
     let commands = 0;
     for (let r = 1; r <= 12; r++) {
       requests.push({ type: "reset", id: `r${r}` });
-      const steps = seededSession(r, 80, { families: ["janma", "samskara", "advaita", "ripa"], profile: r % 2 === 0 ? "store" : "mixed" });
+      const steps = seededSession(r, 80, {
+        families: ["janma", "samskara", "advaita", "ripa"],
+        profile: r % 2 === 0 ? "store" : "mixed",
+      });
       steps.forEach((s, i) => requests.push({ type: "command", id: `r${r}.c${i + 1}`, command: s.command }));
       commands += steps.length;
       requests.push({ type: "query", id: `r${r}.world`, query: { name: "world" } });
@@ -204,7 +231,12 @@ describe("a catalog mutant's recording fails where the golden replay first diver
       const open = await load(api);
       const miss = firstGoldenMismatchAt(LINES, open());
       if (miss !== null && miss.threw === null) {
-        found = { id: m.id, main: api.replace(/api\.ts$/, "main.ts"), line: miss.line, invariant: m.invariant as string };
+        found = {
+          id: m.id,
+          main: api.replace(/api\.ts$/, "main.ts"),
+          line: miss.line,
+          invariant: m.invariant as string,
+        };
         break;
       }
     }
@@ -217,7 +249,10 @@ describe("a catalog mutant's recording fails where the golden replay first diver
     const [v] = c.violations;
     // Golden line N is request N+1 of the log (the hello is the first); the log's line of that request:
     const entries = logLines(log);
-    const reqLine = entries.findIndex((e) => e["dir"] === "request" && (e["msg"] as { id?: unknown }).id === LINES[found.line - 1]?.request.id) + 1;
+    const reqLine =
+      entries.findIndex(
+        (e) => e["dir"] === "request" && (e["msg"] as { id?: unknown }).id === LINES[found.line - 1]?.request.id,
+      ) + 1;
     expect(v?.request_line, found.id).toBe(reqLine);
     expect(v?.invariant, found.id).toBe(found.invariant);
     expect(c.unchecked.after_violation).toBeGreaterThanOrEqual(0);
@@ -236,21 +271,38 @@ describe("a catalog mutant's recording fails where the golden replay first diver
     expect(trace.invariant).toBe(found.invariant);
     expect(trace.failing_step).toBe(trace.steps.length - 1);
     const mutantLine = `${process.execPath} --import tsx ${found.main}`;
-    const onMutant = await replayTrace(trace, { commandLine: mutantLine, requestTimeoutMs: 30_000, startupTimeoutMs: 60_000 });
+    const onMutant = await replayTrace(trace, {
+      commandLine: mutantLine,
+      requestTimeoutMs: 30_000,
+      startupTimeoutMs: 60_000,
+    });
     expect(onMutant).toMatchObject({ kind: "still-fails", step: trace.steps.length });
-    const onImpl = await replayTrace(trace, { commandLine: `${process.execPath} --import tsx impl/main.ts`, requestTimeoutMs: 30_000, startupTimeoutMs: 60_000 });
+    const onImpl = await replayTrace(trace, {
+      commandLine: `${process.execPath} --import tsx impl/main.ts`,
+      requestTimeoutMs: 30_000,
+      startupTimeoutMs: 60_000,
+    });
     expect(onImpl).toEqual({ kind: "passes", steps: trace.steps.length });
     // Commands left out before the divergence, searched for with an alphabet that holds them and
     // every other command of session-1 up to there: the search explains the gap, never the mutant's reply.
-    const before = LINES.slice(0, found.line - 1).filter((l) => l.request.type === "command" && l.reply.ok).map((l) => l.request.id);
+    const before = LINES.slice(0, found.line - 1)
+      .filter((l) => l.request.type === "command" && l.reply.ok)
+      .map((l) => l.request.id);
     if (before.length >= 2) {
       const removed = before.slice(-2);
-      const upTo = LINES.slice(0, found.line - 1).filter((l) => l.request.type === "command").map((l) => l.request.id).slice(-6);
+      const upTo = LINES.slice(0, found.line - 1)
+        .filter((l) => l.request.type === "command")
+        .map((l) => l.request.id)
+        .slice(-6);
       const unlogged = withoutCommands(entries, removed);
-      const s = await checkLog(writeLog(join(temp(), "mutant-unlogged.log"), unlogged), search(2, commandsOf([...new Set([...upTo, ...removed])])));
+      const s = await checkLog(
+        writeLog(join(temp(), "mutant-unlogged.log"), unlogged),
+        search(2, commandsOf([...new Set([...upTo, ...removed])])),
+      );
       // The same request as in the whole log, at its line in this one (requests and replies interleave as the proxy saw them).
       const failingId = LINES[found.line - 1]?.request.id;
-      const lineHere = unlogged.findIndex((e) => e["dir"] === "request" && (e["msg"] as { id?: unknown }).id === failingId) + 1;
+      const lineHere =
+        unlogged.findIndex((e) => e["dir"] === "request" && (e["msg"] as { id?: unknown }).id === failingId) + 1;
       expect(s.result).toBe("violations");
       expect(s.violations[0]?.invariant).toBe(found.invariant);
       expect(s.violations[0]?.request_line).toBe(lineHere);
@@ -270,15 +322,26 @@ describe("the three commands from a shell", () => {
     const log = join(dir, "cli.log");
     const impl = `${process.execPath} --import tsx impl/main.ts --data-dir ${join(dir, "data")}`;
     const input = [HELLO, ...requestsOf(LINES.slice(0, 12)), SHUTDOWN].map((r) => JSON.stringify(r)).join("\n") + "\n";
-    const child = execFile(process.execPath, ["bin/srk.mjs", "record", "--impl", impl, "--log", log], { cwd: REPO_ROOT });
+    const child = execFile(process.execPath, ["bin/srk.mjs", "record", "--impl", impl, "--log", log], {
+      cwd: REPO_ROOT,
+    });
     child.stdin?.end(input);
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(0);
-    const ok = await run(process.execPath, ["bin/srk.mjs", "check-log", log, "--out", join(dir, "out")], { cwd: REPO_ROOT });
-    expect(JSON.parse(readFileSync(join(dir, "out", "check.json"), "utf8"))).toMatchObject({ result: "consistent", exit_code: 0 });
-    expect(ok.stdout).toMatch(/^srk check-log .*cli\.log: consistent \(exit 0\): every one of the \d+ compared replies is the model's/);
+    const ok = await run(process.execPath, ["bin/srk.mjs", "check-log", log, "--out", join(dir, "out")], {
+      cwd: REPO_ROOT,
+    });
+    expect(JSON.parse(readFileSync(join(dir, "out", "check.json"), "utf8"))).toMatchObject({
+      result: "consistent",
+      exit_code: 0,
+    });
+    expect(ok.stdout).toMatch(
+      /^srk check-log .*cli\.log: consistent \(exit 0\): every one of the \d+ compared replies is the model's/,
+    );
     appendFileSync(log, '{"seq":');
-    const bad = await run(process.execPath, ["bin/srk.mjs", "check-log", log], { cwd: REPO_ROOT }).catch((e: { code: number; stderr: string }) => e);
+    const bad = await run(process.execPath, ["bin/srk.mjs", "check-log", log], { cwd: REPO_ROOT }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect((bad as { code: number }).code).toBe(64);
     expect((bad as { stderr: string }).stderr).toMatch(/cli\.log:\d+: not a JSON value/);
   }, 120_000);

@@ -40,13 +40,29 @@ if (SESSION === undefined) throw new Error("no golden session-1");
 const LINES = readGolden(join(REPO_ROOT, goldenPath(SESSION)));
 
 /** Each request of session-1 with the model's reply to it, in order: a complete log's body. */
-const PAIRS: readonly { id: string; request: Record<string, unknown>; reply: Record<string, unknown>; command: Command | null }[] = (() => {
+const PAIRS: readonly {
+  id: string;
+  request: Record<string, unknown>;
+  reply: Record<string, unknown>;
+  command: Command | null;
+}[] = (() => {
   let world = initialWorld();
   return LINES.map((l) => {
-    if (l.request.type === "query") return { id: l.request.id, request: l.request, reply: { id: l.request.id, ok: true, events: [], result: view(world) }, command: null };
+    if (l.request.type === "query")
+      return {
+        id: l.request.id,
+        request: l.request,
+        reply: { id: l.request.id, ok: true, events: [], result: view(world) },
+        command: null,
+      };
     const e = expect1(world, l.request.command);
     world = e.world;
-    return { id: l.request.id, request: l.request, reply: { id: l.request.id, ...e.reply }, command: l.request.command };
+    return {
+      id: l.request.id,
+      request: l.request,
+      reply: { id: l.request.id, ...e.reply },
+      command: l.request.command,
+    };
   });
 })();
 
@@ -91,7 +107,11 @@ const build = (drop: readonly string[], edit: Readonly<Record<string, Record<str
 /** The id of the request after `id` in session-1. */
 const after = (id: string): string => PAIRS[PAIRS.findIndex((p) => p.id === id) + 1]?.id ?? "?";
 
-const search = (unlogged: number, alphabet: readonly AlphabetCommand[], budget = 100_000): SearchOptions => ({ unlogged, alphabet, budget });
+const search = (unlogged: number, alphabet: readonly AlphabetCommand[], budget = 100_000): SearchOptions => ({
+  unlogged,
+  alphabet,
+  budget,
+});
 
 // Two consecutive accepted commands: a restart, then a migration fence (which the later commands of session-1 see).
 const REMOVED = ["c19", "c20"] as const;
@@ -116,7 +136,9 @@ describe("unlogged commands at a seq gap (L-2.4)", () => {
       expect(c.result, `k=${k}`).toBe("consistent");
       expect(c.violations).toEqual([]);
       const s = c.search;
-      expect(s?.explanations.map((x) => ({ line: x.line, inserted: x.inserted }))).toEqual([{ line: log.requestLine.get(after("c20")), inserted: REMOVED.map(commandOf) }]);
+      expect(s?.explanations.map((x) => ({ line: x.line, inserted: x.inserted }))).toEqual([
+        { line: log.requestLine.get(after("c20")), inserted: REMOVED.map(commandOf) },
+      ]);
       expect(s?.max_depth).toBe(REMOVED.length);
       expect(s?.states_visited).toBeGreaterThan(0);
       expect(s?.explained).toBeGreaterThanOrEqual(1);
@@ -131,11 +153,15 @@ describe("unlogged commands at a seq gap (L-2.4)", () => {
     const plain = await checkLog(log.file);
     const c = await checkLog(log.file, search(2, REMOVED.map(commandOf), 1));
     expect(c.result).toBe("violations");
-    expect(c.violations.map((v) => ({ line: v.line, invariant: v.invariant }))).toEqual(plain.violations.map((v) => ({ line: v.line, invariant: v.invariant })));
+    expect(c.violations.map((v) => ({ line: v.line, invariant: v.invariant }))).toEqual(
+      plain.violations.map((v) => ({ line: v.line, invariant: v.invariant })),
+    );
     expect(c.violations[0]?.search).toBe("gave-up");
     expect(c.search).toMatchObject({ gave_up: 1, explained: 0, states_visited: 1, explanations: [] });
     expect(renderLogCheck(log.file, c)).toMatch(/1 gave up \(budget exhausted\)/);
-    expect(renderLogCheck(log.file, c)).toMatch(/search: the search for unlogged commands gave up: its budget of 1 states ran out/);
+    expect(renderLogCheck(log.file, c)).toMatch(
+      /search: the search for unlogged commands gave up: its budget of 1 states ran out/,
+    );
   });
 
   it("(c) an alphabet without a needed command leaves the violation, unexplained", async () => {
@@ -151,7 +177,12 @@ describe("unlogged commands at a seq gap (L-2.4)", () => {
     // The first logged command after the gap is rejected by the model; a mutant answers it with another code.
     const target = after("c20");
     expect(accepted(target)).toBe(false);
-    const wrong = { id: target, ok: false, error: { code: "NOT_FOUND", invariant: null, definite: true }, message: "mutant" };
+    const wrong = {
+      id: target,
+      ok: false,
+      error: { code: "NOT_FOUND", invariant: null, definite: true },
+      message: "mutant",
+    };
     const log = build(REMOVED, { [target]: wrong });
     const alphabet = PAIRS.flatMap((p) => (p.command === null ? [] : [p.command]));
     const c = await checkLog(log.file, search(2, alphabet));
@@ -179,8 +210,18 @@ describe("unlogged commands at a seq gap (L-2.4)", () => {
     const c = await checkLog(log.file, search(3, alphabet));
     expect(c.result).toBe("consistent");
     expect(c.search?.max_depth).toBe(1);
-    expect(c.search?.explanations).toEqual([{ line: log.requestLine.get(after("c20")), explains_line: expect.any(Number) as number, inserted: [commandOf("c20")] }]);
-    expect(renderLogCheck(log.file, c)).toMatch(new RegExp(`explained: 1 unlogged command\\(s\\) before line ${log.requestLine.get(after("c20"))} \\[ripa\\.migration_fence@58\\]`));
+    expect(c.search?.explanations).toEqual([
+      {
+        line: log.requestLine.get(after("c20")),
+        explains_line: expect.any(Number) as number,
+        inserted: [commandOf("c20")],
+      },
+    ]);
+    expect(renderLogCheck(log.file, c)).toMatch(
+      new RegExp(
+        `explained: 1 unlogged command\\(s\\) before line ${log.requestLine.get(after("c20"))} \\[ripa\\.migration_fence@58\\]`,
+      ),
+    );
   });
 
   it("two gaps, one command left out at each: each explained at its own gap, the later one on the earlier one's run", async () => {
@@ -191,7 +232,9 @@ describe("unlogged commands at a seq gap (L-2.4)", () => {
     expect((await checkLog(log.file)).result).toBe("violations");
     const c = await checkLog(log.file, search(1, removed.map(commandOf)));
     expect(c.result).toBe("consistent");
-    expect(c.search?.explanations.map((x) => [x.line, x.inserted])).toEqual(removed.map((id) => [log.requestLine.get(after(id)), [commandOf(id)]]));
+    expect(c.search?.explanations.map((x) => [x.line, x.inserted])).toEqual(
+      removed.map((id) => [log.requestLine.get(after(id)), [commandOf(id)]]),
+    );
     expect(c.search?.max_depth).toBe(1);
   });
 
@@ -199,11 +242,18 @@ describe("unlogged commands at a seq gap (L-2.4)", () => {
     // c41 (accepted) answered as a refusal by a mutant, after the explained gap of c19, c20.
     const target = "c41";
     expect(accepted(target)).toBe(true);
-    const wrong = { id: target, ok: false, error: { code: "NOT_FOUND", invariant: null, definite: true }, message: "mutant" };
+    const wrong = {
+      id: target,
+      ok: false,
+      error: { code: "NOT_FOUND", invariant: null, definite: true },
+      message: "mutant",
+    };
     const log = build(REMOVED, { [target]: wrong });
     const c = await checkLog(log.file, search(2, REMOVED.map(commandOf)));
     // One explanation kept, at the gap (a later search there may replace it, L-2.4).
-    expect(c.search?.explanations.map((x) => [x.line, x.inserted])).toEqual([[log.requestLine.get(after("c20")), REMOVED.map(commandOf)]]);
+    expect(c.search?.explanations.map((x) => [x.line, x.inserted])).toEqual([
+      [log.requestLine.get(after("c20")), REMOVED.map(commandOf)],
+    ]);
     expect(c.violations.map((v) => v.line)).toEqual([log.replyLine.get(target)]);
     const v = c.violations[0] as NonNullable<(typeof c.violations)[number]>;
     const trace = await traceOfViolation(log.file, v, c.search?.explanations ?? []);
@@ -212,7 +262,9 @@ describe("unlogged commands at a seq gap (L-2.4)", () => {
     // The two unlogged commands come just before the first logged request after the gap, without a logged reply.
     const at = ids.indexOf(after("c20"));
     expect(ids.slice(at - 2, at)).toEqual([`unlogged-${gapLine}.1`, `unlogged-${gapLine}.2`]);
-    expect(trace.steps.slice(at - 2, at).map((t) => [(t.request as { command: Command }).command, t.actual])).toEqual(REMOVED.map((id) => [commandOf(id), null]));
+    expect(trace.steps.slice(at - 2, at).map((t) => [(t.request as { command: Command }).command, t.actual])).toEqual(
+      REMOVED.map((id) => [commandOf(id), null]),
+    );
     // Every logged step before the failing one agrees with the model; the failing one is the mutant's reply.
     const last = trace.steps[trace.failing_step ?? -1];
     expect(ids[trace.failing_step ?? -1]).toBe(target);
@@ -221,18 +273,25 @@ describe("unlogged commands at a seq gap (L-2.4)", () => {
     for (const t of trace.steps.slice(0, -1)) if (t.actual !== null) expect(t.actual).toEqual(t.expected);
     // Without the explanations the same trace parts from the log at the gap: some logged step before the failing one disagrees.
     const bare = await traceOfViolation(log.file, v);
-    expect(bare.steps.slice(0, -1).some((t) => t.actual !== null && JSON.stringify(t.actual) !== JSON.stringify(t.expected))).toBe(true);
+    expect(
+      bare.steps.slice(0, -1).some((t) => t.actual !== null && JSON.stringify(t.actual) !== JSON.stringify(t.expected)),
+    ).toBe(true);
   });
 
   it("a mint left out: an agent gap without the search, explained by the mint with it", async () => {
     const log = build(["c1"]);
     const plain = await checkLog(log.file);
     // Without the search the agent c1 mints is a gap (L-2.2), first named by c2.
-    expect(plain.gaps).toContainEqual({ agent: (commandOf("c2") as { agent: string }).agent, line: log.requestLine.get("c2") });
+    expect(plain.gaps).toContainEqual({
+      agent: (commandOf("c2") as { agent: string }).agent,
+      line: log.requestLine.get("c2"),
+    });
     const c = await checkLog(log.file, search(1, [commandOf("c1")]));
     expect(c.gaps).toEqual([]);
     expect(c.result).toBe("consistent");
-    expect(c.search?.explanations.map((x) => [x.line, x.inserted])).toEqual([[log.requestLine.get("c2"), [commandOf("c1")]]]);
+    expect(c.search?.explanations.map((x) => [x.line, x.inserted])).toEqual([
+      [log.requestLine.get("c2"), [commandOf("c1")]],
+    ]);
     expect(c.checked.replies + c.checked.worlds).toBe(PAIRS.length - 1);
   });
 });
@@ -247,10 +306,14 @@ describe("(f) the alphabet file", () => {
     const good = commandOf("c20");
     const f = write(JSON.stringify([good, { ...good, agent: 5 }]));
     expect(() => readAlphabet(f)).toThrow(LogFileError);
-    expect(() => readAlphabet(f)).toThrow(/alpha\.json: alphabet command 1 \(op "ripa\.migration_fence"\): not a wire command: agent/);
+    expect(() => readAlphabet(f)).toThrow(
+      /alpha\.json: alphabet command 1 \(op "ripa\.migration_fence"\): not a wire command: agent/,
+    );
     expect(() => readAlphabet(write("{}"))).toThrow(/alpha\.json: the alphabet must be a JSON array/);
     expect(() => readAlphabet(write("[1]"))).toThrow(/alpha\.json: alphabet command 0: not a JSON object/);
-    expect(() => readAlphabet(write(JSON.stringify([{ ...good, tick: -1 }])))).toThrow(/alpha\.json: alphabet command 0: tick must be/);
+    expect(() => readAlphabet(write(JSON.stringify([{ ...good, tick: -1 }])))).toThrow(
+      /alpha\.json: alphabet command 0: tick must be/,
+    );
     expect(() => readAlphabet(write("[,"))).toThrow(/alpha\.json: the alphabet is not JSON/);
     const { tick: _t, ...tickless } = good;
     expect(readAlphabet(write(JSON.stringify([tickless])))).toEqual([tickless]);
@@ -258,8 +321,14 @@ describe("(f) the alphabet file", () => {
   it("srk check-log exits 64 on it, naming the file and the index", async () => {
     const log = build(REMOVED);
     const f = write(JSON.stringify([commandOf("c19"), { op: "ripa.migration_fence" }]));
-    const bad = await run(process.execPath, ["bin/srk.mjs", "check-log", log.file, "--unlogged", "2", "--alphabet", f, "--out", join(temp(), "out")], { cwd: REPO_ROOT }).catch((e: { code: number; stderr: string }) => e);
+    const bad = await run(
+      process.execPath,
+      ["bin/srk.mjs", "check-log", log.file, "--unlogged", "2", "--alphabet", f, "--out", join(temp(), "out")],
+      { cwd: REPO_ROOT },
+    ).catch((e: { code: number; stderr: string }) => e);
     expect((bad as { code: number }).code).toBe(64);
-    expect((bad as { stderr: string }).stderr).toMatch(/alpha\.json: alphabet command 1 \(op "ripa\.migration_fence"\)/);
+    expect((bad as { stderr: string }).stderr).toMatch(
+      /alpha\.json: alphabet command 1 \(op "ripa\.migration_fence"\)/,
+    );
   }, 60_000);
 });

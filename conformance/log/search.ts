@@ -47,7 +47,13 @@ export interface SearchOptions {
  * reply, when the log holds one) or a world query (compared after `lastOp`, D-035 rule 2).
  */
 export type SegmentItem =
-  | { readonly kind: "command"; readonly line: number; readonly op: string; readonly command: Command; readonly reply: unknown }
+  | {
+      readonly kind: "command";
+      readonly line: number;
+      readonly op: string;
+      readonly command: Command;
+      readonly reply: unknown;
+    }
   | { readonly kind: "world"; readonly line: number; readonly lastOp: string; readonly reply: unknown };
 
 /** A place where the log shows entries were left out: before the logged request at `line`. */
@@ -100,14 +106,18 @@ export interface SearchStats {
   readonly explanations: readonly Explanation[];
 }
 
-const obj = (x: unknown): Record<string, unknown> | null => (typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null);
+const obj = (x: unknown): Record<string, unknown> | null =>
+  typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null;
 
 /**
  * A structural key of the whole world: its canonical encoding (model/state-schema.ts, equal worlds
  * encode to identical JSON), hashed to keep the seen-set small. Deduplicating on the full state,
  * not the view, never merges two states the model could tell apart later.
  */
-export const fingerprint = (world: World): string => createHash("sha256").update(JSON.stringify(encodeWorld(world))).digest("base64");
+export const fingerprint = (world: World): string =>
+  createHash("sha256")
+    .update(JSON.stringify(encodeWorld(world)))
+    .digest("base64");
 
 /**
  * Replays `items` from `world` as the checker compares them (L-2.2): every command is applied, and
@@ -121,14 +131,16 @@ export const replayAgrees = (world: World, items: readonly SegmentItem[]): World
     before = w;
     if (item.kind === "command") {
       const e = expect1(w, item.command);
-      if (item.reply !== undefined && compareReply(item.op, e.reply, item.reply as never, e.rejectedAt) !== null) return null;
+      if (item.reply !== undefined && compareReply(item.op, e.reply, item.reply as never, e.rejectedAt) !== null)
+        return null;
       w = e.world;
     } else if (item.reply !== undefined) {
       const expected = view(w);
       const r = obj(item.reply);
-      const m = r?.["ok"] === true
-        ? compareWorld(item.lastOp, expected, r["result"])
-        : compareReply(item.lastOp, { ok: true, events: [], result: expected } as ExpectedReply, item.reply as never);
+      const m =
+        r?.["ok"] === true
+          ? compareWorld(item.lastOp, expected, r["result"])
+          : compareReply(item.lastOp, { ok: true, events: [], result: expected } as ExpectedReply, item.reply as never);
       if (m !== null) return null;
     }
   }
@@ -176,7 +188,12 @@ export const searchUnlogged = (points: readonly InsertionPoint[], options: Searc
   const frontiers: Frontier[] = [...points].reverse().map((point) => {
     const first = point.items.find((i) => i.kind === "command");
     const tick = first?.kind === "command" ? obj(first.command)?.["tick"] : undefined;
-    return { point, seen: new Set([fingerprint(point.world)]), nodes: [{ world: point.world, inserted: [] }], nextTick: typeof tick === "number" ? tick : null };
+    return {
+      point,
+      seen: new Set([fingerprint(point.world)]),
+      nodes: [{ world: point.world, inserted: [] }],
+      nextTick: typeof tick === "number" ? tick : null,
+    };
   });
   let visited = 0;
   for (let depth = 1; depth <= options.unlogged; depth++) {
@@ -190,14 +207,21 @@ export const searchUnlogged = (points: readonly InsertionPoint[], options: Searc
             if (!e.reply.ok) continue;
             const key = fingerprint(e.world);
             if (f.seen.has(key)) continue;
-            if (visited >= options.budget) return { explanation: null, worldBefore: null, worldAfterInsert: null, visited, gaveUp: true };
+            if (visited >= options.budget)
+              return { explanation: null, worldBefore: null, worldAfterInsert: null, visited, gaveUp: true };
             f.seen.add(key);
             visited++;
             const inserted = [...node.inserted, command];
             const before = replayAgrees(e.world, f.point.items);
             const last = f.point.items.at(-1);
             if (before !== null && last !== undefined) {
-              return { explanation: { line: f.point.line, explains_line: last.line, inserted }, worldBefore: before, worldAfterInsert: e.world, visited, gaveUp: false };
+              return {
+                explanation: { line: f.point.line, explains_line: last.line, inserted },
+                worldBefore: before,
+                worldAfterInsert: e.world,
+                visited,
+                gaveUp: false,
+              };
             }
             next.push({ world: e.world, inserted });
           }
@@ -221,19 +245,28 @@ export const parseAlphabet = (file: string, text: string): AlphabetCommand[] => 
   } catch (e) {
     throw new LogFileError(file, null, `the alphabet is not JSON (${(e as Error).message}) (L-2.4)`);
   }
-  if (!Array.isArray(value)) throw new LogFileError(file, null, "the alphabet must be a JSON array of commands (L-2.4)");
+  if (!Array.isArray(value))
+    throw new LogFileError(file, null, "the alphabet must be a JSON array of commands (L-2.4)");
   return value.map((c, i) => {
     const o = obj(c);
     if (o === null) throw new LogFileError(file, null, `alphabet command ${i}: not a JSON object (L-2.4)`);
     if ("tick" in o && (typeof o["tick"] !== "number" || !Number.isSafeInteger(o["tick"]) || o["tick"] < 0)) {
-      throw new LogFileError(file, null, `alphabet command ${i}: tick must be a non-negative integer or absent (L-2.4)`);
+      throw new LogFileError(
+        file,
+        null,
+        `alphabet command ${i}: tick must be a non-negative integer or absent (L-2.4)`,
+      );
     }
     // A command without its tick is checked with a placeholder tick: every other member must be the wire's.
     const parsed = CommandSchema.safeParse({ tick: 0, ...o });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue === undefined || issue.path.length === 0 ? "" : `${issue.path.map(String).join(".")}: `;
-      throw new LogFileError(file, null, `alphabet command ${i} (op ${JSON.stringify(o["op"] ?? null)}): not a wire command: ${where}${issue?.message ?? "invalid"} (L-2.4)`);
+      throw new LogFileError(
+        file,
+        null,
+        `alphabet command ${i} (op ${JSON.stringify(o["op"] ?? null)}): not a wire command: ${where}${issue?.message ?? "invalid"} (L-2.4)`,
+      );
     }
     return o as AlphabetCommand;
   });

@@ -17,7 +17,8 @@ import type { LogViolation } from "./check.ts";
 import type { Explanation } from "./search.ts";
 import { openLog } from "./read.ts";
 
-const obj = (x: unknown): Record<string, unknown> | null => (typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null);
+const obj = (x: unknown): Record<string, unknown> | null =>
+  typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null;
 
 /**
  * The trace of `v`, read from `file` again. The commands of the explanations the check kept
@@ -25,7 +26,11 @@ const obj = (x: unknown): Record<string, unknown> | null => (typeof x === "objec
  * reply (`actual` null, id `unlogged-<line>.<k>`): the model's state at the violation was reached
  * through them, so a replay without them would not reach it.
  */
-export const traceOfViolation = async (file: string, v: LogViolation, explanations: readonly Explanation[] = []): Promise<PortableTrace> => {
+export const traceOfViolation = async (
+  file: string,
+  v: LogViolation,
+  explanations: readonly Explanation[] = [],
+): Promise<PortableTrace> => {
   const { entries } = await openLog(file);
   const requests: { line: number; msg: Record<string, unknown> }[] = [];
   const replies = new Map<string, unknown>();
@@ -36,13 +41,18 @@ export const traceOfViolation = async (file: string, v: LogViolation, explanatio
     if (msg === null) continue;
     if (entry.dir === "request" && line <= v.request_line) {
       const q = obj(msg["query"]);
-      if (msg["type"] === "command" || (msg["type"] === "query" && q?.["name"] === "world")) requests.push({ line, msg });
+      if (msg["type"] === "command" || (msg["type"] === "query" && q?.["name"] === "world"))
+        requests.push({ line, msg });
     } else if (entry.dir === "reply") replies.set(JSON.stringify(msg["id"]), msg);
   }
   const before = new Map<number, readonly Command[]>();
-  for (const x of explanations) if (x.line > v.context.from_line && x.line <= v.request_line) before.set(x.line, x.inserted);
+  for (const x of explanations)
+    if (x.line > v.context.from_line && x.line <= v.request_line) before.set(x.line, x.inserted);
   const withUnlogged = requests.flatMap(({ line, msg }) => [
-    ...(before.get(line) ?? []).map((command, k) => ({ line, msg: { type: "command", id: `unlogged-${line}.${k + 1}`, command } as Record<string, unknown> })),
+    ...(before.get(line) ?? []).map((command, k) => ({
+      line,
+      msg: { type: "command", id: `unlogged-${line}.${k + 1}`, command } as Record<string, unknown>,
+    })),
     { line, msg },
   ]);
   let world: World = initialWorld();
@@ -55,7 +65,11 @@ export const traceOfViolation = async (file: string, v: LogViolation, explanatio
     }
     const e = expect1(world, msg["command"] as Command);
     world = e.world;
-    const step: TraceStep = { request: msg as TraceStep["request"], expected: e.reply as unknown as TraceStep["expected"], actual };
+    const step: TraceStep = {
+      request: msg as TraceStep["request"],
+      expected: e.reply as unknown as TraceStep["expected"],
+      actual,
+    };
     return e.rejectedAt === undefined ? step : { ...step, model: { ...e.rejectedAt } };
   });
   return {

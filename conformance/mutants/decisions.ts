@@ -32,16 +32,22 @@ export const DECISIONS_FILE = "conformance/mutants/decisions.json";
 /** Parses and checks the decisions: each is {wrong, decision} with a known side and a reason. */
 export const parseDecisions = (text: string, file = DECISIONS_FILE): Decisions => {
   const raw = JSON.parse(text) as unknown;
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`${file}: not an object of mutant id → decision`);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+    throw new Error(`${file}: not an object of mutant id → decision`);
   for (const [id, d] of Object.entries(raw as Record<string, unknown>)) {
     const x = d as Partial<Decision> | null;
     if (x === null || typeof x !== "object") throw new Error(`${file}: ${id}: not an object`);
-    if (x.wrong !== "label" && x.wrong !== "attribution" && x.wrong !== "D-035" && x.wrong !== "neither") throw new Error(`${file}: ${id}: wrong must be "label", "attribution", "D-035" or "neither", not ${JSON.stringify(x.wrong)}`);
-    if (typeof x.decision !== "string" || x.decision.trim().length < 20) throw new Error(`${file}: ${id}: decision must say what was decided and why`);
+    if (x.wrong !== "label" && x.wrong !== "attribution" && x.wrong !== "D-035" && x.wrong !== "neither")
+      throw new Error(
+        `${file}: ${id}: wrong must be "label", "attribution", "D-035" or "neither", not ${JSON.stringify(x.wrong)}`,
+      );
+    if (typeof x.decision !== "string" || x.decision.trim().length < 20)
+      throw new Error(`${file}: ${id}: decision must say what was decided and why`);
     const keys = Object.keys(x).filter((k) => k !== "wrong" && k !== "decision");
     if (keys.length > 0) throw new Error(`${file}: ${id}: unknown field(s) ${keys.join(", ")}`);
   }
   return raw as Decisions;
 };
 
-export const readDecisions = (root = REPO_ROOT): Decisions => parseDecisions(readFileSync(join(root, DECISIONS_FILE), "utf8"));
+export const readDecisions = (root = REPO_ROOT): Decisions =>
+  parseDecisions(readFileSync(join(root, DECISIONS_FILE), "utf8"));

@@ -35,8 +35,18 @@ const killedBy = async (m: LabelledMutant): Promise<{ verdict: string; invariant
   const data = mkdtempSync(join(process.platform === "linux" ? "/dev/shm" : tmpdir(), "srk-exh-reach-data-"));
   try {
     const { certificate } = await certify({
-      commandLine: mutantCommandLine(m, `exh-reach-${m.id}`), cwd: REPO_ROOT, outDir: out, dataRoot: data, seed: 1, runs: 1, timeBudgetMs: 240_000,
-      requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], stages: ["handshake", "exhaustive"], graceMs: 10_000,
+      commandLine: mutantCommandLine(m, `exh-reach-${m.id}`),
+      cwd: REPO_ROOT,
+      outDir: out,
+      dataRoot: data,
+      seed: 1,
+      runs: 1,
+      timeBudgetMs: 240_000,
+      requestTimeoutMs: 15_000,
+      startupTimeoutMs: 30_000,
+      only: [],
+      stages: ["handshake", "exhaustive"],
+      graceMs: 10_000,
     });
     const stage = certificate.stages.find((s) => s.stage === "exhaustive");
     return { verdict: stage?.verdict ?? "absent", invariants: (stage?.findings ?? []).map((f) => f.invariant) };
@@ -74,13 +84,19 @@ describe("the exhaustive stage kills exactly the catalog mutants its scope reach
   it("every reached mutant is killed over the wire, under some invariant, and a sample of the unreached survive", async () => {
     if (reach.size === 0) throw new Error("the previous test did not run");
     const reached = MODEL_MUTANTS.filter((m) => reach.get(m.id) !== null);
-    const unreached = sample(MODEL_MUTANTS.filter((m) => reach.get(m.id) === null), UNREACHED_SAMPLE);
+    const unreached = sample(
+      MODEL_MUTANTS.filter((m) => reach.get(m.id) === null),
+      UNREACHED_SAMPLE,
+    );
     const wrong: string[] = [];
     let own = 0;
     for (const m of [...reached, ...unreached]) {
       const r = await killedBy(m);
       const isReached = reach.get(m.id) !== null;
-      if ((r.verdict === "fail") !== isReached) wrong.push(`${m.id}: reached ${isReached} (${reach.get(m.id) ?? "no difference"}), exhaustive stage ${r.verdict}`);
+      if ((r.verdict === "fail") !== isReached)
+        wrong.push(
+          `${m.id}: reached ${isReached} (${reach.get(m.id) ?? "no difference"}), exhaustive stage ${r.verdict}`,
+        );
       if (r.invariants.includes(m.invariant)) own++;
     }
     expect(wrong).toEqual([]);

@@ -27,13 +27,19 @@ export const materialize = (name: string, mutant: Mutant | null): string => {
   const dir = join(WORK, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  cpSync(join(ROOT, "impl"), join(dir, "impl"), { recursive: true, filter: (src) => !src.includes(`${join("impl", "test")}`) });
+  cpSync(join(ROOT, "impl"), join(dir, "impl"), {
+    recursive: true,
+    filter: (src) => !src.includes(`${join("impl", "test")}`),
+  });
   if (!existsSync(join(dir, "spec"))) symlinkSync(join(ROOT, "spec"), join(dir, "spec"), "dir");
   if (mutant !== null) {
     const file = join(dir, mutant.file);
     const text = readFileSync(file, "utf8");
     const n = occurrences(text, mutant.find);
-    if (n !== 1) throw new Error(`mutant ${mutant.id}: the text to patch occurs ${n} times in ${mutant.file}, expected once; update the mutant`);
+    if (n !== 1)
+      throw new Error(
+        `mutant ${mutant.id}: the text to patch occurs ${n} times in ${mutant.file}, expected once; update the mutant`,
+      );
     writeFileSync(file, text.replace(mutant.find, mutant.replace));
   }
   return join(dir, "impl", "api.ts");
@@ -82,17 +88,28 @@ export const huntGolden = (openImpl: Opener): Verdict => {
  * The differential alone: `runs` random sequences per generator profile (store-focused, then
  * mixed, or `first` first) from a fixed seed, stopping at the first disagreement (no shrinking).
  */
-export const huntDifferential = (openImpl: Opener, runs: number, seed: number, first: GenProfile = "store"): Verdict => {
+export const huntDifferential = (
+  openImpl: Opener,
+  runs: number,
+  seed: number,
+  first: GenProfile = "store",
+): Verdict => {
   const profiles: readonly GenProfile[] = first === "mixed" ? ["mixed", "store"] : ["store", "mixed"];
   for (const profile of profiles) {
-    const result = fc.check(fc.property(choicesArb(60, 200), (cs) => compareRun(() => openImpl({}), cs, { profile })), {
-      numRuns: runs,
-      seed,
-      endOnFailure: true,
-    });
+    const result = fc.check(
+      fc.property(choicesArb(60, 200), (cs) => compareRun(() => openImpl({}), cs, { profile })),
+      {
+        numRuns: runs,
+        seed,
+        endOnFailure: true,
+      },
+    );
     if (result.failed) {
       const err = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
-      return { killed: true, by: `differential, ${profile} profile (seed ${seed}, run ${result.numRuns}): ${err.slice(0, 400)}` };
+      return {
+        killed: true,
+        by: `differential, ${profile} profile (seed ${seed}, run ${result.numRuns}): ${err.slice(0, 400)}`,
+      };
     }
   }
   return { killed: false, by: `survived ${runs} differential runs per profile from seed ${seed}` };
@@ -108,5 +125,7 @@ export const hunt = (openImpl: Opener, runs: number, seed: number): Verdict => {
   const golden = huntGolden(openImpl);
   if (golden.killed) return golden;
   const differential = huntDifferential(openImpl, runs, seed);
-  return differential.killed ? differential : { killed: false, by: `survived the golden sessions and ${runs} differential runs per profile from seed ${seed}` };
+  return differential.killed
+    ? differential
+    : { killed: false, by: `survived the golden sessions and ${runs} differential runs per profile from seed ${seed}` };
 };

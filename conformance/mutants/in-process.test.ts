@@ -29,8 +29,14 @@ describe("mutants of the implementation are killed (J-1 .. I6)", () => {
 
   it("the test files the mutant catalog and this harness point to exist", () => {
     const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-    const sources = ["properties/mutants/catalog.ts", "conformance/mutants/harness.ts", "conformance/mutants/sample.ts", "conformance/mutants/in-process.test.ts"];
-    const named = (f: string): string[] => [...readFileSync(join(root, f), "utf8").matchAll(/[\w./-]+\.test\.ts/g)].map((x) => x[0]);
+    const sources = [
+      "properties/mutants/catalog.ts",
+      "conformance/mutants/harness.ts",
+      "conformance/mutants/sample.ts",
+      "conformance/mutants/in-process.test.ts",
+    ];
+    const named = (f: string): string[] =>
+      [...readFileSync(join(root, f), "utf8").matchAll(/[\w./-]+\.test\.ts/g)].map((x) => x[0]);
     expect(named("properties/mutants/catalog.ts")).toContain("conformance/mutants/in-process.test.ts");
     expect(sources.flatMap(named).filter((p) => !existsSync(join(root, p)))).toEqual([]);
   });
@@ -39,7 +45,9 @@ describe("mutants of the implementation are killed (J-1 .. I6)", () => {
     const verdict = hunt(await load(materialize("unpatched", null)), RUNS, SEED);
     expect(verdict.killed, verdict.by).toBe(false);
     // the control ran exactly what a mutant gets: the golden sessions and RUNS runs per profile
-    expect(verdict.by).toBe(`survived the golden sessions and ${IN_PROCESS_BUDGET.runs} differential runs per profile from seed ${IN_PROCESS_BUDGET.seed}`);
+    expect(verdict.by).toBe(
+      `survived the golden sessions and ${IN_PROCESS_BUDGET.runs} differential runs per profile from seed ${IN_PROCESS_BUDGET.seed}`,
+    );
   });
 
   // Wire mutants (invariant null) change only impl/wire, which neither the in-process golden replay
@@ -51,11 +59,16 @@ describe("mutants of the implementation are killed (J-1 .. I6)", () => {
   const review = MUTANTS.filter((x) => x.review !== undefined && x.invariant !== null);
   it(`the default sample of spec-review mutants names review mutants of all four families${ALL_MUTANTS ? " (MUTANTS=all: every one is checked)" : ""}`, () => {
     const picked = sampled(review, REVIEW_SAMPLE);
-    expect(picked.map((m) => m.id).sort()).toEqual(ALL_MUTANTS ? review.map((m) => m.id).sort() : [...REVIEW_SAMPLE].sort());
-    expect(new Set(REVIEW_SAMPLE.map((id) => familyOfInvariant(review.find((m) => m.id === id)?.invariant ?? "J-1"))).size).toBe(PROTOCOLS.length);
+    expect(picked.map((m) => m.id).sort()).toEqual(
+      ALL_MUTANTS ? review.map((m) => m.id).sort() : [...REVIEW_SAMPLE].sort(),
+    );
+    expect(
+      new Set(REVIEW_SAMPLE.map((id) => familyOfInvariant(review.find((m) => m.id === id)?.invariant ?? "J-1"))).size,
+    ).toBe(PROTOCOLS.length);
   });
 
-  for (const m of notSampled(review, REVIEW_SAMPLE)) it.skip(`${m.review} mutant ${m.id}: not in the default sample (MUTANTS=all, npm run mutants:check)`, () => {});
+  for (const m of notSampled(review, REVIEW_SAMPLE))
+    it.skip(`${m.review} mutant ${m.id}: not in the default sample (MUTANTS=all, npm run mutants:check)`, () => {});
 
   for (const m of sampled(review, REVIEW_SAMPLE)) {
     it(`${m.review} mutant ${m.id} (${m.description}) is killed by the golden sessions and, separately, by the differential`, async () => {
@@ -70,9 +83,13 @@ describe("mutants of the implementation are killed (J-1 .. I6)", () => {
   // The field-owner mutants (D-035 rule 2) are for the kill matrix's attribution over the wire;
   // in process they are checked like the others only with MUTANTS=all, to keep npm test's budget.
   const fieldOwners = MUTANTS.filter((x) => x.fieldOwner === true);
-  for (const m of notSampled(fieldOwners, [])) it.skip(`${m.invariant} field-owner mutant ${m.id}: checked over the wire by npm run mutants, in process with MUTANTS=all`, () => {});
+  for (const m of notSampled(fieldOwners, []))
+    it.skip(`${m.invariant} field-owner mutant ${m.id}: checked over the wire by npm run mutants, in process with MUTANTS=all`, () => {});
 
-  for (const m of [...MUTANTS.filter((x) => x.review === undefined && x.fieldOwner !== true), ...sampled(fieldOwners, [])]) {
+  for (const m of [
+    ...MUTANTS.filter((x) => x.review === undefined && x.fieldOwner !== true),
+    ...sampled(fieldOwners, []),
+  ]) {
     it(`${m.invariant} mutant ${m.id} (${m.description}) is killed`, async () => {
       const verdict = hunt(await load(materialize(m.id, m)), RUNS, SEED);
       if (verdict.killed) console.error(`${m.id}: killed by ${verdict.by.slice(0, 200)}`);

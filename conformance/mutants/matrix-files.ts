@@ -9,6 +9,7 @@ export const MATRIX_MD = "reports/mutants.md";
 
 export const readMatrixDoc = (root = REPO_ROOT): MatrixDoc => {
   const doc = JSON.parse(readFileSync(join(root, MATRIX_JSON), "utf8")) as MatrixDoc;
-  if (!Array.isArray(doc.mutants) || doc.counts === undefined) throw new Error(`${MATRIX_JSON} is not a kill matrix of this format (no mutants or counts): run npm run mutants`);
+  if (!Array.isArray(doc.mutants) || doc.counts === undefined)
+    throw new Error(`${MATRIX_JSON} is not a kill matrix of this format (no mutants or counts): run npm run mutants`);
   return doc;
 };

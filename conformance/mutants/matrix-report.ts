@@ -38,7 +38,12 @@ export interface MatrixDoc {
   readonly generated_by: string;
   /** conformance/evidence/inputs.ts inputsOf("mutants"), taken before the run (and the same after it). */
   readonly inputs: unknown;
-  readonly settings: { readonly seed: number; readonly runs: number; readonly time_budget_ms: number; readonly stages: readonly string[] };
+  readonly settings: {
+    readonly seed: number;
+    readonly runs: number;
+    readonly time_budget_ms: number;
+    readonly stages: readonly string[];
+  };
   readonly counts: Counts;
   readonly mutants: readonly MatrixRow[];
 }
@@ -62,18 +67,27 @@ export const countsLine = (c: Counts): string =>
  * with differing events or world views is rule (2).
  */
 export const ruleOf = (summary: string): string => {
-  const outcomes = /the model (?:rejected with \S+(?: \((\S+)\))?(?: at \S+(?:, rule \S+)?, which protects (?:no invariant|\S+))?|accepted), the implementation (?:rejected with \S+(?: \((\S+)\))?|accepted)/.exec(summary);
+  const outcomes =
+    /the model (?:rejected with \S+(?: \((\S+)\))?(?: at \S+(?:, rule \S+)?, which protects (?:no invariant|\S+))?|accepted), the implementation (?:rejected with \S+(?: \((\S+)\))?|accepted)/.exec(
+      summary,
+    );
   if (outcomes !== null) {
     if (outcomes[1] !== undefined) return `rule (1): the model's rejection names ${outcomes[1]}`;
-    const check = /the model rejected with \S+ at ([^\s,]+)(?:, rule ([^\s,]+))?, which protects ([^\s,]+)/.exec(summary);
-    if (check !== null && check[3] !== "no") return `rule (1): the model's rejection failed at ${check[1]}${check[2] === undefined ? "" : ` (rule ${check[2]})`}, which protects ${check[3]}`;
+    const check = /the model rejected with \S+ at ([^\s,]+)(?:, rule ([^\s,]+))?, which protects ([^\s,]+)/.exec(
+      summary,
+    );
+    if (check !== null && check[3] !== "no")
+      return `rule (1): the model's rejection failed at ${check[1]}${check[2] === undefined ? "" : ` (rule ${check[2]})`}, which protects ${check[3]}`;
     if (outcomes[2] !== undefined) return `rule (1): the implementation's rejection names ${outcomes[2]}`;
     const impl = /every check rejecting with \S+ protects (\S+?)\)/.exec(summary);
-    if (impl !== null) return `rule (1): every check of the operation that rejects with the implementation's code protects ${impl[1]}`;
+    if (impl !== null)
+      return `rule (1): every check of the operation that rejects with the implementation's code protects ${impl[1]}`;
     return "rule (1) found no invariant (a generic code whose check protects none, or an implementation's generic code that checks protecting different invariants share), so rule (3): the operation's first guard in catalog order";
   }
-  if (/the world views differ at|the world after it differs too/.test(summary)) return "rule (2): the owner of the first differing world field (field-owners.ts)";
-  if (/both .* but \$reply\.events/.test(summary)) return "rule (2): the owner of the differing event (field-owners.ts)";
+  if (/the world views differ at|the world after it differs too/.test(summary))
+    return "rule (2): the owner of the first differing world field (field-owners.ts)";
+  if (/both .* but \$reply\.events/.test(summary))
+    return "rule (2): the owner of the differing event (field-owners.ts)";
   if (/both .* but \$reply/.test(summary)) return "rule (2) found no owner for the differing reply field, so rule (3)";
   return "a stage's own check (not a reply comparison): see the summary";
 };
@@ -87,12 +101,19 @@ const VERDICT: Readonly<Record<Decision["wrong"], string>> = {
   label: "the label was wrong (fixed in the catalog with its new reason).",
   attribution: "the attribution did not follow D-035 (fixed in conformance/oracle/).",
   "D-035": "D-035 as written puts the failure there; a change of D-035 is proposed.",
-  neither: "the label and D-035 both stand: what would attribute the failure to the label is not on the wire, and D-035 says so.",
+  neither:
+    "the label and D-035 both stand: what would attribute the failure to the label is not on the wire, and D-035 says so.",
 };
 
 const otherSection = (rows: readonly MatrixRow[], decisions: Decisions): string[] => {
   const others = rows.filter((r) => r.attribution === "other");
-  if (others.length === 0) return ["## Killed under another invariant", "", "None: every killed mutant failed under the invariant its label names.", ""];
+  if (others.length === 0)
+    return [
+      "## Killed under another invariant",
+      "",
+      "None: every killed mutant failed under the invariant its label names.",
+      "",
+    ];
   return [
     "## Killed under another invariant",
     "",
@@ -107,7 +128,9 @@ const otherSection = (rows: readonly MatrixRow[], decisions: Decisions): string[
         `### \`${r.id}\``,
         "",
         `- label: ${label(r)} (${r.clause}); reported: ${r.reported.join(", ") || "a wire finding only"}`,
-        ...r.findings.map((f) => `- ${f.invariant ?? "wire"} by ${f.stage} / ${f.check}: ${cell(f.summary.slice(0, 400))}`),
+        ...r.findings.map(
+          (f) => `- ${f.invariant ?? "wire"} by ${f.stage} / ${f.check}: ${cell(f.summary.slice(0, 400))}`,
+        ),
         `- why there: ${first === undefined ? "no finding" : ruleOf(first.summary)}`,
         `- decision: ${d === undefined ? "**not decided yet**: decide whether the label or the attribution rule is wrong (conformance/mutants/decisions.json)" : `${VERDICT[d.wrong]} ${d.decision}`}`,
         "",
@@ -136,13 +159,19 @@ export const renderMatrix = (doc: MatrixDoc, decisions: Decisions): string => {
     "",
     "| mutant | label | clause | reported | attribution | stage / check | time to failure | shrunk requests | what disagreed |",
     "|---|---|---|---|---|---|---|---|---|",
-    ...rows.map((r) =>
-      `| \`${r.id}\` | ${label(r)} | ${r.clause} | ${r.reported.join(", ") || "—"} | ${mark(r.attribution)} | ${r.stage ?? "—"} / ${r.check ?? "—"} | ${r.ms_to_failure === null ? "—" : `${(r.ms_to_failure / 1000).toFixed(1)} s`} | ${r.shrunk_steps ?? "—"} | ${cell((r.summary ?? "").slice(0, 240))} |`),
+    ...rows.map(
+      (r) =>
+        `| \`${r.id}\` | ${label(r)} | ${r.clause} | ${r.reported.join(", ") || "—"} | ${mark(r.attribution)} | ${r.stage ?? "—"} / ${r.check ?? "—"} | ${r.ms_to_failure === null ? "—" : `${(r.ms_to_failure / 1000).toFixed(1)} s`} | ${r.shrunk_steps ?? "—"} | ${cell((r.summary ?? "").slice(0, 240))} |`,
+    ),
     "",
     ...otherSection(rows, decisions),
     "## Survived",
     "",
-    ...(c.survived === 0 ? ["None."] : rows.filter((r) => r.attribution === "survived").map((r) => `- \`${r.id}\` (${label(r)}, ${r.clause}): ${r.description}`)),
+    ...(c.survived === 0
+      ? ["None."]
+      : rows
+          .filter((r) => r.attribution === "survived")
+          .map((r) => `- \`${r.id}\` (${label(r)}, ${r.clause}): ${r.description}`)),
     "",
   ];
   return lines.join("\n");
@@ -155,9 +184,22 @@ export const matrixDoc = (rows: readonly KillRow[], o: MatrixOptions, inputs: un
   settings: { seed: o.seed, runs: o.runs, time_budget_ms: o.timeBudgetMs, stages: o.stages ?? MATRIX_STAGES },
   counts: countsOf(rows),
   mutants: rows.map((r) => ({
-    id: r.id, invariant: r.invariant, clause: r.clause, description: r.description, reported: r.reported, killed: r.killed, own: r.own,
-    attribution: r.attribution, findings: r.findings, stage: r.stage, check: r.check, summary: r.summary, ms_to_failure: r.msToFailure,
-    shrunk_steps: r.shrunkSteps, exit_code: r.exitCode, counterexample: r.counterexample,
+    id: r.id,
+    invariant: r.invariant,
+    clause: r.clause,
+    description: r.description,
+    reported: r.reported,
+    killed: r.killed,
+    own: r.own,
+    attribution: r.attribution,
+    findings: r.findings,
+    stage: r.stage,
+    check: r.check,
+    summary: r.summary,
+    ms_to_failure: r.msToFailure,
+    shrunk_steps: r.shrunkSteps,
+    exit_code: r.exitCode,
+    counterexample: r.counterexample,
   })),
 });
 

@@ -67,7 +67,11 @@ export interface KillRow {
 }
 
 /** own / other / survived from what the certificate failed and the label. */
-export const attributionOf = (label: InvariantId | null, reported: readonly InvariantId[], wireFinding: boolean): { killed: boolean; own: boolean; attribution: Attribution } => {
+export const attributionOf = (
+  label: InvariantId | null,
+  reported: readonly InvariantId[],
+  wireFinding: boolean,
+): { killed: boolean; own: boolean; attribution: Attribution } => {
   const killed = reported.length > 0 || wireFinding;
   const own = label === null ? wireFinding : reported.includes(label);
   return { killed, own, attribution: own ? "own" : killed ? "other" : "survived" };
@@ -97,18 +101,26 @@ const MAX_PART_CHARS = 1500;
 
 const shorten = (v: unknown): TraceStep["expected"] => {
   const text = JSON.stringify(v) ?? "null";
-  return (text.length <= MAX_PART_CHARS ? v : `(${text.length} characters, a whole world view: see the difference)`) as TraceStep["expected"];
+  return (
+    text.length <= MAX_PART_CHARS ? v : `(${text.length} characters, a whole world view: see the difference)`
+  ) as TraceStep["expected"];
 };
 
 /** The golden session whose first lines (all of them, or their commands alone) are `before`, if any. */
-export const goldenPrefixOf = (before: readonly TraceStep[], sessions: readonly { readonly file: string; readonly lines: readonly { readonly request: unknown }[] }[]): CounterexampleSketch["golden_prefix"] => {
+export const goldenPrefixOf = (
+  before: readonly TraceStep[],
+  sessions: readonly { readonly file: string; readonly lines: readonly { readonly request: unknown }[] }[],
+): CounterexampleSketch["golden_prefix"] => {
   if (before.length === 0) return null;
   const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
   for (const { file, lines } of sessions) {
-    if (before.length <= lines.length && before.every((s, i) => same(s.request, lines[i]?.request))) return { file, lines: before.length };
+    if (before.length <= lines.length && before.every((s, i) => same(s.request, lines[i]?.request)))
+      return { file, lines: before.length };
   }
   for (const { file, lines } of sessions) {
-    const commands = lines.map((l, i) => ({ l, i })).filter(({ l }) => (l.request as { type?: unknown }).type === "command");
+    const commands = lines
+      .map((l, i) => ({ l, i }))
+      .filter(({ l }) => (l.request as { type?: unknown }).type === "command");
     if (before.length <= commands.length && before.every((s, k) => same(s.request, commands[k]?.l.request))) {
       return { file, lines: (commands[before.length - 1]?.i ?? 0) + 1, commands_only: true };
     }
@@ -120,12 +132,18 @@ export const sketchTrace = (t: PortableTrace): CounterexampleSketch => {
   const at = t.failing_step ?? t.steps.length - 1;
   const before = t.steps.slice(0, at);
   const failing = t.steps[at];
-  const golden = goldenPrefixOf(before, GOLDEN_SESSIONS.map((g) => goldenPath(g)).map((file) => ({ file, lines: readGolden(join(REPO_ROOT, file)) })));
+  const golden = goldenPrefixOf(
+    before,
+    GOLDEN_SESSIONS.map((g) => goldenPath(g)).map((file) => ({ file, lines: readGolden(join(REPO_ROOT, file)) })),
+  );
   return {
     steps_total: t.steps.length,
     golden_prefix: golden,
     before: golden === null ? before : [],
-    failing: failing === undefined ? null : { request: failing.request, expected: shorten(failing.expected), actual: shorten(failing.actual) },
+    failing:
+      failing === undefined
+        ? null
+        : { request: failing.request, expected: shorten(failing.expected), actual: shorten(failing.actual) },
     difference: t.difference,
   };
 };
@@ -160,16 +178,32 @@ export const certifyMutant = async (m: LabelledMutant, o: MatrixOptions): Promis
   const out = mkdtempSync(join(tmpdir(), "srk-mutant-cert-"));
   try {
     const { certificate } = await certify({
-      commandLine, cwd: REPO_ROOT, outDir: out, dataRoot: root, seed: o.seed, runs: o.runs, timeBudgetMs: o.timeBudgetMs,
-      requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], stages: o.stages ?? (m.invariant === null ? WIRE_MATRIX_STAGES : MATRIX_STAGES), failFast: true, graceMs: 10_000,
+      commandLine,
+      cwd: REPO_ROOT,
+      outDir: out,
+      dataRoot: root,
+      seed: o.seed,
+      runs: o.runs,
+      timeBudgetMs: o.timeBudgetMs,
+      requestTimeoutMs: 15_000,
+      startupTimeoutMs: 30_000,
+      only: [],
+      stages: o.stages ?? (m.invariant === null ? WIRE_MATRIX_STAGES : MATRIX_STAGES),
+      failFast: true,
+      graceMs: 10_000,
     });
     const failed = certificate.invariants.filter((i) => i.verdict === "fail");
     const reported = failed.map((i) => i.invariant);
     const wireFinding = certificate.stages.flatMap((s) => s.findings).find((f) => f.invariant === null);
-    const findings: Finding[] = [...failed.flatMap((i) => i.counterexamples.slice(0, 1)), ...(wireFinding === undefined ? [] : [wireFinding])]
-      .map((f) => ({ invariant: f.invariant, stage: f.stage, check: f.check, summary: f.summary }));
+    const findings: Finding[] = [
+      ...failed.flatMap((i) => i.counterexamples.slice(0, 1)),
+      ...(wireFinding === undefined ? [] : [wireFinding]),
+    ].map((f) => ({ invariant: f.invariant, stage: f.stage, check: f.check, summary: f.summary }));
     const { killed, own, attribution } = attributionOf(m.invariant, reported, wireFinding !== undefined);
-    const ownFinding = m.invariant === null ? wireFinding : certificate.invariants.find((i) => i.invariant === m.invariant)?.counterexamples[0];
+    const ownFinding =
+      m.invariant === null
+        ? wireFinding
+        : certificate.invariants.find((i) => i.invariant === m.invariant)?.counterexamples[0];
     const first = ownFinding ?? certificate.invariants.flatMap((i) => i.counterexamples)[0] ?? wireFinding ?? null;
     let elapsed = 0;
     let msToFailure: number | null = null;
@@ -183,9 +217,22 @@ export const certifyMutant = async (m: LabelledMutant, o: MatrixOptions): Promis
     const traceFile = first?.trace_file ?? null;
     const counterexample = traceFile === null ? null : sketchTrace(readTrace(join(out, traceFile)));
     return {
-      id: m.id, invariant: m.invariant, clause: m.clause, description: m.description, reported, killed, own, attribution, findings,
-      stage: first?.stage ?? null, check: first?.check ?? null, summary: first?.summary ?? null, msToFailure,
-      shrunkSteps: first?.steps ?? null, exitCode: certificate.exit_code, counterexample,
+      id: m.id,
+      invariant: m.invariant,
+      clause: m.clause,
+      description: m.description,
+      reported,
+      killed,
+      own,
+      attribution,
+      findings,
+      stage: first?.stage ?? null,
+      check: first?.check ?? null,
+      summary: first?.summary ?? null,
+      msToFailure,
+      shrunkSteps: first?.steps ?? null,
+      exitCode: certificate.exit_code,
+      counterexample,
     };
   } finally {
     rmSync(root, { recursive: true, force: true });

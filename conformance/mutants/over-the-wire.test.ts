@@ -20,7 +20,12 @@ import { REPO_ROOT } from "../transport/local.ts";
 import { certifyMutant, mutantCommandLine } from "./matrix.ts";
 
 /** One per family: found by the golden sessions, the algebra stage and the differential campaign. */
-const SAMPLE = ["J-2.act-without-covering-grant", "S-5.excised-content-retained", "AD-3.contested-needs-two-negatives", "I4.stale-token-effect"];
+const SAMPLE = [
+  "J-2.act-without-covering-grant",
+  "S-5.excised-content-retained",
+  "AD-3.contested-needs-two-negatives",
+  "I4.stale-token-effect",
+];
 
 describe("kill matrix over the wire (sample; npm run mutants runs all)", () => {
   it("the sample spans all four families", () => {
@@ -48,8 +53,19 @@ describe("kill matrix over the wire (sample; npm run mutants runs all)", () => {
     const out = mkdtempSync(join(tmpdir(), "srk-rerun-"));
     try {
       const { certificate } = await certify({
-        commandLine, cwd: REPO_ROOT, outDir: join(out, "report"), dataRoot: mkdtempSync(join(out, "data-")), seed: 1, runs: 1, timeBudgetMs: 60_000,
-        requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], stages: ["golden"], failFast: true, graceMs: 10_000,
+        commandLine,
+        cwd: REPO_ROOT,
+        outDir: join(out, "report"),
+        dataRoot: mkdtempSync(join(out, "data-")),
+        seed: 1,
+        runs: 1,
+        timeBudgetMs: 60_000,
+        requestTimeoutMs: 15_000,
+        startupTimeoutMs: 30_000,
+        only: [],
+        stages: ["golden"],
+        failFast: true,
+        graceMs: 10_000,
       });
       const f = certificate.stages.flatMap((s) => s.findings).find((x) => x.check === "golden/wire-session");
       expect(f, JSON.stringify(certificate.stages.map((s) => s.reason))).toBeDefined();

@@ -48,7 +48,8 @@ const t0 = Date.now();
 const line = (r: KillRow): string => {
   const where = `by ${r.stage ?? "—"} in ${r.msToFailure === null ? "—" : `${(r.msToFailure / 1000).toFixed(1)} s`}, ${r.shrunkSteps ?? "—"} request(s)`;
   if (r.attribution === "own") return `own      ${r.id}: ${r.invariant ?? "wire"} (${r.clause}) ${where}`;
-  if (r.attribution === "survived") return `SURVIVED ${r.id}: ${r.invariant ?? "wire"} (${r.clause}); ${r.summary ?? "no finding"}`;
+  if (r.attribution === "survived")
+    return `SURVIVED ${r.id}: ${r.invariant ?? "wire"} (${r.clause}); ${r.summary ?? "no finding"}`;
   const d = decisions[r.id];
   return `OTHER    ${r.id}: label ${r.invariant ?? "wire"} (${r.clause}), reported ${r.reported.join(", ") || "a wire finding"} ${where}; ${ruleOf(r.findings[0]?.summary ?? "")}; ${r.summary ?? ""}${d === undefined ? " [not decided yet: conformance/mutants/decisions.json]" : ` [decided: the ${d.wrong} is wrong]`}`;
 };
@@ -66,7 +67,9 @@ if (inputs !== null) {
     // Kept outside the repository, for a look at what was measured: never evidence of one state of the kit.
     const aside = join(mkdtempSync(join(tmpdir(), "srk-matrix-")), "mutants.json");
     writeFileSync(aside, matrixJson(matrixDoc(rows, options, inputs)));
-    process.stderr.write(`the mutants' inputs changed during the run, so ${MATRIX_JSON} and ${MATRIX_MD} were not written (the rows are in ${aside}):\n${changed}\n`);
+    process.stderr.write(
+      `the mutants' inputs changed during the run, so ${MATRIX_JSON} and ${MATRIX_MD} were not written (the rows are in ${aside}):\n${changed}\n`,
+    );
     process.exitCode = 1;
   } else {
     const doc = matrixDoc(rows, options, inputs);

@@ -22,7 +22,11 @@ export const REVIEW_SAMPLE: readonly string[] = [
 ];
 
 /** Wire mutants replayed against the wire golden session by default: framing, ids, handshake. */
-export const WIRE_SAMPLE: readonly string[] = ["G-8.duplicate-names-last-wins", "G-14.ids-compared-as-text", "G-20.refused-hello-handshakes"];
+export const WIRE_SAMPLE: readonly string[] = [
+  "G-8.duplicate-names-last-wins",
+  "G-14.ids-compared-as-text",
+  "G-20.refused-hello-handshakes",
+];
 
 /** `mutants` when MUTANTS=all, else those of them whose id is in `sample`. */
 export const sampled = (mutants: readonly Mutant[], sample: readonly string[]): readonly Mutant[] =>

@@ -27,7 +27,11 @@ const replayCopy = async (name: string, m: Mutant | null): Promise<string | null
   const main = join(dirname(materialize(name, m)), "main.ts");
   const data = mkdtempSync(join(process.platform === "linux" ? "/dev/shm" : tmpdir(), "srk-wire-mutant-"));
   dirs.push(data);
-  const r = await replayWireSession({ command: process.execPath, args: ["--import", "tsx", main, "--data-dir", data], cwd: REPO_ROOT }, steps, 30_000);
+  const r = await replayWireSession(
+    { command: process.execPath, args: ["--import", "tsx", main, "--data-dir", data], cwd: REPO_ROOT },
+    steps,
+    30_000,
+  );
   return r.mismatch;
 };
 
@@ -46,10 +50,15 @@ describe("wire mutants are killed by the wire golden session", () => {
   }, 60_000);
 
   it(`the default sample names wire mutants of the catalog${ALL_MUTANTS ? " (MUTANTS=all: every one is checked)" : ""}`, () => {
-    expect(sampled(WIRE_MUTANTS, WIRE_SAMPLE).map((m) => m.id).sort()).toEqual(ALL_MUTANTS ? WIRE_MUTANTS.map((m) => m.id).sort() : [...WIRE_SAMPLE].sort());
+    expect(
+      sampled(WIRE_MUTANTS, WIRE_SAMPLE)
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(ALL_MUTANTS ? WIRE_MUTANTS.map((m) => m.id).sort() : [...WIRE_SAMPLE].sort());
   });
 
-  for (const m of notSampled(WIRE_MUTANTS, WIRE_SAMPLE)) it.skip(`${m.review} mutant ${m.id}: not in the default sample (MUTANTS=all, npm run mutants:check)`, () => {});
+  for (const m of notSampled(WIRE_MUTANTS, WIRE_SAMPLE))
+    it.skip(`${m.review} mutant ${m.id}: not in the default sample (MUTANTS=all, npm run mutants:check)`, () => {});
 
   for (const m of sampled(WIRE_MUTANTS, WIRE_SAMPLE)) {
     it(`${m.review} mutant ${m.id} (${m.description})`, async () => {

@@ -34,7 +34,25 @@ const samsara = (() => {
 
 /** A deep copy with every string that looks like an id, a digest or a text replaced: the shape kept. */
 const renamed = (v: WorldView): WorldView =>
-  JSON.parse(JSON.stringify(v), (_k, x: unknown) => (typeof x === "string" && !["conceived", "ready", "active", "withdrawn", "dissolved", "corrective", "reinforcing", "fenced", "checkpointed", "validated", "bound", "rehydrated"].includes(x) ? `${x}-renamed` : x)) as WorldView;
+  JSON.parse(JSON.stringify(v), (_k, x: unknown) =>
+    typeof x === "string" &&
+    ![
+      "conceived",
+      "ready",
+      "active",
+      "withdrawn",
+      "dissolved",
+      "corrective",
+      "reinforcing",
+      "fenced",
+      "checkpointed",
+      "validated",
+      "bound",
+      "rehydrated",
+    ].includes(x)
+      ? `${x}-renamed`
+      : x,
+  ) as WorldView;
 
 describe("abstract state (D-075)", () => {
   it("is the same for worlds that differ only in ids, texts and digests", () => {
@@ -45,7 +63,10 @@ describe("abstract state (D-075)", () => {
   it("tells apart worlds whose lives are in different Janma states", () => {
     const byState = new Map<string, string>();
     for (const { view: v } of samsara) {
-      const states = v.agents.flatMap((a) => a.instances.map((i) => i.state)).sort().join(",");
+      const states = v.agents
+        .flatMap((a) => a.instances.map((i) => i.state))
+        .sort()
+        .join(",");
       const a = abstractState(v);
       if (byState.has(states)) continue;
       for (const [other, abs] of byState) expect(abs, `${states} vs ${other}`).not.toBe(a);
@@ -59,7 +80,10 @@ describe("abstract state (D-075)", () => {
     if (v === undefined) throw new Error("no world with a life");
     const agent = v.agents[0] as WorldView["agents"][number];
     const life = agent.instances[0] as WorldView["agents"][number]["instances"][number];
-    const withLives = (n: number): WorldView => ({ ...v, agents: [{ ...agent, instances: Array.from({ length: n }, (_, k) => ({ ...life, instance_id: `i${k}` })) }] });
+    const withLives = (n: number): WorldView => ({
+      ...v,
+      agents: [{ ...agent, instances: Array.from({ length: n }, (_, k) => ({ ...life, instance_id: `i${k}` })) }],
+    });
     expect(abstractState(withLives(CAP))).not.toBe(abstractState(withLives(CAP - 1)));
     expect(abstractState(withLives(CAP + 3))).toBe(abstractState(withLives(CAP)));
     const two: WorldView = { ...v, agents: [agent, { ...agent, instances: [] }] };

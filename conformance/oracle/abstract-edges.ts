@@ -25,7 +25,10 @@ type AgentView = WorldView["agents"][number];
 const countBy = (xs: readonly string[]): string => {
   const m = new Map<string, number>();
   for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
-  return [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, n]) => `${k}${capped(n)}`).join(",");
+  return [...m.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, n]) => `${k}${capped(n)}`)
+    .join(",");
 };
 
 const agentShape = (a: AgentView): string =>
@@ -42,13 +45,19 @@ const agentShape = (a: AgentView): string =>
 export const abstractState = (w: WorldView): string => `{${w.agents.map(agentShape).sort().join(" | ")}}`;
 
 /** The outcome part of an abstract edge: `ok`, or the check that refused the command. */
-export const outcomeOf = (accepted: boolean, check: string | undefined): string => (accepted ? "ok" : (check ?? "refused"));
+export const outcomeOf = (accepted: boolean, check: string | undefined): string =>
+  accepted ? "ok" : (check ?? "refused");
 
 /** One abstract edge: the abstract state before the step, the operation and the outcome. */
-export const abstractEdge = (before: WorldView, op: string, outcome: string): string => `${abstractState(before)} ${op} ${outcome}`;
+export const abstractEdge = (before: WorldView, op: string, outcome: string): string =>
+  `${abstractState(before)} ${op} ${outcome}`;
 
 /** The coverage figure's record (spec/certificate.ts EdgeCoverage): the covered edges as indices into the sorted reachable ones. */
-export const edgeCoverage = (scope: string, reachable: ReadonlySet<string>, covered: ReadonlySet<string>): { scope: string; reachable: number; covered: number[] } => {
+export const edgeCoverage = (
+  scope: string,
+  reachable: ReadonlySet<string>,
+  covered: ReadonlySet<string>,
+): { scope: string; reachable: number; covered: number[] } => {
   const sorted = [...reachable].sort();
   return { scope, reachable: sorted.length, covered: sorted.flatMap((e, i) => (covered.has(e) ? [i] : [])) };
 };

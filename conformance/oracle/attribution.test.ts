@@ -15,64 +15,198 @@ import { agentRelative, EVENT_OWNERS, WORLD_FIELDS } from "./field-owners.ts";
 import { expect1 } from "./model.ts";
 
 const MINT: Command = {
-  op: "advaita.mint", tick: 1, base_digest: `sha256:${"ab".repeat(32)}`, root: "r-1", designation: "agent-1", body_revision: "rev-0",
-  custodians: ["custodian-2", "custodian-1"], execution: { execution_id: "exec-1", reasoner: "r", harness: "h", host: "host" },
+  op: "advaita.mint",
+  tick: 1,
+  base_digest: `sha256:${"ab".repeat(32)}`,
+  root: "r-1",
+  designation: "agent-1",
+  body_revision: "rev-0",
+  custodians: ["custodian-2", "custodian-1"],
+  execution: { execution_id: "exec-1", reasoner: "r", harness: "h", host: "host" },
   providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["mail.send"] }],
-  required_capabilities: ["mail.send"], authority_token: "tok-1",
+  required_capabilities: ["mail.send"],
+  authority_token: "tok-1",
 } as Command;
 
 const minted = (): WorldView => view(expect1(initialWorld(), MINT).world);
 const clone = (w: WorldView): WorldView => JSON.parse(JSON.stringify(w)) as WorldView;
 const agentOf = (w: WorldView): Record<string, Record<string, unknown>> => w.agents[0] as never;
 
-const worldCase = (op: string, ...paths: string[]) => attribute({ op, modelRejected: null, implRejected: null, path: paths[0] ?? null, paths });
+const worldCase = (op: string, ...paths: string[]) =>
+  attribute({ op, modelRejected: null, implRejected: null, path: paths[0] ?? null, paths });
 
 describe("D-035 rule (1): outcomes differ", () => {
   it("the model's invariant when it rejected and the implementation accepted", () => {
-    expect(attribute({ op: "janma.act", modelRejected: { code: "ADVAITA_ATTRIBUTION_LOST", invariant: "AD-4" }, implRejected: null, path: null })).toBe("AD-4");
+    expect(
+      attribute({
+        op: "janma.act",
+        modelRejected: { code: "ADVAITA_ATTRIBUTION_LOST", invariant: "AD-4" },
+        implRejected: null,
+        path: null,
+      }),
+    ).toBe("AD-4");
   });
   it("the implementation's invariant when it rejected what the model accepted", () => {
-    expect(attribute({ op: "ripa.descend", modelRejected: null, implRejected: { code: "RIPA_AUTHORITY_CONFLICT", invariant: "I4" }, path: null })).toBe("I4");
+    expect(
+      attribute({
+        op: "ripa.descend",
+        modelRejected: null,
+        implRejected: { code: "RIPA_AUTHORITY_CONFLICT", invariant: "I4" },
+        path: null,
+      }),
+    ).toBe("I4");
   });
   it("both rejected: the model's invariant, else the implementation's", () => {
-    expect(attribute({ op: "janma.act", modelRejected: { code: "ADVAITA_ATTRIBUTION_LOST", invariant: "AD-4" }, implRejected: { code: "JANMA_LIFETIME_EXCEEDED", invariant: "J-3" }, path: null })).toBe("AD-4");
-    expect(attribute({ op: "ripa.migration_cancel", modelRejected: { code: "NOT_FOUND", invariant: null }, implRejected: { code: "RIPA_AUTHORITY_CONFLICT", invariant: "I4" }, path: null })).toBe("I4");
+    expect(
+      attribute({
+        op: "janma.act",
+        modelRejected: { code: "ADVAITA_ATTRIBUTION_LOST", invariant: "AD-4" },
+        implRejected: { code: "JANMA_LIFETIME_EXCEEDED", invariant: "J-3" },
+        path: null,
+      }),
+    ).toBe("AD-4");
+    expect(
+      attribute({
+        op: "ripa.migration_cancel",
+        modelRejected: { code: "NOT_FOUND", invariant: null },
+        implRejected: { code: "RIPA_AUTHORITY_CONFLICT", invariant: "I4" },
+        path: null,
+      }),
+    ).toBe("I4");
   });
   it("a generic code whose check protects no invariant, or whose check is unknown, falls to rule (3): the operation's first guard", () => {
-    expect(attribute({ op: "advaita.mint", modelRejected: { code: "DUPLICATE_ID", invariant: null }, implRejected: null, path: null })).toBe("AD-1");
-    expect(attribute({ op: "janma.act", modelRejected: { code: "NOT_FOUND", invariant: null, check: "OP-2.3.c2" }, implRejected: null, path: null })).toBe("J-1");
-    expect(attribute({ op: "janma.conceive", modelRejected: { code: "MALFORMED", invariant: null, check: "OP-0.2.c1" }, implRejected: null, path: null })).toBe(fallback("janma.conceive"));
+    expect(
+      attribute({
+        op: "advaita.mint",
+        modelRejected: { code: "DUPLICATE_ID", invariant: null },
+        implRejected: null,
+        path: null,
+      }),
+    ).toBe("AD-1");
+    expect(
+      attribute({
+        op: "janma.act",
+        modelRejected: { code: "NOT_FOUND", invariant: null, check: "OP-2.3.c2" },
+        implRejected: null,
+        path: null,
+      }),
+    ).toBe("J-1");
+    expect(
+      attribute({
+        op: "janma.conceive",
+        modelRejected: { code: "MALFORMED", invariant: null, check: "OP-0.2.c1" },
+        implRejected: null,
+        path: null,
+      }),
+    ).toBe(fallback("janma.conceive"));
     expect(fallback("advaita.mint")).toBe("AD-1");
   });
 });
 
 describe("D-035 rule (1) for generic codes: the invariant the failing check or uniqueness rule protects", () => {
   it("the model's check: a duplicate provider id (OP-5.1.c2) is I5's, not the mint's guard AD-1", () => {
-    expect(attribute({ op: "advaita.mint", modelRejected: { code: "DUPLICATE_ID", invariant: null, check: "OP-5.1.c2" }, implRejected: null, path: null })).toBe("I5");
+    expect(
+      attribute({
+        op: "advaita.mint",
+        modelRejected: { code: "DUPLICATE_ID", invariant: null, check: "OP-5.1.c2" },
+        implRejected: null,
+        path: null,
+      }),
+    ).toBe("I5");
   });
   it("the model's uniqueness rule: two default rows for one category (a MALFORMED) are S-1's (D-042), not the conceive's guard", () => {
-    expect(attribute({ op: "janma.conceive", modelRejected: { code: "MALFORMED", invariant: null, check: "OP-0.2.c1", rule: "ConsentGrant.unique-category-defaults" }, implRejected: null, path: null })).toBe("S-1");
-    expect(attribute({ op: "janma.conceive", modelRejected: { code: "MALFORMED", invariant: null, check: "OP-0.2.c1", rule: "JanmaManifest.unique-termination-condition-ids" }, implRejected: null, path: null })).toBe("J-3");
+    expect(
+      attribute({
+        op: "janma.conceive",
+        modelRejected: {
+          code: "MALFORMED",
+          invariant: null,
+          check: "OP-0.2.c1",
+          rule: "ConsentGrant.unique-category-defaults",
+        },
+        implRejected: null,
+        path: null,
+      }),
+    ).toBe("S-1");
+    expect(
+      attribute({
+        op: "janma.conceive",
+        modelRejected: {
+          code: "MALFORMED",
+          invariant: null,
+          check: "OP-0.2.c1",
+          rule: "JanmaManifest.unique-termination-condition-ids",
+        },
+        implRejected: null,
+        path: null,
+      }),
+    ).toBe("J-3");
   });
   it("both generic: the model's check first (an excision's targets not retained, OP-4.2.c4: S-5), not samskara.excise's first guard S-3", () => {
-    expect(attribute({ op: "samskara.excise", modelRejected: { code: "NOT_FOUND", invariant: null, check: "OP-4.2.c4" }, implRejected: { code: "DUPLICATE_ID", invariant: null }, path: null })).toBe("S-5");
+    expect(
+      attribute({
+        op: "samskara.excise",
+        modelRejected: { code: "NOT_FOUND", invariant: null, check: "OP-4.2.c4" },
+        implRejected: { code: "DUPLICATE_ID", invariant: null },
+        path: null,
+      }),
+    ).toBe("S-5");
     expect(fallback("samskara.excise")).toBe("S-3");
   });
   it("both rejected, the model with a generic code and the implementation under an invariant: the invariant named on the wire (an excision refused for its authorisation, I2, before its id was checked)", () => {
-    expect(attribute({ op: "samskara.excise", modelRejected: { code: "DUPLICATE_ID", invariant: null, check: "OP-4.2.c2" }, implRejected: { code: "RIPA_MEMORY_ANCESTRY_BROKEN", invariant: "I2" }, path: null })).toBe("I2");
+    expect(
+      attribute({
+        op: "samskara.excise",
+        modelRejected: { code: "DUPLICATE_ID", invariant: null, check: "OP-4.2.c2" },
+        implRejected: { code: "RIPA_MEMORY_ANCESTRY_BROKEN", invariant: "I2" },
+        path: null,
+      }),
+    ).toBe("I2");
     // Against an acceptance the same model rejection is what its check protects.
-    expect(attribute({ op: "samskara.excise", modelRejected: { code: "DUPLICATE_ID", invariant: null, check: "OP-4.2.c2" }, implRejected: null, path: null })).toBe("S-5");
+    expect(
+      attribute({
+        op: "samskara.excise",
+        modelRejected: { code: "DUPLICATE_ID", invariant: null, check: "OP-4.2.c2" },
+        implRejected: null,
+        path: null,
+      }),
+    ).toBe("S-5");
   });
   it("the implementation's generic code: only when every check of the operation rejecting with it protects one invariant", () => {
     // advaita.mint has one DUPLICATE_ID check (OP-5.1.c2, I5).
-    expect(attribute({ op: "advaita.mint", modelRejected: null, implRejected: { code: "DUPLICATE_ID", invariant: null }, path: null })).toBe("I5");
+    expect(
+      attribute({
+        op: "advaita.mint",
+        modelRejected: null,
+        implRejected: { code: "DUPLICATE_ID", invariant: null },
+        path: null,
+      }),
+    ).toBe("I5");
     // ripa.migration_validate has two (OP-7.3.c5, I4; OP-7.3.c6, I5): the code does not say which, so rule (3).
-    expect(attribute({ op: "ripa.migration_validate", modelRejected: null, implRejected: { code: "DUPLICATE_ID", invariant: null }, path: null })).toBe(fallback("ripa.migration_validate"));
+    expect(
+      attribute({
+        op: "ripa.migration_validate",
+        modelRejected: null,
+        implRejected: { code: "DUPLICATE_ID", invariant: null },
+        path: null,
+      }),
+    ).toBe(fallback("ripa.migration_validate"));
     // A NOT_FOUND can always be the agent lookup (OP-0.2.c3), which protects none.
-    expect(attribute({ op: "samskara.excise", modelRejected: null, implRejected: { code: "NOT_FOUND", invariant: null }, path: null })).toBe("S-3");
+    expect(
+      attribute({
+        op: "samskara.excise",
+        modelRejected: null,
+        implRejected: { code: "NOT_FOUND", invariant: null },
+        path: null,
+      }),
+    ).toBe("S-3");
   });
   it("the model's own rejections carry the check and rule, and the comparison uses them", () => {
-    const dup = { ...MINT, root: "r-2", providers: [...(MINT as { providers: unknown[] }).providers, ...(MINT as { providers: unknown[] }).providers] } as Command;
+    const dup = {
+      ...MINT,
+      root: "r-2",
+      providers: [...(MINT as { providers: unknown[] }).providers, ...(MINT as { providers: unknown[] }).providers],
+    } as Command;
     const e = expect1(initialWorld(), dup);
     expect(e.rejectedAt).toEqual({ check: "OP-5.1.c2" });
     const m = compareReply("advaita.mint", e.reply, { ok: true, events: [] } as never, e.rejectedAt);
@@ -110,7 +244,14 @@ describe("D-035 rule (2): the field that differs names its owner, whatever opera
     expect(worldCase("samskara.replay", p)).toBe("S-4");
   });
   it("when the aggregate and the head that digests it both differ, the aggregate wins (AD-3, not S-3)", () => {
-    expect(worldCase("samskara.merge", "$world.agents.0.store.head", "$world.agents.0.store.chain.1.version_id", "$world.agents.0.store.state.entries.0.weight")).toBe("AD-3");
+    expect(
+      worldCase(
+        "samskara.merge",
+        "$world.agents.0.store.head",
+        "$world.agents.0.store.chain.1.version_id",
+        "$world.agents.0.store.state.entries.0.weight",
+      ),
+    ).toBe("AD-3");
   });
   it("each owner of D-035's list", () => {
     const cases: readonly [string, string][] = [
@@ -142,7 +283,13 @@ describe("D-035 rule (2): the field that differs names its owner, whatever opera
     expect(worldCase("janma.birth", "$world.agents.0.instances.0.tools.0")).toBe("J-1");
   });
   it("the bundle of a migration is I2's (validate's bundle check), ahead of the fence that records its digest (I4)", () => {
-    expect(worldCase("ripa.migration_checkpoint", "$world.agents.0.ripa.fences.0.bundle_digest", "$world.agents.0.ripa.migration.bundle.task_ids.0")).toBe("I2");
+    expect(
+      worldCase(
+        "ripa.migration_checkpoint",
+        "$world.agents.0.ripa.fences.0.bundle_digest",
+        "$world.agents.0.ripa.migration.bundle.task_ids.0",
+      ),
+    ).toBe("I2");
     expect(worldCase("ripa.migration_checkpoint", "$world.agents.0.ripa.fences.0.bundle_digest")).toBe("I4");
   });
   it("a field no row owns falls to rule (3)", () => {
@@ -154,29 +301,66 @@ describe("D-035 rule (2): the field that differs names its owner, whatever opera
 describe("D-035 rule (2) for events: the event names the owner of what it reports", () => {
   const ok = (events: unknown[]) => ({ ok: true as const, events: events as never[] });
   it("trace.destroyed counting the wrong thing is S-1 (held trace entries), not janma.distil's first guard J-4", () => {
-    const m = compareReply("janma.distil", ok([{ type: "trace.destroyed", instance_id: "i", entries: 3 }]), ok([{ type: "trace.destroyed", instance_id: "i", entries: 1 }]) as never);
+    const m = compareReply(
+      "janma.distil",
+      ok([{ type: "trace.destroyed", instance_id: "i", entries: 3 }]),
+      ok([{ type: "trace.destroyed", instance_id: "i", entries: 1 }]) as never,
+    );
     expect(m?.path).toBe("$reply.events.0.entries");
     expect(m?.invariant).toBe("S-1");
   });
   it("a missing instance.withdrawn is J-3 (a predicate that held did not withdraw)", () => {
     const acted = { type: "instance.acted", instance_id: "i", tool: "t", capability: "c.x", outcome: "ok" };
-    const m = compareReply("janma.act", ok([acted, { type: "instance.withdrawn", instance_id: "i", reason: { kind: "ttl" } }]), ok([acted]) as never);
+    const m = compareReply(
+      "janma.act",
+      ok([acted, { type: "instance.withdrawn", instance_id: "i", reason: { kind: "ttl" } }]),
+      ok([acted]) as never,
+    );
     expect(m?.invariant).toBe("J-3");
   });
   it("an extra custody.discharged is J-4 although the first differing index holds memory.extended (I2)", () => {
-    const merged = { type: "store.merged", version_id: `sha256:${"0".repeat(64)}`, batch_digest: `sha256:${"1".repeat(64)}`, added: ["d1"] };
+    const merged = {
+      type: "store.merged",
+      version_id: `sha256:${"0".repeat(64)}`,
+      batch_digest: `sha256:${"1".repeat(64)}`,
+      added: ["d1"],
+    };
     const discharged = (id: string) => ({ type: "custody.discharged", obligation_id: id, outcome: "applied" });
     const memory = { type: "memory.extended", snapshot: `sha256:${"2".repeat(64)}` };
-    const m = compareReply("samskara.merge", ok([merged, discharged("o1"), memory]), ok([merged, discharged("o1"), discharged("o0"), memory]) as never);
+    const m = compareReply(
+      "samskara.merge",
+      ok([merged, discharged("o1"), memory]),
+      ok([merged, discharged("o1"), discharged("o0"), memory]) as never,
+    );
     expect(m?.path).toBe("$reply.events.2.type");
-    expect(differingEvent("$reply.events.2.type", { expected: [merged, discharged("o1"), memory], actual: [merged, discharged("o1"), discharged("o0"), memory] })?.type).toBe("custody.discharged");
+    expect(
+      differingEvent("$reply.events.2.type", {
+        expected: [merged, discharged("o1"), memory],
+        actual: [merged, discharged("o1"), discharged("o0"), memory],
+      })?.type,
+    ).toBe("custody.discharged");
     expect(m?.invariant).toBe("J-4");
   });
   it("a migration report's flag names its own invariant", () => {
-    expect(attribute({ op: "ripa.migration_resume", modelRejected: null, implRejected: null, path: "$reply.events.3.report.memory_ancestry_preserved", events: { expected: [{}, {}, {}, { type: "migration.resumed" }], actual: [{}, {}, {}, { type: "migration.resumed" }] } })).toBe("I2");
+    expect(
+      attribute({
+        op: "ripa.migration_resume",
+        modelRejected: null,
+        implRejected: null,
+        path: "$reply.events.3.report.memory_ancestry_preserved",
+        events: {
+          expected: [{}, {}, {}, { type: "migration.resumed" }],
+          actual: [{}, {}, {}, { type: "migration.resumed" }],
+        },
+      }),
+    ).toBe("I2");
   });
   it("a rejection's fields are not events: both rejected with one code but another definiteness is the model's invariant (rule 1)", () => {
-    const m = compareReply("janma.act", { ok: false, error: { code: "JANMA_LIFETIME_EXCEEDED", invariant: "J-3", definite: true } }, { ok: false, error: { code: "JANMA_LIFETIME_EXCEEDED", invariant: "J-3", definite: false } } as never);
+    const m = compareReply(
+      "janma.act",
+      { ok: false, error: { code: "JANMA_LIFETIME_EXCEEDED", invariant: "J-3", definite: true } },
+      { ok: false, error: { code: "JANMA_LIFETIME_EXCEEDED", invariant: "J-3", definite: false } } as never,
+    );
     expect(m?.path).toBe("$reply.error.definite");
     expect(m?.invariant).toBe("J-3");
   });
@@ -195,8 +379,12 @@ describe("every observable field has an owner or is left to rule (3) on purpose"
     const agent = agentOf(w);
     const leftToRule3 = new Set(["$world.tick", ".instances"]);
     const paths = [
-      ...Object.keys(WorldViewSchema.shape).filter((k) => k !== "agents").map((k) => `$world.${k}`),
-      ...Object.entries(agent).flatMap(([k, v]) => (v !== null && typeof v === "object" && !Array.isArray(v) ? Object.keys(v).map((s) => `.${k}.${s}`) : [`.${k}`])),
+      ...Object.keys(WorldViewSchema.shape)
+        .filter((k) => k !== "agents")
+        .map((k) => `$world.${k}`),
+      ...Object.entries(agent).flatMap(([k, v]) =>
+        v !== null && typeof v === "object" && !Array.isArray(v) ? Object.keys(v).map((s) => `.${k}.${s}`) : [`.${k}`],
+      ),
     ];
     const unowned = paths.filter((p) => !leftToRule3.has(p) && !WORLD_FIELDS.some((r) => r.test.test(p)));
     expect(unowned).toEqual([]);

@@ -32,7 +32,12 @@ export interface Disagreement {
    * The model's rejection (null if it accepted): its invariant (null for a generic code) and, when
    * known, the check clause and uniqueness rule it failed at.
    */
-  readonly modelRejected: { readonly code: string; readonly invariant: string | null; readonly check?: string; readonly rule?: string } | null;
+  readonly modelRejected: {
+    readonly code: string;
+    readonly invariant: string | null;
+    readonly check?: string;
+    readonly rule?: string;
+  } | null;
   readonly implRejected: { readonly code: string; readonly invariant: string | null } | null;
   /** Path of the first differing field ($reply.events… or $world…), when the replies agreed. */
   readonly path: string | null;
@@ -42,7 +47,8 @@ export interface Disagreement {
   readonly events?: { readonly expected: readonly unknown[]; readonly actual: readonly unknown[] };
 }
 
-const isInvariant = (s: string | null | undefined): s is InvariantId => s !== null && s !== undefined && INVARIANTS.some((i) => i.id === s);
+const isInvariant = (s: string | null | undefined): s is InvariantId =>
+  s !== null && s !== undefined && INVARIANTS.some((i) => i.id === s);
 
 /** Rule (3). */
 export const fallback = (op: string): InvariantId => {
@@ -65,7 +71,10 @@ const typeOf = (e: unknown): string | undefined => {
  * first type that one reply emits more often than the other, which is the event a person would
  * look for; else the expected event at that index.
  */
-export const differingEvent = (path: string, events: NonNullable<Disagreement["events"]>): { type: string; rest: string } | null => {
+export const differingEvent = (
+  path: string,
+  events: NonNullable<Disagreement["events"]>,
+): { type: string; rest: string } | null => {
   const m = /^\$reply\.events(?:\.(\d+))?(.*)$/.exec(path);
   if (m === null) return null;
   const k = m[1] === undefined ? undefined : Number(m[1]);
@@ -79,7 +88,9 @@ export const differingEvent = (path: string, events: NonNullable<Disagreement["e
   };
   const ce = count(events.expected);
   const ca = count(events.actual);
-  const uneven = [...events.expected, ...events.actual].map(typeOf).find((t) => t !== undefined && ce.get(t) !== ca.get(t));
+  const uneven = [...events.expected, ...events.actual]
+    .map(typeOf)
+    .find((t) => t !== undefined && ce.get(t) !== ca.get(t));
   const type = uneven ?? typeOf(e) ?? typeOf(a);
   return type === undefined ? null : { type, rest: "" };
 };
@@ -122,8 +133,10 @@ export const implProtects = (op: string, code: string): InvariantId | null => {
   return owners.size === 1 && only !== undefined ? only : null;
 };
 
-const byModel = (m: NonNullable<Disagreement["modelRejected"]>): InvariantId | null => (isInvariant(m.invariant) ? m.invariant : modelProtects(m));
-const byImpl = (op: string, i: NonNullable<Disagreement["implRejected"]>): InvariantId | null => (isInvariant(i.invariant) ? i.invariant : implProtects(op, i.code));
+const byModel = (m: NonNullable<Disagreement["modelRejected"]>): InvariantId | null =>
+  isInvariant(m.invariant) ? m.invariant : modelProtects(m);
+const byImpl = (op: string, i: NonNullable<Disagreement["implRejected"]>): InvariantId | null =>
+  isInvariant(i.invariant) ? i.invariant : implProtects(op, i.code);
 
 export const attribute = (d: Disagreement): InvariantId => {
   const m = d.modelRejected;

@@ -16,7 +16,9 @@ export interface Mismatch {
   readonly path: string | null;
 }
 
-const rejection = (r: ExpectedReply | ReturnType<typeof normativePart>): { code: string; invariant: string | null } | null => {
+const rejection = (
+  r: ExpectedReply | ReturnType<typeof normativePart>,
+): { code: string; invariant: string | null } | null => {
   const x = r as { ok: boolean; error?: { code: string; invariant: string | null } };
   return x.ok ? null : { code: x.error?.code ?? "?", invariant: x.error?.invariant ?? null };
 };
@@ -66,19 +68,31 @@ export const sameValue = (a: unknown, b: unknown): boolean => {
 };
 
 /** Null when the actual reply's normative part equals the expected one. */
-export const compareReply = (op: string, expected: ExpectedReply, actual: Reply, rejectedAt?: RejectedAt): Mismatch | null => {
+export const compareReply = (
+  op: string,
+  expected: ExpectedReply,
+  actual: Reply,
+  rejectedAt?: RejectedAt,
+): Mismatch | null => {
   const a = normativePart(actual as never);
   if (sameValue(expected, a)) return null;
   const diff = firstDifference(expected, a, "$reply");
   if (diff === null) return null;
   const m = rejection(expected);
   const i = rejection(a as ExpectedReply);
-  const sameOutcome = (m === null) === (i === null) && (m === null || (m.code === i?.code && m.invariant === i.invariant));
-  const path = sameOutcome ? diff.split(":")[0] ?? null : null;
-  const eventsOf = (r: unknown): readonly unknown[] => ((r as { events?: readonly unknown[] }).events ?? []);
+  const sameOutcome =
+    (m === null) === (i === null) && (m === null || (m.code === i?.code && m.invariant === i.invariant));
+  const path = sameOutcome ? (diff.split(":")[0] ?? null) : null;
+  const eventsOf = (r: unknown): readonly unknown[] => (r as { events?: readonly unknown[] }).events ?? [];
   const events = sameOutcome && m === null ? { expected: eventsOf(expected), actual: eventsOf(a) } : undefined;
   const modelRejected = m === null || rejectedAt === undefined ? m : { ...m, ...rejectedAt };
-  const invariant = attribute({ op, modelRejected, implRejected: i, path, ...(events === undefined ? {} : { events }) });
+  const invariant = attribute({
+    op,
+    modelRejected,
+    implRejected: i,
+    path,
+    ...(events === undefined ? {} : { events }),
+  });
   const summary = sameOutcome
     ? `${op}: the model and the implementation both ${says(m)}, but ${diff.replace(": model ", ": expected ").replace(" vs impl ", ", got ")}`
     : `${op}: the model ${says(m)}${modelRejected === null ? "" : where(modelRejected)}, the implementation ${says(i)}${i === null ? "" : implWhere(op, i)}`;
@@ -88,7 +102,13 @@ export const compareReply = (op: string, expected: ExpectedReply, actual: Reply,
 /** Every path at which two JSON values differ (leaves, or where the shapes part), at most `limit`. */
 export const differingPaths = (a: unknown, b: unknown, path = "$", out: string[] = [], limit = 64): string[] => {
   if (out.length >= limit || Object.is(a, b)) return out;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object" || Array.isArray(a) !== Array.isArray(b)) {
+  if (
+    typeof a !== typeof b ||
+    a === null ||
+    b === null ||
+    typeof a !== "object" ||
+    Array.isArray(a) !== Array.isArray(b)
+  ) {
     out.push(path);
     return out;
   }
@@ -105,7 +125,13 @@ export const compareWorld = (op: string, expected: unknown, actual: unknown): Mi
   if (diff === null) return null;
   const path = diff.split(":")[0] ?? null;
   return {
-    invariant: attribute({ op, modelRejected: null, implRejected: null, path, paths: differingPaths(expected, actual, "$world") }),
+    invariant: attribute({
+      op,
+      modelRejected: null,
+      implRejected: null,
+      path,
+      paths: differingPaths(expected, actual, "$world"),
+    }),
     summary: `after ${op} the world views differ at ${diff.replace(": model ", ": expected ").replace(" vs impl ", ", got ")}`,
     path,
   };

@@ -9,7 +9,13 @@ import fc from "fast-check";
 import { Result } from "effect";
 import type { Command, WorldView } from "../../spec/index.ts";
 import { initialWorld, toRejectionData, transition, view, type World } from "../../model/index.ts";
-import { choicesArb, materialize, newMemory, type Choice, type GenProfile } from "../../properties/generators/commands.ts";
+import {
+  choicesArb,
+  materialize,
+  newMemory,
+  type Choice,
+  type GenProfile,
+} from "../../properties/generators/commands.ts";
 import { rejectedAt, type ExpectedReply, type RejectedAt } from "../core/reply.ts";
 import { opAllowed, type Family } from "./families.ts";
 
@@ -25,7 +31,11 @@ export const expect1 = (world: World, command: Command): Expected => {
   const r = transition(world, command);
   if (Result.isSuccess(r)) return { world: r.success.world, reply: { ok: true, events: r.success.events } };
   const d = toRejectionData(r.failure);
-  return { world, reply: { ok: false, error: { code: d.code, invariant: d.invariant, definite: true } }, rejectedAt: rejectedAt(r.failure) };
+  return {
+    world,
+    reply: { ok: false, error: { code: d.code, invariant: d.invariant, definite: true } },
+    rejectedAt: rejectedAt(r.failure),
+  };
 };
 
 export interface ModelStep {
@@ -46,7 +56,10 @@ export interface SessionOptions {
  * Interprets choices against the model. Commands of families outside the profile are skipped
  * (never sent, never applied), so the session is exactly what the implementation should see.
  */
-export const modelSession = (choices: readonly Choice[], options: SessionOptions): { steps: ModelStep[]; initial: WorldView } => {
+export const modelSession = (
+  choices: readonly Choice[],
+  options: SessionOptions,
+): { steps: ModelStep[]; initial: WorldView } => {
   const mem = newMemory(options.profile ?? "mixed", options.disabled);
   let world = initialWorld();
   const initial = view(world);
@@ -56,7 +69,12 @@ export const modelSession = (choices: readonly Choice[], options: SessionOptions
     if (!opAllowed(command.op, options.families)) continue;
     const e = expect1(world, command);
     world = e.world;
-    steps.push({ command, expected: e.reply, ...(e.rejectedAt === undefined ? {} : { rejectedAt: e.rejectedAt }), worldAfter: view(world) });
+    steps.push({
+      command,
+      expected: e.reply,
+      ...(e.rejectedAt === undefined ? {} : { rejectedAt: e.rejectedAt }),
+      worldAfter: view(world),
+    });
   }
   return { steps, initial };
 };

@@ -16,15 +16,34 @@ import { WireBreak } from "../core/driver-errors.ts";
  * portable trace of the steps up to it and go on with its next session or run.
  */
 export class PlannedBreak extends WireBreak {
-  constructor(broken: WireBreak, readonly index: number, readonly replies: readonly Reply[]) {
+  constructor(
+    broken: WireBreak,
+    readonly index: number,
+    readonly replies: readonly Reply[],
+  ) {
     super(broken.rule, broken.message, broken.raw);
   }
 }
 
 /** The portable trace of a break: the steps up to the broken one, its actual part null (no Reply came). */
-export const breakTrace = (b: PlannedBreak, steps: readonly PlannedStep[], stage: TraceStage, check: string, seed: number | null): PortableTrace => ({
-  trace_version: 1, invariant: null, stage, check, summary: `${b.rule}: ${b.message}`, seed, path: null,
-  steps: plannedTrace(steps, b.replies, b.index), failing_step: b.index, difference: null, shrink: null,
+export const breakTrace = (
+  b: PlannedBreak,
+  steps: readonly PlannedStep[],
+  stage: TraceStage,
+  check: string,
+  seed: number | null,
+): PortableTrace => ({
+  trace_version: 1,
+  invariant: null,
+  stage,
+  check,
+  summary: `${b.rule}: ${b.message}`,
+  seed,
+  path: null,
+  steps: plannedTrace(steps, b.replies, b.index),
+  failing_step: b.index,
+  difference: null,
+  shrink: null,
 });
 type TraceStage = PortableTrace["stage"];
 
@@ -50,7 +69,8 @@ export const opAt = (steps: readonly PlannedStep[], index: number): string => {
   return "advaita.mint";
 };
 
-const isWorldQuery = (s: PlannedStep): boolean => s.request.type === "query" && (s.request["query"] as { name?: unknown } | undefined)?.name === "world";
+const isWorldQuery = (s: PlannedStep): boolean =>
+  s.request.type === "query" && (s.request["query"] as { name?: unknown } | undefined)?.name === "world";
 
 /** Compares one reply with its plan. */
 export const comparePlanned = (steps: readonly PlannedStep[], index: number, reply: Reply): Mismatch | null => {
@@ -79,7 +99,11 @@ const windowEnd = (steps: readonly PlannedStep[], start: number, size: number): 
  * (W-7.1) and the next steps go to the new process. Throws Undrivable, or PlannedBreak (a
  * WireBreak at a step).
  */
-export const runPlanned = async (session: Session, steps: readonly PlannedStep[], pipelineWindow = 256): Promise<PlannedResult> => {
+export const runPlanned = async (
+  session: Session,
+  steps: readonly PlannedStep[],
+  pipelineWindow = 256,
+): Promise<PlannedResult> => {
   let prefix = session.nextIdPrefix();
   const replies: Reply[] = [];
   let mismatch: PlannedResult["mismatch"] = null;
@@ -91,7 +115,10 @@ export const runPlanned = async (session: Session, steps: readonly PlannedStep[]
       const index = start + k;
       let reply: Reply;
       try {
-        reply = session.check(await o, `${window[k]?.request.type ?? "request"} ${JSON.stringify(window[k]?.request.id)} (step ${index + 1})`);
+        reply = session.check(
+          await o,
+          `${window[k]?.request.type ?? "request"} ${JSON.stringify(window[k]?.request.id)} (step ${index + 1})`,
+        );
       } catch (e) {
         if (e instanceof WireBreak) throw new PlannedBreak(e, index, [...replies]);
         throw e;
@@ -117,6 +144,10 @@ export const runPlanned = async (session: Session, steps: readonly PlannedStep[]
 export const plannedTrace = (steps: readonly PlannedStep[], replies: readonly Reply[], upTo: number): TraceStep[] =>
   steps.slice(0, upTo + 1).map((s, i) => {
     const r = replies[i];
-    const step: TraceStep = { request: { ...s.request } as TraceStep["request"], expected: s.expected as never, actual: r === undefined ? null : (normativePart(r as never) as never) };
+    const step: TraceStep = {
+      request: { ...s.request } as TraceStep["request"],
+      expected: s.expected as never,
+      actual: r === undefined ? null : (normativePart(r as never) as never),
+    };
     return s.rejectedAt === undefined ? step : { ...step, model: { ...s.rejectedAt } };
   });

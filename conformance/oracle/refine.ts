@@ -29,12 +29,21 @@ export interface Refined {
   readonly index: number;
 }
 
-const commandOf = (s: PlannedStep): Command | null => (s.request.type === "command" ? (s.request["command"] as Command) : null);
+const commandOf = (s: PlannedStep): Command | null =>
+  s.request.type === "command" ? (s.request["command"] as Command) : null;
 
-const worldStep = (w: WorldView): PlannedStep => ({ request: { type: "query", id: "w-probe", query: { name: "world" } }, expected: { ok: true, events: [], result: w } });
+const worldStep = (w: WorldView): PlannedStep => ({
+  request: { type: "query", id: "w-probe", query: { name: "world" } },
+  expected: { ok: true, events: [], result: w },
+});
 
 /** Replays the first `k` commands and compares the world after them; null when equal. */
-const probe = async (session: Session, commands: readonly PlannedStep[], worlds: readonly WorldView[], k: number): Promise<{ m: Mismatch | null; steps: PlannedStep[]; replies: readonly Reply[] }> => {
+const probe = async (
+  session: Session,
+  commands: readonly PlannedStep[],
+  worlds: readonly WorldView[],
+  k: number,
+): Promise<{ m: Mismatch | null; steps: PlannedStep[]; replies: readonly Reply[] }> => {
   const steps = [...commands.slice(0, k), worldStep(worlds[k] as WorldView)];
   await session.ok({ type: "reset" });
   const { replies, mismatch } = await runPlanned(session, steps, steps.length);
@@ -47,7 +56,12 @@ const probe = async (session: Session, commands: readonly PlannedStep[], worlds:
   return { m: compareWorld(op, worlds[k], actual.result), steps, replies };
 };
 
-export const refineMismatch = async (session: Session, steps: readonly PlannedStep[], index: number, m: Mismatch): Promise<Refined | null> => {
+export const refineMismatch = async (
+  session: Session,
+  steps: readonly PlannedStep[],
+  index: number,
+  m: Mismatch,
+): Promise<Refined | null> => {
   const isWorld = m.path !== null && m.path.startsWith("$world");
   const isEvents = m.path !== null && m.path.startsWith("$reply.events");
   if (!isWorld && !isEvents) return null;
@@ -61,7 +75,12 @@ export const refineMismatch = async (session: Session, steps: readonly PlannedSt
   if (isEvents) {
     const p = await probe(session, commands, worlds, commands.length);
     if (p.m === null) return null;
-    return { mismatch: { ...p.m, summary: `${m.summary}; the world after it differs too: ${p.m.summary}` }, steps: p.steps, replies: p.replies, index: p.steps.length - 1 };
+    return {
+      mismatch: { ...p.m, summary: `${m.summary}; the world after it differs too: ${p.m.summary}` },
+      steps: p.steps,
+      replies: p.replies,
+      index: p.steps.length - 1,
+    };
   }
   // Bisect for the first k with a differing world after k commands (equal at lo, differs at hi).
   let lo = 0;

@@ -76,7 +76,11 @@ export const MIGRATION_MACHINE: MachineSpec = {
     { from: "validated", to: "bound", ops: ["ripa.migration_bind"] },
     { from: "bound", to: "rehydrated", ops: ["ripa.migration_rehydrate"] },
     { from: "rehydrated", to: "resumed", ops: ["ripa.migration_resume"] },
-    ...(["fenced", "checkpointed", "validated", "bound", "rehydrated"] as const).map((from) => ({ from, to: "cancelled", ops: [CANCEL] })),
+    ...(["fenced", "checkpointed", "validated", "bound", "rehydrated"] as const).map((from) => ({
+      from,
+      to: "cancelled",
+      ops: [CANCEL],
+    })),
   ],
 };
 
@@ -197,9 +201,11 @@ export class CoverageBook {
       const states = MACHINES[m]?.states ?? [];
       return [m, states.indexOf(t.from), states.indexOf(t.to), t.op];
     };
-    return [...this.counts.values()].map((t) => ({ ...t })).sort((a, b) => {
-      const [x, y] = [rank(a), rank(b)];
-      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || x[3].localeCompare(y[3]);
-    });
+    return [...this.counts.values()]
+      .map((t) => ({ ...t }))
+      .sort((a, b) => {
+        const [x, y] = [rank(a), rank(b)];
+        return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || x[3].localeCompare(y[3]);
+      });
   }
 }

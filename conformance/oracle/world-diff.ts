@@ -10,7 +10,13 @@ import { attribute } from "./attribution.ts";
 /** Leaf paths where two JSON values differ (at most `limit`). */
 export const changedPaths = (a: unknown, b: unknown, path: string, out: string[] = [], limit = 64): string[] => {
   if (out.length >= limit || Object.is(a, b)) return out;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+  if (
+    typeof a !== "object" ||
+    typeof b !== "object" ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  ) {
     out.push(path);
     return out;
   }
@@ -21,8 +27,15 @@ export const changedPaths = (a: unknown, b: unknown, path: string, out: string[]
 };
 
 /** The path part of a firstDifference string (`$world.agents.0…: model … vs impl …`). */
-export const pathOfDifference = (difference: string): string => difference.slice(0, Math.max(0, difference.indexOf(": ")));
+export const pathOfDifference = (difference: string): string =>
+  difference.slice(0, Math.max(0, difference.indexOf(": ")));
 
 /** The invariant a world that differs from the expected one violates, `op` being the last command that changed it. */
 export const blameWorld = (op: string, expected: WorldView, actual: unknown, difference: string): InvariantId =>
-  attribute({ op, modelRejected: null, implRejected: null, path: pathOfDifference(difference), paths: changedPaths(expected, actual, "$world") });
+  attribute({
+    op,
+    modelRejected: null,
+    implRejected: null,
+    path: pathOfDifference(difference),
+    paths: changedPaths(expected, actual, "$world"),
+  });

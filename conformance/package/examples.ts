@@ -19,7 +19,9 @@ export const ENTRY_SOURCE = "conformance/index.ts";
 /** The examples of `source`, each with the name of the export that follows its comment. */
 export const apiExamples = (source = readFileSync(join(KIT_ROOT, ENTRY_SOURCE), "utf8")): ApiExample[] => {
   const out: ApiExample[] = [];
-  for (const m of source.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*?)\*\/\s*export (?:const|function|async function) (\w+)/g)) {
+  for (const m of source.matchAll(
+    /\/\*\*((?:(?!\*\/)[\s\S])*?)\*\/\s*export (?:const|function|async function) (\w+)/g,
+  )) {
     const [, comment = "", entry = ""] = m;
     const at = comment.indexOf("@example");
     if (at < 0) continue;

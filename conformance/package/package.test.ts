@@ -11,7 +11,16 @@
  * which `.ci/run` runs after `npm test`.
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,7 +39,12 @@ let installSeconds = 0;
 const wrote: string[] = [];
 
 const run = (command: string, args: readonly string[], timeout = 600_000): SpawnSyncReturns<string> =>
-  spawnSync(command, args, { cwd: project, encoding: "utf8", timeout, env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" } });
+  spawnSync(command, args, {
+    cwd: project,
+    encoding: "utf8",
+    timeout,
+    env: { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false" },
+  });
 const srk = (...args: string[]): SpawnSyncReturns<string> => run(NPM, ["exec", "--no", "--", "srk", ...args]);
 const write = (name: string, text: string): void => {
   writeFileSync(join(project, name), text);
@@ -39,11 +53,13 @@ const write = (name: string, text: string): void => {
 
 /** Every path under `dir`, relative, folders ending in "/", skipping node_modules. */
 const tree = (dir: string, base = dir): string[] =>
-  readdirSync(dir).sort().flatMap((n) => {
-    const p = join(dir, n);
-    if (n === "node_modules") return [];
-    return statSync(p).isDirectory() ? [`${relative(base, p)}/`, ...tree(p, base)] : [relative(base, p)];
-  });
+  readdirSync(dir)
+    .sort()
+    .flatMap((n) => {
+      const p = join(dir, n);
+      if (n === "node_modules") return [];
+      return statSync(p).isDirectory() ? [`${relative(base, p)}/`, ...tree(p, base)] : [relative(base, p)];
+    });
 
 const filesUnder = (dir: string, pred: (f: string) => boolean): string[] =>
   !existsSync(dir) ? [] : readdirSync(dir, { recursive: true, encoding: "utf8" }).filter(pred);
@@ -53,9 +69,18 @@ beforeAll(() => {
   project = join(root, "user-project");
   mkdirSync(project);
   // `npm pack` runs prepack (the build into dist/) and postpack (dist/ removed from the clone again).
-  const packed = JSON.parse(execFileSync(NPM, ["pack", "--json", "--pack-destination", root], { cwd: KIT_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })) as { filename: string }[];
+  const packed = JSON.parse(
+    execFileSync(NPM, ["pack", "--json", "--pack-destination", root], {
+      cwd: KIT_ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  ) as { filename: string }[];
   tarball = join(root, packed[0]?.filename ?? "");
-  writeFileSync(join(project, "package.json"), `${JSON.stringify({ name: "user-project", version: "1.0.0", private: true, type: "module" }, null, 2)}\n`);
+  writeFileSync(
+    join(project, "package.json"),
+    `${JSON.stringify({ name: "user-project", version: "1.0.0", private: true, type: "module" }, null, 2)}\n`,
+  );
   const t0 = Date.now();
   const r = run(NPM, ["install", "--no-audit", "--no-fund", tarball]);
   installSeconds = (Date.now() - t0) / 1000;
@@ -82,11 +107,30 @@ describe("the packed kit, installed into an empty project", () => {
   it("ships no tests, no triage, no site, no generated certificates, no TypeScript sources", () => {
     const pkg = join(project, "node_modules", "samsara-ripa-kit");
     const files = filesUnder(pkg, () => true).filter((f) => statSync(join(pkg, f)).isFile());
-    expect(files.filter((f) => /\.test\.|(^|\/)stryker\/|reports\/site\/|srk-reports\/|reports\/certificates\/|(^|\/)impl\/.*\.js$/.test(f))).toEqual([]);
+    expect(
+      files.filter((f) =>
+        /\.test\.|(^|\/)stryker\/|reports\/site\/|srk-reports\/|reports\/certificates\/|(^|\/)impl\/.*\.js$/.test(f),
+      ),
+    ).toEqual([]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
-    for (const f of ["bin/srk.mjs", "dist/conformance/index.js", "dist/conformance/index.d.ts", "spec/INVARIANTS.md", "spec/json-schema/Command.schema.json", "spec/vectors/digests.json", "spec/wire/PROTOCOL.md", "conformance/golden/wire-session.jsonl", "README.md", "LICENSE",
+    for (const f of [
+      "bin/srk.mjs",
+      "dist/conformance/index.js",
+      "dist/conformance/index.d.ts",
+      "spec/INVARIANTS.md",
+      "spec/json-schema/Command.schema.json",
+      "spec/vectors/digests.json",
+      "spec/wire/PROTOCOL.md",
+      "conformance/golden/wire-session.jsonl",
+      "README.md",
+      "LICENSE",
       // What an implementer copies or reads from the installed kit: the wire adapters and the tokeniser's table (D-045).
-      "adapters/js/index.mjs", "adapters/js/README.md", "adapters/python/srk_adapter/serve.py", "adapters/python/README.md", "spec/unicode/tokeniser-17.0.json"]) {
+      "adapters/js/index.mjs",
+      "adapters/js/README.md",
+      "adapters/python/srk_adapter/serve.py",
+      "adapters/python/README.md",
+      "spec/unicode/tokeniser-17.0.json",
+    ]) {
       expect(files, f).toContain(f);
     }
   });
@@ -111,24 +155,29 @@ describe("the packed kit, installed into an empty project", () => {
     const r = srk("certify", "--impl", BUNDLED, "--runs", "10", "--time-budget", "300");
     expect(r.stdout, r.stderr).toContain("result: certified (exit 0)");
     expect(r.status).toBe(0);
-    const cert = JSON.parse(readFileSync(join(project, "srk-reports", "samsara-ripa-kit-impl", "certificate.json"), "utf8")) as { kit: { name: string }; result: string };
+    const cert = JSON.parse(
+      readFileSync(join(project, "srk-reports", "samsara-ripa-kit-impl", "certificate.json"), "utf8"),
+    ) as { kit: { name: string }; result: string };
     expect(cert.kit.name).toBe("samsara-ripa-kit");
     expect(cert.result).toBe("certified");
   }, 600_000);
 
   it("the library imports from an .mjs file", () => {
-    write("use.mjs", [
-      'import assert from "node:assert/strict";',
-      'import { certify, replay, transition, view, initialWorld, INVARIANTS, digestOf, DOMAIN } from "samsara-ripa-kit";',
-      'import { replay as modelReplay } from "samsara-ripa-kit/model";',
-      'import { INVARIANT_IDS } from "samsara-ripa-kit/spec";',
-      'for (const f of [certify, replay, transition, view, initialWorld, digestOf, modelReplay]) assert.equal(typeof f, "function");',
-      "assert.equal(INVARIANTS.length, 19);",
-      "assert.deepEqual(INVARIANTS.map((i) => i.id), [...INVARIANT_IDS]);",
-      'assert.match(digestOf(DOMAIN.trace, {}), /^sha256:[0-9a-f]{64}$/);',
-      'console.log("ok");',
-      "",
-    ].join("\n"));
+    write(
+      "use.mjs",
+      [
+        'import assert from "node:assert/strict";',
+        'import { certify, replay, transition, view, initialWorld, INVARIANTS, digestOf, DOMAIN } from "samsara-ripa-kit";',
+        'import { replay as modelReplay } from "samsara-ripa-kit/model";',
+        'import { INVARIANT_IDS } from "samsara-ripa-kit/spec";',
+        'for (const f of [certify, replay, transition, view, initialWorld, digestOf, modelReplay]) assert.equal(typeof f, "function");',
+        "assert.equal(INVARIANTS.length, 19);",
+        "assert.deepEqual(INVARIANTS.map((i) => i.id), [...INVARIANT_IDS]);",
+        "assert.match(digestOf(DOMAIN.trace, {}), /^sha256:[0-9a-f]{64}$/);",
+        'console.log("ok");',
+        "",
+      ].join("\n"),
+    );
     const r = run(process.execPath, ["use.mjs"]);
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("ok\n");
@@ -145,13 +194,27 @@ describe("the packed kit, installed into an empty project", () => {
 
   it("the examples type-check with tsc against the installed .d.ts files (strict, library files checked too)", () => {
     const examples = apiExamples().map((e) => `example-${e.entry}.mts`);
-    write("tsconfig.json", `${JSON.stringify({
-      compilerOptions: {
-        target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true,
-        exactOptionalPropertyTypes: true, skipLibCheck: false, types: ["node"], typeRoots: [join(KIT_ROOT, "node_modules", "@types")],
-      },
-      files: examples,
-    }, null, 2)}\n`);
+    write(
+      "tsconfig.json",
+      `${JSON.stringify(
+        {
+          compilerOptions: {
+            target: "ES2022",
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            strict: true,
+            noEmit: true,
+            exactOptionalPropertyTypes: true,
+            skipLibCheck: false,
+            types: ["node"],
+            typeRoots: [join(KIT_ROOT, "node_modules", "@types")],
+          },
+          files: examples,
+        },
+        null,
+        2,
+      )}\n`,
+    );
     const tsc = join(KIT_ROOT, "node_modules", "typescript", "bin", "tsc");
     const r = run(process.execPath, [tsc, "-p", "tsconfig.json"]);
     // @types/node 20 has errors of its own under TypeScript 6 once library files are checked
@@ -174,7 +237,15 @@ describe("the packed kit, installed into an empty project", () => {
     const expected = ["package.json", "package-lock.json", ...wrote, "srk-reports/", ...reports].sort();
     expect(tree(project)).toEqual(expected);
     // The reports are the certifications' own: the short certify's and the certify example's.
-    expect(readdirSync(join(project, "srk-reports")).sort()).toEqual(["empty-profile-example", "samsara-ripa-kit-impl"]);
-    expect(readdirSync(join(project, "srk-reports", "samsara-ripa-kit-impl")).sort()).toEqual(["certificate.json", "junit.xml", "report.html", "report.md"]);
+    expect(readdirSync(join(project, "srk-reports")).sort()).toEqual([
+      "empty-profile-example",
+      "samsara-ripa-kit-impl",
+    ]);
+    expect(readdirSync(join(project, "srk-reports", "samsara-ripa-kit-impl")).sort()).toEqual([
+      "certificate.json",
+      "junit.xml",
+      "report.html",
+      "report.md",
+    ]);
   });
 });

@@ -23,7 +23,13 @@ import { REPO_ROOT } from "../transport/local.ts";
 
 const STAGES: readonly StageName[] = ["handshake", "golden", "wire", "differential", "algebra", "forgetting"];
 const PROFILES: readonly (readonly Family[])[] = [
-  ["janma"], ["advaita"], ["ripa"], ["janma", "samskara"], ["janma", "advaita"], ["advaita", "ripa"], ["janma", "samskara", "advaita"],
+  ["janma"],
+  ["advaita"],
+  ["ripa"],
+  ["janma", "samskara"],
+  ["janma", "advaita"],
+  ["advaita", "ripa"],
+  ["janma", "samskara", "advaita"],
 ];
 const made: string[] = [];
 afterAll(() => {
@@ -34,8 +40,18 @@ const certifyAs = async (families: readonly Family[]) => {
   const out = mkdtempSync(join(tmpdir(), "srk-profile-"));
   made.push(out);
   const { certificate } = await certify({
-    commandLine: `${process.execPath} --import tsx impl/main.ts --families=${families.join(",")}`, cwd: REPO_ROOT, outDir: out,
-    seed: 1, runs: 60, timeBudgetMs: 240_000, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], stages: STAGES, failFast: false, graceMs: 10_000,
+    commandLine: `${process.execPath} --import tsx impl/main.ts --families=${families.join(",")}`,
+    cwd: REPO_ROOT,
+    outDir: out,
+    seed: 1,
+    runs: 60,
+    timeBudgetMs: 240_000,
+    requestTimeoutMs: 15_000,
+    startupTimeoutMs: 30_000,
+    only: [],
+    stages: STAGES,
+    failFast: false,
+    graceMs: 10_000,
   });
   return certificate;
 };
@@ -47,9 +63,18 @@ describe("every profile of D-049 certifies what it promises, against the kit's i
       const expected = certifiedBy(families);
       const report = c.invariants.map((i) => `${i.invariant} ${i.verdict}: ${i.reason}`).join("\n");
       const stages = c.stages.map((s) => `${s.stage} ${s.verdict}: ${s.reason}`).join("\n");
-      expect(c.stages.filter((s) => s.verdict === "fail" || s.verdict === "inconclusive"), stages).toEqual([]);
-      expect(c.invariants.filter((i) => i.verdict === "pass").map((i) => i.invariant), report).toEqual(expected);
-      expect(c.invariants.filter((i) => i.verdict !== "pass").every((i) => i.verdict === "not-applicable"), report).toBe(true);
+      expect(
+        c.stages.filter((s) => s.verdict === "fail" || s.verdict === "inconclusive"),
+        stages,
+      ).toEqual([]);
+      expect(
+        c.invariants.filter((i) => i.verdict === "pass").map((i) => i.invariant),
+        report,
+      ).toEqual(expected);
+      expect(
+        c.invariants.filter((i) => i.verdict !== "pass").every((i) => i.verdict === "not-applicable"),
+        report,
+      ).toBe(true);
       expect([c.result, c.exit_code], `${c.result}\n${stages}`).toEqual(["certified", 0]);
     }, 300_000);
   }
@@ -57,7 +82,8 @@ describe("every profile of D-049 certifies what it promises, against the kit's i
   it("samskara alone certifies nothing: every invariant not applicable (the store's need janma), inconclusive with exit 2", async () => {
     const c = await certifyAs(["samskara"]);
     expect(c.invariants.every((i) => i.verdict === "not-applicable")).toBe(true);
-    for (const i of c.invariants.filter((x) => INVARIANTS.find((y) => y.id === x.invariant)?.protocol === "samskara")) expect(i.reason, i.invariant).toMatch(/^needs janma: /);
+    for (const i of c.invariants.filter((x) => INVARIANTS.find((y) => y.id === x.invariant)?.protocol === "samskara"))
+      expect(i.reason, i.invariant).toMatch(/^needs janma: /);
     expect([c.result, c.exit_code]).toEqual(["inconclusive", 2]);
   }, 300_000);
 });

@@ -31,7 +31,13 @@ import { MUTANTS } from "../../properties/mutants/catalog.ts";
 import { INVARIANTS } from "../../spec/catalog.ts";
 import { Certificate } from "../../spec/certificate.ts";
 import { CHROMIUM as BROWSER, CHROMIUM_PATH, needs } from "../../test-support/needs.ts";
-import { COMMITTED_SCREENSHOTS, pngSize, SCREENSHOT_DIR_ENV, SCREENSHOT_FILES, VIEWPORT } from "../../test-support/screenshots.ts";
+import {
+  COMMITTED_SCREENSHOTS,
+  pngSize,
+  SCREENSHOT_DIR_ENV,
+  SCREENSHOT_FILES,
+  VIEWPORT,
+} from "../../test-support/screenshots.ts";
 import { certify, type CertifyResult } from "../certify.ts";
 import { mutantCommandLine } from "../mutants/matrix.ts";
 import { JANMA_MACHINE, MIGRATION_MACHINE, type MachineSpec } from "../oracle/transitions.ts";
@@ -51,7 +57,15 @@ let fail: CertifyResult;
 /** The kit's implementation declaring janma, samskara and advaita only. */
 let noRipa: CertifyResult;
 
-const settings = { cwd: REPO_ROOT, seed: 1, runs: 5, timeBudgetMs: 120_000, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [] };
+const settings = {
+  cwd: REPO_ROOT,
+  seed: 1,
+  runs: 5,
+  timeBudgetMs: 120_000,
+  requestTimeoutMs: 15_000,
+  startupTimeoutMs: 30_000,
+  only: [],
+};
 
 /** Without a browser under CI, needs(BROWSER) fails every test here; needBrowser() and open() fail with this message. */
 const NO_BROWSER = `no browser at ${CHROMIUM}: this test needs Debian's chromium (apt-get install chromium; .ci/run installs it when missing), or CHROMIUM_PATH set to a Chromium executable`;
@@ -67,9 +81,24 @@ beforeAll(async () => {
   const mutant = MUTANTS.find((m) => m.id === "S-4.replay-claim-miscounts");
   if (mutant === undefined) throw new Error("mutant S-4.replay-claim-miscounts missing from the catalog");
   [pass, fail, noRipa, browser] = await Promise.all([
-    certify({ ...settings, commandLine: `${process.execPath} --import tsx impl/main.ts`, outDir: join(tmp, "pass"), stages: ["golden", "differential"] }),
-    certify({ ...settings, commandLine: mutantCommandLine(mutant, "reports-browser"), outDir: join(tmp, "fail"), stages: ["golden"] }),
-    certify({ ...settings, commandLine: `${process.execPath} --import tsx impl/main.ts --families janma,samskara,advaita`, outDir: join(tmp, "no-ripa"), stages: ["golden"] }),
+    certify({
+      ...settings,
+      commandLine: `${process.execPath} --import tsx impl/main.ts`,
+      outDir: join(tmp, "pass"),
+      stages: ["golden", "differential"],
+    }),
+    certify({
+      ...settings,
+      commandLine: mutantCommandLine(mutant, "reports-browser"),
+      outDir: join(tmp, "fail"),
+      stages: ["golden"],
+    }),
+    certify({
+      ...settings,
+      commandLine: `${process.execPath} --import tsx impl/main.ts --families janma,samskara,advaita`,
+      outDir: join(tmp, "no-ripa"),
+      stages: ["golden"],
+    }),
     chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }),
   ]);
 }, 240_000);
@@ -151,9 +180,15 @@ const overflow = (page: Page): Promise<{ document: number; viewport: number; blo
 const rowCount = (page: Page): Promise<number> => page.locator("#verdict-table tbody tr").count();
 const visibleRows = (page: Page): Promise<number> => page.locator("#verdict-table tbody tr:visible").count();
 
-const checkDiagrams = async (page: Page, c: Certificate, machines: readonly MachineSpec[] = [JANMA_MACHINE, MIGRATION_MACHINE]): Promise<void> => {
+const checkDiagrams = async (
+  page: Page,
+  c: Certificate,
+  machines: readonly MachineSpec[] = [JANMA_MACHINE, MIGRATION_MACHINE],
+): Promise<void> => {
   // Exactly the declared families' machines: no figure for another.
-  expect(await page.locator("figure.diagram").evaluateAll((fs) => fs.map((f) => f.getAttribute("data-machine")))).toEqual(machines.map((m) => m.machine));
+  expect(
+    await page.locator("figure.diagram").evaluateAll((fs) => fs.map((f) => f.getAttribute("data-machine"))),
+  ).toEqual(machines.map((m) => m.machine));
   for (const m of machines) {
     const svg = page.locator(`figure.diagram[data-machine="${m.machine}"] svg`);
     await expect.poll(() => svg.count()).toBe(1);
@@ -161,11 +196,25 @@ const checkDiagrams = async (page: Page, c: Certificate, machines: readonly Mach
     expect(box?.width ?? 0, m.machine).toBeGreaterThan(300);
     expect(box?.height ?? 0, m.machine).toBeGreaterThan(60);
     expect(await svg.locator("g.node").count()).toBe(m.states.length);
-    for (const s of m.states) await expect.poll(() => svg.locator("g.node text").filter({ hasText: new RegExp(`^${s}$`) }).count(), { message: s }).toBe(1);
+    for (const s of m.states)
+      await expect
+        .poll(
+          () =>
+            svg
+              .locator("g.node text")
+              .filter({ hasText: new RegExp(`^${s}$`) })
+              .count(),
+          { message: s },
+        )
+        .toBe(1);
     // The highlighted edges are exactly the (from, to) pairs the certificate's coverage lists.
-    const pairs = new Set((c.coverage?.transitions ?? []).filter((t) => t.machine === m.machine).map((t) => `${t.from}->${t.to}`));
+    const pairs = new Set(
+      (c.coverage?.transitions ?? []).filter((t) => t.machine === m.machine).map((t) => `${t.from}->${t.to}`),
+    );
     expect(await svg.locator("g.edge.covered").count(), m.machine).toBe(pairs.size);
-    expect(await svg.locator("g.edge").count()).toBeGreaterThanOrEqual(new Set(m.edges.map((e) => `${e.from}->${e.to}`)).size);
+    expect(await svg.locator("g.edge").count()).toBeGreaterThanOrEqual(
+      new Set(m.edges.map((e) => `${e.from}->${e.to}`)).size,
+    );
   }
 };
 
@@ -175,16 +224,27 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
     for (const r of [pass, fail]) {
       const dir = dirname(r.certificatePath);
       for (const f of Object.values(REPORT_FILES)) expect(existsSync(join(dir, f)), f).toBe(true);
-      expect(Certificate.parse(JSON.parse(readFileSync(r.certificatePath, "utf8"))).coverage?.transitions.length ?? 0).toBeGreaterThan(0);
+      expect(
+        Certificate.parse(JSON.parse(readFileSync(r.certificatePath, "utf8"))).coverage?.transitions.length ?? 0,
+      ).toBeGreaterThan(0);
     }
     expect(pass.certificate.result).toBe("certified");
     expect(fail.certificate.invariants.find((i) => i.invariant === "S-4")?.verdict).toBe("fail");
-    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (n) => ["testsuite", "testcase"].includes(n) })
-      .parse(readFileSync(join(dirname(fail.certificatePath), REPORT_FILES.junit), "utf8")) as { testsuites: { testsuite: { "@name": string; testcase: Record<string, unknown>[] }[] } };
+    const junit = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: "@",
+      isArray: (n) => ["testsuite", "testcase"].includes(n),
+    }).parse(readFileSync(join(dirname(fail.certificatePath), REPORT_FILES.junit), "utf8")) as {
+      testsuites: { testsuite: { "@name": string; testcase: Record<string, unknown>[] }[] };
+    };
     const golden = junit.testsuites.testsuite.find((s) => s["@name"] === "golden");
     const s4 = golden?.testcase.find((t) => t["@name"] === "S-4");
-    expect(String((s4?.["failure"] as Record<string, unknown> | undefined)?.["@message"])).toMatch(/^S-4 \(Deterministic replay\) violated at step \d+ of \d+, command samskara\.replay/);
-    expect(readFileSync(join(dirname(fail.certificatePath), REPORT_FILES.markdown), "utf8")).toMatch(/### 1\. S-4 Deterministic replay — golden\/session-/);
+    expect(String((s4?.["failure"] as Record<string, unknown> | undefined)?.["@message"])).toMatch(
+      /^S-4 \(Deterministic replay\) violated at step \d+ of \d+, command samskara\.replay/,
+    );
+    expect(readFileSync(join(dirname(fail.certificatePath), REPORT_FILES.markdown), "utf8")).toMatch(
+      /### 1\. S-4 Deterministic replay — golden\/session-/,
+    );
   });
 
   it("a passing certificate: 19 passing rows, the two diagrams with the covered transitions, the filters", async () => {
@@ -197,7 +257,8 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
       await checkDiagrams(page, pass.certificate);
       // Seeds, durations, the profile and the spec digest are on the page.
       const run = (await page.locator("#run").textContent()) ?? "";
-      for (const s of ["seed", "duration", "janma, samskara, advaita, ripa", pass.certificate.kit.spec_digest]) expect(run).toContain(s);
+      for (const s of ["seed", "duration", "janma, samskara, advaita, ripa", pass.certificate.kit.spec_digest])
+        expect(run).toContain(s);
 
       // Filters: by family, then by verdict; the count line follows.
       await page.locator('input[data-filter="family"][value="ripa"]').uncheck();
@@ -218,7 +279,7 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
       expect(await page.locator("#verdict-table").isVisible()).toBe(true);
 
       await page.screenshot({ path: join(shots, "report-pass.png") });
-      await page.evaluate("document.getElementById(\"coverage\").scrollIntoView()");
+      await page.evaluate('document.getElementById("coverage").scrollIntoView()');
       await page.screenshot({ path: join(shots, "report-diagrams.png") });
       expect(problems).toEqual([]);
       expect(requests).toEqual([]);
@@ -247,14 +308,25 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
       const failing = story.locator("li.step.failing");
       expect(await failing.locator("pre.request").textContent()).toContain('"op": "samskara.replay"');
       // The first difference is highlighted on both sides: the claim's version count.
-      const marked = async (side: string): Promise<string> => (await failing.locator(`pre.${side} mark.diff`).textContent()) ?? "";
+      const marked = async (side: string): Promise<string> =>
+        (await failing.locator(`pre.${side} mark.diff`).textContent()) ?? "";
       const ref = fail.certificate.invariants.find((i) => i.invariant === "S-4")?.counterexamples[0];
-      const trace = JSON.parse(readFileSync(join(dirname(fail.certificatePath), ref?.trace_file ?? "missing"), "utf8")) as { steps: { expected: { events: { claim: { versions: number } }[] }; actual: { events: { claim: { versions: number } }[] } }[]; failing_step: number };
+      const trace = JSON.parse(
+        readFileSync(join(dirname(fail.certificatePath), ref?.trace_file ?? "missing"), "utf8"),
+      ) as {
+        steps: {
+          expected: { events: { claim: { versions: number } }[] };
+          actual: { events: { claim: { versions: number } }[] };
+        }[];
+        failing_step: number;
+      };
       const step = trace.steps[trace.failing_step];
       expect(await marked("expected")).toBe(String(step?.expected.events[0]?.claim.versions));
       expect(await marked("actual")).toBe(String(step?.actual.events[0]?.claim.versions));
       expect(await marked("expected")).not.toBe(await marked("actual"));
-      expect(await failing.locator(".difference").first().textContent()).toMatch(/First difference at \$\.events\[0\]\.claim\.versions/);
+      expect(await failing.locator(".difference").first().textContent()).toMatch(
+        /First difference at \$\.events\[0\]\.claim\.versions/,
+      );
       expect(await story.locator(".replay pre").textContent()).toBe(ref?.replay);
       await checkDiagrams(page, fail.certificate);
 
@@ -274,15 +346,21 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
   it("each invariant links to its page of the docs site: the page exists, is that invariant's, and nothing on it overflows the page", async () => {
     const { page, problems, requests } = await open(join(dirname(pass.certificatePath), REPORT_FILES.html));
     try {
-      const links = (await page.locator("#verdict-table tbody tr td.id a").evaluateAll((as) => as.map((a) => ({ id: a.textContent ?? "", href: a.getAttribute("href") ?? "" }))))
-        .map((l) => ({ id: l.id, href: new URL(l.href, page.url()).href }));
+      const links = (
+        await page
+          .locator("#verdict-table tbody tr td.id a")
+          .evaluateAll((as) => as.map((a) => ({ id: a.textContent ?? "", href: a.getAttribute("href") ?? "" })))
+      ).map((l) => ({ id: l.id, href: new URL(l.href, page.url()).href }));
       expect(links.map((l) => l.id)).toEqual(INVARIANTS.map((i) => i.id));
       expect(problems).toEqual([]);
       expect(requests).toEqual([]);
       // A reader's click: the report's page is left for the invariant's page. (TypeDoc's pages log that
       // file:// forbids their icon sprite; that is the site's, over file://, so the report's problems were read above.)
       await page.unroute("**/*");
-      await Promise.all([page.waitForURL(links[0]?.href ?? ""), page.locator('#verdict-table tbody tr[data-invariant="J-1"] td.id a').click()]);
+      await Promise.all([
+        page.waitForURL(links[0]?.href ?? ""),
+        page.locator('#verdict-table tbody tr[data-invariant="J-1"] td.id a').click(),
+      ]);
       await expect.poll(() => page.locator("h1").first().textContent()).toMatch(/^J-1 Complete at birth/);
       const site = await openSite();
       try {
@@ -292,7 +370,9 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
           expect(fileURLToPath(href).startsWith(`${SITE}/documents/`), href).toBe(true);
           expect(await site.page.locator("h1").first().textContent(), href).toBe(`${id} ${inv?.name ?? "?"}`);
           expect(await site.page.locator(`[id="${id}"]`).count(), `${href}: #${id}`).toBe(1);
-          expect(await site.page.locator(`[id="${id.toLowerCase()}"]`).count(), `${href}: #${id.toLowerCase()}`).toBe(1);
+          expect(await site.page.locator(`[id="${id.toLowerCase()}"]`).count(), `${href}: #${id.toLowerCase()}`).toBe(
+            1,
+          );
           expect(await site.page.locator(".tsd-typography").textContent(), href).toContain(inv?.statement ?? "?");
           const o = await overflow(site.page);
           expect(o.document, `${href}: the page is wider than the viewport`).toBeLessThanOrEqual(o.viewport);
@@ -306,7 +386,11 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
         expect(index.blocks).toEqual([]);
         // Code blocks on an invariant page are monospace and stay within the content column, at a narrow width too.
         await site.visit(links[0]?.href ?? "");
-        expect(await site.page.evaluate('getComputedStyle(document.querySelector(".tsd-typography pre.transcript")).fontFamily')).toMatch(/monospace|Menlo|Consolas|Courier/);
+        expect(
+          await site.page.evaluate(
+            'getComputedStyle(document.querySelector(".tsd-typography pre.transcript")).fontFamily',
+          ),
+        ).toMatch(/monospace|Menlo|Consolas|Courier/);
         await site.page.setViewportSize({ width: 700, height: 900 });
         const o = await overflow(site.page);
         expect(o.document).toBeLessThanOrEqual(o.viewport);
@@ -326,7 +410,9 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
     try {
       await site.page.goto(`${pathToFileURL(join(SITE, "documents", "The_19_invariants.html")).href}#s-4`);
       await site.page.waitForURL(/invariant-S-4\.html$/);
-      expect(await site.page.locator("h1").first().textContent()).toBe(`S-4 ${INVARIANTS.find((i) => i.id === "S-4")?.name ?? "?"}`);
+      expect(await site.page.locator("h1").first().textContent()).toBe(
+        `S-4 ${INVARIANTS.find((i) => i.id === "S-4")?.name ?? "?"}`,
+      );
       expect(site.problems).toEqual([]);
     } finally {
       await site.page.close();
@@ -341,7 +427,9 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
       await checkDiagrams(page, noRipa.certificate, [JANMA_MACHINE]);
       expect(await page.locator('figure.diagram[data-machine="ripa-migration"]').count()).toBe(0);
       expect(await page.locator("#coverage").textContent()).toContain("Not drawn, outside the declared profile: RIPA");
-      expect(await page.locator('#verdict-table tbody tr[data-family="ripa"][data-verdict="not-applicable"]').count()).toBe(6);
+      expect(
+        await page.locator('#verdict-table tbody tr[data-family="ripa"][data-verdict="not-applicable"]').count(),
+      ).toBe(6);
       expect(problems).toEqual([]);
       expect(requests).toEqual([]);
     } finally {
@@ -353,7 +441,11 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
     const evil = `<img src="x.png" onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
     const c = structuredClone(fail.certificate);
     c.implementation.name = evil;
-    c.stages = c.stages.map((s) => ({ ...s, reason: evil, findings: s.findings.map((f) => ({ ...f, summary: evil })) }));
+    c.stages = c.stages.map((s) => ({
+      ...s,
+      reason: evil,
+      findings: s.findings.map((f) => ({ ...f, summary: evil })),
+    }));
     const dir = join(tmp, "hostile");
     mkdirSync(dir, { recursive: true });
     const certificatePath = join(dir, "certificate.json");
@@ -361,7 +453,9 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
     const files = await writeReports({ certificate: c, certificatePath });
     const { page, problems, requests } = await open(files.html);
     try {
-      expect(await page.locator("h1").textContent()).toBe(`srk certify — ${evil} ${c.implementation.version ?? ""}`.trim());
+      expect(await page.locator("h1").textContent()).toBe(
+        `srk certify — ${evil} ${c.implementation.version ?? ""}`.trim(),
+      );
       expect(await page.evaluate("typeof window.__pwned")).toBe("undefined");
       expect(await page.locator("body img").count()).toBe(0);
       expect(await rowCount(page)).toBe(19);
@@ -374,7 +468,10 @@ needs(BROWSER).describe("report.html in headless Chromium", () => {
 
   it("the screenshots are taken at the viewport's size, outside the committed folder, and the committed ones are the same pictures' size", () => {
     needBrowser();
-    expect(shots.startsWith(join(REPO_ROOT, COMMITTED_SCREENSHOTS)), `the test writes its screenshots to ${shots}, not to ${COMMITTED_SCREENSHOTS}/`).toBe(false);
+    expect(
+      shots.startsWith(join(REPO_ROOT, COMMITTED_SCREENSHOTS)),
+      `the test writes its screenshots to ${shots}, not to ${COMMITTED_SCREENSHOTS}/`,
+    ).toBe(false);
     for (const f of SCREENSHOT_FILES) {
       expect(pngSize(join(shots, f)), f).toEqual(VIEWPORT);
       expect(pngSize(join(REPO_ROOT, COMMITTED_SCREENSHOTS, f)), `${COMMITTED_SCREENSHOTS}/${f}`).toEqual(VIEWPORT);

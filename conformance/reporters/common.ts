@@ -8,7 +8,14 @@
  */
 import { dirname, relative, resolve, sep } from "node:path";
 import { INVARIANTS, type Invariant, type InvariantId } from "../../spec/catalog.ts";
-import type { Certificate, CounterexampleRef, InvariantVerdict, PortableTrace, StageResult, TraceStep } from "../../spec/certificate.ts";
+import type {
+  Certificate,
+  CounterexampleRef,
+  InvariantVerdict,
+  PortableTrace,
+  StageResult,
+  TraceStep,
+} from "../../spec/certificate.ts";
 import { KIT_ROOT } from "../kit-root.ts";
 import { readTrace } from "../trace/trace.ts";
 import { countInvariants, STAGE_CONCERNS } from "../verdicts/decide.ts";
@@ -28,7 +35,11 @@ export interface ReportInput {
  * Reads the traces a certificate names (only files inside its folder), keeping a reason for each one
  * that cannot be read, and finds each invariant's documentation in the kit's folder `kitRoot`.
  */
-export const loadReportInput = (certificate: Certificate, certificatePath: string, kitRoot: string = KIT_ROOT): ReportInput => {
+export const loadReportInput = (
+  certificate: Certificate,
+  certificatePath: string,
+  kitRoot: string = KIT_ROOT,
+): ReportInput => {
   const dir = resolve(dirname(certificatePath));
   const traces = new Map<string, PortableTrace | { error: string }>();
   for (const ref of certificate.stages.flatMap((s) => s.findings)) {
@@ -48,10 +59,14 @@ export const loadReportInput = (certificate: Certificate, certificatePath: strin
   return { certificate, certificatePath, traces, docs: invariantDocLinks(dir, kitRoot) };
 };
 
-export const traceOf = (input: ReportInput, ref: CounterexampleRef): PortableTrace | { readonly error: string } | null =>
+export const traceOf = (
+  input: ReportInput,
+  ref: CounterexampleRef,
+): PortableTrace | { readonly error: string } | null =>
   ref.trace_file === null ? null : (input.traces.get(ref.trace_file) ?? { error: `${ref.trace_file} was not read` });
 
-export const isTrace = (t: PortableTrace | { readonly error: string } | null): t is PortableTrace => t !== null && !("error" in t);
+export const isTrace = (t: PortableTrace | { readonly error: string } | null): t is PortableTrace =>
+  t !== null && !("error" in t);
 
 export interface Counterexample {
   /** 1-based, in stage order: the anchor `cx-N` of the HTML report. */
@@ -67,7 +82,11 @@ export const counterexamples = (c: Certificate): Counterexample[] => {
 };
 
 const sameRef = (a: CounterexampleRef, b: CounterexampleRef): boolean =>
-  a.stage === b.stage && a.check === b.check && a.summary === b.summary && a.trace_file === b.trace_file && a.invariant === b.invariant;
+  a.stage === b.stage &&
+  a.check === b.check &&
+  a.summary === b.summary &&
+  a.trace_file === b.trace_file &&
+  a.invariant === b.invariant;
 
 /** The counterexamples of one invariant's verdict. */
 export const counterexamplesOf = (all: readonly Counterexample[], v: InvariantVerdict): Counterexample[] =>
@@ -87,7 +106,8 @@ export const oneLineMeaning = (id: InvariantId): string => {
   return cut === null ? statement : `${statement.slice(0, cut.index)}.`;
 };
 
-const andList = (xs: readonly string[]): string => (xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1] ?? ""}`);
+const andList = (xs: readonly string[]): string =>
+  xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1] ?? ""}`;
 
 /**
  * What decided a verdict, in words, for the reports' reason column. Every verdict but `pass` is
@@ -97,12 +117,20 @@ const andList = (xs: readonly string[]): string => (xs.length <= 1 ? (xs[0] ?? "
  * columns already show) does not say.
  */
 export const decidedBy = (c: Certificate, v: InvariantVerdict): string => {
-  const expected = !v.expected_failure ? "" : v.verdict === "pass" ? " (listed in the baseline as an expected failure: a stale entry)" : " (an expected failure: listed in the baseline)";
+  const expected = !v.expected_failure
+    ? ""
+    : v.verdict === "pass"
+      ? " (listed in the baseline as an expected failure: a stale entry)"
+      : " (an expected failure: listed in the baseline)";
   if (v.verdict !== "pass") {
     const stage = v.verdict === "fail" ? v.counterexamples[0]?.stage : undefined;
     return `${stage === undefined ? "" : `the ${stage} stage found it: `}${v.reason}${expected}`;
   }
-  const stages = c.stages.filter((s) => s.stage !== "handshake" && s.verdict !== "not-applicable" && STAGE_CONCERNS[s.stage].includes(v.invariant)).map((s) => s.stage);
+  const stages = c.stages
+    .filter(
+      (s) => s.stage !== "handshake" && s.verdict !== "not-applicable" && STAGE_CONCERNS[s.stage].includes(v.invariant),
+    )
+    .map((s) => s.stage);
   return `witnessed, never violated${stages.length === 0 ? "" : ` in the ${andList(stages)} stage${stages.length === 1 ? "" : "s"}`}${expected}`;
 };
 
@@ -114,7 +142,8 @@ export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /** The invariants by verdict (the same count as every other report: conformance/verdicts/decide.ts). */
 export const countVerdicts = (c: Certificate): Record<InvariantVerdict["verdict"], number> => countInvariants(c);
 
-const obj = (x: unknown): Record<string, unknown> | null => (typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null);
+const obj = (x: unknown): Record<string, unknown> | null =>
+  typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : null;
 
 /** A request in a few words: `command janma.birth (c12)`, `query world (t11)`. */
 export const requestLabel = (request: TraceStep["request"]): string => {
@@ -135,7 +164,8 @@ export const replyLabel = (reply: unknown): string => {
     return `accepted${events.length > 0 ? `: ${events.join(", ")}` : ", no events"}${result}`;
   }
   const e = obj(r["error"]);
-  if (r["ok"] === false && e !== null) return `rejected with ${String(e["code"])}${e["invariant"] === null || e["invariant"] === undefined ? "" : ` (${String(e["invariant"])})`}`;
+  if (r["ok"] === false && e !== null)
+    return `rejected with ${String(e["code"])}${e["invariant"] === null || e["invariant"] === undefined ? "" : ` (${String(e["invariant"])})`}`;
   return JSON.stringify(reply);
 };
 
@@ -156,7 +186,14 @@ export type JsonPath = readonly (string | number)[];
  */
 export const firstDifferencePath = (a: unknown, b: unknown, path: JsonPath = []): JsonPath | null => {
   if (Object.is(a, b)) return null;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object" || Array.isArray(a) !== Array.isArray(b)) return path;
+  if (
+    typeof a !== typeof b ||
+    a === null ||
+    b === null ||
+    typeof a !== "object" ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return path;
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
   for (const k of new Set([...Object.keys(ao), ...Object.keys(bo)])) {
@@ -168,7 +205,8 @@ export const firstDifferencePath = (a: unknown, b: unknown, path: JsonPath = [])
   return null;
 };
 
-export const pathText = (p: JsonPath): string => `$${p.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("")}`;
+export const pathText = (p: JsonPath): string =>
+  `$${p.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("")}`;
 
 /** The value at a path, or undefined. */
 export const at = (v: unknown, p: JsonPath): unknown => {

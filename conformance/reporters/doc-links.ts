@@ -42,7 +42,11 @@ export type DocLinks = Readonly<Record<InvariantId, DocLink | null>>;
 
 /** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens. */
 export const headingAnchor = (heading: string): string =>
-  heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
 
 /** Each invariant's heading anchor in spec/INVARIANTS.md (`## INV-J-1 Complete at birth …`); none for a missing file or heading. */
 export const clauseAnchors = (markdown: string): Partial<Record<InvariantId, string>> => {

@@ -13,7 +13,8 @@ let viz: Promise<Viz> | null = null;
 const graphviz = (): Promise<Viz> => (viz ??= instance());
 
 /** A DOT double-quoted string (backslashes too, so Graphviz's `\N`-style escapes cannot be injected). */
-export const dotString = (s: string): string => `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replace(/\r?\n/g, "\\n")}"`;
+export const dotString = (s: string): string =>
+  `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replace(/\r?\n/g, "\\n")}"`;
 
 /** An op without its family prefix: `janma.birth` → `birth`. */
 const shortOp = (op: string): string => op.replace(/^(janma|ripa)\./, "").replace(/^migration_/, "");
@@ -31,10 +32,19 @@ export interface DiagramEdge {
 /** The edges to draw: every listed edge with its ops' counts, then any recorded transition the machine does not list. */
 export const diagramEdges = (m: MachineSpec, transitions: readonly CoveredTransition[]): DiagramEdge[] => {
   const mine = transitions.filter((t) => t.machine === m.machine);
-  const count = (from: string, to: string, op: string): number => mine.filter((t) => t.from === from && t.to === to && t.op === op).reduce((a, t) => a + t.count, 0);
-  const listed = m.edges.map((e) => ({ from: e.from, to: e.to, ops: e.ops.map((op) => ({ op, count: count(e.from, e.to, op) })), listed: true }));
+  const count = (from: string, to: string, op: string): number =>
+    mine.filter((t) => t.from === from && t.to === to && t.op === op).reduce((a, t) => a + t.count, 0);
+  const listed = m.edges.map((e) => ({
+    from: e.from,
+    to: e.to,
+    ops: e.ops.map((op) => ({ op, count: count(e.from, e.to, op) })),
+    listed: true,
+  }));
   const extra = mine.filter((t) => !m.edges.some((e) => e.from === t.from && e.to === t.to && e.ops.includes(t.op)));
-  return [...listed, ...extra.map((t) => ({ from: t.from, to: t.to, ops: [{ op: t.op, count: t.count }], listed: false }))];
+  return [
+    ...listed,
+    ...extra.map((t) => ({ from: t.from, to: t.to, ops: [{ op: t.op, count: t.count }], listed: false })),
+  ];
 };
 
 export const machineDot = (m: MachineSpec, transitions: readonly CoveredTransition[]): string => {
@@ -50,7 +60,9 @@ export const machineDot = (m: MachineSpec, transitions: readonly CoveredTransiti
     const seen = visited.has(s);
     const shape = m.terminal.includes(s) ? ", peripheries=2" : s === m.initial ? ", shape=ellipse" : "";
     const group = m.spine.includes(s) ? `, group="spine"` : "";
-    lines.push(`  ${dotString(s)} [id=${dotString(`${m.machine}-state-${s}`)}, class=${dotString(seen ? "visited" : "unvisited")}, fillcolor="${seen ? "#dbeafe" : "#f4f4f5"}", color="${seen ? COVERED : "#a1a1aa"}", fontcolor="${seen ? "#1e3a8a" : "#52525b"}"${shape}${group}];`);
+    lines.push(
+      `  ${dotString(s)} [id=${dotString(`${m.machine}-state-${s}`)}, class=${dotString(seen ? "visited" : "unvisited")}, fillcolor="${seen ? "#dbeafe" : "#f4f4f5"}", color="${seen ? COVERED : "#a1a1aa"}", fontcolor="${seen ? "#1e3a8a" : "#52525b"}"${shape}${group}];`,
+    );
   }
   edges.forEach((e, i) => {
     const total = e.ops.reduce((a, o) => a + o.count, 0);
@@ -58,8 +70,12 @@ export const machineDot = (m: MachineSpec, transitions: readonly CoveredTransiti
     const covered = total > 0;
     const color = !e.listed ? UNLISTED : covered ? COVERED : "#a1a1aa";
     const cls = `${covered ? "covered" : "uncovered"}${e.listed ? "" : " unlisted"}`;
-    const style = covered ? `penwidth=${Math.min(4, 1.4 + Math.log10(total + 1)).toFixed(2)}, style=solid` : "penwidth=1, style=dashed";
-    lines.push(`  ${dotString(e.from)} -> ${dotString(e.to)} [id=${dotString(`${m.machine}-edge-${i}`)}, class=${dotString(cls)}, label=${dotString(label)}, color="${color}", fontcolor="${covered ? "#1e3a8a" : "#71717a"}", ${style}];`);
+    const style = covered
+      ? `penwidth=${Math.min(4, 1.4 + Math.log10(total + 1)).toFixed(2)}, style=solid`
+      : "penwidth=1, style=dashed";
+    lines.push(
+      `  ${dotString(e.from)} -> ${dotString(e.to)} [id=${dotString(`${m.machine}-edge-${i}`)}, class=${dotString(cls)}, label=${dotString(label)}, color="${color}", fontcolor="${covered ? "#1e3a8a" : "#71717a"}", ${style}];`,
+    );
   });
   lines.push("}");
   return lines.join("\n");
@@ -84,7 +100,8 @@ export const renderDiagram = async (m: MachineSpec, transitions: readonly Covere
     // The page is still written, with the reason in place of the picture (and the counts table).
     return { machine: m.machine, title: m.title, svg: null, error: e instanceof Error ? e.message : String(e), edges };
   }
-  if (r.status !== "success") return { machine: m.machine, title: m.title, svg: null, error: r.errors.map((e) => e.message).join("; "), edges };
+  if (r.status !== "success")
+    return { machine: m.machine, title: m.title, svg: null, error: r.errors.map((e) => e.message).join("; "), edges };
   const svg = r.output
     .replace(/<\?xml[^>]*\?>\s*/g, "")
     .replace(/<!DOCTYPE[^>]*>\s*/g, "")

@@ -21,15 +21,38 @@ import { INVARIANTS, PROTOCOLS, type InvariantId, type Protocol } from "../../sp
 import { MACHINES, type Machine, type MachineSpec } from "../oracle/transitions.ts";
 import { renderDiagram, type Diagram } from "./html-diagrams.ts";
 import {
-  at, counterexamples, decidedBy, divergence, counterexamplesOf, countVerdicts, failingIndex, firstDifferencePath, invariantName, isTrace, oneLineMeaning, pathText,
-  replyLabel, requestLabel, seconds, totalWitnesses, traceOf, type Counterexample, type JsonPath, type ReportInput,
+  at,
+  counterexamples,
+  decidedBy,
+  divergence,
+  counterexamplesOf,
+  countVerdicts,
+  failingIndex,
+  firstDifferencePath,
+  invariantName,
+  isTrace,
+  oneLineMeaning,
+  pathText,
+  replyLabel,
+  requestLabel,
+  seconds,
+  totalWitnesses,
+  traceOf,
+  type Counterexample,
+  type JsonPath,
+  type ReportInput,
 } from "./common.ts";
 import type { DocLinks } from "./doc-links.ts";
 import { countsText, describeResult } from "../verdicts/decide.ts";
 
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
 export const esc = (s: string): string =>
-  s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
+  s
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
 
 const json = (v: unknown): string => JSON.stringify(v) ?? "undefined";
 
@@ -45,7 +68,8 @@ const existingPrefix = (v: unknown, p: JsonPath): JsonPath => {
   return out;
 };
 
-const samePath = (a: JsonPath, b: JsonPath): boolean => a.length === b.length && a.every((k, i) => String(k) === String(b[i]));
+const samePath = (a: JsonPath, b: JsonPath): boolean =>
+  a.length === b.length && a.every((k, i) => String(k) === String(b[i]));
 
 /** Pretty JSON (as JSON.stringify(v, null, 2)) as escaped HTML, with the value at `mark` wrapped in <mark class="diff">. */
 export const jsonHtml = (v: unknown, mark: JsonPath | null): string => {
@@ -54,12 +78,16 @@ export const jsonHtml = (v: unknown, mark: JsonPath | null): string => {
     let s: string;
     const inner = `${indent}  `;
     if (Array.isArray(x)) {
-      s = x.length === 0 ? "[]" : `[\n${x.map((y, i) => `${inner}${render(y, [...path, i], inner)}`).join(",\n")}\n${indent}]`;
+      s =
+        x.length === 0
+          ? "[]"
+          : `[\n${x.map((y, i) => `${inner}${render(y, [...path, i], inner)}`).join(",\n")}\n${indent}]`;
     } else if (typeof x === "object" && x !== null) {
       const entries = Object.entries(x);
-      s = entries.length === 0
-        ? "{}"
-        : `{\n${entries.map(([k, y]) => `${inner}<span class="k">${esc(JSON.stringify(k))}</span>: ${render(y, [...path, k], inner)}`).join(",\n")}\n${indent}}`;
+      s =
+        entries.length === 0
+          ? "{}"
+          : `{\n${entries.map(([k, y]) => `${inner}<span class="k">${esc(JSON.stringify(k))}</span>: ${render(y, [...path, k], inner)}`).join(",\n")}\n${indent}}`;
     } else {
       s = `<span class="${x === null ? "null" : typeof x}">${esc(json(x))}</span>`;
     }
@@ -150,7 +178,12 @@ const facts = (c: Certificate, traces: readonly PortableTrace[]): string => {
   const seeds = [...new Set([c.settings.seed, ...traces.flatMap((t) => (t.seed === null ? [] : [t.seed]))])];
   const rows: [string, string][] = [
     ["implementation", esc(`${c.implementation.name ?? "(no handshake)"} ${c.implementation.version ?? ""}`.trim())],
-    ["profile", prof === null ? "unknown (no handshake)" : `${esc(prof.families.join(", ") || "no family")}; crash hook ${prof.crash_hook ? "yes" : "no"}`],
+    [
+      "profile",
+      prof === null
+        ? "unknown (no handshake)"
+        : `${esc(prof.families.join(", ") || "no family")}; crash hook ${prof.crash_hook ? "yes" : "no"}`,
+    ],
     ["command line", `<code>${esc(c.implementation.command_line)}</code>`],
     ["protocol version", esc(c.protocol_version ?? "none agreed")],
     ["seed", esc(String(c.settings.seed))],
@@ -174,8 +207,11 @@ const statementOf = (id: InvariantId): string => INVARIANTS.find((i) => i.id ===
 /** The invariant's id, linked to its documentation when the kit's folder has it. */
 const idCell = (id: InvariantId, docs: DocLinks): string => {
   const d = docs[id];
-  const title = d === null ? "" : d.where === "site" ? `${id} in the kit's docs site` : `${id} in the kit's spec/INVARIANTS.md`;
-  return d === null ? `<td class="id"><b>${esc(id)}</b></td>` : `<td class="id"><a href="${esc(d.href)}" title="${esc(title)}" data-docs="${d.where}"><b>${esc(id)}</b></a></td>`;
+  const title =
+    d === null ? "" : d.where === "site" ? `${id} in the kit's docs site` : `${id} in the kit's spec/INVARIANTS.md`;
+  return d === null
+    ? `<td class="id"><b>${esc(id)}</b></td>`
+    : `<td class="id"><a href="${esc(d.href)}" title="${esc(title)}" data-docs="${d.where}"><b>${esc(id)}</b></a></td>`;
 };
 
 const verdictTable = (c: Certificate, all: readonly Counterexample[], docs: DocLinks): string => {
@@ -187,12 +223,16 @@ const verdictTable = (c: Certificate, all: readonly Counterexample[], docs: DocL
 <span id="shown" aria-live="polite">${c.invariants.length} of ${c.invariants.length} invariants shown</span></div>`;
   const rows = c.invariants.map((v) => {
     const w = v.witnesses;
-    const links = counterexamplesOf(all, v).map((x) => ` <a href="#cx-${x.n}">counterexample #${x.n}</a>`).join("");
-    return `<tr data-invariant="${esc(v.invariant)}" data-verdict="${esc(v.verdict)}" data-family="${esc(v.family)}" class="v-${esc(v.verdict)}">`
-      + `${idCell(v.invariant, docs)}<td class="meaning">${esc(invariantName(v.invariant))}<span class="stmt" title="${esc(statementOf(v.invariant))}">${esc(oneLineMeaning(v.invariant))}</span></td><td>${esc(v.family)}</td>`
-      + `<td class="verdict">${badge(v.verdict)}${v.expected_failure ? " <small>(expected)</small>" : ""}</td>`
-      + `<td class="n">${w.accepted}</td><td class="n">${w.rejected}</td><td class="n">${w.crash_cuts}</td><td class="n">${w.algebra}</td><td class="n">${w.forgetting}</td><td class="n"><b>${totalWitnesses(v)}</b></td>`
-      + `<td class="reason">${esc(decidedBy(c, v))}${links}</td></tr>`;
+    const links = counterexamplesOf(all, v)
+      .map((x) => ` <a href="#cx-${x.n}">counterexample #${x.n}</a>`)
+      .join("");
+    return (
+      `<tr data-invariant="${esc(v.invariant)}" data-verdict="${esc(v.verdict)}" data-family="${esc(v.family)}" class="v-${esc(v.verdict)}">` +
+      `${idCell(v.invariant, docs)}<td class="meaning">${esc(invariantName(v.invariant))}<span class="stmt" title="${esc(statementOf(v.invariant))}">${esc(oneLineMeaning(v.invariant))}</span></td><td>${esc(v.family)}</td>` +
+      `<td class="verdict">${badge(v.verdict)}${v.expected_failure ? " <small>(expected)</small>" : ""}</td>` +
+      `<td class="n">${w.accepted}</td><td class="n">${w.rejected}</td><td class="n">${w.crash_cuts}</td><td class="n">${w.algebra}</td><td class="n">${w.forgetting}</td><td class="n"><b>${totalWitnesses(v)}</b></td>` +
+      `<td class="reason">${esc(decidedBy(c, v))}${links}</td></tr>`
+    );
   });
   return `${filters}
 <table id="verdict-table"><thead><tr><th>invariant</th><th>meaning</th><th>family</th><th>verdict</th><th class="n">accepted</th><th class="n">rejected</th><th class="n">crash cuts</th><th class="n">algebra</th><th class="n">forgetting</th><th class="n">witnesses</th><th>what decided it</th></tr></thead>
@@ -207,7 +247,9 @@ const DETAILED = 8;
 
 const stepLine = (s: TraceStep, i: number, detailed: boolean): string => {
   const head = `<span class="step-no">Step ${i + 1}</span> · <code>${esc(requestLabel(s.request))}</code> → ${esc(replyLabel(s.actual))} <span class="ok">as expected</span>`;
-  return detailed ? `<li class="step agreed">${head} <details class="inline"><summary>request</summary><pre>${jsonHtml(s.request, null)}</pre></details></li>` : `<li class="step agreed">${head}</li>`;
+  return detailed
+    ? `<li class="step agreed">${head} <details class="inline"><summary>request</summary><pre>${jsonHtml(s.request, null)}</pre></details></li>`
+    : `<li class="step agreed">${head}</li>`;
 };
 
 const traceStory = (t: PortableTrace): string => {
@@ -216,15 +258,21 @@ const traceStory = (t: PortableTrace): string => {
   const cut = Math.max(0, agreed.length - DETAILED);
   const parts: string[] = [];
   if (cut > 0) {
-    parts.push(`<li class="agreed-summary"><details><summary>Steps 1–${cut}: the implementation answered ${cut} request(s) as the model did</summary><ol class="steps">${agreed.slice(0, cut).map((s, k) => stepLine(s, k, false)).join("")}</ol></details></li>`);
+    parts.push(
+      `<li class="agreed-summary"><details><summary>Steps 1–${cut}: the implementation answered ${cut} request(s) as the model did</summary><ol class="steps">${agreed
+        .slice(0, cut)
+        .map((s, k) => stepLine(s, k, false))
+        .join("")}</ol></details></li>`,
+    );
   }
   agreed.slice(cut).forEach((s, k) => parts.push(stepLine(s, cut + k, true)));
   const step = t.steps[i];
   if (step !== undefined) {
     const p = firstDifferencePath(step.expected, step.actual);
-    const diff = p === null
-      ? ""
-      : `<p class="difference">First difference at <code>${esc(pathText(p))}</code>: expected <code>${esc(json(at(step.expected, p)))}</code>, actual <code>${esc(json(at(step.actual, p)))}</code>.</p>`;
+    const diff =
+      p === null
+        ? ""
+        : `<p class="difference">First difference at <code>${esc(pathText(p))}</code>: expected <code>${esc(json(at(step.expected, p)))}</code>, actual <code>${esc(json(at(step.actual, p)))}</code>.</p>`;
     parts.push(`<li class="step failing"><div class="step-head"><span class="bad">Step ${i + 1} diverged</span> · <code>${esc(requestLabel(step.request))}</code>: ${esc(divergence(step))}</div>
 <h4>request</h4><pre class="request">${jsonHtml(step.request, null)}</pre>
 <div class="compare"><div><h4>expected (the reference model)</h4><pre class="expected">${jsonHtml(step.expected, p)}</pre></div><div><h4>actual (the implementation)</h4><pre class="actual">${jsonHtml(step.actual, p)}</pre></div></div>
@@ -241,13 +289,22 @@ const storyHtml = (input: ReportInput, x: Counterexample): string => {
   if (isTrace(t)) {
     if (t.seed !== null) meta.push(`seed ${esc(String(t.seed))}`);
     if (t.path !== null) meta.push(`path <code>${esc(t.path)}</code>`);
-    if (t.shrink !== null) meta.push(`shrunk from ${t.shrink.original_length} step(s) in ${t.shrink.attempts} attempt(s)${t.shrink.interrupted ? " (interrupted)" : ""}`);
+    if (t.shrink !== null)
+      meta.push(
+        `shrunk from ${t.shrink.original_length} step(s) in ${t.shrink.attempts} attempt(s)${t.shrink.interrupted ? " (interrupted)" : ""}`,
+      );
   }
   if (ref.trace_file !== null) meta.push(`trace <code>${esc(ref.trace_file)}</code>`);
-  const body = t === null
-    ? `<p>No trace: this failure is not a sequence of requests.</p>`
-    : isTrace(t) ? traceStory(t) : `<p class="bad">The trace could not be read: ${esc(t.error)}</p>`;
-  const replay = ref.replay === null ? "" : `<div class="replay"><h4>replay it on any implementation</h4><pre><code>${esc(ref.replay)}</code></pre></div>`;
+  const body =
+    t === null
+      ? `<p>No trace: this failure is not a sequence of requests.</p>`
+      : isTrace(t)
+        ? traceStory(t)
+        : `<p class="bad">The trace could not be read: ${esc(t.error)}</p>`;
+  const replay =
+    ref.replay === null
+      ? ""
+      : `<div class="replay"><h4>replay it on any implementation</h4><pre><code>${esc(ref.replay)}</code></pre></div>`;
   return `<article class="story" id="cx-${x.n}" data-invariant="${esc(ref.invariant ?? "wire")}">
 <h3>#${x.n} · ${esc(who)} — ${esc(ref.check)}</h3>
 <p class="summary">${esc(ref.summary)}</p>
@@ -261,8 +318,14 @@ const diagramHtml = (d: Diagram, present: boolean): string => {
   const drawn = d.edges.flatMap((e) => e.ops.map((o) => ({ ...o, from: e.from, to: e.to, listed: e.listed })));
   const covered = drawn.filter((o) => o.count > 0);
   const listed = drawn.filter((o) => o.listed);
-  const rows = covered.map((o) => `<tr><td>${esc(o.from)}</td><td>${esc(o.to)}</td><td><code>${esc(o.op)}</code>${o.listed ? "" : " (not a transition of this machine)"}</td><td class="n">${o.count}</td></tr>`).join("");
-  const picture = d.svg ?? `<p class="bad">Graphviz could not draw this diagram: ${esc(d.error ?? "unknown error")}</p>`;
+  const rows = covered
+    .map(
+      (o) =>
+        `<tr><td>${esc(o.from)}</td><td>${esc(o.to)}</td><td><code>${esc(o.op)}</code>${o.listed ? "" : " (not a transition of this machine)"}</td><td class="n">${o.count}</td></tr>`,
+    )
+    .join("");
+  const picture =
+    d.svg ?? `<p class="bad">Graphviz could not draw this diagram: ${esc(d.error ?? "unknown error")}</p>`;
   const caption = present
     ? `${listed.filter((o) => o.count > 0).length} of ${listed.length} transitions driven`
     : "this certificate records no coverage (written by an older runner)";
@@ -276,15 +339,21 @@ ${rows === "" ? "" : `<details><summary>counts</summary><table class="coverage">
 
 const stagesTable = (c: Certificate): string => {
   if (c.stages.length === 0) return "<p>No stage ran.</p>";
-  const rows = c.stages.map((s) => `<tr><td>${esc(s.stage)}</td><td>${badge(s.verdict)}</td><td class="n">${s.checks}</td><td class="n">${seconds(s.duration_ms)}</td><td>${esc(s.reason)}${s.notes.length === 0 ? "" : `<details><summary>${s.notes.length} note(s)</summary><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul></details>`}</td></tr>`);
+  const rows = c.stages.map(
+    (s) =>
+      `<tr><td>${esc(s.stage)}</td><td>${badge(s.verdict)}</td><td class="n">${s.checks}</td><td class="n">${seconds(s.duration_ms)}</td><td>${esc(s.reason)}${s.notes.length === 0 ? "" : `<details><summary>${s.notes.length} note(s)</summary><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul></details>`}</td></tr>`,
+  );
   return `<table id="stage-table"><thead><tr><th>stage</th><th>verdict</th><th class="n">checks</th><th class="n">time</th><th>reason</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 };
 
 const faults = (title: string, list: readonly string[]): string =>
-  list.length === 0 ? "" : `<section class="faults"><h2>${title}</h2>${list.map((f) => `<pre>${esc(f)}</pre>`).join("")}</section>`;
+  list.length === 0
+    ? ""
+    : `<section class="faults"><h2>${title}</h2>${list.map((f) => `<pre>${esc(f)}</pre>`).join("")}</section>`;
 
 /** The sha256 source expression of a Content-Security-Policy for an inline script. */
-export const cspHash = (script: string): string => `'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`;
+export const cspHash = (script: string): string =>
+  `'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`;
 
 export const renderHtml = (input: ReportInput, diagrams: readonly Diagram[]): string => {
   const c = input.certificate;
@@ -336,10 +405,13 @@ export const profileMachines = (c: Certificate): MachineSpec[] => {
 
 const coverageIntro = (c: Certificate, diagrams: readonly Diagram[]): string => {
   const profile = c.implementation.profile;
-  const left = MACHINES.filter((m) => !diagrams.some((d) => d.machine === m.machine)).map((m) => `${esc(m.title)} (needs ${MACHINE_FAMILY[m.machine]})`);
+  const left = MACHINES.filter((m) => !diagrams.some((d) => d.machine === m.machine)).map(
+    (m) => `${esc(m.title)} (needs ${MACHINE_FAMILY[m.machine]})`,
+  );
   const notDrawn = left.length === 0 ? "" : ` Not drawn, outside the declared profile: ${left.join("; ")}.`;
   if (profile === null) return `<p>No state machine is drawn: no handshake succeeded, so no profile was declared.</p>`;
-  if (diagrams.length === 0) return `<p>No state machine is drawn: the declared profile (${esc(profile.families.join(", ") || "no family")}) has none.${notDrawn}</p>`;
+  if (diagrams.length === 0)
+    return `<p>No state machine is drawn: the declared profile (${esc(profile.families.join(", ") || "no family")}) has none.${notDrawn}</p>`;
   return `<p>Accepted commands of the golden sessions and the generated runs, whose replies agreed with the reference model, replayed over each machine of the declared profile.${notDrawn}</p>`;
 };
 

@@ -16,13 +16,26 @@ import junitReportBuilder from "junit-report-builder";
 import type { TestCase } from "junit-report-builder";
 import type { CounterexampleRef, InvariantVerdict, StageResult } from "../../spec/certificate.ts";
 import { STAGE_CONCERNS } from "../verdicts/decide.ts";
-import { at, failingIndex, firstDifferencePath, invariantName, isTrace, pathText, replyLabel, requestLabel, totalWitnesses, traceOf, type ReportInput } from "./common.ts";
+import {
+  at,
+  failingIndex,
+  firstDifferencePath,
+  invariantName,
+  isTrace,
+  pathText,
+  replyLabel,
+  requestLabel,
+  totalWitnesses,
+  traceOf,
+  type ReportInput,
+} from "./common.ts";
 
 const json = (v: unknown): string => JSON.stringify(v) ?? "undefined";
 
 // The package is CommonJS (`module.exports = builder`) but its typings declare an ES default
 // export; under NodeNext the default import is `module.exports`. Accept either shape.
-const builder = ((junitReportBuilder as { default?: unknown }).default ?? junitReportBuilder) as typeof junitReportBuilder.default;
+const builder = ((junitReportBuilder as { default?: unknown }).default ??
+  junitReportBuilder) as typeof junitReportBuilder.default;
 
 /** The failure message: the violated invariant, the first diverging step, expected vs actual. */
 export const failureMessage = (input: ReportInput, ref: CounterexampleRef): string => {
@@ -33,9 +46,10 @@ export const failureMessage = (input: ReportInput, ref: CounterexampleRef): stri
   const step = t.steps[i];
   if (step === undefined) return `${who} violated: ${ref.summary}`;
   const p = firstDifferencePath(step.expected, step.actual);
-  const diff = p === null
-    ? `expected ${replyLabel(step.expected)}, actual ${replyLabel(step.actual)}`
-    : `at ${pathText(p)} expected ${json(at(step.expected, p))}, actual ${json(at(step.actual, p))}`;
+  const diff =
+    p === null
+      ? `expected ${replyLabel(step.expected)}, actual ${replyLabel(step.actual)}`
+      : `at ${pathText(p)} expected ${json(at(step.expected, p))}, actual ${json(at(step.actual, p))}`;
   return `${who} violated at step ${i + 1} of ${t.steps.length}, ${requestLabel(step.request)}: ${diff}`;
 };
 
@@ -49,7 +63,12 @@ export const failureBody = (input: ReportInput, ref: CounterexampleRef): string 
     const step = t.steps[i];
     if (i > 0) lines.push(`steps 1-${i}: ${i} request(s) answered as the model did`);
     if (step !== undefined) {
-      lines.push(`step ${i + 1}: ${requestLabel(step.request)}`, `  request:  ${json(step.request)}`, `  expected: ${json(step.expected)}`, `  actual:   ${json(step.actual)}`);
+      lines.push(
+        `step ${i + 1}: ${requestLabel(step.request)}`,
+        `  request:  ${json(step.request)}`,
+        `  expected: ${json(step.expected)}`,
+        `  actual:   ${json(step.actual)}`,
+      );
     }
     if (t.difference !== null) lines.push(`first difference: ${t.difference}`);
     if (t.seed !== null) lines.push(`seed ${t.seed}${t.path === null ? "" : `, path ${t.path}`}`);
@@ -60,11 +79,19 @@ export const failureBody = (input: ReportInput, ref: CounterexampleRef): string 
 };
 
 /** A failure, or — when the baseline lists it (--expected-failures) — a skipped case that says so. */
-const failCase = (input: ReportInput, tc: TestCase, refs: readonly CounterexampleRef[], type: string, expected = false): void => {
+const failCase = (
+  input: ReportInput,
+  tc: TestCase,
+  refs: readonly CounterexampleRef[],
+  type: string,
+  expected = false,
+): void => {
   const first = refs[0];
   if (first === undefined) return;
   if (expected) {
-    tc.skipped().standardOutput(`expected failure (listed in the baseline): ${failureMessage(input, first)}\n\n${refs.map((r) => failureBody(input, r)).join("\n\n")}`);
+    tc.skipped().standardOutput(
+      `expected failure (listed in the baseline): ${failureMessage(input, first)}\n\n${refs.map((r) => failureBody(input, r)).join("\n\n")}`,
+    );
     return;
   }
   tc.failure(`${failureMessage(input, first)}${refs.length > 1 ? ` (and ${refs.length - 1} more)` : ""}`, type);
@@ -79,7 +106,9 @@ const stageCase = (input: ReportInput, s: StageResult, v: InvariantVerdict, tc: 
   if (v.verdict === "not-applicable") {
     tc.skipped().standardOutput(`not applicable: ${v.reason}`);
   } else if (s.verdict === "not-applicable" || s.verdict === "not-selected") {
-    tc.skipped().standardOutput(`stage ${s.verdict === "not-selected" ? "not selected" : "not applicable"}: ${s.reason}`);
+    tc.skipped().standardOutput(
+      `stage ${s.verdict === "not-selected" ? "not selected" : "not applicable"}: ${s.reason}`,
+    );
   } else if (s.verdict === "inconclusive") {
     tc.error(`inconclusive: ${s.reason}`, "inconclusive");
   } else {
@@ -91,7 +120,11 @@ export const renderJunit = (input: ReportInput): string => {
   const c = input.certificate;
   const b = builder.newBuilder().name(`srk certify ${c.implementation.name ?? "(no handshake)"}`);
   const props = (suite: ReturnType<typeof b.testSuite>): void => {
-    suite.property("implementation", `${c.implementation.name ?? "(no handshake)"} ${c.implementation.version ?? ""}`.trim())
+    suite
+      .property(
+        "implementation",
+        `${c.implementation.name ?? "(no handshake)"} ${c.implementation.version ?? ""}`.trim(),
+      )
       .property("command_line", c.implementation.command_line)
       .property("profile", c.implementation.profile === null ? "unknown" : c.implementation.profile.families.join(","))
       .property("seed", String(c.settings.seed))
@@ -103,7 +136,10 @@ export const renderJunit = (input: ReportInput): string => {
   const started = new Date(c.started_at);
   const timestamp = Number.isNaN(started.getTime()) ? null : started.toISOString().slice(0, 19);
   const suiteOf = (name: string, ms: number): ReturnType<typeof b.testSuite> => {
-    const suite = b.testSuite().name(name).time(ms / 1000);
+    const suite = b
+      .testSuite()
+      .name(name)
+      .time(ms / 1000);
     if (timestamp !== null) suite.timestamp(timestamp);
     props(suite);
     return suite;
@@ -127,7 +163,10 @@ export const renderJunit = (input: ReportInput): string => {
   }
   const final = suiteOf("verdicts", c.duration_ms);
   for (const v of c.invariants) {
-    const tc = final.testCase().className(`srk.verdicts.${v.family}`).name(`${v.invariant} ${invariantName(v.invariant)}`);
+    const tc = final
+      .testCase()
+      .className(`srk.verdicts.${v.family}`)
+      .name(`${v.invariant} ${invariantName(v.invariant)}`);
     const w = `witnesses: ${totalWitnesses(v)} (accepted ${v.witnesses.accepted}, rejected ${v.witnesses.rejected}, crash cuts ${v.witnesses.crash_cuts}, algebra ${v.witnesses.algebra}, forgetting ${v.witnesses.forgetting})`;
     if (v.verdict === "not-selected") {
       tc.skipped().standardOutput(v.reason);

@@ -9,13 +9,32 @@ import { showEdgeCoverage } from "../oracle/abstract-edges.ts";
 import { MACHINES } from "../oracle/transitions.ts";
 import { countsText, describeResult } from "../verdicts/decide.ts";
 import {
-  at, counterexamples, decidedBy, divergence, counterexamplesOf, failingIndex, firstDifferencePath, invariantName, isTrace, pathText, replyLabel,
-  requestLabel, seconds, totalWitnesses, traceOf, type ReportInput,
+  at,
+  counterexamples,
+  decidedBy,
+  divergence,
+  counterexamplesOf,
+  failingIndex,
+  firstDifferencePath,
+  invariantName,
+  isTrace,
+  pathText,
+  replyLabel,
+  requestLabel,
+  seconds,
+  totalWitnesses,
+  traceOf,
+  type ReportInput,
 } from "./common.ts";
 
 /** Plain text in Markdown (a table cell or a line): no HTML, no emphasis, no table breaks. */
 export const mdText = (s: string): string =>
-  s.replace(/\r?\n/g, " ").replace(/[\\`*_[\]#|~]/g, (c) => `\\${c}`).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  s
+    .replace(/\r?\n/g, " ")
+    .replace(/[\\`*_[\]#|~]/g, (c) => `\\${c}`)
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;");
 
 const longestRun = (s: string, ch: string): number => {
   let best = 0;
@@ -55,7 +74,9 @@ const opsOf = (steps: readonly TraceStep[]): string => {
 /** One counterexample as a short story. */
 export const story = (input: ReportInput, ref: CounterexampleRef, title: string): string[] => {
   const out = [`### ${title}`, "", mdText(ref.summary), ""];
-  out.push(`- stage ${mdCode(ref.stage)}, check ${mdCode(ref.check)}${ref.trace_file === null ? "" : `, trace ${mdCode(ref.trace_file)}`}`);
+  out.push(
+    `- stage ${mdCode(ref.stage)}, check ${mdCode(ref.check)}${ref.trace_file === null ? "" : `, trace ${mdCode(ref.trace_file)}`}`,
+  );
   const t = traceOf(input, ref);
   if (t === null) {
     out.push("- no trace: this failure is not a sequence of requests (see the summary)");
@@ -74,7 +95,9 @@ const traceStory = (t: PortableTrace): string[] => {
   const facts = [
     t.seed === null ? null : `seed ${t.seed}`,
     t.path === null ? null : `path ${mdCode(t.path)}`,
-    t.shrink === null ? null : `shrunk from ${t.shrink.original_length} to ${t.steps.length} step(s) in ${t.shrink.attempts} attempt(s)${t.shrink.interrupted ? " (interrupted)" : ""}`,
+    t.shrink === null
+      ? null
+      : `shrunk from ${t.shrink.original_length} to ${t.steps.length} step(s) in ${t.shrink.attempts} attempt(s)${t.shrink.interrupted ? " (interrupted)" : ""}`,
   ].filter((x) => x !== null);
   if (facts.length > 0) out.push(`- ${facts.join("; ")}`);
   out.push("");
@@ -83,19 +106,35 @@ const traceStory = (t: PortableTrace): string[] => {
   const shown = 2;
   let n = 1;
   if (agreed.length > shown) {
-    out.push(`${n++}. Steps 1–${agreed.length - shown}: the implementation answered as the model did (${mdText(opsOf(agreed.slice(0, agreed.length - shown)))}).`);
+    out.push(
+      `${n++}. Steps 1–${agreed.length - shown}: the implementation answered as the model did (${mdText(opsOf(agreed.slice(0, agreed.length - shown)))}).`,
+    );
   }
   agreed.slice(Math.max(0, agreed.length - shown)).forEach((s, k) => {
     const index = Math.max(0, agreed.length - shown) + k + 1;
-    out.push(`${n++}. Step ${index}, ${mdCode(requestLabel(s.request))}: ${mdText(replyLabel(s.expected))}, as expected.`);
+    out.push(
+      `${n++}. Step ${index}, ${mdCode(requestLabel(s.request))}: ${mdText(replyLabel(s.expected))}, as expected.`,
+    );
   });
   const step = t.steps[i];
   if (step === undefined) return out;
   out.push(`${n}. **Step ${i + 1}, ${mdCode(requestLabel(step.request))}: ${mdText(divergence(step))}.**`);
   const p = firstDifferencePath(step.expected, step.actual);
-  if (p !== null) out.push(`   First difference at ${mdCode(pathText(p))}: expected ${mdCode(json(at(step.expected, p)))}, actual ${mdCode(json(at(step.actual, p)))}.`);
+  if (p !== null)
+    out.push(
+      `   First difference at ${mdCode(pathText(p))}: expected ${mdCode(json(at(step.expected, p)))}, actual ${mdCode(json(at(step.actual, p)))}.`,
+    );
   if (t.difference !== null) out.push(`   The runner's diagnosis: ${mdCode(t.difference)}.`);
-  out.push("", "Request:", "", mdBlock(JSON.stringify(step.request, null, 2), "json"), "", "Expected (the reference model):", "", mdBlock(JSON.stringify(step.expected, null, 2), "json"));
+  out.push(
+    "",
+    "Request:",
+    "",
+    mdBlock(JSON.stringify(step.request, null, 2), "json"),
+    "",
+    "Expected (the reference model):",
+    "",
+    mdBlock(JSON.stringify(step.expected, null, 2), "json"),
+  );
   out.push("", "Actual (the implementation):", "", mdBlock(JSON.stringify(step.actual, null, 2), "json"));
   return out;
 };
@@ -103,9 +142,17 @@ const traceStory = (t: PortableTrace): string[] => {
 const factsTable = (c: Certificate): string[] => {
   const prof = c.implementation.profile;
   const rows: [string, string][] = [
-    ["implementation", `${mdText(c.implementation.name ?? "(no handshake)")} ${mdText(c.implementation.version ?? "")}`.trim()],
+    [
+      "implementation",
+      `${mdText(c.implementation.name ?? "(no handshake)")} ${mdText(c.implementation.version ?? "")}`.trim(),
+    ],
     ["command line", mdCode(c.implementation.command_line)],
-    ["profile", prof === null ? "unknown" : `${prof.families.join(", ") || "no family"}; crash hook ${prof.crash_hook ? "yes" : "no"}`],
+    [
+      "profile",
+      prof === null
+        ? "unknown"
+        : `${prof.families.join(", ") || "no family"}; crash hook ${prof.crash_hook ? "yes" : "no"}`,
+    ],
     ["protocol version", c.protocol_version === null ? "none agreed" : mdText(c.protocol_version)],
     ["seed", String(c.settings.seed)],
     ["runs", String(c.settings.runs)],
@@ -125,7 +172,10 @@ export const renderMarkdown = (input: ReportInput): string => {
   const c = input.certificate;
   const all = counterexamples(c);
   const out: string[] = [];
-  out.push(`# srk certify — ${mdText(`${c.implementation.name ?? "(no handshake)"} ${c.implementation.version ?? ""}`.trim())}`, "");
+  out.push(
+    `# srk certify — ${mdText(`${c.implementation.name ?? "(no handshake)"} ${c.implementation.version ?? ""}`.trim())}`,
+    "",
+  );
   // The result and its reason are worded by conformance/verdicts/decide.ts from the same facts it decides the result from.
   const head = `${c.result} (exit ${c.exit_code})`;
   out.push(`**Result: ${head}**${mdText(describeResult(c).slice(head.length))}`, "", `Counts: ${countsText(c)}.`, "");
@@ -134,23 +184,31 @@ export const renderMarkdown = (input: ReportInput): string => {
   out.push("## Verdicts", "");
   // The last column says what decided the verdict (the same words as report.html): a pass's reason in
   // the certificate is its witness count, which the columns before it already show.
-  out.push("| invariant | name | family | verdict | accepted | rejected | crash cuts | algebra | forgetting | what decided it |");
+  out.push(
+    "| invariant | name | family | verdict | accepted | rejected | crash cuts | algebra | forgetting | what decided it |",
+  );
   out.push("|---|---|---|---|--:|--:|--:|--:|--:|---|");
   for (const v of c.invariants) {
     const w = v.witnesses;
-    const cx = counterexamplesOf(all, v).map((x) => `[#${x.n}](#counterexample-${x.n})`).join(" ");
+    const cx = counterexamplesOf(all, v)
+      .map((x) => `[#${x.n}](#counterexample-${x.n})`)
+      .join(" ");
     const verdict = `${v.verdict === "fail" ? "**fail**" : v.verdict}${v.expected_failure ? " (expected)" : ""}`;
-    out.push(`| ${v.invariant} | ${mdText(invariantName(v.invariant))} | ${v.family} | ${verdict} | ${w.accepted} | ${w.rejected} | ${w.crash_cuts} | ${w.algebra} | ${w.forgetting} | ${mdText(decidedBy(c, v))}${cx === "" ? "" : ` ${cx}`} |`);
+    out.push(
+      `| ${v.invariant} | ${mdText(invariantName(v.invariant))} | ${v.family} | ${verdict} | ${w.accepted} | ${w.rejected} | ${w.crash_cuts} | ${w.algebra} | ${w.forgetting} | ${mdText(decidedBy(c, v))}${cx === "" ? "" : ` ${cx}`} |`,
+    );
   }
   out.push("", `Witnesses in all: ${c.invariants.reduce((a, v) => a + totalWitnesses(v), 0)}.`, "");
 
   out.push("## Stages", "", "| stage | verdict | checks | time | reason |", "|---|---|--:|--:|---|");
-  for (const s of c.stages) out.push(`| ${s.stage} | ${s.verdict} | ${s.checks} | ${seconds(s.duration_ms)} | ${mdText(s.reason)} |`);
+  for (const s of c.stages)
+    out.push(`| ${s.stage} | ${s.verdict} | ${s.checks} | ${seconds(s.duration_ms)} | ${mdText(s.reason)} |`);
   out.push("");
 
   out.push("## Transitions covered", "");
   const transitions = c.coverage?.transitions ?? [];
-  if (c.coverage === undefined) out.push("This certificate records no transition coverage (written by an older runner).", "");
+  if (c.coverage === undefined)
+    out.push("This certificate records no transition coverage (written by an older runner).", "");
   for (const m of MACHINES) {
     const mine = transitions.filter((t) => t.machine === m.machine);
     const edges = m.edges.flatMap((e) => e.ops.map((op) => ({ from: e.from, to: e.to, op })));
@@ -169,7 +227,9 @@ export const renderMarkdown = (input: ReportInput): string => {
       "## Reachable behaviour covered by the differential campaign",
       "",
       `The differential campaign's runs made ${showEdgeCoverage(edges)} of scope ${mdCode(edges.scope)}: the scope's graph, explored exhaustively with the profile's operations, abstracted to (state shape, operation, outcome) edges (D-075). The exhaustive stage drives every one of them.` +
-        (edges.unguided === undefined ? "" : ` Its runs were chosen for the edges they add (coverage guidance, planned in the model); the same seed's runs without guidance would make ${edges.unguided} of them.`),
+        (edges.unguided === undefined
+          ? ""
+          : ` Its runs were chosen for the edges they add (coverage guidance, planned in the model); the same seed's runs without guidance would make ${edges.unguided} of them.`),
       "",
     );
   }
@@ -184,7 +244,10 @@ export const renderMarkdown = (input: ReportInput): string => {
 
   if (c.baseline.file !== null || c.baseline.stale.length > 0) {
     out.push("## Baseline", "", `- file: ${c.baseline.file === null ? "none" : mdCode(c.baseline.file)}`);
-    out.push(`- expected failures: ${c.baseline.expected.join(", ") || "none"}`, `- unexpected failures: ${c.baseline.unexpected_failures.join(", ") || "none"}`);
+    out.push(
+      `- expected failures: ${c.baseline.expected.join(", ") || "none"}`,
+      `- unexpected failures: ${c.baseline.unexpected_failures.join(", ") || "none"}`,
+    );
     out.push(`- stale (they pass now; remove them): ${c.baseline.stale.join(", ") || "none"}`, "");
   }
   if (c.implementation_faults.length > 0) {

@@ -14,11 +14,23 @@ import { Certificate } from "../../spec/certificate.ts";
 import { certificate as exampleCertificate, portableTrace } from "../../spec/examples.ts";
 import { goldenSteps } from "../stages/golden.ts";
 import { STAGE_CONCERNS } from "../verdicts/decide.ts";
-import { CoverageBook, JANMA_MACHINE, MIGRATION_MACHINE, sessionTransitions, type CoverageStep } from "../oracle/transitions.ts";
+import {
+  CoverageBook,
+  JANMA_MACHINE,
+  MIGRATION_MACHINE,
+  sessionTransitions,
+  type CoverageStep,
+} from "../oracle/transitions.ts";
 import { markdownAnchors } from "../../reports/links.ts";
 import { KIT_ROOT } from "../kit-root.ts";
 import { decidedBy, firstDifferencePath, loadReportInput, oneLineMeaning } from "./common.ts";
-import { clauseAnchors, INVARIANT_CLAUSES, invariantDocLinks, invariantSitePage, SITE_DIR_IN_KIT } from "./doc-links.ts";
+import {
+  clauseAnchors,
+  INVARIANT_CLAUSES,
+  invariantDocLinks,
+  invariantSitePage,
+  SITE_DIR_IN_KIT,
+} from "./doc-links.ts";
 import { cspHash, esc, jsonHtml, profileMachines, renderDiagrams, renderHtml } from "./html.ts";
 import { machineDot, renderDiagram } from "./html-diagrams.ts";
 import { mdBlock, mdCode } from "./markdown.ts";
@@ -29,7 +41,10 @@ const tmp = mkdtempSync(join(tmpdir(), "srk-reports-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Writes a certificate (and the example's trace) to a fresh folder and the three reports next to it. */
-const written = async (name: string, c: Certificate): Promise<{ dir: string; junit: string; md: string; html: string }> => {
+const written = async (
+  name: string,
+  c: Certificate,
+): Promise<{ dir: string; junit: string; md: string; html: string }> => {
   const dir = join(tmp, name);
   mkdirSync(join(dir, "traces"), { recursive: true });
   writeFileSync(join(dir, "traces/differential-J-1-1.json"), JSON.stringify(portableTrace));
@@ -37,7 +52,12 @@ const written = async (name: string, c: Certificate): Promise<{ dir: string; jun
   writeFileSync(certificatePath, JSON.stringify(c));
   const files = await writeReports({ certificate: c, certificatePath });
   expect(files.junit).toBe(join(dir, REPORT_FILES.junit));
-  return { dir, junit: readFileSync(files.junit, "utf8"), md: readFileSync(files.markdown, "utf8"), html: readFileSync(files.html, "utf8") };
+  return {
+    dir,
+    junit: readFileSync(files.junit, "utf8"),
+    md: readFileSync(files.markdown, "utf8"),
+    html: readFileSync(files.html, "utf8"),
+  };
 };
 
 const example = (): Certificate => Certificate.parse(structuredClone(exampleCertificate));
@@ -46,7 +66,11 @@ type XmlNode = Record<string, unknown>;
 const list = (x: unknown): XmlNode[] => (x === undefined ? [] : Array.isArray(x) ? (x as XmlNode[]) : [x as XmlNode]);
 const parseJunit = (xml: string): { root: XmlNode; suites: XmlNode[] } => {
   expect(XMLValidator.validate(xml)).toBe(true);
-  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (n) => ["testsuite", "testcase", "property"].includes(n) }).parse(xml) as XmlNode;
+  const doc = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@",
+    isArray: (n) => ["testsuite", "testcase", "property"].includes(n),
+  }).parse(xml) as XmlNode;
   const root = doc["testsuites"] as XmlNode;
   return { root, suites: list(root["testsuite"]) };
 };
@@ -69,8 +93,14 @@ describe("junit.xml", () => {
       expect(Number(s["@errors"])).toBe(cases.filter((x) => has(x, "error")).length);
       const stage = c.stages.find((x) => x.stage === s["@name"]);
       if (stage === undefined) continue;
-      const expectedNames = [...STAGE_CONCERNS[stage.stage], ...(STAGE_CONCERNS[stage.stage].length === 0 ? ["wire protocol"] : [])];
-      expect(cases.map((x) => x["@name"]), stage.stage).toEqual(expectedNames);
+      const expectedNames = [
+        ...STAGE_CONCERNS[stage.stage],
+        ...(STAGE_CONCERNS[stage.stage].length === 0 ? ["wire protocol"] : []),
+      ];
+      expect(
+        cases.map((x) => x["@name"]),
+        stage.stage,
+      ).toEqual(expectedNames);
       expect(Number(s["@time"])).toBeCloseTo(stage.duration_ms / 1000, 3);
     }
     expect(Number(root["@tests"])).toBe(total);
@@ -81,7 +111,9 @@ describe("junit.xml", () => {
     const failed = diff.filter((x) => has(x, "failure"));
     expect(failed.map((x) => x["@name"])).toEqual(["J-1"]);
     const failure = failed[0]?.["failure"] as XmlNode;
-    expect(failure["@message"]).toBe("J-1 (Complete at birth (janma: birth)) violated at step 3 of 3, command janma.birth (c3): at $.ok expected false, actual true");
+    expect(failure["@message"]).toBe(
+      "J-1 (Complete at birth (janma: birth)) violated at step 3 of 3, command janma.birth (c3): at $.ok expected false, actual true",
+    );
     expect(String(failure["#text"])).toContain("replay: npx srk replay");
     expect(String(failure["#text"])).toContain(`expected: ${JSON.stringify(portableTrace.steps[2]?.expected)}`);
     // ripa is outside the profile: skipped in every stage that concerns it, and in the verdicts.
@@ -100,7 +132,9 @@ describe("junit.xml", () => {
   it("an inconclusive stage is an error, an expected failure (baseline) is skipped, never a failure", async () => {
     const c = example();
     c.invariants = c.invariants.map((i) => (i.invariant === "J-1" ? { ...i, expected_failure: true } : i));
-    c.stages = c.stages.map((s) => (s.stage === "crash" ? { ...s, verdict: "inconclusive", reason: "the time budget ended before this stage" } : s));
+    c.stages = c.stages.map((s) =>
+      s.stage === "crash" ? { ...s, verdict: "inconclusive", reason: "the time budget ended before this stage" } : s,
+    );
     const { suites } = parseJunit((await written("junit-baseline", c)).junit);
     const by = (suite: string): XmlNode[] => list(suites.find((s) => s["@name"] === suite)?.["testcase"]);
     expect(by("differential").filter((x) => has(x, "failure"))).toHaveLength(0);
@@ -109,7 +143,21 @@ describe("junit.xml", () => {
     expect(j1 !== undefined && has(j1, "skipped")).toBe(true);
     expect(String(j1?.["system-out"])).toMatch(/^expected failure \(listed in the baseline\): J-1/);
     const crash = by("crash");
-    expect(crash.filter((x) => has(x, "error")).map((x) => x["@name"])).toEqual(["J-1", "J-2", "J-3", "J-4", "S-1", "S-2", "S-3", "S-4", "S-5", "AD-1", "AD-2", "AD-3", "AD-4"]);
+    expect(crash.filter((x) => has(x, "error")).map((x) => x["@name"])).toEqual([
+      "J-1",
+      "J-2",
+      "J-3",
+      "J-4",
+      "S-1",
+      "S-2",
+      "S-3",
+      "S-4",
+      "S-5",
+      "AD-1",
+      "AD-2",
+      "AD-3",
+      "AD-4",
+    ]);
   });
 });
 
@@ -119,7 +167,9 @@ describe("report.md", () => {
     const { md } = await written("md", c);
     expect(md).toMatch(/^# srk certify — agentd 0\.4\.2\n/);
     expect(md).toContain("**Result: violations (exit 1)**: 1 invariant fails (J-1), 1 stage fails (differential: ");
-    expect(md).toContain("Counts: invariants: 12 pass, 1 fail, 6 not applicable, 0 not selected, 0 inconclusive; stages: 6 pass, 1 fail, 0 inconclusive, 1 not applicable.");
+    expect(md).toContain(
+      "Counts: invariants: 12 pass, 1 fail, 6 not applicable, 0 not selected, 0 inconclusive; stages: 6 pass, 1 fail, 0 inconclusive, 1 not applicable.",
+    );
     const rows = md.split("\n").filter((l) => /^\| (J-|S-|AD-|I)\d/.test(l));
     expect(rows).toHaveLength(19);
     expect(rows.every((r) => r.split(/(?<!\\)\|/).length === 12)).toBe(true); // 10 columns, no broken row
@@ -133,9 +183,13 @@ describe("report.md", () => {
     expect(md).toContain("| what decided it |");
     expect(md).toContain("### 1. J-1 Complete at birth (janma: birth) — differential/step");
     expect(md).toContain("2. Step 2, `command janma.conceive (c2)`: accepted: instance.conceived, as expected.");
-    expect(md).toContain("3. **Step 3, `command janma.birth (c3)`: the model expected rejected with JANMA\\_INCOMPLETE\\_AT\\_BIRTH (J-1); the implementation answered accepted: instance.born.**");
+    expect(md).toContain(
+      "3. **Step 3, `command janma.birth (c3)`: the model expected rejected with JANMA\\_INCOMPLETE\\_AT\\_BIRTH (J-1); the implementation answered accepted: instance.born.**",
+    );
     expect(md).toContain("First difference at `$.ok`: expected `false`, actual `true`.");
-    expect(md).toContain("```sh\nnpx srk replay certificates/agentd/traces/differential-J-1-1.json --impl 'python3 -m agentd --wire'\n```");
+    expect(md).toContain(
+      "```sh\nnpx srk replay certificates/agentd/traces/differential-J-1-1.json --impl 'python3 -m agentd --wire'\n```",
+    );
     expect(md).toContain("Janma lifecycle of an instance (OP-2): 5 of 10 transitions driven.");
   });
 
@@ -173,7 +227,11 @@ describe("report.html", () => {
     c.implementation.name = evil;
     c.implementation.command_line = `impl --x '"><script>alert(2)</script>`;
     c.invariants = c.invariants.map((i) => ({ ...i, reason: `${i.reason} ${evil}` }));
-    c.stages = c.stages.map((s) => ({ ...s, notes: [evil], findings: s.findings.map((f) => ({ ...f, summary: evil, check: evil })) }));
+    c.stages = c.stages.map((s) => ({
+      ...s,
+      notes: [evil],
+      findings: s.findings.map((f) => ({ ...f, summary: evil, check: evil })),
+    }));
     c.harness_faults = [evil];
     const { html, md } = await written("hostile", c);
     expect(html.match(/<script/gi)).toHaveLength(1); // the page's own, and nothing else
@@ -191,7 +249,9 @@ describe("report.html", () => {
     const actual = { ok: false, error: { code: "Y<b>", invariant: "J-1", definite: true } };
     const p = firstDifferencePath(expected, actual);
     expect(p).toEqual(["error", "code"]);
-    expect(jsonHtml(actual, p)).toContain(`<span class="k">&quot;code&quot;</span>: <mark class="diff"><span class="string">&quot;Y&lt;b&gt;&quot;</span></mark>`);
+    expect(jsonHtml(actual, p)).toContain(
+      `<span class="k">&quot;code&quot;</span>: <mark class="diff"><span class="string">&quot;Y&lt;b&gt;&quot;</span></mark>`,
+    );
     // A key missing on one side: the deepest existing ancestor is marked.
     expect(firstDifferencePath({ ok: true, events: [], result: 1 }, { ok: true, events: [] })).toEqual(["result"]);
     expect(jsonHtml({ ok: true, events: [] }, ["result"])).toMatch(/^<mark class="diff">\{/);
@@ -210,10 +270,12 @@ describe("report.html: links to the docs, meanings, what decided each verdict, d
       mkdirSync(join(kit, "spec"), { recursive: true });
       writeFileSync(join(kit, INVARIANT_CLAUSES), readFileSync(join(KIT_ROOT, INVARIANT_CLAUSES), "utf8"));
     }
-    for (const id of withPages) writeFileSync(join(kit, SITE_DIR_IN_KIT, invariantSitePage(id as never)), "<h1>page</h1>");
+    for (const id of withPages)
+      writeFileSync(join(kit, SITE_DIR_IN_KIT, invariantSitePage(id as never)), "<h1>page</h1>");
     return kit;
   };
-  const rowOf = (html: string, id: string): string => new RegExp(`<tr data-invariant="${id}"[^>]*>[\\s\\S]*?</tr>`).exec(html)?.[0] ?? "";
+  const rowOf = (html: string, id: string): string =>
+    new RegExp(`<tr data-invariant="${id}"[^>]*>[\\s\\S]*?</tr>`).exec(html)?.[0] ?? "";
   const hrefOf = (row: string): string | null => /<td class="id"><a href="([^"]*)"/.exec(row)?.[1] ?? null;
 
   it("links each invariant to its page of the docs site when the kit has it, else to its clause in spec/INVARIANTS.md, else not at all; every link resolves from the report's folder", async () => {
@@ -237,7 +299,10 @@ describe("report.html: links to the docs, meanings, what decided each verdict, d
         expect(target).toBe(join(kit, INVARIANT_CLAUSES));
         // The anchor GitHub gives the clause's heading (the link checker's rule, reports/links.ts), and it is this invariant's heading.
         expect(githubAnchors.has(anchor ?? ""), `${id}: #${anchor}`).toBe(true);
-        expect(anchor?.startsWith(`inv-${id.toLowerCase()}-`) || anchor === `inv-${id.toLowerCase()}`, `${id}: #${anchor}`).toBe(true);
+        expect(
+          anchor?.startsWith(`inv-${id.toLowerCase()}-`) || anchor === `inv-${id.toLowerCase()}`,
+          `${id}: #${anchor}`,
+        ).toBe(true);
       }
     }
     expect(html).not.toMatch(/https?:\/\//i);
@@ -264,19 +329,27 @@ describe("report.html: links to the docs, meanings, what decided each verdict, d
     expect(Object.keys(anchors).sort()).toEqual([...INVARIANT_IDS].sort());
     expect(anchors["J-1"]).toBe("inv-j-1-complete-at-birth-janma-birth");
     expect(anchors["I4"]).toBe("inv-i4-continuation-authority");
-    expect(clauseAnchors("## INV-J-9 Nothing\n## INV-AD-2 Projection statelessness\n")).toEqual({ "AD-2": "inv-ad-2-projection-statelessness" });
+    expect(clauseAnchors("## INV-J-9 Nothing\n## INV-AD-2 Projection statelessness\n")).toEqual({
+      "AD-2": "inv-ad-2-projection-statelessness",
+    });
   });
 
   it("shows each invariant's name and its statement's first clause in one line, the whole statement on hover", async () => {
     const { html } = await written("meaning", example());
     // The rule: the statement up to its first colon, semicolon or full stop.
-    expect(oneLineMeaning("J-4")).toBe("Withdrawal, voluntary or forced, MUST lead to exactly one distillation obligation.");
-    expect(oneLineMeaning("J-2")).toBe("An act MUST use a tool that was bound at birth and a capability that the tool declares and the manifest grants.");
+    expect(oneLineMeaning("J-4")).toBe(
+      "Withdrawal, voluntary or forced, MUST lead to exactly one distillation obligation.",
+    );
+    expect(oneLineMeaning("J-2")).toBe(
+      "An act MUST use a tool that was bound at birth and a capability that the tool declares and the manifest grants.",
+    );
     expect(oneLineMeaning("I4")).toBe("At most one execution MAY hold continuation authority.");
     for (const inv of INVARIANTS) {
       const row = rowOf(html, inv.id);
       expect(inv.statement.startsWith(oneLineMeaning(inv.id).slice(0, -1)), inv.id).toBe(true);
-      expect(row).toContain(`<td class="meaning">${esc(inv.name)}<span class="stmt" title="${esc(inv.statement)}">${esc(oneLineMeaning(inv.id))}</span></td>`);
+      expect(row).toContain(
+        `<td class="meaning">${esc(inv.name)}<span class="stmt" title="${esc(inv.statement)}">${esc(oneLineMeaning(inv.id))}</span></td>`,
+      );
     }
   });
 
@@ -288,7 +361,9 @@ describe("report.html: links to the docs, meanings, what decided each verdict, d
     expect(reason("J-1")).toBe(esc(`the differential stage found it: ${c.invariants[0]?.reason ?? ""}`));
     // pass: the stages that check it and ran (golden was not applicable; handshake and wire check no invariant).
     expect(reason("S-4")).toBe("witnessed, never violated in the exhaustive, differential, algebra and crash stages");
-    expect(reason("S-1")).toBe("witnessed, never violated in the exhaustive, differential, crash and forgetting stages");
+    expect(reason("S-1")).toBe(
+      "witnessed, never violated in the exhaustive, differential, crash and forgetting stages",
+    );
     expect(reason("J-2")).toBe("witnessed, never violated in the exhaustive, differential and crash stages");
     for (const v of c.invariants.filter((i) => i.verdict === "pass")) expect(reason(v.invariant)).not.toMatch(/\d/);
     // not-applicable: the certificate's reason as it is.
@@ -296,10 +371,20 @@ describe("report.html: links to the docs, meanings, what decided each verdict, d
     expect(i1?.verdict).toBe("not-applicable");
     expect(reason("I1")).toBe(esc(i1?.reason ?? "?"));
     // An expected failure says so; a passing baseline entry is stale.
-    expect(decidedBy(c, { ...c.invariants[0]!, expected_failure: true })).toMatch(/ \(an expected failure: listed in the baseline\)$/);
-    expect(decidedBy(c, { ...c.invariants[1]!, expected_failure: true })).toMatch(/ \(listed in the baseline as an expected failure: a stale entry\)$/);
+    expect(decidedBy(c, { ...c.invariants[0]!, expected_failure: true })).toMatch(
+      / \(an expected failure: listed in the baseline\)$/,
+    );
+    expect(decidedBy(c, { ...c.invariants[1]!, expected_failure: true })).toMatch(
+      / \(listed in the baseline as an expected failure: a stale entry\)$/,
+    );
     // inconclusive: the stage that could not finish, as decided.
-    expect(decidedBy(c, { ...c.invariants[1]!, verdict: "inconclusive", reason: "stage crash could not finish: the time budget ended" })).toBe("stage crash could not finish: the time budget ended");
+    expect(
+      decidedBy(c, {
+        ...c.invariants[1]!,
+        verdict: "inconclusive",
+        reason: "stage crash could not finish: the time budget ended",
+      }),
+    ).toBe("stage crash could not finish: the time budget ended");
   });
 
   it("draws the state machines of the declared profile's families only, and says which it leaves out and why", async () => {
@@ -315,11 +400,15 @@ describe("report.html: links to the docs, meanings, what decided each verdict, d
     expect(machines(withFamilies(null))).toEqual([]);
     const store = await written("no-machine", withFamilies(["samskara", "advaita"]));
     expect(store.html).not.toContain("<figure");
-    expect(store.html).toContain("No state machine is drawn: the declared profile (samskara, advaita) has none. Not drawn, outside the declared profile: ");
+    expect(store.html).toContain(
+      "No state machine is drawn: the declared profile (samskara, advaita) has none. Not drawn, outside the declared profile: ",
+    );
     expect(store.html).toContain("(needs janma)");
     expect(store.html).toContain("(needs ripa)");
     const ripa = await written("ripa-machine", withFamilies(["ripa"]));
-    expect((ripa.html.match(/<figure class="diagram" data-machine="([^"]+)"/g) ?? [])).toEqual(['<figure class="diagram" data-machine="ripa-migration"']);
+    expect(ripa.html.match(/<figure class="diagram" data-machine="([^"]+)"/g) ?? []).toEqual([
+      '<figure class="diagram" data-machine="ripa-migration"',
+    ]);
     const undriven = await written("undriven-machine", withFamilies(null));
     expect(undriven.html).toContain("No state machine is drawn: no handshake succeeded, so no profile was declared.");
   });
@@ -334,8 +423,14 @@ describe("report.html: links to the docs, meanings, what decided each verdict, d
 });
 
 describe("state-machine coverage", () => {
-  const cmd = (op: string, extra: Record<string, unknown>, expected: unknown): CoverageStep => ({ request: { type: "command", id: op, command: { op, agent: "A", ...extra } }, expected });
-  const ok = (...types: string[]): unknown => ({ ok: true, events: types.map((t) => ({ type: t, instance_id: "i1" })) });
+  const cmd = (op: string, extra: Record<string, unknown>, expected: unknown): CoverageStep => ({
+    request: { type: "command", id: op, command: { op, agent: "A", ...extra } },
+    expected,
+  });
+  const ok = (...types: string[]): unknown => ({
+    ok: true,
+    events: types.map((t) => ({ type: t, instance_id: "i1" })),
+  });
 
   it("derives Janma transitions from the model's events per instance, and migration phases per agent", () => {
     const steps = [
@@ -343,7 +438,11 @@ describe("state-machine coverage", () => {
       cmd("janma.birth", { instance_id: "i1" }, ok("instance.born")),
       cmd("janma.act", { instance_id: "i1" }, ok("instance.acted")),
       cmd("janma.act", { instance_id: "i1" }, ok("instance.acted", "instance.withdrawn")),
-      cmd("janma.dissolve", { instance_id: "i1" }, { ok: false, error: { code: "JANMA_SINGLE_DISTILLATION", invariant: "J-4", definite: true } }),
+      cmd(
+        "janma.dissolve",
+        { instance_id: "i1" },
+        { ok: false, error: { code: "JANMA_SINGLE_DISTILLATION", invariant: "J-4", definite: true } },
+      ),
       cmd("janma.expire", { instance_id: "i1" }, ok()),
       cmd("ripa.migration_fence", {}, { ok: true, events: [] }),
       cmd("ripa.migration_checkpoint", {}, { ok: true, events: [] }),
@@ -372,10 +471,15 @@ describe("state-machine coverage", () => {
   });
 
   it("every transition a golden session drives is one the machines list", () => {
-    const listed = (m: typeof JANMA_MACHINE, from: string, to: string, op: string): boolean => m.edges.some((e) => e.from === from && e.to === to && e.ops.includes(op));
+    const listed = (m: typeof JANMA_MACHINE, from: string, to: string, op: string): boolean =>
+      m.edges.some((e) => e.from === from && e.to === to && e.ops.includes(op));
     const all = ["session-1", "session-2", "session-3-store"].flatMap((g) => sessionTransitions(goldenSteps(g)));
     expect(all.length).toBeGreaterThan(100);
-    for (const t of all) expect(listed(t.machine === "janma" ? JANMA_MACHINE : MIGRATION_MACHINE, t.from, t.to, t.op), JSON.stringify(t)).toBe(true);
+    for (const t of all)
+      expect(
+        listed(t.machine === "janma" ? JANMA_MACHINE : MIGRATION_MACHINE, t.from, t.to, t.op),
+        JSON.stringify(t),
+      ).toBe(true);
     expect(new Set(all.map((t) => t.machine))).toEqual(new Set(["janma", "ripa-migration"]));
   });
 
@@ -403,22 +507,41 @@ describe("the result line and the counts never contradict the verdicts (issue 20
   /** The example with every failure removed: 13 pass, 6 not applicable, no finding. */
   const clean = (): Certificate => {
     const c = example();
-    for (const v of c.invariants) if (v.verdict === "fail") Object.assign(v, { verdict: "pass", reason: "1 witness(es), no violation", counterexamples: [] });
+    for (const v of c.invariants)
+      if (v.verdict === "fail")
+        Object.assign(v, { verdict: "pass", reason: "1 witness(es), no violation", counterexamples: [] });
     for (const s of c.stages) if (s.verdict === "fail") Object.assign(s, { verdict: "pass", findings: [] });
-    return Object.assign(c, { result: "certified", exit_code: 0, baseline: { ...c.baseline, unexpected_failures: [] } });
+    return Object.assign(c, {
+      result: "certified",
+      exit_code: 0,
+      baseline: { ...c.baseline, unexpected_failures: [] },
+    });
   };
   const W3 = "W-3: an unknown request type got no error reply";
   const stageFails = (): Certificate => {
     const c = clean();
     const wire = c.stages.find((s) => s.stage === "wire");
     if (wire === undefined) throw new Error("no wire stage");
-    Object.assign(wire, { verdict: "fail", reason: W3, findings: [{ invariant: null, stage: "wire", check: "wire/W-3", summary: W3, steps: 0, trace_file: null, replay: null }] });
+    Object.assign(wire, {
+      verdict: "fail",
+      reason: W3,
+      findings: [
+        { invariant: null, stage: "wire", check: "wire/W-3", summary: W3, steps: 0, trace_file: null, replay: null },
+      ],
+    });
     // The rule (D-036): a failure of the wire protocol not in the baseline is a violation, whatever the invariants say.
-    return Object.assign(c, { result: "violations", exit_code: 1, baseline: { ...c.baseline, unexpected_failures: ["wire"] } });
+    return Object.assign(c, {
+      result: "violations",
+      exit_code: 1,
+      baseline: { ...c.baseline, unexpected_failures: ["wire"] },
+    });
   };
   const stageInconclusive = (): Certificate => {
     const c = clean();
-    Object.assign(c.stages.find((s) => s.stage === "wire") ?? {}, { verdict: "inconclusive", reason: "the time budget ended before this stage" });
+    Object.assign(c.stages.find((s) => s.stage === "wire") ?? {}, {
+      verdict: "inconclusive",
+      reason: "the time budget ended before this stage",
+    });
     // The rule: an inconclusive stage keeps a run from certified, even one that concerns no invariant.
     return Object.assign(c, { result: "inconclusive", exit_code: 2 });
   };
@@ -436,7 +559,8 @@ describe("the result line and the counts never contradict the verdicts (issue 20
     expect(summary).toContain(`\nresult: ${line}\n`);
     expect(md).toContain(`**Result: violations (exit 1)**: 0 invariants fail, 1 stage fails (wire: ${W3})`);
     expect(html).toContain(`<b>violations</b> (exit 1): 0 invariants fail, 1 stage fails (wire: ${W3})</p>`);
-    const counts = "invariants: 13 pass, 0 fail, 6 not applicable, 0 not selected, 0 inconclusive; stages: 6 pass, 1 fail, 0 inconclusive, 1 not applicable";
+    const counts =
+      "invariants: 13 pass, 0 fail, 6 not applicable, 0 not selected, 0 inconclusive; stages: 6 pass, 1 fail, 0 inconclusive, 1 not applicable";
     for (const r of [summary, md, html]) expect(r).toContain(counts);
   });
 
@@ -448,7 +572,8 @@ describe("the result line and the counts never contradict the verdicts (issue 20
     expect(summary).toContain(`\nresult: inconclusive (exit 2): ${why}\n`);
     expect(md).toContain(`**Result: inconclusive (exit 2)**: ${why}`);
     expect(html).toContain(`<b>inconclusive</b> (exit 2): ${why}</p>`);
-    for (const r of [summary, md, html]) expect(r).toContain("stages: 6 pass, 0 fail, 1 inconclusive, 1 not applicable");
+    for (const r of [summary, md, html])
+      expect(r).toContain("stages: 6 pass, 0 fail, 1 inconclusive, 1 not applicable");
   });
 
   it("a clean certificate: certified (exit 0), every applicable invariant passes, no stage fails", async () => {
@@ -461,16 +586,22 @@ describe("the result line and the counts never contradict the verdicts (issue 20
   it("a certificate whose recorded result is not what its verdicts give says so instead of agreeing with either", async () => {
     const c = Object.assign(stageFails(), { result: "certified", exit_code: 0 });
     const [summary, md] = await all("contradiction", c);
-    expect(summary).toContain(`result: certified (exit 0) as recorded, but this certificate's own verdicts give violations (exit 1): 0 invariants fail, 1 stage fails (wire: ${W3})`);
-    expect(md).toContain("**Result: certified (exit 0)** as recorded, but this certificate's own verdicts give violations (exit 1)");
+    expect(summary).toContain(
+      `result: certified (exit 0) as recorded, but this certificate's own verdicts give violations (exit 1): 0 invariants fail, 1 stage fails (wire: ${W3})`,
+    );
+    expect(md).toContain(
+      "**Result: certified (exit 0)** as recorded, but this certificate's own verdicts give violations (exit 1)",
+    );
   });
 
   it("--only: the others are not-selected in every report (never not applicable), and JUnit skips them", async () => {
     const c = clean();
-    for (const v of c.invariants) if (v.invariant !== "J-1") Object.assign(v, { verdict: "not-selected", reason: "not selected: --only J-1" });
+    for (const v of c.invariants)
+      if (v.invariant !== "J-1") Object.assign(v, { verdict: "not-selected", reason: "not selected: --only J-1" });
     c.settings.only = ["J-1"];
     const [summary, md, html] = await all("only", c);
-    for (const r of [summary, md]) expect(r).toContain("invariants: 1 pass, 0 fail, 0 not applicable, 18 not selected, 0 inconclusive");
+    for (const r of [summary, md])
+      expect(r).toContain("invariants: 1 pass, 0 fail, 0 not applicable, 18 not selected, 0 inconclusive");
     expect(html).toContain('value="not-selected" checked> not-selected (18)');
     expect(html.match(/data-verdict="not-selected"/g)).toHaveLength(18);
     expect(html).not.toContain('data-verdict="not-applicable"');

@@ -29,10 +29,16 @@ const writeAtomic = (path: string, text: string): void => {
 };
 
 /** Writes the reports of a certification next to its certificate (the traces are read from disk). */
-export const writeReports = async (result: Pick<CertifyResult, "certificate" | "certificatePath"> & Partial<CertifyResult>): Promise<ReportFiles> => {
+export const writeReports = async (
+  result: Pick<CertifyResult, "certificate" | "certificatePath"> & Partial<CertifyResult>,
+): Promise<ReportFiles> => {
   const input = loadReportInput(result.certificate, result.certificatePath);
   const dir = dirname(result.certificatePath);
-  const files: ReportFiles = { junit: join(dir, REPORT_FILES.junit), markdown: join(dir, REPORT_FILES.markdown), html: join(dir, REPORT_FILES.html) };
+  const files: ReportFiles = {
+    junit: join(dir, REPORT_FILES.junit),
+    markdown: join(dir, REPORT_FILES.markdown),
+    html: join(dir, REPORT_FILES.html),
+  };
   const html = renderHtml(input, await renderDiagrams(result.certificate));
   writeAtomic(files.junit, renderJunit(input));
   writeAtomic(files.markdown, renderMarkdown(input));

@@ -44,7 +44,12 @@ const read = (p: string): string => readFileSync(join(ROOT, p), "utf8");
 const tmp = mkdtempSync(join(tmpdir(), "srk-ci-examples-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const WORKFLOWS = ["docs/sharding/github-actions.yml", ...readdirSync(join(ROOT, "docs", "ci")).filter((f) => /\.ya?ml$/.test(f)).map((f) => `docs/ci/${f}`)];
+const WORKFLOWS = [
+  "docs/sharding/github-actions.yml",
+  ...readdirSync(join(ROOT, "docs", "ci"))
+    .filter((f) => /\.ya?ml$/.test(f))
+    .map((f) => `docs/ci/${f}`),
+];
 
 /** GitHub's parser's errors for a workflow: schema errors, then the model conversion's. */
 const workflowErrors = async (name: string, content: string): Promise<string[]> => {
@@ -55,17 +60,57 @@ const workflowErrors = async (name: string, content: string): Promise<string[]> 
   return [...errors, ...(template.errors ?? []).map((e) => e.Message)];
 };
 
-const actionSchemaErrors = (content: string): string[] => parseAction({ name: "action.yml", content }, new NoOperationTraceWriter()).context.errors.getErrors().map((e) => e.message);
+const actionSchemaErrors = (content: string): string[] =>
+  parseAction({ name: "action.yml", content }, new NoOperationTraceWriter())
+    .context.errors.getErrors()
+    .map((e) => e.message);
 
-interface Input { readonly description?: unknown; readonly required?: unknown; readonly default?: unknown }
-interface Step { readonly name?: string; readonly id?: string; readonly if?: string; readonly run?: string; readonly shell?: string; readonly uses?: string; readonly with?: Record<string, unknown>; readonly env?: Record<string, unknown> }
-interface Action { readonly name?: unknown; readonly description?: unknown; readonly inputs?: Record<string, Input>; readonly runs?: { readonly using?: unknown; readonly steps?: Step[] } }
-interface Workflow { readonly env?: Record<string, string>; readonly jobs: Record<string, { readonly needs?: string; readonly if?: string; readonly strategy?: { matrix: { shard: number[] } }; readonly steps: Step[] }> }
+interface Input {
+  readonly description?: unknown;
+  readonly required?: unknown;
+  readonly default?: unknown;
+}
+interface Step {
+  readonly name?: string;
+  readonly id?: string;
+  readonly if?: string;
+  readonly run?: string;
+  readonly shell?: string;
+  readonly uses?: string;
+  readonly with?: Record<string, unknown>;
+  readonly env?: Record<string, unknown>;
+}
+interface Action {
+  readonly name?: unknown;
+  readonly description?: unknown;
+  readonly inputs?: Record<string, Input>;
+  readonly runs?: { readonly using?: unknown; readonly steps?: Step[] };
+}
+interface Workflow {
+  readonly env?: Record<string, string>;
+  readonly jobs: Record<
+    string,
+    {
+      readonly needs?: string;
+      readonly if?: string;
+      readonly strategy?: { matrix: { shard: number[] } };
+      readonly steps: Step[];
+    }
+  >;
+}
 
 const expressions = (text: string): string[] => [...text.matchAll(/\$\{\{([\s\S]*?)\}\}/g)].map((m) => m[1] ?? "");
-const strings = (v: unknown): string[] => (typeof v === "string" ? [v] : Array.isArray(v) ? v.flatMap(strings) : typeof v === "object" && v !== null ? Object.values(v).flatMap(strings) : []);
+const strings = (v: unknown): string[] =>
+  typeof v === "string"
+    ? [v]
+    : Array.isArray(v)
+      ? v.flatMap(strings)
+      : typeof v === "object" && v !== null
+        ? Object.values(v).flatMap(strings)
+        : [];
 /** The variables a script of the action reads (SRK_*): the action's contract with its steps. */
-const scriptVariables = (script: string): string[] => [...new Set([...script.matchAll(/\$\{?(SRK_[A-Z_]+)/g)].map((m) => m[1] ?? ""))].sort();
+const scriptVariables = (script: string): string[] =>
+  [...new Set([...script.matchAll(/\$\{?(SRK_[A-Z_]+)/g)].map((m) => m[1] ?? ""))].sort();
 
 /**
  * The rules of GitHub's action metadata syntax (docs.github.com, "Metadata syntax for GitHub
@@ -79,7 +124,8 @@ const actionProblems = (content: string): string[] => {
   if (typeof a.description !== "string" || a.description.trim() === "") problems.push("description: missing");
   const inputs = a.inputs ?? {};
   for (const [id, input] of Object.entries(inputs)) {
-    if (typeof input.description !== "string" || input.description.trim() === "") problems.push(`input description: ${id} has none`);
+    if (typeof input.description !== "string" || input.description.trim() === "")
+      problems.push(`input description: ${id} has none`);
     if (input.required === true && input.default !== undefined) problems.push(`required input: ${id} has a default`);
   }
   if (a.runs?.using !== "composite") problems.push(`runs.using: ${String(a.runs?.using)}, not composite`);
@@ -92,12 +138,14 @@ const actionProblems = (content: string): string[] => {
       if (!(id in inputs)) problems.push(`declared input: inputs.${id} is not declared`);
     }
   }
-  for (const id of Object.keys(inputs)) if (!used.has(id)) problems.push(`used input: ${id} is declared but never used`);
+  for (const id of Object.keys(inputs))
+    if (!used.has(id)) problems.push(`used input: ${id} is declared but never used`);
   for (const [k, s] of steps.entries()) {
     const step = s.id ?? s.name ?? `step ${k + 1}`;
     if (s.run === undefined) continue;
     if (typeof s.shell !== "string" || s.shell === "") problems.push(`shell: ${step} has a run without shell`);
-    if (s.run.includes("${{")) problems.push(`injection: ${step} has an expression in its run body (pass it through env:)`);
+    if (s.run.includes("${{"))
+      problems.push(`injection: ${step} has an expression in its run body (pass it through env:)`);
     for (const m of s.run.matchAll(/\$GITHUB_ACTION_PATH\/(action\/[\w.-]+\.sh)/g)) {
       const file = m[1] ?? "";
       if (!existsSync(join(ROOT, file))) {
@@ -105,14 +153,18 @@ const actionProblems = (content: string): string[] => {
         continue;
       }
       const reads = scriptVariables(read(file));
-      const set = Object.keys(s.env ?? {}).filter((v) => v.startsWith("SRK_")).sort();
-      if (JSON.stringify(reads) !== JSON.stringify(set)) problems.push(`env: ${step} sets ${set.join(",")} but ${file} reads ${reads.join(",")}`);
+      const set = Object.keys(s.env ?? {})
+        .filter((v) => v.startsWith("SRK_"))
+        .sort();
+      if (JSON.stringify(reads) !== JSON.stringify(set))
+        problems.push(`env: ${step} sets ${set.join(",")} but ${file} reads ${reads.join(",")}`);
     }
   }
   const upload = steps.find((s) => s.uses?.startsWith("actions/upload-artifact@") === true);
   if (upload === undefined) problems.push("upload: no actions/upload-artifact step");
   else {
-    if (upload.uses !== "actions/upload-artifact@v4") problems.push(`upload: ${upload.uses}, not actions/upload-artifact@v4`);
+    if (upload.uses !== "actions/upload-artifact@v4")
+      problems.push(`upload: ${upload.uses}, not actions/upload-artifact@v4`);
     if (upload.if !== "always()") problems.push(`upload: if is ${String(upload.if)}, not always()`);
     if (upload.with?.["path"] !== "${{ inputs.out }}") problems.push("upload: path is not the out input");
   }
@@ -142,8 +194,14 @@ describe("workflows under docs/ (GitHub's workflow parser)", () => {
       const broken = original.replace(/^(\s+)runs-on:/m, `$1${typo}:`);
       expect(broken).not.toBe(original);
       const errors = await workflowErrors(file, broken);
-      expect(errors.some((e) => e.includes(`Unexpected value '${typo}'`)), errors.join("\n")).toBe(true);
-      expect(errors.some((e) => e.includes("Required property is missing: runs-on")), errors.join("\n")).toBe(true);
+      expect(
+        errors.some((e) => e.includes(`Unexpected value '${typo}'`)),
+        errors.join("\n"),
+      ).toBe(true);
+      expect(
+        errors.some((e) => e.includes("Required property is missing: runs-on")),
+        errors.join("\n"),
+      ).toBe(true);
     }
   });
 });
@@ -174,24 +232,47 @@ describe("action.yml (the composite action)", () => {
     ["shell:", (d) => d.deleteIn(["runs", "steps", certify(), "shell"])],
     ["declared input:", (d) => d.setIn(["runs", "steps", certify(), "env", "SRK_RUNS"], "${{ inputs.run }}")],
     ["used input:", (d) => d.setIn(["inputs", "verbose"], { description: "never passed on", default: "false" })],
-    ["injection:", (d) => d.setIn(["runs", "steps", certify(), "run"], 'SRK_IMPL="${{ inputs.impl }}" bash "$GITHUB_ACTION_PATH/action/certify.sh"')],
-    ["injection:", (d) => d.setIn(["runs", "steps", install(), "run"], 'bash "${{ github.action_path }}/action/install.sh"')],
+    [
+      "injection:",
+      (d) =>
+        d.setIn(
+          ["runs", "steps", certify(), "run"],
+          'SRK_IMPL="${{ inputs.impl }}" bash "$GITHUB_ACTION_PATH/action/certify.sh"',
+        ),
+    ],
+    [
+      "injection:",
+      (d) => d.setIn(["runs", "steps", install(), "run"], 'bash "${{ github.action_path }}/action/install.sh"'),
+    ],
     ["script:", (d) => d.setIn(["runs", "steps", certify(), "run"], 'bash "$GITHUB_ACTION_PATH/action/certfy.sh"')],
-    ["env:", (d) => { d.deleteIn(["runs", "steps", certify(), "env", "SRK_RUNS"]); d.setIn(["runs", "steps", certify(), "env", "SRK_RUN"], "${{ inputs.runs }}"); }],
+    [
+      "env:",
+      (d) => {
+        d.deleteIn(["runs", "steps", certify(), "env", "SRK_RUNS"]);
+        d.setIn(["runs", "steps", certify(), "env", "SRK_RUN"], "${{ inputs.runs }}");
+      },
+    ],
     ["env:", (d) => d.deleteIn(["runs", "steps", install(), "env", "SRK_KIT_VERSION"])],
     ["upload:", (d) => d.setIn(["runs", "steps", stepIndex("upload"), "if"], "success()")],
     ["upload:", (d) => d.setIn(["runs", "steps", stepIndex("upload"), "uses"], "actions/upload-artifact@v3")],
     ["upload:", (d) => d.setIn(["runs", "steps", stepIndex("upload"), "with", "path"], "reports")],
   ];
-  it.each(mutations.map(([rule, edit], k) => [`${rule} (${k + 1})`, rule, edit] as const))("a copy breaking rule %s is rejected", (_label, rule, edit) => {
-    const problems = actionProblems(mutate(ACTION, edit));
-    expect(problems.some((p) => p.startsWith(rule)), problems.join("\n")).toBe(true);
-  });
+  it.each(mutations.map(([rule, edit], k) => [`${rule} (${k + 1})`, rule, edit] as const))(
+    "a copy breaking rule %s is rejected",
+    (_label, rule, edit) => {
+      const problems = actionProblems(mutate(ACTION, edit));
+      expect(
+        problems.some((p) => p.startsWith(rule)),
+        problems.join("\n"),
+      ).toBe(true);
+    },
+  );
 
   it("declares the documented inputs and defaults", () => {
     const inputs = (parse(ACTION) as Action).inputs ?? {};
     expect(inputs["impl"]?.required).toBe(true);
-    for (const id of ["seed", "runs", "time-budget", "shard", "expected-failures", "kit-version"]) expect(inputs[id]?.default, id).toBe("");
+    for (const id of ["seed", "runs", "time-budget", "shard", "expected-failures", "kit-version"])
+      expect(inputs[id]?.default, id).toBe("");
     expect(inputs["out"]?.default).toBe("srk-reports");
     expect(inputs["node-version"]?.default).toBe("20");
     expect(inputs["fail-on-violations"]?.default).toBe("true");
@@ -204,7 +285,10 @@ describe("action.yml (the composite action)", () => {
 
 describe("the workflows use the action as it is declared", () => {
   const declared = (parse(ACTION) as Action).inputs ?? {};
-  const actionSteps = (wf: Workflow): Step[] => Object.values(wf.jobs).flatMap((j) => j.steps).filter((s) => s.uses === "./" || s.uses?.startsWith("your-org/samsara-ripa-kit@") === true);
+  const actionSteps = (wf: Workflow): Step[] =>
+    Object.values(wf.jobs)
+      .flatMap((j) => j.steps)
+      .filter((s) => s.uses === "./" || s.uses?.startsWith("your-org/samsara-ripa-kit@") === true);
 
   it.each(WORKFLOWS)("%s: every step using the action passes declared inputs only, and impl", (file) => {
     const steps = actionSteps(parse(read(file)) as Workflow);
@@ -215,7 +299,9 @@ describe("the workflows use the action as it is declared", () => {
     }
     // The check above fails on a misspelt input.
     const misspelt = read(file).replace(/^(\s+)impl:/m, "$1implementation:");
-    const bad = actionSteps(parse(misspelt) as Workflow).flatMap((s) => Object.keys(s.with ?? {}).filter((k) => !(k in declared)));
+    const bad = actionSteps(parse(misspelt) as Workflow).flatMap((s) =>
+      Object.keys(s.with ?? {}).filter((k) => !(k in declared)),
+    );
     expect(bad).toEqual(["implementation"]);
   });
 
@@ -257,7 +343,8 @@ describe("the workflows use the action as it is declared", () => {
 });
 
 describe("Kubernetes Jobs (kubernetes-models)", () => {
-  const jobs = (): Record<string, unknown>[] => parseAllDocuments(read("docs/sharding/k8s-indexed-job.yaml")).map((d) => d.toJS() as Record<string, unknown>);
+  const jobs = (): Record<string, unknown>[] =>
+    parseAllDocuments(read("docs/sharding/k8s-indexed-job.yaml")).map((d) => d.toJS() as Record<string, unknown>);
 
   it("both Jobs of docs/sharding/k8s-indexed-job.yaml validate against the batch/v1 Job schema", () => {
     const docs = jobs();
@@ -266,9 +353,27 @@ describe("Kubernetes Jobs (kubernetes-models)", () => {
   });
 
   it.each([
-    ["completionMode", (j: { spec: Record<string, unknown> }) => { j.spec["completionMode"] = "Sideways"; }, /completionMode must be equal to one of the allowed values/],
-    ["parallelism", (j: { spec: Record<string, unknown> }) => { j.spec["parallelism"] = "4"; }, /parallelism must be integer/],
-    ["restartPolicy", (j: { spec: { template: { spec: Record<string, unknown> } } }) => { j.spec.template.spec["restartPolicy"] = "Sometimes"; }, /restartPolicy must be equal to one of the allowed values/],
+    [
+      "completionMode",
+      (j: { spec: Record<string, unknown> }) => {
+        j.spec["completionMode"] = "Sideways";
+      },
+      /completionMode must be equal to one of the allowed values/,
+    ],
+    [
+      "parallelism",
+      (j: { spec: Record<string, unknown> }) => {
+        j.spec["parallelism"] = "4";
+      },
+      /parallelism must be integer/,
+    ],
+    [
+      "restartPolicy",
+      (j: { spec: { template: { spec: Record<string, unknown> } } }) => {
+        j.spec.template.spec["restartPolicy"] = "Sometimes";
+      },
+      /restartPolicy must be equal to one of the allowed values/,
+    ],
   ] as const)("a Job with a wrong %s is rejected", (_field, edit, message) => {
     const job = structuredClone(jobs()[0]) as never;
     edit(job);
@@ -279,14 +384,17 @@ describe("Kubernetes Jobs (kubernetes-models)", () => {
 describe("action/certify.sh and action/install.sh (bash, srk and npm faked)", () => {
   // A fake srk: records its arguments, writes a report folder like srk's, exits with FAKE_EXIT.
   const fakeSrk = join(tmp, "fake-srk.mjs");
-  writeFileSync(fakeSrk, [
-    'import { mkdirSync, writeFileSync } from "node:fs";',
-    "const args = process.argv.slice(2);",
-    'writeFileSync(process.env.FAKE_ARGS, JSON.stringify(args));',
-    'const out = args.find((a) => a.startsWith("--out="))?.slice(6);',
-    'if (out && process.env.FAKE_EXIT !== "64") { mkdirSync(out, { recursive: true }); writeFileSync(`${out}/certificate.json`, "{}"); writeFileSync(`${out}/report.md`, "# fake report\\n"); }',
-    "process.exit(Number(process.env.FAKE_EXIT ?? 0));",
-  ].join("\n"));
+  writeFileSync(
+    fakeSrk,
+    [
+      'import { mkdirSync, writeFileSync } from "node:fs";',
+      "const args = process.argv.slice(2);",
+      "writeFileSync(process.env.FAKE_ARGS, JSON.stringify(args));",
+      'const out = args.find((a) => a.startsWith("--out="))?.slice(6);',
+      'if (out && process.env.FAKE_EXIT !== "64") { mkdirSync(out, { recursive: true }); writeFileSync(`${out}/certificate.json`, "{}"); writeFileSync(`${out}/report.md`, "# fake report\\n"); }',
+      "process.exit(Number(process.env.FAKE_EXIT ?? 0));",
+    ].join("\n"),
+  );
 
   let runNo = 0;
   const certify = (env: Record<string, string>, exit: number) => {
@@ -294,12 +402,36 @@ describe("action/certify.sh and action/install.sh (bash, srk and npm faked)", ()
     mkdirSync(dir);
     for (const f of ["outputs", "summary"]) writeFileSync(join(dir, f), "");
     const r = spawnSync("bash", [join(ROOT, "action", "certify.sh")], {
-      cwd: dir, encoding: "utf8",
-      env: { PATH: process.env["PATH"] ?? "", HOME: dir, SRK_ENTRY: fakeSrk, FAKE_EXIT: String(exit), FAKE_ARGS: join(dir, "args.json"), GITHUB_OUTPUT: join(dir, "outputs"), GITHUB_STEP_SUMMARY: join(dir, "summary"), ...env },
+      cwd: dir,
+      encoding: "utf8",
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        HOME: dir,
+        SRK_ENTRY: fakeSrk,
+        FAKE_EXIT: String(exit),
+        FAKE_ARGS: join(dir, "args.json"),
+        GITHUB_OUTPUT: join(dir, "outputs"),
+        GITHUB_STEP_SUMMARY: join(dir, "summary"),
+        ...env,
+      },
     });
-    const outputs = Object.fromEntries(readFileSync(join(dir, "outputs"), "utf8").split("\n").filter((l) => l !== "").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
-    const args = existsSync(join(dir, "args.json")) ? (JSON.parse(readFileSync(join(dir, "args.json"), "utf8")) as string[]) : null;
-    return { status: r.status, stdout: r.stdout, outputs, args, summary: readFileSync(join(dir, "summary"), "utf8"), dir };
+    const outputs = Object.fromEntries(
+      readFileSync(join(dir, "outputs"), "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+    );
+    const args = existsSync(join(dir, "args.json"))
+      ? (JSON.parse(readFileSync(join(dir, "args.json"), "utf8")) as string[])
+      : null;
+    return {
+      status: r.status,
+      stdout: r.stdout,
+      outputs,
+      args,
+      summary: readFileSync(join(dir, "summary"), "utf8"),
+      dir,
+    };
   };
   const impl = { SRK_IMPL: "python3 impl.py" };
 
@@ -321,13 +453,31 @@ describe("action/certify.sh and action/install.sh (bash, srk and npm faked)", ()
   });
 
   it("passes each input as one argument, literally (no word splitting, no command substitution)", () => {
-    const r = certify({
-      SRK_IMPL: 'python3 "my impl.py" $(touch pwned) `touch pwned2`; touch pwned3', SRK_SEED: "7", SRK_RUNS: "--fail-fast", SRK_TIME_BUDGET: "900",
-      SRK_SHARD: "2/4", SRK_ONLY: "S-5,AD-3", SRK_OUT: "out dir", SRK_EXPECTED_FAILURES: "base line.txt",
-    }, 0);
+    const r = certify(
+      {
+        SRK_IMPL: 'python3 "my impl.py" $(touch pwned) `touch pwned2`; touch pwned3',
+        SRK_SEED: "7",
+        SRK_RUNS: "--fail-fast",
+        SRK_TIME_BUDGET: "900",
+        SRK_SHARD: "2/4",
+        SRK_ONLY: "S-5,AD-3",
+        SRK_OUT: "out dir",
+        SRK_EXPECTED_FAILURES: "base line.txt",
+      },
+      0,
+    );
     expect(r.status, r.stdout).toBe(0);
-    expect(r.args).toEqual(["certify", '--impl=python3 "my impl.py" $(touch pwned) `touch pwned2`; touch pwned3', "--out=out dir", "--seed=7", "--runs=--fail-fast",
-      "--time-budget=900", "--shard=2/4", "--only=S-5,AD-3", "--expected-failures=base line.txt"]);
+    expect(r.args).toEqual([
+      "certify",
+      '--impl=python3 "my impl.py" $(touch pwned) `touch pwned2`; touch pwned3',
+      "--out=out dir",
+      "--seed=7",
+      "--runs=--fail-fast",
+      "--time-budget=900",
+      "--shard=2/4",
+      "--only=S-5,AD-3",
+      "--expected-failures=base line.txt",
+    ]);
     for (const f of ["pwned", "pwned2", "pwned3"]) expect(existsSync(join(r.dir, f)), f).toBe(false);
     expect(r.outputs["artifact-name"]).toBe("srk-reports-shard-2-of-4");
     expect(r.outputs["certificate"]).toBe("out dir/certificate.json");
@@ -356,12 +506,16 @@ describe("action/certify.sh and action/install.sh (bash, srk and npm faked)", ()
   // install.sh with npm replaced by a script that logs its arguments and lays out what npm would.
   const fakeBin = join(tmp, "bin");
   mkdirSync(fakeBin);
-  writeFileSync(join(fakeBin, "npm"), [
-    "#!/usr/bin/env bash",
-    'echo "$PWD $*" >> "$NPM_LOG"',
-    'if [[ "$1" == ci ]]; then mkdir -p node_modules && touch node_modules/.package-lock.json; fi',
-    'if [[ "$1" == install ]]; then mkdir -p "$3/node_modules/samsara-ripa-kit/bin" && echo "process.exit(0)" > "$3/node_modules/samsara-ripa-kit/bin/srk.mjs"; fi',
-  ].join("\n"), { mode: 0o755 });
+  writeFileSync(
+    join(fakeBin, "npm"),
+    [
+      "#!/usr/bin/env bash",
+      'echo "$PWD $*" >> "$NPM_LOG"',
+      'if [[ "$1" == ci ]]; then mkdir -p node_modules && touch node_modules/.package-lock.json; fi',
+      'if [[ "$1" == install ]]; then mkdir -p "$3/node_modules/samsara-ripa-kit/bin" && echo "process.exit(0)" > "$3/node_modules/samsara-ripa-kit/bin/srk.mjs"; fi',
+    ].join("\n"),
+    { mode: 0o755 },
+  );
   const installRun = (env: Record<string, string>, srkStarts = true) => {
     const dir = join(tmp, `install-${++runNo}`);
     const actionPath = join(dir, "action-path");
@@ -371,10 +525,28 @@ describe("action/certify.sh and action/install.sh (bash, srk and npm faked)", ()
     writeFileSync(join(dir, "outputs"), "");
     writeFileSync(join(dir, "npm.log"), "");
     const r = spawnSync("bash", [join(ROOT, "action", "install.sh")], {
-      cwd: dir, encoding: "utf8",
-      env: { PATH: `${fakeBin}:${process.env["PATH"] ?? ""}`, HOME: dir, GITHUB_ACTION_PATH: actionPath, GITHUB_OUTPUT: join(dir, "outputs"), RUNNER_TEMP: dir, NPM_LOG: join(dir, "npm.log"), ...env },
+      cwd: dir,
+      encoding: "utf8",
+      env: {
+        PATH: `${fakeBin}:${process.env["PATH"] ?? ""}`,
+        HOME: dir,
+        GITHUB_ACTION_PATH: actionPath,
+        GITHUB_OUTPUT: join(dir, "outputs"),
+        RUNNER_TEMP: dir,
+        NPM_LOG: join(dir, "npm.log"),
+        ...env,
+      },
     });
-    return { status: r.status, stdout: r.stdout, actionPath, dir, outputs: readFileSync(join(dir, "outputs"), "utf8"), npm: readFileSync(join(dir, "npm.log"), "utf8").split("\n").filter((l) => l !== "") };
+    return {
+      status: r.status,
+      stdout: r.stdout,
+      actionPath,
+      dir,
+      outputs: readFileSync(join(dir, "outputs"), "utf8"),
+      npm: readFileSync(join(dir, "npm.log"), "utf8")
+        .split("\n")
+        .filter((l) => l !== ""),
+    };
   };
 
   it("install.sh without kit-version: npm ci in the action's checkout, entry bin/srk.mjs there; an installed checkout is reused", () => {
@@ -384,7 +556,14 @@ describe("action/certify.sh and action/install.sh (bash, srk and npm faked)", ()
     expect(r.outputs).toBe(`entry=${r.actionPath}/bin/srk.mjs\n`);
     // (the fake npm ci left node_modules/.package-lock.json, as npm ci does)
     expect(existsSync(join(r.actionPath, "node_modules", ".package-lock.json"))).toBe(true);
-    const again = spawnSync("bash", [join(ROOT, "action", "install.sh")], { encoding: "utf8", env: { PATH: `${fakeBin}:${process.env["PATH"] ?? ""}`, GITHUB_ACTION_PATH: r.actionPath, NPM_LOG: join(r.dir, "npm2.log") } });
+    const again = spawnSync("bash", [join(ROOT, "action", "install.sh")], {
+      encoding: "utf8",
+      env: {
+        PATH: `${fakeBin}:${process.env["PATH"] ?? ""}`,
+        GITHUB_ACTION_PATH: r.actionPath,
+        NPM_LOG: join(r.dir, "npm2.log"),
+      },
+    });
     expect(again.status, again.stdout).toBe(0);
     expect(existsSync(join(r.dir, "npm2.log"))).toBe(false);
   });
@@ -393,7 +572,9 @@ describe("action/certify.sh and action/install.sh (bash, srk and npm faked)", ()
     const r = installRun({ SRK_KIT_VERSION: "0.1.0" });
     expect(r.status, r.stdout).toBe(0);
     expect(r.npm).toHaveLength(1);
-    const m = /^(\S+) install --prefix (\S+) --no-save --no-audit --no-fund samsara-ripa-kit@0\.1\.0$/.exec(r.npm[0] ?? "");
+    const m = /^(\S+) install --prefix (\S+) --no-save --no-audit --no-fund samsara-ripa-kit@0\.1\.0$/.exec(
+      r.npm[0] ?? "",
+    );
     expect(m, r.npm[0]).not.toBeNull();
     expect(m?.[2]?.startsWith(join(r.dir, "srk-kit."))).toBe(true);
     expect(r.outputs).toBe(`entry=${m?.[2]}/node_modules/samsara-ripa-kit/bin/srk.mjs\n`);
@@ -409,10 +590,14 @@ describe("action/certify.sh and action/install.sh (bash, srk and npm faked)", ()
 
 describe("the implementer's guide quotes the CI example as it is", () => {
   /** The lines of a YAML text without comments and blank lines, as written (indentation kept). */
-  const lines = (yaml: string): string[] => yaml.split("\n").map((l) => l.replace(/\s+#.*$/, "").replace(/^\s*#.*$/, "")).filter((l) => l.trim() !== "");
+  const lines = (yaml: string): string[] =>
+    yaml
+      .split("\n")
+      .map((l) => l.replace(/\s+#.*$/, "").replace(/^\s*#.*$/, ""))
+      .filter((l) => l.trim() !== "");
   const quoted = (guide: string): string => {
     const heading = /^## \d+\. `srk certify` in CI$/m.exec(guide);
-    if (heading === null) throw new Error("docs/IMPLEMENTING.md has no section \"`srk certify` in CI\"");
+    if (heading === null) throw new Error('docs/IMPLEMENTING.md has no section "`srk certify` in CI"');
     const m = /```yaml\n([\s\S]*?)```/.exec(guide.slice(heading.index));
     if (m?.[1] === undefined) throw new Error("docs/IMPLEMENTING.md's CI section has no yaml block");
     return m[1];
@@ -428,7 +613,9 @@ describe("the implementer's guide quotes the CI example as it is", () => {
   });
   it("a quoted line the file does not have is caught", () => {
     const file = lines(read("docs/ci/certify.yml"));
-    const broken = lines(quoted(read("docs/IMPLEMENTING.md")).replace("impl: python3 impl.py", "impl: python3 other.py"));
+    const broken = lines(
+      quoted(read("docs/IMPLEMENTING.md")).replace("impl: python3 impl.py", "impl: python3 other.py"),
+    );
     expect(broken.every((l) => file.includes(l))).toBe(false);
   });
 });

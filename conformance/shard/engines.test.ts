@@ -12,7 +12,14 @@ describe("sharding engines (docs/sharding)", () => {
   // ci-examples.test.ts, "sharded: one matrix job per shard certifying shard i/n with the action, ...".
 
   it("Kubernetes: an Indexed Job whose pod k runs shard k+1 of n, then a merge Job", () => {
-    const docs = parseAllDocuments(read("k8s-indexed-job.yaml")).map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> & { template: { spec: { containers: { command: string[] }[] } } } });
+    const docs = parseAllDocuments(read("k8s-indexed-job.yaml")).map(
+      (d) =>
+        d.toJS() as {
+          kind: string;
+          metadata: { name: string };
+          spec: Record<string, unknown> & { template: { spec: { containers: { command: string[] }[] } } };
+        },
+    );
     const [job, mergeJob] = docs;
     if (job === undefined || mergeJob === undefined) throw new Error("two Jobs expected");
     expect(job.kind).toBe("Job");

@@ -29,12 +29,17 @@ export class JobFailed extends Error {
 
 /** Runs `srk certify <args> --shard i/N --out <outDir>/shards/i` for i = 1..N and merges them. */
 export const certifyInJobs = async (
-  args: readonly string[], jobs: number, outDir: string, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`), signal?: AbortSignal,
+  args: readonly string[],
+  jobs: number,
+  outDir: string,
+  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+  signal?: AbortSignal,
 ): Promise<CertifyResult> => {
   const shardDir = (i: number): string => join(outDir, "shards", `shard-${i}`);
   const running = new Set<ReturnType<typeof spawn>>();
   /** The interrupt to pass on: the one the parent received (SIGTERM when the abort came from elsewhere). */
-  const interrupt = (): NodeJS.Signals => (signal === undefined ? "SIGTERM" : (cutShortOf(signal).osSignal ?? "SIGTERM"));
+  const interrupt = (): NodeJS.Signals =>
+    signal === undefined ? "SIGTERM" : (cutShortOf(signal).osSignal ?? "SIGTERM");
   const passOn = (): void => {
     for (const child of running) child.kill(interrupt());
   };
@@ -43,9 +48,14 @@ export const certifyInJobs = async (
   const runs = Array.from({ length: jobs }, (_, k) => k + 1).map(
     (i) =>
       new Promise<{ i: number; code: number | null; tail: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(KIT_ROOT, "bin", "srk.mjs"), "certify", ...args, "--shard", `${i}/${jobs}`, "--out", shardDir(i)], {
-          stdio: ["ignore", "ignore", "pipe"], detached: true,
-        });
+        const child = spawn(
+          process.execPath,
+          [join(KIT_ROOT, "bin", "srk.mjs"), "certify", ...args, "--shard", `${i}/${jobs}`, "--out", shardDir(i)],
+          {
+            stdio: ["ignore", "ignore", "pipe"],
+            detached: true,
+          },
+        );
         running.add(child);
         // An interrupt that came while the children were being started reaches this one too.
         if (signal?.aborted === true) child.kill(interrupt());
@@ -76,7 +86,12 @@ export const certifyInJobs = async (
     if (line !== undefined) throw new UsageError(line.slice("srk: ".length));
   }
   if (lost.length > 0) {
-    throw new JobFailed(lost.map((d) => `shard ${d.i}/${jobs} wrote no certificate (exit ${d.code}); stderr tail:\n${d.tail}`).join("\n"));
+    throw new JobFailed(
+      lost.map((d) => `shard ${d.i}/${jobs} wrote no certificate (exit ${d.code}); stderr tail:\n${d.tail}`).join("\n"),
+    );
   }
-  return mergeCertificates(done.map((d) => join(shardDir(d.i), "certificate.json")), outDir);
+  return mergeCertificates(
+    done.map((d) => join(shardDir(d.i), "certificate.json")),
+    outDir,
+  );
 };

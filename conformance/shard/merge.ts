@@ -13,7 +13,14 @@
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
-import { Certificate, STAGES, type CounterexampleRef, type StageName, type StageResult, type Verdict } from "../../spec/certificate.ts";
+import {
+  Certificate,
+  STAGES,
+  type CounterexampleRef,
+  type StageName,
+  type StageResult,
+  type Verdict,
+} from "../../spec/certificate.ts";
 import { UsageError } from "../driver/command-line.ts";
 import { writeReports } from "../reporters/write.ts";
 import { wasNotThisShard, type Finding } from "../stages/types.ts";
@@ -32,7 +39,10 @@ interface Loaded {
   readonly c: Certificate;
 }
 
-const load = (path: string): Loaded => ({ path, c: readJsonFile(path, Certificate, "a certificate", (m) => new MergeRefused(m)) });
+const load = (path: string): Loaded => ({
+  path,
+  c: readJsonFile(path, Certificate, "a certificate", (m) => new MergeRefused(m)),
+});
 
 /** What must be equal in every certificate of one campaign, by name. */
 const IDENTITY: readonly [string, (c: Certificate) => unknown][] = [
@@ -59,7 +69,9 @@ export const checkCampaign = (certs: readonly Loaded[]): Loaded[] => {
     const want = JSON.stringify(get(first.c));
     const other = certs.find((x) => JSON.stringify(get(x.c)) !== want);
     if (other !== undefined) {
-      throw new MergeRefused(`refusing to merge: ${what} differs between ${first.path} (${want}) and ${other.path} (${JSON.stringify(get(other.c))}); shards of one campaign share it`);
+      throw new MergeRefused(
+        `refusing to merge: ${what} differs between ${first.path} (${want}) and ${other.path} (${JSON.stringify(get(other.c))}); shards of one campaign share it`,
+      );
     }
   }
   const count = first.c.shards.count;
@@ -67,12 +79,16 @@ export const checkCampaign = (certs: readonly Loaded[]): Loaded[] => {
   for (const x of certs) {
     for (const i of x.c.shards.indices) {
       const before = seen.get(i);
-      if (before !== undefined) throw new MergeRefused(`refusing to merge: shard ${i}/${count} appears twice (${before} and ${x.path})`);
+      if (before !== undefined)
+        throw new MergeRefused(`refusing to merge: shard ${i}/${count} appears twice (${before} and ${x.path})`);
       seen.set(i, x.path);
     }
   }
   const missing = Array.from({ length: count }, (_, k) => k + 1).filter((i) => !seen.has(i));
-  if (missing.length > 0) throw new MergeRefused(`refusing to merge: shard(s) ${missing.map((i) => `${i}/${count}`).join(", ")} missing; a merge covers the whole campaign`);
+  if (missing.length > 0)
+    throw new MergeRefused(
+      `refusing to merge: shard(s) ${missing.map((i) => `${i}/${count}`).join(", ")} missing; a merge covers the whole campaign`,
+    );
   return [...certs].sort((a, b) => (a.c.shards.indices[0] ?? 0) - (b.c.shards.indices[0] ?? 0));
 };
 
@@ -104,7 +120,14 @@ export const mergeCertificates = async (paths: readonly string[], outDir: string
             traceFiles.push(join(outDir, traceFile));
           }
         }
-        moved.set(f, { ...f, trace_file: traceFile, replay: traceFile === null ? null : (f.replay?.replace(join(dirname(path), f.trace_file ?? ""), join(outDir, traceFile)) ?? null) });
+        moved.set(f, {
+          ...f,
+          trace_file: traceFile,
+          replay:
+            traceFile === null
+              ? null
+              : (f.replay?.replace(join(dirname(path), f.trace_file ?? ""), join(outDir, traceFile)) ?? null),
+        });
       }
     }
   }
@@ -113,16 +136,22 @@ export const mergeCertificates = async (paths: readonly string[], outDir: string
   const summaries: StageSummary[] = [];
   const refOf = new Map<Finding, CounterexampleRef>();
   for (const name of STAGES) {
-    const parts = certs.flatMap(({ c }) => c.stages.filter((s) => s.stage === name).map((s) => ({ s, shard: c.shards.indices.join(",") })));
+    const parts = certs.flatMap(({ c }) =>
+      c.stages.filter((s) => s.stage === name).map((s) => ({ s, shard: c.shards.indices.join(",") })),
+    );
     if (parts.length === 0) continue;
     const ran = parts.filter((p) => !wasNotThisShard(p.s));
     const verdict = worst((ran.length > 0 ? ran : parts).map((p) => p.s.verdict));
     const findings = parts.flatMap((p) => p.s.findings.map((f) => moved.get(f) ?? f));
     const reasons = [...new Set(ran.filter((p) => p.s.verdict === verdict).map((p) => p.s.reason))];
     stages.push({
-      stage: name, verdict, reason: reasons.length === 1 ? (reasons[0] ?? "") : reasons.map((r) => `${r}`).join("; "),
-      checks: parts.reduce((n, p) => n + p.s.checks, 0), duration_ms: Math.max(...parts.map((p) => p.s.duration_ms)),
-      findings, notes: parts.flatMap((p) => p.s.notes.map((n) => `shard ${p.shard}/${first.shards.count}: ${n}`)),
+      stage: name,
+      verdict,
+      reason: reasons.length === 1 ? (reasons[0] ?? "") : reasons.map((r) => `${r}`).join("; "),
+      checks: parts.reduce((n, p) => n + p.s.checks, 0),
+      duration_ms: Math.max(...parts.map((p) => p.s.duration_ms)),
+      findings,
+      notes: parts.flatMap((p) => p.s.notes.map((n) => `shard ${p.shard}/${first.shards.count}: ${n}`)),
     });
     const asFindings = findings.map((r): Finding => {
       const f: Finding = { invariant: r.invariant, stage: r.stage, check: r.check, summary: r.summary, trace: null };
@@ -134,12 +163,20 @@ export const mergeCertificates = async (paths: readonly string[], outDir: string
 
   const witnesses = new WitnessBook();
   for (const { c } of certs) {
-    for (const v of c.invariants) for (const k of Object.keys(v.witnesses) as WitnessKind[]) witnesses.add(v.invariant, k, v.witnesses[k]);
+    for (const v of c.invariants)
+      for (const k of Object.keys(v.witnesses) as WitnessKind[]) witnesses.add(v.invariant, k, v.witnesses[k]);
   }
-  const harnessFaults = certs.flatMap(({ c }) => c.harness_faults.map((f) => `shard ${c.shards.indices.join(",")}: ${f}`));
+  const harnessFaults = certs.flatMap(({ c }) =>
+    c.harness_faults.map((f) => `shard ${c.shards.indices.join(",")}: ${f}`),
+  );
   const decision = decide({
-    families: first.implementation.profile?.families ?? null, only: first.settings.only, stages: summaries, witnesses,
-    baseline: baselineOf(first), harnessFaults, ref: (f) => refOf.get(f) as CounterexampleRef,
+    families: first.implementation.profile?.families ?? null,
+    only: first.settings.only,
+    stages: summaries,
+    witnesses,
+    baseline: baselineOf(first),
+    harnessFaults,
+    ref: (f) => refOf.get(f) as CounterexampleRef,
   });
   const transitions = new Map<string, NonNullable<Certificate["coverage"]>["transitions"][number]>();
   for (const { c } of certs) {
@@ -152,7 +189,10 @@ export const mergeCertificates = async (paths: readonly string[], outDir: string
   // The coverage figure (D-075): the shards explored the same scope for the same profile (their
   // settings agree), so their covered indices name the same edges and merge by union.
   const withEdges = certs.flatMap(({ c }) => (c.coverage?.edges === undefined ? [] : [c.coverage.edges]));
-  const edges = withEdges[0] === undefined ? undefined : { ...withEdges[0], covered: [...new Set(withEdges.flatMap((e) => e.covered))].sort((a, b) => a - b) };
+  const edges =
+    withEdges[0] === undefined
+      ? undefined
+      : { ...withEdges[0], covered: [...new Set(withEdges.flatMap((e) => e.covered))].sort((a, b) => a - b) };
   const certificate: Certificate = {
     ...first,
     settings: { ...first.settings, stages: STAGES.filter((s) => certs.some(({ c }) => c.settings.stages.includes(s))) },
@@ -160,7 +200,9 @@ export const mergeCertificates = async (paths: readonly string[], outDir: string
     duration_ms: Math.max(...certs.map(({ c }) => c.duration_ms)),
     stages,
     ...decision,
-    implementation_faults: certs.flatMap(({ c }) => c.implementation_faults.map((f) => `shard ${c.shards.indices.join(",")}: ${f}`)),
+    implementation_faults: certs.flatMap(({ c }) =>
+      c.implementation_faults.map((f) => `shard ${c.shards.indices.join(",")}: ${f}`),
+    ),
     harness_faults: harnessFaults,
     shards: { count: first.shards.count, indices: Array.from({ length: first.shards.count }, (_, k) => k + 1) },
     coverage: { transitions: [...transitions.values()], ...(edges === undefined ? {} : { edges }) },

@@ -20,7 +20,8 @@ describe("shards", () => {
   it("parses i/n and refuses anything else by name", () => {
     expect(parseShard("2/3")).toEqual({ index: 1, count: 3 });
     expect(showShard(parseShard("1/1"))).toBe("1/1");
-    for (const bad of ["0/3", "4/3", "3", "a/b", "1/0", "1/2000"]) expect(() => parseShard(bad), bad).toThrow(/--shard/);
+    for (const bad of ["0/3", "4/3", "3", "a/b", "1/0", "1/2000"])
+      expect(() => parseShard(bad), bad).toThrow(/--shard/);
   });
 
   it("every unit of every stage belongs to exactly one shard, for 1 to 6 shards", () => {
@@ -48,8 +49,16 @@ describe("shards", () => {
 describe("srk merge", () => {
   const stages: StageName[] = ["handshake", "golden", "wire", "exhaustive", "differential", "forgetting"];
   const base = (outDir: string): CertifyOptions => ({
-    commandLine: `${process.execPath} --import tsx impl/main.ts`, cwd: REPO_ROOT, outDir, seed: 5, runs: 6, timeBudgetMs: 120_000,
-    requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], stages,
+    commandLine: `${process.execPath} --import tsx impl/main.ts`,
+    cwd: REPO_ROOT,
+    outDir,
+    seed: 5,
+    runs: 6,
+    timeBudgetMs: 120_000,
+    requestTimeoutMs: 15_000,
+    startupTimeoutMs: 30_000,
+    only: [],
+    stages,
   });
   const shardPaths: string[] = [];
 
@@ -63,8 +72,12 @@ describe("srk merge", () => {
     const merged = await mergeCertificates(shardPaths, join(tmp, "merged"));
     const m = merged.certificate;
     expect(m.shards).toEqual({ count: 3, indices: [1, 2, 3] });
-    expect(m.invariants.map((i) => [i.invariant, i.verdict, i.witnesses])).toEqual(whole.certificate.invariants.map((i) => [i.invariant, i.verdict, i.witnesses]));
-    expect(m.stages.map((s) => [s.stage, s.verdict, s.checks])).toEqual(whole.certificate.stages.map((s) => [s.stage, s.verdict, s.checks]));
+    expect(m.invariants.map((i) => [i.invariant, i.verdict, i.witnesses])).toEqual(
+      whole.certificate.invariants.map((i) => [i.invariant, i.verdict, i.witnesses]),
+    );
+    expect(m.stages.map((s) => [s.stage, s.verdict, s.checks])).toEqual(
+      whole.certificate.stages.map((s) => [s.stage, s.verdict, s.checks]),
+    );
     const cov = (c: typeof m) => [...(c.coverage?.transitions ?? [])].map((t) => JSON.stringify(t)).sort();
     expect(cov(m)).toEqual(cov(whole.certificate));
     // The coverage figure (D-075): the shards' covered edges, merged by union, are the whole run's.
@@ -82,15 +95,35 @@ describe("srk merge", () => {
     await expect(mergeCertificates([a, b], join(tmp, "m1"))).rejects.toThrow(/shard\(s\) 3\/3 missing/);
     await expect(mergeCertificates([a, b, c, a], join(tmp, "m2"))).rejects.toThrow(/shard 1\/3 appears twice/);
     const foreign = join(tmp, "foreign.json");
-    writeFileSync(foreign, JSON.stringify({ ...JSON.parse(readFileSync(c, "utf8")), settings: { ...JSON.parse(readFileSync(c, "utf8")).settings, seed: 6 } }));
+    writeFileSync(
+      foreign,
+      JSON.stringify({
+        ...JSON.parse(readFileSync(c, "utf8")),
+        settings: { ...JSON.parse(readFileSync(c, "utf8")).settings, seed: 6 },
+      }),
+    );
     await expect(mergeCertificates([a, b, foreign], join(tmp, "m3"))).rejects.toThrow(/seed differs/);
     const scoped = join(tmp, "scoped.json");
-    writeFileSync(scoped, JSON.stringify({ ...JSON.parse(readFileSync(c, "utf8")), settings: { ...JSON.parse(readFileSync(c, "utf8")).settings, exhaustive_scope: "default" } }));
+    writeFileSync(
+      scoped,
+      JSON.stringify({
+        ...JSON.parse(readFileSync(c, "utf8")),
+        settings: { ...JSON.parse(readFileSync(c, "utf8")).settings, exhaustive_scope: "default" },
+      }),
+    );
     await expect(mergeCertificates([a, b, scoped], join(tmp, "m6"))).rejects.toThrow(/--exhaustive differs/);
     const other = join(tmp, "other.json");
-    writeFileSync(other, JSON.stringify({ ...JSON.parse(readFileSync(c, "utf8")), kit: { name: "x", version: "0", spec_digest: "sha256:0" } }));
+    writeFileSync(
+      other,
+      JSON.stringify({
+        ...JSON.parse(readFileSync(c, "utf8")),
+        kit: { name: "x", version: "0", spec_digest: "sha256:0" },
+      }),
+    );
     await expect(mergeCertificates([a, b, other], join(tmp, "m4"))).rejects.toThrow(/spec digest differs/);
     writeFileSync(join(tmp, "junk.json"), "{}");
-    await expect(mergeCertificates([a, join(tmp, "junk.json")], join(tmp, "m5"))).rejects.toThrow(/junk\.json: not a certificate/);
+    await expect(mergeCertificates([a, join(tmp, "junk.json")], join(tmp, "m5"))).rejects.toThrow(
+      /junk\.json: not a certificate/,
+    );
   });
 });

@@ -17,7 +17,10 @@ export class AlgebraLedger {
   /** Why the stage stopped early without a verdict (time budget, an undrivable implementation). */
   stopped: string | null = null;
 
-  constructor(private readonly ctx: StageContext, private readonly total: number) {}
+  constructor(
+    private readonly ctx: StageContext,
+    private readonly total: number,
+  ) {}
 
   finding(f: Finding): void {
     const key = `${f.check}|${f.invariant ?? "wire"}`;
@@ -58,7 +61,8 @@ export class AlgebraLedger {
 
   result(passReason: string): StageOutcome {
     const notes = [...this.notes];
-    for (const [key, n] of this.repeats) notes.push(`${n} more violation(s) of ${key.replace("|", " under ")} not listed (the first is)`);
+    for (const [key, n] of this.repeats)
+      notes.push(`${n} more violation(s) of ${key.replace("|", " under ")} not listed (the first is)`);
     if (this.stopped !== null) notes.push(this.stopped);
     const findings = this.findings;
     if (findings.length > 0) {

@@ -11,7 +11,8 @@ import type { Script } from "./algebra-script.ts";
 
 export type Outcome = Readonly<Record<string, unknown>>;
 
-const record = (x: unknown): Record<string, unknown> => (typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : {});
+const record = (x: unknown): Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>) : {};
 
 const claimOf = (events: unknown): Record<string, unknown> | null => {
   if (!Array.isArray(events)) return null;
@@ -41,7 +42,13 @@ const flatten = (store: unknown, claim: Record<string, unknown> | null): Outcome
 export const modelOutcome = (script: Script): Outcome => {
   const last = script.steps[script.steps.length - 1];
   const replay = script.steps[replayIndex(script)];
-  if (last === undefined || replay === undefined || !last.expected.ok || !replay.expected.ok || !("result" in last.expected)) {
+  if (
+    last === undefined ||
+    replay === undefined ||
+    !last.expected.ok ||
+    !replay.expected.ok ||
+    !("result" in last.expected)
+  ) {
     throw new Error(`algebra stage (runner bug): script ${script.label} does not end with a replay and a store query`);
   }
   return flatten(last.expected.result, claimOf(replay.expected.events));

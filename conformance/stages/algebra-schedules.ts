@@ -23,23 +23,38 @@ export interface ExcisionCase {
 }
 
 /** `ob-2 | ob-1,ob-3`: one `|` per merge command. */
-export const describeMerges = (merges: readonly (readonly number[])[]): string => merges.map((m) => m.map(obligationId).join(",")).join(" | ");
+export const describeMerges = (merges: readonly (readonly number[])[]): string =>
+  merges.map((m) => m.map(obligationId).join(",")).join(" | ");
 
-const schedule = (n: number, merges: readonly (readonly number[])[]): Schedule => ({ label: `n${n} merges ${describeMerges(merges)}`, merges });
+const schedule = (n: number, merges: readonly (readonly number[])[]): Schedule => ({
+  label: `n${n} merges ${describeMerges(merges)}`,
+  merges,
+});
 
 export const permutations = <T>(xs: readonly T[]): T[][] =>
-  xs.length <= 1 ? [[...xs]] : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+  xs.length <= 1
+    ? [[...xs]]
+    : xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
 /** Every order of n lives, one obligation per merge command. */
-export const exhaustiveOrders = (n: number): Schedule[] => permutations(range(n)).map((p) => schedule(n, p.map((i) => [i])));
+export const exhaustiveOrders = (n: number): Schedule[] =>
+  permutations(range(n)).map((p) =>
+    schedule(
+      n,
+      p.map((i) => [i]),
+    ),
+  );
 
 /** Batchings and duplicate deliveries of 4 lives (D-008: a redelivered obligation changes nothing). */
 export const batchingsOf4 = (): Schedule[] =>
   [
     [[0, 1, 2, 3]],
-    [[3, 2], [1, 0]],
+    [
+      [3, 2],
+      [1, 0],
+    ],
     [[1], [3, 0, 2]],
     [[2, 0, 3], [1]],
     // redelivery alone (a no-op merge), an obligation listed twice, then only applied ones again
@@ -94,7 +109,14 @@ export const excisionCases = (n: number, sampled: number, seed: number): Excisio
     n >= 4
       ? [
           { label: "", batches: [[0], [1, 2], [3]], excised: [0] },
-          { label: "", batches: [[0, 1], [2, 3]], excised: [1, 2] },
+          {
+            label: "",
+            batches: [
+              [0, 1],
+              [2, 3],
+            ],
+            excised: [1, 2],
+          },
           { label: "", batches: [[2], [0], [3, 1]], excised: [2, 1] },
         ]
       : [];
@@ -102,7 +124,16 @@ export const excisionCases = (n: number, sampled: number, seed: number): Excisio
   const drawn = range(sampled).map((): ExcisionCase => {
     const batches = cut(rnd, shuffled(rnd, n), 3);
     const size = 1 + below(rnd, n);
-    return { label: "", batches, excised: shuffled(rnd, n).slice(0, size).sort((a, b) => a - b) };
+    return {
+      label: "",
+      batches,
+      excised: shuffled(rnd, n)
+        .slice(0, size)
+        .sort((a, b) => a - b),
+    };
   });
-  return [...fixed, ...drawn].map((c) => ({ ...c, label: `n${n} merges ${describeMerges(c.batches)} then excise ${c.excised.map(distillateId).join(",")}` }));
+  return [...fixed, ...drawn].map((c) => ({
+    ...c,
+    label: `n${n} merges ${describeMerges(c.batches)} then excise ${c.excised.map(distillateId).join(",")}`,
+  }));
 };

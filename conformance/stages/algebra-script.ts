@@ -14,7 +14,15 @@
  * weights and confidences. Lives 1–3 already carry every one of these traps, so every group
  * (3, 4 or 7 lives) exercises them.
  */
-import type { AgentView, Command, Disposition, JanmaManifest, SamskaraDistillate, StoreView, WorldView } from "../../spec/index.ts";
+import type {
+  AgentView,
+  Command,
+  Disposition,
+  JanmaManifest,
+  SamskaraDistillate,
+  StoreView,
+  WorldView,
+} from "../../spec/index.ts";
 import { DOMAIN, digestOf } from "../../spec/index.ts";
 import { initialWorld, view, type World } from "../../model/index.ts";
 import type { ExpectedReply } from "../core/reply.ts";
@@ -25,7 +33,10 @@ export type Phase = "prefix" | "merge" | "excise" | "replay";
 
 export type ScriptRequest =
   | { readonly type: "command"; readonly command: Command }
-  | { readonly type: "query"; readonly query: { readonly name: "world" } | { readonly name: "store"; readonly agent: string } };
+  | {
+      readonly type: "query";
+      readonly query: { readonly name: "world" } | { readonly name: "store"; readonly agent: string };
+    };
 
 /** The model's normative reply: a command's (or the world query's), or the store query's. */
 export type Expected = ExpectedReply | { readonly ok: true; readonly events: readonly []; readonly result: StoreView };
@@ -51,13 +62,66 @@ interface Life {
 
 /** See the header: ties, contested keys and a rounding half in lives 1–3. Weights have the valence's sign and |w| ≤ |valence| (D-012). */
 const LIVES: readonly Life[] = [
-  { valence: 600_000, confidence: 500_000, dispositions: [["k.a", 600_000, "a from life 1"], ["k.b", 300_000, "b from life 1"], ["k.r", 3, "r from life 1"]] },
-  { valence: -800_000, confidence: 500_000, dispositions: [["k.a", -600_000, "a from life 2"], ["k.r", -2, "r from life 2"], ["k.c", -400_000, "c from life 2"]] },
-  { valence: 300_000, confidence: 1_000_000, dispositions: [["k.a", 300_000, "a from life 3"], ["k.b", 250_000, "b from life 3"]] },
-  { valence: -500_000, confidence: 600_000, dispositions: [["k.b", -500_000, "b from life 4"], ["k.c", -5, "c from life 4"], ["k.d", -100_000, "d from life 4"]] },
-  { valence: 1, confidence: 1, dispositions: [["k.d", 1, "d from life 5"], ["k.b", 1, "b from life 5"]] },
-  { valence: -1, confidence: 3, dispositions: [["k.d", -1, "d from life 6"], ["k.a", -1, "a from life 6"]] },
-  { valence: 900_000, confidence: 250_000, dispositions: [["k.c", 900_000, "c from life 7"], ["k.e", 450_000, "e from life 7"], ["k.r", 1, "r from life 7"]] },
+  {
+    valence: 600_000,
+    confidence: 500_000,
+    dispositions: [
+      ["k.a", 600_000, "a from life 1"],
+      ["k.b", 300_000, "b from life 1"],
+      ["k.r", 3, "r from life 1"],
+    ],
+  },
+  {
+    valence: -800_000,
+    confidence: 500_000,
+    dispositions: [
+      ["k.a", -600_000, "a from life 2"],
+      ["k.r", -2, "r from life 2"],
+      ["k.c", -400_000, "c from life 2"],
+    ],
+  },
+  {
+    valence: 300_000,
+    confidence: 1_000_000,
+    dispositions: [
+      ["k.a", 300_000, "a from life 3"],
+      ["k.b", 250_000, "b from life 3"],
+    ],
+  },
+  {
+    valence: -500_000,
+    confidence: 600_000,
+    dispositions: [
+      ["k.b", -500_000, "b from life 4"],
+      ["k.c", -5, "c from life 4"],
+      ["k.d", -100_000, "d from life 4"],
+    ],
+  },
+  {
+    valence: 1,
+    confidence: 1,
+    dispositions: [
+      ["k.d", 1, "d from life 5"],
+      ["k.b", 1, "b from life 5"],
+    ],
+  },
+  {
+    valence: -1,
+    confidence: 3,
+    dispositions: [
+      ["k.d", -1, "d from life 6"],
+      ["k.a", -1, "a from life 6"],
+    ],
+  },
+  {
+    valence: 900_000,
+    confidence: 250_000,
+    dispositions: [
+      ["k.c", 900_000, "c from life 7"],
+      ["k.e", 450_000, "e from life 7"],
+      ["k.r", 1, "r from life 7"],
+    ],
+  },
 ];
 
 export const MAX_LIVES = LIVES.length;
@@ -120,7 +184,9 @@ export class ScriptBuilder {
   command(phase: Phase, command: Command): this {
     const e = expect1(this.world, command);
     if (!e.reply.ok) {
-      throw new Error(`algebra stage (runner bug): the reference model rejects the scripted ${command.op} with ${e.reply.error.code}/${e.reply.error.invariant ?? "-"}: ${JSON.stringify(command).slice(0, 300)}`);
+      throw new Error(
+        `algebra stage (runner bug): the reference model rejects the scripted ${command.op} with ${e.reply.error.code}/${e.reply.error.invariant ?? "-"}: ${JSON.stringify(command).slice(0, 300)}`,
+      );
     }
     this.world = e.world;
     this.steps.push({ phase, request: { type: "command", command }, expected: e.reply });
@@ -129,30 +195,52 @@ export class ScriptBuilder {
 
   queryStore(phase: Phase): this {
     const agent = this.agent;
-    this.steps.push({ phase, request: { type: "query", query: { name: "store", agent: agent.identity.identity } }, expected: { ok: true, events: [], result: agent.store } });
+    this.steps.push({
+      phase,
+      request: { type: "query", query: { name: "store", agent: agent.identity.identity } },
+      expected: { ok: true, events: [], result: agent.store },
+    });
     return this;
   }
 
   queryWorld(phase: Phase): this {
-    this.steps.push({ phase, request: { type: "query", query: { name: "world" } }, expected: { ok: true, events: [], result: this.worldView } });
+    this.steps.push({
+      phase,
+      request: { type: "query", query: { name: "world" } },
+      expected: { ok: true, events: [], result: this.worldView },
+    });
     return this;
   }
 
   /** One `samskara.merge` of the given lives' obligations (duplicates kept as listed, D-008), then the store. */
   merge(lives: readonly number[]): this {
     const agent = this.agent.identity.identity;
-    return this.command("merge", { op: "samskara.merge", tick: this.nextTick(), agent, obligation_ids: lives.map(obligationId) }).queryStore("merge");
+    return this.command("merge", {
+      op: "samskara.merge",
+      tick: this.nextTick(),
+      agent,
+      obligation_ids: lives.map(obligationId),
+    }).queryStore("merge");
   }
 
   excise(excisionId: string, lives: readonly number[]): this {
     const agent = this.agent.identity.identity;
     return this.command("excise", {
-      op: "samskara.excise", tick: this.nextTick(), agent, excision_id: excisionId, distillate_ids: lives.map(distillateId), authorization: AUTHORIZATION,
+      op: "samskara.excise",
+      tick: this.nextTick(),
+      agent,
+      excision_id: excisionId,
+      distillate_ids: lives.map(distillateId),
+      authorization: AUTHORIZATION,
     }).queryStore("excise");
   }
 
   replay(): this {
-    return this.command("replay", { op: "samskara.replay", tick: this.nextTick(), agent: this.agent.identity.identity }).queryStore("replay");
+    return this.command("replay", {
+      op: "samskara.replay",
+      tick: this.nextTick(),
+      agent: this.agent.identity.identity,
+    }).queryStore("replay");
   }
 
   build(label: string): Script {
@@ -165,32 +253,74 @@ export const buildPrefix = (n: number): ScriptBuilder => {
   if (n < 1 || n > MAX_LIVES) throw new RangeError(`algebra stage: ${n} lives asked, 1..${MAX_LIVES} scripted`);
   const b = ScriptBuilder.empty();
   b.command("prefix", {
-    op: "advaita.mint", tick: b.nextTick(), base_digest: BASE, root: "algebra-root", designation: "algebra", body_revision: "rev-0",
-    custodians: [CUSTODIAN], execution: { execution_id: "exec-0", reasoner: "r", harness: "h", host: "host" },
-    providers: [], required_capabilities: [], authority_token: "tok-0",
+    op: "advaita.mint",
+    tick: b.nextTick(),
+    base_digest: BASE,
+    root: "algebra-root",
+    designation: "algebra",
+    body_revision: "rev-0",
+    custodians: [CUSTODIAN],
+    execution: { execution_id: "exec-0", reasoner: "r", harness: "h", host: "host" },
+    providers: [],
+    required_capabilities: [],
+    authority_token: "tok-0",
   });
   const A = b.agent.identity.identity;
   for (const [i, life] of LIVES.slice(0, n).entries()) {
     const instance_id = `life-${i + 1}`;
     const nonce = `nonce-${i + 1}`;
     const pin = b.agent.store.head;
-    b.command("prefix", { op: "janma.conceive", tick: b.nextTick(), agent: A, instance_id, nonce, manifest: manifestFor(pin) });
+    b.command("prefix", {
+      op: "janma.conceive",
+      tick: b.nextTick(),
+      agent: A,
+      instance_id,
+      nonce,
+      manifest: manifestFor(pin),
+    });
     b.command("prefix", { op: "janma.birth", tick: b.nextTick(), agent: A, instance_id, environment: ENVIRONMENT });
     const inst = b.agent.instances.find((x) => x.instance_id === instance_id);
     if (inst === undefined) throw new Error(`algebra stage (runner bug): instance ${instance_id} missing after birth`);
     const tick = b.nextTick();
-    const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: [`searched fares for trip ${i + 1} and compared them`] };
+    const action = {
+      tool: "search",
+      capability: "fare.search",
+      outcome: "ok" as const,
+      tick,
+      trace: [`searched fares for trip ${i + 1} and compared them`],
+    };
     const signature = digestOf(DOMAIN.action, { identity: A, nonce, manifest_digest: inst.manifest_digest, action });
-    b.command("prefix", { op: "janma.act", tick, agent: A, instance_id, signed: { identity: A, nonce, manifest_digest: inst.manifest_digest, action, signature } });
+    b.command("prefix", {
+      op: "janma.act",
+      tick,
+      agent: A,
+      instance_id,
+      signed: { identity: A, nonce, manifest_digest: inst.manifest_digest, action, signature },
+    });
     b.command("prefix", { op: "janma.withdraw", tick: b.nextTick(), agent: A, instance_id, reason: "principal" });
     const distillate: SamskaraDistillate = {
       distillate_id: distillateId(i),
       source: { identity: A, nonce, instance_id },
       born_from: inst.born_from,
       signal: { valence: life.valence, confidence: life.confidence, model_version: null, explicit: true },
-      dispositions: life.dispositions.map(([key, weight, guidance]): Disposition => ({ key, guidance, weight, evidence_digest: EVIDENCE, category: "operational" })),
+      dispositions: life.dispositions.map(
+        ([key, weight, guidance]): Disposition => ({
+          key,
+          guidance,
+          weight,
+          evidence_digest: EVIDENCE,
+          category: "operational",
+        }),
+      ),
     };
-    b.command("prefix", { op: "janma.distil", tick: b.nextTick(), agent: A, instance_id, obligation_id: obligationId(i), distillate });
+    b.command("prefix", {
+      op: "janma.distil",
+      tick: b.nextTick(),
+      agent: A,
+      instance_id,
+      obligation_id: obligationId(i),
+      distillate,
+    });
   }
   return b.queryWorld("prefix");
 };

@@ -21,7 +21,16 @@ import { WireBreak } from "../core/driver-errors.ts";
 import type { Phase, Script, ScriptStep } from "./algebra-script.ts";
 
 /** The order in which store fields are compared (see the header). */
-export const STORE_FIELDS = ["state", "distillates", "batches", "chain", "head", "excisions", "quarantined", "momentum"] as const;
+export const STORE_FIELDS = [
+  "state",
+  "distillates",
+  "batches",
+  "chain",
+  "head",
+  "excisions",
+  "quarantined",
+  "momentum",
+] as const;
 
 /** Where the agent's store sits in a world view; attribution rules match `.store.<field>`. */
 const STORE_PATH = "$world.agents.0.store";
@@ -48,11 +57,13 @@ export interface WireRun {
   readonly mismatch: Mismatch | null;
 }
 
-const pathOf = (difference: string | null): string | null => (difference === null ? null : difference.slice(0, difference.indexOf(": ")));
+const pathOf = (difference: string | null): string | null =>
+  difference === null ? null : difference.slice(0, difference.indexOf(": "));
 
 /** The first difference between two store views, in root-cause order. */
 export const storeDifference = (expected: unknown, actual: unknown, base = STORE_PATH): string | null => {
-  if (typeof expected !== "object" || expected === null || typeof actual !== "object" || actual === null) return firstDifference(expected, actual, base);
+  if (typeof expected !== "object" || expected === null || typeof actual !== "object" || actual === null)
+    return firstDifference(expected, actual, base);
   const e = expected as Record<string, unknown>;
   const a = actual as Record<string, unknown>;
   for (const f of new Set<string>([...STORE_FIELDS, ...Object.keys(e), ...Object.keys(a)])) {
@@ -73,7 +84,9 @@ const replyDifference = (step: ScriptStep, reply: Reply): string | null => {
   const base = step.request.query.name === "store" ? STORE_PATH : "$world";
   const events = firstDifference([], reply.events, "$events");
   if (events !== null) return events;
-  return step.request.query.name === "store" ? storeDifference(exp.result, reply.result, base) : firstDifference(exp.result, reply.result, base);
+  return step.request.query.name === "store"
+    ? storeDifference(exp.result, reply.result, base)
+    : firstDifference(exp.result, reply.result, base);
 };
 
 const opBefore = (steps: readonly ScriptStep[], index: number): string => {
@@ -88,16 +101,37 @@ const opBefore = (steps: readonly ScriptStep[], index: number): string => {
  * The invariant a mismatch at `index` violates: the reply's outcome, else the store (or world)
  * queried right after the command, else the events; with the store difference when it decided.
  */
-const attributeAt = (script: Script, replies: readonly Reply[], index: number, difference: string): { readonly invariant: InvariantId; readonly after: string | null } => {
+const attributeAt = (
+  script: Script,
+  replies: readonly Reply[],
+  index: number,
+  difference: string,
+): { readonly invariant: InvariantId; readonly after: string | null } => {
   const step = script.steps[index];
   const reply = replies[index];
-  if (step === undefined || reply === undefined) throw new Error("algebra stage (runner bug): mismatch outside the run");
+  if (step === undefined || reply === undefined)
+    throw new Error("algebra stage (runner bug): mismatch outside the run");
   const op = opBefore(script.steps, index);
-  if (!reply.ok) return { invariant: attribute({ op, modelRejected: null, implRejected: { code: reply.error.code, invariant: reply.error.invariant }, path: null }), after: null };
+  if (!reply.ok)
+    return {
+      invariant: attribute({
+        op,
+        modelRejected: null,
+        implRejected: { code: reply.error.code, invariant: reply.error.invariant },
+        path: null,
+      }),
+      after: null,
+    };
   const next = script.steps[index + 1];
   const nextReply = replies[index + 1];
-  const after = step.request.type === "command" && next?.request.type === "query" && nextReply?.ok === true ? replyDifference(next, nextReply) : null;
-  return { invariant: attribute({ op, modelRejected: null, implRejected: null, path: pathOf(after ?? difference) }), after };
+  const after =
+    step.request.type === "command" && next?.request.type === "query" && nextReply?.ok === true
+      ? replyDifference(next, nextReply)
+      : null;
+  return {
+    invariant: attribute({ op, modelRejected: null, implRejected: null, path: pathOf(after ?? difference) }),
+    after,
+  };
 };
 
 const EMPTY_WORLD = { tick: 0, roots_used: [], agents: [] };
@@ -117,11 +151,25 @@ export const runScript = async (session: Session, script: Script, idPrefix: stri
     ...requests.map((r) => session.client.send(r as { type: string })),
   ];
   const outcomes = await Promise.all(sent);
-  const [reset, empty, ...rest] = outcomes.map((o, k) => session.check(o, k === 0 ? `reset ${resetId}` : k === 1 ? `query ${emptyId}` : `${String(requests[k - 2]?.["type"])} ${String(requests[k - 2]?.["id"])}`));
+  const [reset, empty, ...rest] = outcomes.map((o, k) =>
+    session.check(
+      o,
+      k === 0
+        ? `reset ${resetId}`
+        : k === 1
+          ? `query ${emptyId}`
+          : `${String(requests[k - 2]?.["type"])} ${String(requests[k - 2]?.["id"])}`,
+    ),
+  );
   if (reset === undefined || empty === undefined) throw new Error("algebra stage (runner bug): reset replies missing");
   if (!reset.ok) throw new WireBreak("W-2.4", `reset was refused with ${refused(reset)}`, JSON.stringify(reset));
   const notEmpty = empty.ok ? firstDifference(EMPTY_WORLD, empty.result, "$world") : `refused with ${refused(empty)}`;
-  if (notEmpty !== null) throw new WireBreak("W-2.4", `after reset the world is not the empty world (${notEmpty.replace(": model ", ": expected ").replace(" vs impl ", " vs ")})`, JSON.stringify(empty));
+  if (notEmpty !== null)
+    throw new WireBreak(
+      "W-2.4",
+      `after reset the world is not the empty world (${notEmpty.replace(": model ", ": expected ").replace(" vs impl ", " vs ")})`,
+      JSON.stringify(empty),
+    );
   const actual = rest.map((r) => normativePart(r));
   let mismatch: Mismatch | null = null;
   for (const [index, step] of script.steps.entries()) {
@@ -129,7 +177,13 @@ export const runScript = async (session: Session, script: Script, idPrefix: stri
     if (reply === undefined) break;
     const difference = replyDifference(step, reply);
     if (difference === null) continue;
-    mismatch = { index, phase: step.phase, op: opBefore(script.steps, index), difference, ...attributeAt(script, rest, index, difference) };
+    mismatch = {
+      index,
+      phase: step.phase,
+      op: opBefore(script.steps, index),
+      difference,
+      ...attributeAt(script, rest, index, difference),
+    };
     break;
   }
   return { script, requests, replies: rest, actual, mismatch };
@@ -141,7 +195,14 @@ const json = (x: unknown): TraceStep["expected"] => JSON.parse(JSON.stringify(x)
 /** A portable trace of a run: its requests with the model's and the implementation's normative replies. */
 export const traceOf = (
   run: WireRun,
-  f: { readonly invariant: InvariantId; readonly check: string; readonly summary: string; readonly seed: number; readonly failingStep: number | null; readonly difference: string | null },
+  f: {
+    readonly invariant: InvariantId;
+    readonly check: string;
+    readonly summary: string;
+    readonly seed: number;
+    readonly failingStep: number | null;
+    readonly difference: string | null;
+  },
 ): PortableTrace => ({
   trace_version: 1,
   invariant: f.invariant,
@@ -150,11 +211,13 @@ export const traceOf = (
   summary: f.summary,
   seed: f.seed,
   path: null,
-  steps: run.requests.map((request, k): TraceStep => ({
-    request: json(request) as TraceStep["request"],
-    expected: json(run.script.steps[k]?.expected ?? null),
-    actual: run.actual[k] === undefined ? null : json(run.actual[k]),
-  })),
+  steps: run.requests.map(
+    (request, k): TraceStep => ({
+      request: json(request) as TraceStep["request"],
+      expected: json(run.script.steps[k]?.expected ?? null),
+      actual: run.actual[k] === undefined ? null : json(run.actual[k]),
+    }),
+  ),
   failing_step: f.failingStep,
   difference: f.difference,
   shrink: null,

@@ -36,7 +36,11 @@ describe("schedules", () => {
     expect(batchings.map((s) => s.merges.length)).toContain(1);
     // D-008: an obligation listed twice in one command, and a command of only applied ones
     expect(batchings.some((s) => s.merges.some((m) => new Set(m).size < m.length))).toBe(true);
-    expect(batchings.some((s) => s.merges.some((m, k) => m.length > 0 && m.every((i) => s.merges.slice(0, k).flat().includes(i))))).toBe(true);
+    expect(
+      batchings.some((s) =>
+        s.merges.some((m, k) => m.length > 0 && m.every((i) => s.merges.slice(0, k).flat().includes(i))),
+      ),
+    ).toBe(true);
     const a = sampledSchedules(7, 10, 1);
     expect(a).toEqual(sampledSchedules(7, 10, 1));
     expect(a.map((s) => s.label)).not.toEqual(sampledSchedules(7, 10, 2).map((s) => s.label));
@@ -61,7 +65,15 @@ describe("what the model shows to be order-independent", () => {
       return modelOutcome(b.replay().build(s.label));
     });
     const fields = agreedFields(outcomes);
-    expect(fields).toEqual(expect.arrayContaining(["store.state", "store.distillates", "store.head_state_digest", "claim.identity", "claim.state_digest"]));
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "store.state",
+        "store.distillates",
+        "store.head_state_digest",
+        "claim.identity",
+        "claim.state_digest",
+      ]),
+    );
     expect(fields).not.toContain("store.head");
     expect(fields).not.toContain("store.chain");
     expect(fields).not.toContain("store.batches");
@@ -70,7 +82,9 @@ describe("what the model shows to be order-independent", () => {
   it("AD-3 the lives carry a full tie broken by id, a contested key and a mean of exactly one half (D-002, D-007)", () => {
     const b = buildPrefix(3).fork();
     b.merge([1, 0, 2]);
-    const state = modelOutcome(b.replay().build("all"))["store.state"] as { entries: { key: string; guidance: string; weight: number; contested: boolean }[] };
+    const state = modelOutcome(b.replay().build("all"))["store.state"] as {
+      entries: { key: string; guidance: string; weight: number; contested: boolean }[];
+    };
     const entry = (k: string) => state.entries.find((e) => e.key === k);
     expect(entry("k.a")).toMatchObject({ guidance: "a from life 1", contested: true });
     expect(entry("k.r")).toMatchObject({ weight: 0, contested: true });
@@ -89,7 +103,9 @@ describe("what the model shows to be order-independent", () => {
     const excised = modelOutcome(a.excise("x", [0]).replay().build("excise"));
     const never = modelOutcome(prefix.fork().merge([1, 2]).merge([3]).replay().build("never"));
     const fields = agreedFields([excised, never]);
-    expect(fields).toEqual(expect.arrayContaining(["store.head", "store.chain", "store.batches", "store.state", "store.distillates"]));
+    expect(fields).toEqual(
+      expect.arrayContaining(["store.head", "store.chain", "store.batches", "store.state", "store.distillates"]),
+    );
     expect(fields).not.toContain("store.excisions");
   });
 });
@@ -150,7 +166,9 @@ const mutant = (id: string): Mutant => {
 const onMutant = async (id: string, only: InvariantId[], budgetMs: number): Promise<StageOutcome> => {
   const api = materialize(`algebra-${id}`, mutant(id));
   const main = api.replace(/api\.ts$/, "main.ts");
-  return algebraStage(context(target(`${process.execPath} --import tsx ${main}`), { deadline: Date.now() + budgetMs }, { only }));
+  return algebraStage(
+    context(target(`${process.execPath} --import tsx ${main}`), { deadline: Date.now() + budgetMs }, { only }),
+  );
 };
 
 const expectFailure = (out: StageOutcome, invariant: InvariantId, check: string): void => {
@@ -169,17 +187,24 @@ const expectFailure = (out: StageOutcome, invariant: InvariantId, check: string)
 // Concurrent: each test drives its own mutant process, mostly waiting on its durable writes.
 describe.concurrent("mutants fail under the right invariant", () => {
   it("AD-3 round half up (D-002) and the lowest-weighted leader (D-007) differ from the model after a merge", async () => {
-    const [a, b] = await Promise.all([onMutant("AD-3.round-half-up", ["AD-3"], 12_000), onMutant("AD-3.lowest-weighted-leader", ["AD-3"], 12_000)]);
+    const [a, b] = await Promise.all([
+      onMutant("AD-3.round-half-up", ["AD-3"], 12_000),
+      onMutant("AD-3.lowest-weighted-leader", ["AD-3"], 12_000),
+    ]);
     for (const out of [a, b]) {
       expectFailure(out as StageOutcome, "AD-3", "algebra/AD-3-merge");
-      expect((out as StageOutcome).findings[0]?.summary).toMatch(/store right after it: \$world\.agents\.0\.store\.state/);
+      expect((out as StageOutcome).findings[0]?.summary).toMatch(
+        /store right after it: \$world\.agents\.0\.store\.state/,
+      );
     }
   }, 40_000);
 
   it("AD-3 an order-dependent tie-break gives different states under different schedules", async () => {
     const out = await onMutant(FIRST_SEEN_TIE.id, ["AD-3"], 12_000);
     expectFailure(out, "AD-3", "algebra/AD-3-order");
-    expect(out.findings.find((f) => f.check === "algebra/AD-3-order")?.summary).toMatch(/"n3 merges ob-1 \| ob-2 \| ob-3" and "n3 merges ob-2 \| ob-1 \| ob-3".*store\.state/);
+    expect(out.findings.find((f) => f.check === "algebra/AD-3-order")?.summary).toMatch(
+      /"n3 merges ob-1 \| ob-2 \| ob-3" and "n3 merges ob-2 \| ob-1 \| ob-3".*store\.state/,
+    );
   }, 40_000);
 
   it("S-4 a replay claim that miscounts the versions; its trace replays portably", async () => {
@@ -198,7 +223,10 @@ describe.concurrent("mutants fail under the right invariant", () => {
   }, 40_000);
 
   it("S-5 excisions that keep empty batches or the forgotten content", async () => {
-    const [a, b] = await Promise.all([onMutant("S-5.excision-keeps-empty-batches", ["S-5"], 30_000), onMutant("S-5.excised-content-retained", ["S-5"], 30_000)]);
+    const [a, b] = await Promise.all([
+      onMutant("S-5.excision-keeps-empty-batches", ["S-5"], 30_000),
+      onMutant("S-5.excised-content-retained", ["S-5"], 30_000),
+    ]);
     expectFailure(a, "S-5", "algebra/S-5-excision");
     expectFailure(b, "S-5", "algebra/S-5-excision");
   }, 60_000);

@@ -38,8 +38,23 @@ import type { Family } from "../oracle/families.ts";
 import type { Session } from "../driver/target.ts";
 import { outcome, Undrivable, WireBreak, type StageContext, type StageOutcome } from "./types.ts";
 import { AlgebraLedger } from "./algebra-ledger.ts";
-import { agreedFields, claimContradiction, implOutcome, modelOutcome, outcomeDifference, type Outcome } from "./algebra-outcome.ts";
-import { batchingsOf4, describeMerges, excisionCases, exhaustiveOrders, sampledSchedules, type ExcisionCase, type Schedule } from "./algebra-schedules.ts";
+import {
+  agreedFields,
+  claimContradiction,
+  implOutcome,
+  modelOutcome,
+  outcomeDifference,
+  type Outcome,
+} from "./algebra-outcome.ts";
+import {
+  batchingsOf4,
+  describeMerges,
+  excisionCases,
+  exhaustiveOrders,
+  sampledSchedules,
+  type ExcisionCase,
+  type Schedule,
+} from "./algebra-schedules.ts";
 import { buildPrefix, type Phase, type ScriptBuilder } from "./algebra-script.ts";
 import { runScript, traceOf, type WireRun } from "./algebra-wire.ts";
 
@@ -79,14 +94,30 @@ const judge = (led: AlgebraLedger, seed: number, run: WireRun): void => {
     `${run.script.label}: step ${m.index + 1} (${m.op}) differs from the model: ${m.difference}` +
     (m.after === null ? "" : `; the store right after it: ${m.after}`) +
     (contradiction === null ? "" : `; the claim also contradicts the implementation's own store: ${contradiction}`);
-  led.finding({ invariant: m.invariant, stage: "algebra", check, summary, trace: traceOf(run, { invariant: m.invariant, check, summary, seed, failingStep: m.index, difference: m.difference }) });
+  led.finding({
+    invariant: m.invariant,
+    stage: "algebra",
+    check,
+    summary,
+    trace: traceOf(run, {
+      invariant: m.invariant,
+      check,
+      summary,
+      seed,
+      failingStep: m.index,
+      difference: m.difference,
+    }),
+  });
 };
 
 /** The run to show for a disagreement between two runs: the one that also deviates from the model, if any. */
 const culprit = (a: WireRun, b: WireRun): WireRun => (b.mismatch !== null || a.mismatch === null ? b : a);
 
 const requireFields = (fields: readonly string[], needed: string, what: string): void => {
-  if (!fields.includes(needed)) throw new Error(`algebra stage (runner bug): the model's own runs of ${what} disagree on ${needed}; the script is wrong`);
+  if (!fields.includes(needed))
+    throw new Error(
+      `algebra stage (runner bug): the model's own runs of ${what} disagree on ${needed}; the script is wrong`,
+    );
 };
 
 const mergeGroup = async (led: AlgebraLedger, session: Session, seed: number, g: Group): Promise<boolean> => {
@@ -98,7 +129,9 @@ const mergeGroup = async (led: AlgebraLedger, session: Session, seed: number, g:
   });
   const fields = agreedFields(scripts.map(modelOutcome));
   requireFields(fields, "store.state", `${g.n} lives`);
-  led.notes.push(`AD-3 over ${g.n} distillates: ${scripts.length} schedules compared on ${fields.join(", ")} (the fields the model's schedules agree on)`);
+  led.notes.push(
+    `AD-3 over ${g.n} distillates: ${scripts.length} schedules compared on ${fields.join(", ")} (the fields the model's schedules agree on)`,
+  );
   let reference: { readonly run: WireRun; readonly outcome: Outcome } | null = null;
   for (const [k, script] of scripts.entries()) {
     if (!led.timeLeft()) return false;
@@ -121,21 +154,45 @@ const mergeGroup = async (led: AlgebraLedger, session: Session, seed: number, g:
     const shown = culprit(reference.run, run);
     const summary = `merging the same ${g.n} distillates under "${reference.run.script.label}" and "${script.label}" gives different results: ${d}`;
     led.finding({
-      invariant: "AD-3", stage: "algebra", check: "algebra/AD-3-order", summary,
-      trace: traceOf(shown, { invariant: "AD-3", check: "algebra/AD-3-order", summary, seed, failingStep: shown.mismatch?.index ?? shown.requests.length - 1, difference: d }),
+      invariant: "AD-3",
+      stage: "algebra",
+      check: "algebra/AD-3-order",
+      summary,
+      trace: traceOf(shown, {
+        invariant: "AD-3",
+        check: "algebra/AD-3-order",
+        summary,
+        seed,
+        failingStep: shown.mismatch?.index ?? shown.requests.length - 1,
+        difference: d,
+      }),
     });
   }
   return true;
 };
 
-const excisionCase = async (led: AlgebraLedger, session: Session, seed: number, prefix: ScriptBuilder, c: ExcisionCase, k: number): Promise<boolean> => {
+const excisionCase = async (
+  led: AlgebraLedger,
+  session: Session,
+  seed: number,
+  prefix: ScriptBuilder,
+  c: ExcisionCase,
+  k: number,
+): Promise<boolean> => {
   const a = prefix.fork();
   for (const m of c.batches) a.merge(m);
-  const excising = a.excise(`excision-${k + 1}`, c.excised).replay().build(c.label);
+  const excising = a
+    .excise(`excision-${k + 1}`, c.excised)
+    .replay()
+    .build(c.label);
   const remaining = c.batches.map((m) => m.filter((i) => !c.excised.includes(i))).filter((m) => m.length > 0);
   const b = prefix.fork();
   for (const m of remaining) b.merge(m);
-  const never = b.replay().build(`n${EXCISION_LIVES} merges ${remaining.length === 0 ? "none" : describeMerges(remaining)} (never merging the excised)`);
+  const never = b
+    .replay()
+    .build(
+      `n${EXCISION_LIVES} merges ${remaining.length === 0 ? "none" : describeMerges(remaining)} (never merging the excised)`,
+    );
   const fields = agreedFields([modelOutcome(excising), modelOutcome(never)]);
   requireFields(fields, "store.chain", `excision case ${c.label}`);
   if (!led.timeLeft()) return false;
@@ -158,8 +215,18 @@ const excisionCase = async (led: AlgebraLedger, session: Session, seed: number, 
   const shown = rb.mismatch !== null && ra.mismatch === null ? rb : ra;
   const summary = `"${c.label}" differs from "${never.label}" (the lineage that never had them): ${d}`;
   led.finding({
-    invariant: "S-5", stage: "algebra", check: "algebra/S-5-excision", summary,
-    trace: traceOf(shown, { invariant: "S-5", check: "algebra/S-5-excision", summary, seed, failingStep: shown.mismatch?.index ?? shown.requests.length - 1, difference: d }),
+    invariant: "S-5",
+    stage: "algebra",
+    check: "algebra/S-5-excision",
+    summary,
+    trace: traceOf(shown, {
+      invariant: "S-5",
+      check: "algebra/S-5-excision",
+      summary,
+      seed,
+      failingStep: shown.mismatch?.index ?? shown.requests.length - 1,
+      difference: d,
+    }),
   });
   return true;
 };
@@ -177,7 +244,12 @@ interface Campaign {
  */
 const campaignOf = (ctx: StageContext): Campaign | StageOutcome => {
   const missing = NEEDED.filter((f) => !ctx.families.includes(f));
-  if (missing.length > 0) return outcome("not-applicable", `the profile does not declare ${missing.join(" and ")}: merges, excisions and replays need distilled lives`, 0);
+  if (missing.length > 0)
+    return outcome(
+      "not-applicable",
+      `the profile does not declare ${missing.join(" and ")}: merges, excisions and replays need distilled lives`,
+      0,
+    );
   const wanted = ALGEBRA.filter((id) => ctx.settings.only.length === 0 || ctx.settings.only.includes(id));
   if (wanted.length === 0) return outcome("not-selected", "--only names none of AD-3, S-4, S-5", 0);
   const seed = ctx.settings.seed;
@@ -213,16 +285,19 @@ export const algebraStage = async (ctx: StageContext): Promise<StageOutcome> => 
     let going = true;
     for (const g of groups) if (going) going = await mergeGroup(ledger, session, seed, g);
     const prefix = cases.length > 0 && going ? buildPrefix(EXCISION_LIVES) : null;
-    for (const { c, k } of cases) if (going && prefix !== null) going = await excisionCase(ledger, session, seed, prefix, c, k);
+    for (const { c, k } of cases)
+      if (going && prefix !== null) going = await excisionCase(ledger, session, seed, prefix, c, k);
   } catch (e) {
     if (e instanceof Undrivable) ledger.stopped = `the implementation could not be driven: ${e.message}`;
-    else if (e instanceof WireBreak) ledger.finding({ invariant: null, stage: "algebra", check: `wire/${e.rule}`, summary: e.message, trace: null });
+    else if (e instanceof WireBreak)
+      ledger.finding({ invariant: null, stage: "algebra", check: `wire/${e.rule}`, summary: e.message, trace: null });
     else throw e;
   } finally {
     await session?.close().catch(() => undefined);
   }
   // Violations that still produced a reply (e.g. replies out of order, W-1.6) are breaks too.
-  for (const v of session?.client.violations ?? []) ledger.finding({ invariant: null, stage: "algebra", check: `wire/${v.rule}`, summary: v.message, trace: null });
+  for (const v of session?.client.violations ?? [])
+    ledger.finding({ invariant: null, stage: "algebra", check: `wire/${v.rule}`, summary: v.message, trace: null });
   return ledger.result(
     `${ledger.witnesses("AD-3")} merge schedules agreed with the model and with each other (AD-3), ${ledger.witnesses("S-4")} replays agreed (S-4), ${ledger.witnesses("S-5")} excisions equalled never merging (S-5)`,
   );

@@ -11,4 +11,5 @@
  */
 import type { StageContext } from "./types.ts";
 
-export const outOfTime = (ctx: Pick<StageContext, "deadline" | "signal">): boolean => ctx.signal?.aborted === true || Date.now() >= ctx.deadline;
+export const outOfTime = (ctx: Pick<StageContext, "deadline" | "signal">): boolean =>
+  ctx.signal?.aborted === true || Date.now() >= ctx.deadline;

@@ -35,7 +35,8 @@ export const STAGE_CATALOG = {
   golden: {
     name: "golden",
     concerns: INVARIANT_IDS,
-    description: "the golden sessions replayed, every reply compared (W-9), the implementation restarted on its data directory every 40 lines and at the end (W-7.1)",
+    description:
+      "the golden sessions replayed, every reply compared (W-9), the implementation restarted on its data directory every 40 lines and at the end (W-7.1)",
   },
   wire: {
     name: "wire",
@@ -45,7 +46,8 @@ export const STAGE_CATALOG = {
   exhaustive: {
     name: "exhaustive",
     concerns: INVARIANT_IDS,
-    description: "every edge (state, command) of a small scope of the model explored breadth first, driven over the wire from the initial world, every reply and world view compared (D-074)",
+    description:
+      "every edge (state, command) of a small scope of the model explored breadth first, driven over the wire from the initial world, every reply and world view compared (D-074)",
   },
   differential: {
     name: "differential",
@@ -55,12 +57,14 @@ export const STAGE_CATALOG = {
   algebra: {
     name: "algebra",
     concerns: ["AD-3", "S-4", "S-5"],
-    description: "merge orders, batchings and duplicates (AD-3), replay claims (S-4), excision against never merging (S-5)",
+    description:
+      "merge orders, batchings and duplicates (AD-3), replay claims (S-4), excision against never merging (S-5)",
   },
   crash: {
     name: "crash",
     concerns: INVARIANT_IDS,
-    description: "crash hook before and after every durable write, SIGKILL with requests in flight; the recovered world must equal the model's (W-7)",
+    description:
+      "crash hook before and after every durable write, SIGKILL with requests in flight; the recovered world must equal the model's (W-7)",
   },
   forgetting: {
     name: "forgetting",

@@ -18,7 +18,8 @@ const fixture = (name: string): string => `${process.execPath} conformance/test/
 
 const context = stageContext;
 
-const cutsPerAt = (notes: readonly string[]): number => Number(/hook cuts: (\d+) at each/.exec(notes.join("\n"))?.[1] ?? 0);
+const cutsPerAt = (notes: readonly string[]): number =>
+  Number(/hook cuts: (\d+) at each/.exec(notes.join("\n"))?.[1] ?? 0);
 
 describe("cut planning", () => {
   it("cuts at every write when few, else spreads the cuts from the first write to the last", () => {
@@ -48,7 +49,18 @@ describe("cut planning", () => {
   });
 
   it("names write numbers as ordinals", () => {
-    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 111].map(ordinal)).toEqual(["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "111th"]);
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 111].map(ordinal)).toEqual([
+      "1st",
+      "2nd",
+      "3rd",
+      "4th",
+      "11th",
+      "12th",
+      "13th",
+      "21st",
+      "22nd",
+      "111th",
+    ]);
   });
 
   it("derives kill moments from the seed, alternating both kinds", () => {
@@ -56,7 +68,9 @@ describe("cut planning", () => {
     expect(killMoment(7, 0, 30).kind).toBe("after_reply");
     const delay = killMoment(7, 1, 30);
     expect(delay.kind === "delay" && delay.ms >= 2 && delay.ms <= 100).toBe(true);
-    expect([0, 2, 4, 6].map((j) => killMoment(7, j, 30)).some((m) => m.kind === "after_reply" && m.index > 0)).toBe(true);
+    expect([0, 2, 4, 6].map((j) => killMoment(7, j, 30)).some((m) => m.kind === "after_reply" && m.index > 0)).toBe(
+      true,
+    );
   });
 });
 
@@ -76,7 +90,11 @@ describe("crash stage", () => {
   });
 
   it("without the hook runs only black-box kills and says the hook cuts are not applicable", async () => {
-    const out = await runCrashStage(context(target(KIT), { crashHook: false }), { length: 20, maxCutsPerAt: 12, kills: 1 });
+    const out = await runCrashStage(context(target(KIT), { crashHook: false }), {
+      length: 20,
+      maxCutsPerAt: 12,
+      kills: 1,
+    });
     expect(out.verdict, out.reason).toBe("pass");
     expect(out.checks).toBe(1);
     expect(out.notes.join("\n")).toMatch(/not applicable/);
@@ -89,16 +107,28 @@ describe("crash stage", () => {
   });
 
   it("reports a hook that is acknowledged but never fires (W-7.3)", async () => {
-    const out = await runCrashStage(context(target(fixture("crash-ignore-hook.mjs"))), { length: 40, maxCutsPerAt: 1, kills: 0 });
+    const out = await runCrashStage(context(target(fixture("crash-ignore-hook.mjs"))), {
+      length: 40,
+      maxCutsPerAt: 1,
+      kills: 0,
+    });
     expect(out.verdict).toBe("fail");
     // One cut at each `at`, and one at reset each: the hook fires at none of them.
-    expect(out.findings.map((f) => [f.invariant, f.check])).toEqual(Array.from({ length: 4 }, () => [null, "crash/hook"]));
-    expect(out.findings.filter((f) => /its \d+(st|nd|rd|th) durable write, instead of dying/.test(f.summary))).toHaveLength(2);
+    expect(out.findings.map((f) => [f.invariant, f.check])).toEqual(
+      Array.from({ length: 4 }, () => [null, "crash/hook"]),
+    );
+    expect(
+      out.findings.filter((f) => /its \d+(st|nd|rd|th) durable write, instead of dying/.test(f.summary)),
+    ).toHaveLength(2);
     expect(out.findings.filter((f) => /answered reset instead of dying/.test(f.summary))).toHaveLength(2);
   });
 
   it("reports an implementation that cannot be restarted after a crash (W-7.1) and stops", async () => {
-    const out = await runCrashStage(context(target(fixture("crash-unrecoverable.mjs"))), { length: 40, maxCutsPerAt: 3, kills: 2 });
+    const out = await runCrashStage(context(target(fixture("crash-unrecoverable.mjs"))), {
+      length: 40,
+      maxCutsPerAt: 3,
+      kills: 2,
+    });
     expect(out.verdict).toBe("fail");
     expect(out.findings.map((f) => [f.invariant, f.check])).toEqual([[null, "crash/recovery"]]);
     expect(out.findings[0]?.summary).toMatch(/could not be restarted.*exited with code 3/s);
@@ -106,7 +136,11 @@ describe("crash stage", () => {
   });
 
   it("reports acknowledged commands lost on restart, after a hook cut and after a SIGKILL", async () => {
-    const out = await runCrashStage(context(target(fixture("crash-amnesia.mjs"))), { length: 40, maxCutsPerAt: 1, kills: 1 });
+    const out = await runCrashStage(context(target(fixture("crash-amnesia.mjs"))), {
+      length: 40,
+      maxCutsPerAt: 1,
+      kills: 1,
+    });
     expect(out.verdict).toBe("fail");
     const checks = out.findings.map((f) => f.check);
     expect(checks).toContain("crash/after_commit");
@@ -119,6 +153,8 @@ describe("crash stage", () => {
       expect(trace.steps.at(-1)?.request["type"]).toBe("query");
       expect(trace.difference).toMatch(/^\$world/);
     }
-    expect(out.findings.find((f) => f.check === "crash/sigkill")?.summary).toMatch(/seed 1, kill 1: SIGKILL right after the reply to command \d+/);
+    expect(out.findings.find((f) => f.check === "crash/sigkill")?.summary).toMatch(
+      /seed 1, kill 1: SIGKILL right after the reply to command \d+/,
+    );
   });
 });

@@ -35,7 +35,15 @@ import { seededSession, type ModelStep } from "../oracle/model.ts";
 import { explain, type Session } from "../driver/target.ts";
 import { STAGE_CATALOG } from "./catalog.ts";
 import type { StageDefinition } from "./definition.ts";
-import { NONE_OWNED, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import {
+  NONE_OWNED,
+  outcome,
+  Undrivable,
+  WireBreak,
+  type Finding,
+  type StageContext,
+  type StageOutcome,
+} from "./types.ts";
 
 export type CutPoint = CrashAfterRequest["at"];
 export const CUT_POINTS: readonly CutPoint[] = ["before_commit", "after_commit"];
@@ -64,7 +72,9 @@ export const sampleCuts = (writes: number, max: number): number[] => {
 };
 
 /** When a black-box kill strikes: a delay after the whole session was written, or right after one reply. */
-export type KillMoment = { readonly kind: "delay"; readonly ms: number } | { readonly kind: "after_reply"; readonly index: number };
+export type KillMoment =
+  | { readonly kind: "delay"; readonly ms: number }
+  | { readonly kind: "after_reply"; readonly index: number };
 
 /** The j-th kill moment of a seed; the two kinds alternate so both always occur. */
 export const killMoment = (seed: number, j: number, commands: number): KillMoment => {
@@ -74,12 +84,21 @@ export const killMoment = (seed: number, j: number, commands: number): KillMomen
     : { kind: "delay", ms: 2 + Math.floor(rnd() * 99) };
 };
 
-const describeMoment = (m: KillMoment): string => (m.kind === "delay" ? `${m.ms} ms after the last command was written` : `right after the reply to command ${m.index + 1}`);
+const describeMoment = (m: KillMoment): string =>
+  m.kind === "delay"
+    ? `${m.ms} ms after the last command was written`
+    : `right after the reply to command ${m.index + 1}`;
 
 /** Leaf paths where two JSON values differ (at most `limit`). */
 const changedPaths = (a: unknown, b: unknown, path: string, out: string[] = [], limit = 64): string[] => {
   if (out.length >= limit || Object.is(a, b)) return out;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+  if (
+    typeof a !== "object" ||
+    typeof b !== "object" ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  ) {
     out.push(path);
     return out;
   }
@@ -94,7 +113,11 @@ const changedPaths = (a: unknown, b: unknown, path: string, out: string[] = [], 
  * agent shifts the sorted list, which is no change to the others); a new agent is one path.
  */
 const worldChanges = (before: WorldView, after: WorldView): string[] => {
-  const out = changedPaths({ tick: before.tick, roots_used: before.roots_used }, { tick: after.tick, roots_used: after.roots_used }, "$world");
+  const out = changedPaths(
+    { tick: before.tick, roots_used: before.roots_used },
+    { tick: after.tick, roots_used: after.roots_used },
+    "$world",
+  );
   after.agents.forEach((a, i) => {
     const b = before.agents.find((x) => x.identity.identity === a.identity.identity);
     if (b === undefined) out.push(`$world.agents.${i}`);
@@ -108,7 +131,12 @@ const worldChanges = (before: WorldView, after: WorldView): string[] => {
  * profile's families whose state the command changes (attributed by field, D-035); an unguarded
  * op that changes nothing attributable falls back to attribute()'s family default.
  */
-export const cutInvariants = (op: string, before: WorldView, after: WorldView, families: readonly Family[]): InvariantId[] => {
+export const cutInvariants = (
+  op: string,
+  before: WorldView,
+  after: WorldView,
+  families: readonly Family[],
+): InvariantId[] => {
   const ids = new Set<InvariantId>(guardsOf(op));
   for (const path of worldChanges(before, after)) {
     const id = attribute({ op, modelRejected: null, implRejected: null, path });
@@ -123,7 +151,13 @@ const pathOf = (difference: string): string => difference.slice(0, Math.max(0, d
 
 /** The invariant a recovered world that differs from the model's violates (D-035, by the fields that differ). */
 const blame = (op: string, expected: WorldView, actual: unknown, difference: string): InvariantId =>
-  attribute({ op, modelRejected: null, implRejected: null, path: pathOf(difference), paths: changedPaths(expected, actual, "$world") });
+  attribute({
+    op,
+    modelRejected: null,
+    implRejected: null,
+    path: pathOf(difference),
+    paths: changedPaths(expected, actual, "$world"),
+  });
 
 /** 1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, 21st. */
 export const ordinal = (n: number): string => {
@@ -163,7 +197,11 @@ class CrashRun {
   /** Set when crash_after is refused: no further hook cut is tried. */
   hookRefused = false;
 
-  constructor(readonly ctx: StageContext, readonly session: Session, readonly steps: readonly ModelStep[]) {}
+  constructor(
+    readonly ctx: StageContext,
+    readonly session: Session,
+    readonly steps: readonly ModelStep[],
+  ) {}
 
   get seed(): number {
     return this.ctx.settings.seed;
@@ -190,11 +228,30 @@ class CrashRun {
     }
   }
 
-  find(invariant: InvariantId | null, check: string, summary: string, steps: TraceStep[] | null, failing: number | null, difference: string | null): void {
+  find(
+    invariant: InvariantId | null,
+    check: string,
+    summary: string,
+    steps: TraceStep[] | null,
+    failing: number | null,
+    difference: string | null,
+  ): void {
     const trace: PortableTrace | null =
       steps === null
         ? null
-        : { trace_version: 1, invariant, stage: "crash", check, summary, seed: this.seed, path: null, steps, failing_step: failing, difference, shrink: null };
+        : {
+            trace_version: 1,
+            invariant,
+            stage: "crash",
+            check,
+            summary,
+            seed: this.seed,
+            path: null,
+            steps,
+            failing_step: failing,
+            difference,
+            shrink: null,
+          };
     this.findings.push({ invariant, stage: "crash", check, summary, trace });
     this.ctx.progress.line(`srk: crash: ${check}: ${summary}`);
   }
@@ -205,7 +262,14 @@ class CrashRun {
       await this.session.restart();
     } catch (e) {
       if (!(e instanceof Undrivable)) throw e;
-      this.find(null, "crash/recovery", `after ${after}, the implementation could not be restarted on its data directory (W-7.1: it MUST recover from any interrupted write before answering hello): ${e.message}`, steps, null, null);
+      this.find(
+        null,
+        "crash/recovery",
+        `after ${after}, the implementation could not be restarted on its data directory (W-7.1: it MUST recover from any interrupted write before answering hello): ${e.message}`,
+        steps,
+        null,
+        null,
+      );
       throw new Unrecoverable();
     }
   }
@@ -226,12 +290,23 @@ class CrashRun {
     const armed = await this.send({ type: "crash_after", id: `${tag}-arm`, writes, at }, OK_EMPTY, steps);
     if (armed.ok) return true;
     this.hookRefused = true;
-    this.find(null, "crash/hook", `crash_after was refused with ${armed.error.code} although the profile declares crash_hook: true (W-7.3)`, steps, steps.length - 1, null);
+    this.find(
+      null,
+      "crash/hook",
+      `crash_after was refused with ${armed.error.code} although the profile declares crash_hook: true (W-7.3)`,
+      steps,
+      steps.length - 1,
+      null,
+    );
     return false;
   }
 
   /** The recovered world, and how it differs from `expected` (null: equal). */
-  async recoveredWorld(tag: string, expected: WorldView, steps: TraceStep[]): Promise<{ difference: string | null; actual: unknown }> {
+  async recoveredWorld(
+    tag: string,
+    expected: WorldView,
+    steps: TraceStep[],
+  ): Promise<{ difference: string | null; actual: unknown }> {
     const r = await this.send(worldMsg(`${tag}-world`), worldReply(expected), steps);
     if (!r.ok) throw new WireBreak("W-3", `the world query was refused with ${r.error.code}`, JSON.stringify(r));
     return { difference: firstDifference(expected, r.result, "$world"), actual: r.result };
@@ -248,7 +323,9 @@ const baseline = async (run: CrashRun): Promise<number> => {
   if (!reset.ok) throw new WireBreak("W-7.1", `reset was refused with ${reset.error.code}`, JSON.stringify(reset));
   for (const [i, step] of run.steps.entries()) {
     const r = await run.send(commandMsg(`base-c${i}`, step), step.expected, scratch);
-    const d = firstDifference(step.expected, normativePart(r), "$reply") ?? (await run.recoveredWorld(`base-${i}`, step.worldAfter, scratch)).difference;
+    const d =
+      firstDifference(step.expected, normativePart(r), "$reply") ??
+      (await run.recoveredWorld(`base-${i}`, step.worldAfter, scratch)).difference;
     if (d !== null) {
       run.notes.push(
         `without any crash, the implementation departs from the model at step ${i + 1} (${step.command.op}): ${d}; the differential stage reports this, and crash cuts cover only the ${i} steps before it`,
@@ -275,14 +352,28 @@ const hookCut = async (run: CrashRun, k: number, index: number, at: CutPoint): P
     if (o.kind === "exited") {
       steps.push(traceStep(msg, step.expected, null));
       if (i === index) break;
-      run.find(null, "crash/hook", `armed with ${armed}, the implementation died at step ${i + 1} (${step.command.op}), before the ${ordinal(k)} durable write at step ${index + 1} (W-7.3: only accepted commands and reset count)`, steps, steps.length - 1, null);
+      run.find(
+        null,
+        "crash/hook",
+        `armed with ${armed}, the implementation died at step ${i + 1} (${step.command.op}), before the ${ordinal(k)} durable write at step ${index + 1} (W-7.3: only accepted commands and reset count)`,
+        steps,
+        steps.length - 1,
+        null,
+      );
       await run.recover(`an early death under ${armed}`, steps);
       return;
     }
     const r = run.session.check(o, `command ${JSON.stringify(msg.id)}`);
     steps.push(traceStep(msg, step.expected, r));
     if (i === index) {
-      run.find(null, "crash/hook", `armed with ${armed}, the implementation answered step ${index + 1} (${cut.command.op}), its ${ordinal(k)} durable write, instead of dying before the reply (W-7.3)`, steps, steps.length - 1, null);
+      run.find(
+        null,
+        "crash/hook",
+        `armed with ${armed}, the implementation answered step ${index + 1} (${cut.command.op}), its ${ordinal(k)} durable write, instead of dying before the reply (W-7.3)`,
+        steps,
+        steps.length - 1,
+        null,
+      );
       await run.recover(`a hook that did not fire`, steps);
       return;
     }
@@ -300,7 +391,9 @@ const hookCut = async (run: CrashRun, k: number, index: number, at: CutPoint): P
     blame(cut.command.op, expected, actual, d),
     `crash/${at}`,
     `killed by ${armed} at step ${index + 1} (${cut.command.op}) and restarted on the same directory, the implementation's world differs from the model's world ${when} that command (W-7.3): ${d} (seed ${run.seed})`,
-    steps, steps.length - 1, d,
+    steps,
+    steps.length - 1,
+    d,
   );
 };
 
@@ -313,14 +406,22 @@ const resetCut = async (run: CrashRun, at: CutPoint, agreed: number): Promise<vo
   const steps: TraceStep[] = [];
   const reset = await run.send({ type: "reset", id: `${tag}-clear` }, OK_EMPTY, steps);
   if (!reset.ok) throw new WireBreak("W-7.1", `reset was refused with ${reset.error.code}`, JSON.stringify(reset));
-  for (const [i, step] of run.steps.slice(0, agreed).entries()) await run.send(commandMsg(`${tag}-c${i}`, step), step.expected, steps);
+  for (const [i, step] of run.steps.slice(0, agreed).entries())
+    await run.send(commandMsg(`${tag}-c${i}`, step), step.expected, steps);
   const current = run.worldAfter(agreed);
   if (!(await run.arm(tag, 1, at, steps))) return;
   const msg: Msg = { type: "reset", id: `${tag}-reset` };
   const o = await run.session.client.send(msg);
   steps.push(traceStep(msg, OK_EMPTY, o.kind === "exited" ? null : run.session.check(o, "reset")));
   if (o.kind !== "exited") {
-    run.find(null, "crash/hook", `armed with crash_after {writes: 1, at: "${at}"}, the implementation answered reset instead of dying (W-7.3: reset counts as a durable write)`, steps, steps.length - 1, null);
+    run.find(
+      null,
+      "crash/hook",
+      `armed with crash_after {writes: 1, at: "${at}"}, the implementation answered reset instead of dying (W-7.3: reset counts as a durable write)`,
+      steps,
+      steps.length - 1,
+      null,
+    );
     await run.recover("a hook that did not fire on reset", steps);
     return;
   }
@@ -332,7 +433,14 @@ const resetCut = async (run: CrashRun, at: CutPoint, agreed: number): Promise<vo
     run.checks++;
     return;
   }
-  run.find(null, `crash/${at}`, `killed by crash_after {writes: 1, at: "${at}"} at reset and restarted, the world is not the one ${at === "before_commit" ? "before the reset" : "after it (empty)"} (W-7.1, W-7.3): ${d}`, steps, steps.length - 1, d);
+  run.find(
+    null,
+    `crash/${at}`,
+    `killed by crash_after {writes: 1, at: "${at}"} at reset and restarted, the world is not the one ${at === "before_commit" ? "before the reset" : "after it (empty)"} (W-7.1, W-7.3): ${d}`,
+    steps,
+    steps.length - 1,
+    d,
+  );
 };
 
 /** One black-box kill with the session pipelined (W-7.4). */
@@ -348,7 +456,10 @@ const killCut = async (run: CrashRun, j: number, agreed: number): Promise<void> 
   const pending = msgs.map((m) => client.send(m));
   if (moment.kind === "after_reply") await pending[moment.index];
   else await new Promise((r) => setTimeout(r, moment.ms));
-  if (client.hasExited) throw new Undrivable(explain(client, "the implementation ended while pipelined commands were in flight, before the runner killed it"));
+  if (client.hasExited)
+    throw new Undrivable(
+      explain(client, "the implementation ended while pipelined commands were in flight, before the runner killed it"),
+    );
   await client.kill("SIGKILL");
   const outcomes = await Promise.all(pending);
   // Every answered command must be durable; replies come in request order (W-1.6), so the
@@ -363,9 +474,13 @@ const killCut = async (run: CrashRun, j: number, agreed: number): Promise<void> 
     if (r !== null) answered = i + 1;
   });
   const replay = `seed ${run.seed}, kill ${j + 1}: SIGKILL ${describeMoment(moment)}`;
-  const disagreeing = steps.findIndex((st, i) => i > 0 && st.actual !== null && firstDifference(st.expected, st.actual) !== null);
+  const disagreeing = steps.findIndex(
+    (st, i) => i > 0 && st.actual !== null && firstDifference(st.expected, st.actual) !== null,
+  );
   if (disagreeing >= 0) {
-    run.notes.push(`black-box kill (${replay}) not judged: with the commands pipelined, the reply to command ${disagreeing} differs from the model's`);
+    run.notes.push(
+      `black-box kill (${replay}) not judged: with the commands pipelined, the reply to command ${disagreeing} differs from the model's`,
+    );
     await run.recover(`a SIGKILL (${replay})`, steps);
     return;
   }
@@ -387,12 +502,21 @@ const killCut = async (run: CrashRun, j: number, agreed: number): Promise<void> 
     blame(op, run.worldAfter(answered), r.result, d),
     "crash/sigkill",
     `after a SIGKILL (${replay}) with ${sent.length} commands pipelined and ${answered} answered, the recovered world equals the model's world after no prefix that includes every answered command (W-7.1, W-7.4); against the answered prefix: ${d}`,
-    steps, steps.length - 1, d,
+    steps,
+    steps.length - 1,
+    d,
   );
 };
 
 const verdictOf = (run: CrashRun, reason: string | null): StageOutcome => {
-  if (run.findings.length > 0) return outcome("fail", `${run.findings.length} crash cut(s) violated durability or the crash hook${reason === null ? "" : `; then ${reason}`}`, run.checks, run.findings, run.notes);
+  if (run.findings.length > 0)
+    return outcome(
+      "fail",
+      `${run.findings.length} crash cut(s) violated durability or the crash hook${reason === null ? "" : `; then ${reason}`}`,
+      run.checks,
+      run.findings,
+      run.notes,
+    );
   if (reason !== null) return outcome("inconclusive", reason, run.checks, run.findings, run.notes);
   if (run.checks === 0) return outcome("inconclusive", "no crash cut could be judged", 0, [], run.notes);
   return outcome("pass", `${run.checks} crash cuts recovered to the model's world`, run.checks, [], run.notes);
@@ -414,18 +538,24 @@ const sessionFor = (ctx: StageContext, plan: CrashPlan): { steps: ModelStep[]; l
 
 /** The crash stage with an explicit plan (tests use smaller ones). */
 export const runCrashStage = async (ctx: StageContext, plan: CrashPlan): Promise<StageOutcome> => {
-  if (ctx.families.length === 0) return outcome("not-applicable", "the profile declares no family: there is no command to crash", 0);
+  if (ctx.families.length === 0)
+    return outcome("not-applicable", "the profile declares no family: there is no command to crash", 0);
   const { steps, length } = sessionFor(ctx, plan);
   let session: Session;
   try {
     session = await ctx.target.open();
   } catch (e) {
     if (e instanceof Undrivable) return outcome("inconclusive", e.message, 0);
-    if (e instanceof WireBreak) return outcome("fail", e.message, 0, [{ invariant: null, stage: "crash", check: `wire/${e.rule}`, summary: e.message, trace: null }]);
+    if (e instanceof WireBreak)
+      return outcome("fail", e.message, 0, [
+        { invariant: null, stage: "crash", check: `wire/${e.rule}`, summary: e.message, trace: null },
+      ]);
     throw e;
   }
   const run = new CrashRun(ctx, session, steps);
-  run.notes.push(`session: seed ${ctx.settings.seed}, ${length} generated choices, ${steps.length} commands in the profile`);
+  run.notes.push(
+    `session: seed ${ctx.settings.seed}, ${length} generated choices, ${steps.length} commands in the profile`,
+  );
   let done = 0;
   let resetCuts = 0;
   try {
@@ -434,9 +564,13 @@ export const runCrashStage = async (ctx: StageContext, plan: CrashPlan): Promise
     const cuts = ctx.crashHook ? sampleCuts(writes.length, plan.maxCutsPerAt) : [];
     const total = cuts.length * CUT_POINTS.length + plan.kills;
     if (!ctx.crashHook) {
-      run.notes.push("the profile does not declare crash_hook: the before/after-commit cuts (W-7.3) are not applicable (not passed); only black-box kills ran");
+      run.notes.push(
+        "the profile does not declare crash_hook: the before/after-commit cuts (W-7.3) are not applicable (not passed); only black-box kills ran",
+      );
     } else if (cuts.length < writes.length) {
-      run.notes.push(`the session has ${writes.length} durable writes; hook cuts sampled evenly at writes ${cuts.join(", ")} for each of ${CUT_POINTS.join(", ")}`);
+      run.notes.push(
+        `the session has ${writes.length} durable writes; hook cuts sampled evenly at writes ${cuts.join(", ")} for each of ${CUT_POINTS.join(", ")}`,
+      );
     }
     // Shard units (D-038), in this order: each hook cut, the reset cut of each cut point, each kill.
     let unit = 0;
@@ -458,7 +592,10 @@ export const runCrashStage = async (ctx: StageContext, plan: CrashPlan): Promise
         resetCuts++;
       }
     }
-    if (ctx.crashHook) run.notes.push(`hook cuts: ${cuts.length} at each of ${CUT_POINTS.join(", ")} (of ${writes.length} durable writes), plus ${resetCuts} at reset`);
+    if (ctx.crashHook)
+      run.notes.push(
+        `hook cuts: ${cuts.length} at each of ${CUT_POINTS.join(", ")} (of ${writes.length} durable writes), plus ${resetCuts} at reset`,
+      );
     if (agreed === 0) run.notes.push("black-box kills skipped: no step agrees with the model");
     else {
       for (let j = 0; j < plan.kills; j++) {
@@ -467,13 +604,27 @@ export const runCrashStage = async (ctx: StageContext, plan: CrashPlan): Promise
         await killCut(run, j, agreed);
         run.tick(++done, total);
       }
-      run.notes.push(`black-box kills: ${plan.kills} (seed ${ctx.settings.seed}), each with ${agreed} commands pipelined`);
+      run.notes.push(
+        `black-box kills: ${plan.kills} (seed ${ctx.settings.seed}), each with ${agreed} commands pipelined`,
+      );
     }
-    if (unit > 0 && done + resetCuts === 0 && run.findings.length === 0 && ctx.shard !== undefined && ctx.shard.count > 1) return NONE_OWNED;
+    if (
+      unit > 0 &&
+      done + resetCuts === 0 &&
+      run.findings.length === 0 &&
+      ctx.shard !== undefined &&
+      ctx.shard.count > 1
+    )
+      return NONE_OWNED;
     return verdictOf(run, null);
   } catch (e) {
-    if (e instanceof OutOfTime) return verdictOf(run, `the time budget ended after ${done + resetCuts} crash cuts (${run.checks} judged equal to the model)`);
-    if (e instanceof Unrecoverable) return verdictOf(run, "the implementation could not be restarted, so no further cut was made");
+    if (e instanceof OutOfTime)
+      return verdictOf(
+        run,
+        `the time budget ended after ${done + resetCuts} crash cuts (${run.checks} judged equal to the model)`,
+      );
+    if (e instanceof Unrecoverable)
+      return verdictOf(run, "the implementation could not be restarted, so no further cut was made");
     if (e instanceof Undrivable) return verdictOf(run, `the implementation could not be driven: ${e.message}`);
     if (e instanceof WireBreak) {
       run.find(null, `wire/${e.rule}`, e.message, null, null, null);
@@ -491,4 +642,8 @@ export const crashStage = (ctx: StageContext): Promise<StageOutcome> => runCrash
  * The crash stage: one unit per hook cut, reset cut and kill, in that order. Dealt out while
  * running: how many cuts there are depends on the durable writes the implementation agreed to.
  */
-export const crash: StageDefinition<"crash"> = { ...STAGE_CATALOG.crash, shard: { dealt: "while-running" }, run: crashStage };
+export const crash: StageDefinition<"crash"> = {
+  ...STAGE_CATALOG.crash,
+  shard: { dealt: "while-running" },
+  run: crashStage,
+};

@@ -28,7 +28,8 @@ export const filesUnder = (dir: string): DirFile[] => {
       try {
         const l = lstatSync(p);
         if (l.isDirectory()) walk(p);
-        else if (l.isFile() || (l.isSymbolicLink() && statSync(p).isFile())) out.push({ path: relative(dir, p), bytes: readFileSync(p) });
+        else if (l.isFile() || (l.isSymbolicLink() && statSync(p).isFile()))
+          out.push({ path: relative(dir, p), bytes: readFileSync(p) });
       } catch (e) {
         if (!isGone(e)) throw e;
       }
@@ -59,7 +60,9 @@ const needles = (text: string): { form: Encoding; bytes: Buffer }[] => {
 export const occurrences = (dir: string, text: string): Occurrence[] => {
   if (text === "") throw new Error("runner bug: scanning for the empty text");
   const forms = needles(text);
-  return filesUnder(dir).flatMap((f) => forms.filter((n) => f.bytes.includes(n.bytes)).map((n) => ({ file: f.path, form: n.form })));
+  return filesUnder(dir).flatMap((f) =>
+    forms.filter((n) => f.bytes.includes(n.bytes)).map((n) => ({ file: f.path, form: n.form })),
+  );
 };
 
 export const describeOccurrences = (text: string, found: readonly Occurrence[]): string =>

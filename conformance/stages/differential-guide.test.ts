@@ -57,7 +57,11 @@ describe("coverage guidance (D-075)", () => {
     }
     expect(g.steered).toBe(steered);
     expect([...g.guided].sort()).toEqual([...seen].filter((e) => reachable.has(e)).sort());
-    const unguided = new Set(Array.from({ length: RUNS }, (_, k) => edgesOfSeed(runSeed(3, k))).flat().filter((e) => reachable.has(e)));
+    const unguided = new Set(
+      Array.from({ length: RUNS }, (_, k) => edgesOfSeed(runSeed(3, k)))
+        .flat()
+        .filter((e) => reachable.has(e)),
+    );
     expect([...g.unguided].sort()).toEqual([...unguided].sort());
     // What guidance is for: more of the reachable behaviour for the same number of runs.
     expect(g.guided.size).toBeGreaterThan(g.unguided.size);

@@ -34,7 +34,8 @@ export const caseOfSeed = (seed: number): RunCase => {
 };
 
 /** The seed of candidate j of run k: j = 0 is the run's own (unguided) seed. */
-export const candidateSeed = (seed: number, k: number, j: number): number => (j === 0 ? runSeed(seed, k) : runSeed(runSeed(seed, k), j));
+export const candidateSeed = (seed: number, k: number, j: number): number =>
+  j === 0 ? runSeed(seed, k) : runSeed(runSeed(seed, k), j);
 
 export interface GuidedSchedule {
   /** The seed of each run's chosen case, by run index. */
@@ -48,7 +49,13 @@ export interface GuidedSchedule {
 }
 
 /** The guided schedule of a campaign of `runs` runs (model only; deterministic). */
-export const guidedSchedule = (o: { readonly seed: number; readonly runs: number; readonly families: readonly Family[]; readonly reachable: ReadonlySet<string>; readonly candidates?: number }): GuidedSchedule => {
+export const guidedSchedule = (o: {
+  readonly seed: number;
+  readonly runs: number;
+  readonly families: readonly Family[];
+  readonly reachable: ReadonlySet<string>;
+  readonly candidates?: number;
+}): GuidedSchedule => {
   const candidates = o.candidates ?? CANDIDATES;
   const seeds: number[] = [];
   const unguided = new Set<string>();
@@ -63,7 +70,8 @@ export const guidedSchedule = (o: { readonly seed: number; readonly runs: number
       if (j === 0) for (const e of edges) if (o.reachable.has(e)) unguided.add(e);
       const news = new Set(edges.filter((e) => !seen.has(e)));
       const gain = [...news].filter((e) => o.reachable.has(e)).length;
-      if (best === null || gain > best.gain || (gain === best.gain && news.size > best.fresh)) best = { j, seed, edges, gain, fresh: news.size };
+      if (best === null || gain > best.gain || (gain === best.gain && news.size > best.fresh))
+        best = { j, seed, edges, gain, fresh: news.size };
     }
     if (best === null) throw new Error("runner bug: no candidate");
     if (best.j !== 0) steered++;

@@ -36,18 +36,35 @@ export const runCaseArb = (maxSteps = MAX_STEPS): fc.Arbitrary<RunCase> =>
   });
 
 /** The planned exchange of one run: the model's commands with world checkpoints, ids t1, t2, … */
-export const planRun = (c: RunCase, families: StageContext["families"]): PlannedStep[] => planRunAndEdges(c, families).plan;
+export const planRun = (c: RunCase, families: StageContext["families"]): PlannedStep[] =>
+  planRunAndEdges(c, families).plan;
 
 /** The planned exchange of one run, and the abstract edge of each of its commands (D-075, oracle/abstract-edges.ts). */
-export const planRunAndEdges = (c: RunCase, families: StageContext["families"]): { plan: PlannedStep[]; edges: string[] } => {
+export const planRunAndEdges = (
+  c: RunCase,
+  families: StageContext["families"],
+): { plan: PlannedStep[]; edges: string[] } => {
   const { steps, initial } = modelSession(c.choices, { families, profile: c.profile, disabled: new Set(c.disabled) });
-  const edges = steps.map((s, i) => abstractEdge(i === 0 ? initial : (steps[i - 1] as (typeof steps)[number]).worldAfter, s.command.op, outcomeOf(s.expected.ok, s.rejectedAt?.check)));
+  const edges = steps.map((s, i) =>
+    abstractEdge(
+      i === 0 ? initial : (steps[i - 1] as (typeof steps)[number]).worldAfter,
+      s.command.op,
+      outcomeOf(s.expected.ok, s.rejectedAt?.check),
+    ),
+  );
   const plan: PlannedStep[] = [];
   let n = 0;
   const id = (): string => `t${++n}`;
-  const world = (w: unknown): PlannedStep => ({ request: { type: "query", id: id(), query: { name: "world" } }, expected: { ok: true, events: [], result: w as never } });
+  const world = (w: unknown): PlannedStep => ({
+    request: { type: "query", id: id(), query: { name: "world" } },
+    expected: { ok: true, events: [], result: w as never },
+  });
   steps.forEach((s, i) => {
-    plan.push({ request: { type: "command", id: id(), command: s.command }, expected: s.expected, ...(s.rejectedAt === undefined ? {} : { rejectedAt: s.rejectedAt }) });
+    plan.push({
+      request: { type: "command", id: id(), command: s.command },
+      expected: s.expected,
+      ...(s.rejectedAt === undefined ? {} : { rejectedAt: s.rejectedAt }),
+    });
     if ((i + 1) % CHECKPOINT === 0 || i === steps.length - 1) plan.push(world(s.worldAfter));
   });
   if (steps.length === 0) plan.push(world(initial));

@@ -29,11 +29,24 @@ import { CANDIDATES, guidedSchedule } from "./differential-guide.ts";
 import { coverOf, scopeOf } from "./scope-cover.ts";
 import { STAGE_CATALOG } from "./catalog.ts";
 import type { StageDefinition } from "./definition.ts";
-import { NONE_OWNED, outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import {
+  NONE_OWNED,
+  outcome,
+  Undrivable,
+  WireBreak,
+  type Finding,
+  type StageContext,
+  type StageOutcome,
+} from "./types.ts";
 
 class Divergence extends Error {
   override readonly name = "Divergence";
-  constructor(readonly index: number, readonly mismatch: Mismatch, readonly steps: readonly PlannedStep[], readonly replies: readonly Reply[]) {
+  constructor(
+    readonly index: number,
+    readonly mismatch: Mismatch,
+    readonly steps: readonly PlannedStep[],
+    readonly replies: readonly Reply[],
+  ) {
     super(`step ${index + 1}: ${mismatch.summary}`);
   }
 }
@@ -94,7 +107,8 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
     if (failureSeen) attempts++;
     try {
       if (session.client.hasExited) {
-        if (++restarts > 3) throw new Undrivable(`the implementation died ${restarts} times; giving up (restart budget 3)`);
+        if (++restarts > 3)
+          throw new Undrivable(`the implementation died ${restarts} times; giving up (restart budget 3)`);
         await session.restart();
       }
       await runOnce(session, plan);
@@ -133,12 +147,17 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
     attempts = 0;
     cut = false;
     shrinkClock = ledger.begin();
-    const details = await fc.check(fc.asyncProperty(runCaseArb(), predicate), {
-      numRuns: 1, seed: seedOf(k), interruptAfterTimeLimit: Math.max(1_000, remaining), markInterruptAsFailure: false,
-    }).finally(() => {
-      shrinkClock?.end();
-      shrinkClock = null;
-    });
+    const details = await fc
+      .check(fc.asyncProperty(runCaseArb(), predicate), {
+        numRuns: 1,
+        seed: seedOf(k),
+        interruptAfterTimeLimit: Math.max(1_000, remaining),
+        markInterruptAsFailure: false,
+      })
+      .finally(() => {
+        shrinkClock?.end();
+        shrinkClock = null;
+      });
     const cutBy = cut ? SHRINK_BUDGET_REASON : details.interrupted ? TIME_BUDGET_REASON : null;
     if (!details.failed || details.counterexample === null || !(details.errorInstance instanceof Divergence)) {
       if (details.failed) {
@@ -165,28 +184,53 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
         }
       }
     }
-    const refined = reproducible && fault === null ? await refineMismatch(session, final.steps, final.index, final.mismatch).catch(() => null) : null;
+    const refined =
+      reproducible && fault === null
+        ? await refineMismatch(session, final.steps, final.index, final.mismatch).catch(() => null)
+        : null;
     const m = refined?.mismatch ?? final.mismatch;
     const shown = refined ?? final;
     const commands = shown.steps.slice(0, shown.index + 1).filter((s) => s.request.type === "command").length;
     const trace: PortableTrace = {
-      trace_version: 1, invariant: m.invariant, stage: "differential", check: "differential/step",
+      trace_version: 1,
+      invariant: m.invariant,
+      stage: "differential",
+      check: "differential/step",
       summary: `${m.summary}${reproducible ? "" : " (did not reproduce on a second replay)"}`,
-      seed: details.seed, path: details.counterexamplePath,
-      steps: plannedTrace(shown.steps, shown.replies, shown.index), failing_step: shown.index, difference: m.path,
-      shrink: { attempts: details.numShrinks, original_length: original.steps.length, interrupted: cutBy !== null, ...(cutBy === null ? {} : { reason: cutBy }) },
+      seed: details.seed,
+      path: details.counterexamplePath,
+      steps: plannedTrace(shown.steps, shown.replies, shown.index),
+      failing_step: shown.index,
+      difference: m.path,
+      shrink: {
+        attempts: details.numShrinks,
+        original_length: original.steps.length,
+        interrupted: cutBy !== null,
+        ...(cutBy === null ? {} : { reason: cutBy }),
+      },
     };
-    const run = cutBy === null ? `a shrunk run of ${commands} command(s)` : `a run of ${commands} command(s), not fully shrunk, ${cutBy}`;
+    const run =
+      cutBy === null
+        ? `a shrunk run of ${commands} command(s)`
+        : `a run of ${commands} command(s), not fully shrunk, ${cutBy}`;
     findings.push({
-      invariant: m.invariant, stage: "differential", check: "differential/step",
-      summary: `step ${shown.index + 1} of ${run}: ${trace.summary}`, trace,
+      invariant: m.invariant,
+      stage: "differential",
+      check: "differential/step",
+      summary: `step ${shown.index + 1} of ${run}: ${trace.summary}`,
+      trace,
     });
     reported.add(m.invariant ?? "wire");
-    notes.push(`run ${k + 1} of ${ctx.settings.runs} failed (${m.invariant ?? "wire"}); shrunk over the wire in ${details.numShrinks} step(s) and ${attempts} replay(s)${cutBy === null ? "" : `, not fully (${cutBy})`}; run seed ${details.seed}, path ${details.counterexamplePath ?? ""}`);
+    notes.push(
+      `run ${k + 1} of ${ctx.settings.runs} failed (${m.invariant ?? "wire"}); shrunk over the wire in ${details.numShrinks} step(s) and ${attempts} replay(s)${cutBy === null ? "" : `, not fully (${cutBy})`}; run seed ${details.seed}, path ${details.counterexamplePath ?? ""}`,
+    );
   };
 
   /** Records run k's break of the wire protocol (once per W rule) and restarts the process for the next run. */
-  const recordBreak = async (k: number, b: { readonly error: WireBreak; readonly plan: readonly PlannedStep[] }): Promise<void> => {
+  const recordBreak = async (
+    k: number,
+    b: { readonly error: WireBreak; readonly plan: readonly PlannedStep[] },
+  ): Promise<void> => {
     const key = `wire/${b.error.rule}`;
     if (reported.has(key) || findings.length >= MAX_DIFFERENTIAL_FINDINGS) {
       repeats.set(key, (repeats.get(key) ?? 0) + 1);
@@ -194,7 +238,10 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
       reported.add(key);
       const at = b.error instanceof PlannedBreak ? `step ${b.error.index + 1} of run ${k + 1}: ` : `run ${k + 1}: `;
       findings.push({
-        invariant: null, stage: "differential", check: key, summary: `${at}${b.error.message}; raw: ${b.error.raw}`,
+        invariant: null,
+        stage: "differential",
+        check: key,
+        summary: `${at}${b.error.message}; raw: ${b.error.raw}`,
         trace: b.error instanceof PlannedBreak ? breakTrace(b.error, b.plan, "differential", key, seedOf(k)) : null,
       });
     }
@@ -202,7 +249,10 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
     // Not counted against the restart budget, which is for deaths: a process that breaks the
     // protocol in every run costs a restart per run, bounded by the runs and the time budget.
     await session.restart().catch((e: unknown) => {
-      fault = e instanceof Undrivable ? e : new Undrivable(`restart after a protocol break failed: ${e instanceof Error ? e.message : String(e)}`);
+      fault =
+        e instanceof Undrivable
+          ? e
+          : new Undrivable(`restart after a protocol break failed: ${e instanceof Error ? e.message : String(e)}`);
     });
   };
 
@@ -216,9 +266,19 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
   // Coverage guidance (D-075): each run's case chosen in the model, before anything is sent, among
   // candidates, for the reachable abstract edges of the certification's scope it adds.
   const scope = scopeOf(ctx.settings);
-  const schedule = guidedSchedule({ seed: ctx.settings.seed, runs: ctx.settings.runs, families: ctx.families, reachable: coverOf(scope, ctx.families).abstractEdges });
+  const schedule = guidedSchedule({
+    seed: ctx.settings.seed,
+    runs: ctx.settings.runs,
+    families: ctx.families,
+    reachable: coverOf(scope, ctx.families).abstractEdges,
+  });
   seeds = schedule.seeds;
-  ctx.coverage?.recordGuidance({ scope, unguided: schedule.unguided.size, guided: schedule.guided.size, steered: schedule.steered });
+  ctx.coverage?.recordGuidance({
+    scope,
+    unguided: schedule.unguided.size,
+    guided: schedule.guided.size,
+    steered: schedule.steered,
+  });
   notes.push(
     `coverage guidance: ${schedule.steered} of ${ctx.settings.runs} runs chosen among ${CANDIDATES} cases each for the reachable abstract edges of scope ${scope} they add; ` +
       `planned in the model, the guided runs make ${schedule.guided.size} of its ${coverOf(scope, ctx.families).abstractEdges.size} reachable edges, the unguided runs of the same seed ${schedule.unguided.size}`,
@@ -235,7 +295,11 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
     broken = null;
     // First without shrinking: only a failure not reported yet is worth the shrinking.
     const d = await fc.check(fc.asyncProperty(runCaseArb(), predicate), {
-      numRuns: 1, seed: seedOf(k), interruptAfterTimeLimit: Math.max(1_000, remaining), markInterruptAsFailure: false, endOnFailure: true,
+      numRuns: 1,
+      seed: seedOf(k),
+      interruptAfterTimeLimit: Math.max(1_000, remaining),
+      markInterruptAsFailure: false,
+      endOnFailure: true,
     });
     if (d.interrupted && !d.failed) interrupted = true;
     const b = broken as { readonly error: WireBreak; readonly plan: readonly PlannedStep[] } | null;
@@ -257,19 +321,43 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
     await shrinkAndRecord(k, ctx.deadline - Date.now());
   }
 
-  for (const [key, n] of repeats) notes.push(`${n} more failing run(s) of ${key}, not shrunk (already reported${findings.length >= MAX_DIFFERENTIAL_FINDINGS ? `, or the ${MAX_DIFFERENTIAL_FINDINGS} findings a campaign reports were reached` : ""})`);
-  notes.push(`${runsDone} run(s), ${steps} request(s) agreed with the model in ${Math.round((Date.now() - started) / 1000)} s (seed ${ctx.settings.seed}${ctx.shard === undefined || ctx.shard.count === 1 ? "" : `, ${mine.length} of ${ctx.settings.runs} runs in shard ${ctx.shard.index + 1}/${ctx.shard.count}`})`);
+  for (const [key, n] of repeats)
+    notes.push(
+      `${n} more failing run(s) of ${key}, not shrunk (already reported${findings.length >= MAX_DIFFERENTIAL_FINDINGS ? `, or the ${MAX_DIFFERENTIAL_FINDINGS} findings a campaign reports were reached` : ""})`,
+    );
+  notes.push(
+    `${runsDone} run(s), ${steps} request(s) agreed with the model in ${Math.round((Date.now() - started) / 1000)} s (seed ${ctx.settings.seed}${ctx.shard === undefined || ctx.shard.count === 1 ? "" : `, ${mine.length} of ${ctx.settings.runs} runs in shard ${ctx.shard.index + 1}/${ctx.shard.count}`})`,
+  );
   await session.close();
   ctx.progress.done();
   const f = fault as Undrivable | null;
   if (findings.length > 0) {
     const tail = f === null ? "" : `; then the implementation could not be driven: ${f.message}`;
     const which = findings.map((x) => x.invariant ?? x.check).join(", ");
-    return outcome("fail", `${findings.length === 1 ? "" : `${findings.length} distinct failures (${which}); first: `}${findings[0]?.summary ?? "divergence"}${tail}`, runsDone, findings, notes);
+    return outcome(
+      "fail",
+      `${findings.length === 1 ? "" : `${findings.length} distinct failures (${which}); first: `}${findings[0]?.summary ?? "divergence"}${tail}`,
+      runsDone,
+      findings,
+      notes,
+    );
   }
-  if (f !== null) return outcome("inconclusive", `the implementation could not be driven after ${runsDone} run(s): ${f.message}`, runsDone, [], notes);
+  if (f !== null)
+    return outcome(
+      "inconclusive",
+      `the implementation could not be driven after ${runsDone} run(s): ${f.message}`,
+      runsDone,
+      [],
+      notes,
+    );
   if (interrupted || runsDone < mine.length) {
-    return outcome("inconclusive", `the time budget ended after ${runsDone} of ${mine.length} run(s)`, runsDone, [], notes);
+    return outcome(
+      "inconclusive",
+      `the time budget ended after ${runsDone} of ${mine.length} run(s)`,
+      runsDone,
+      [],
+      notes,
+    );
   }
   return outcome("pass", `${runsDone} generated run(s) agreed with the model`, runsDone, [], notes);
 };
@@ -280,4 +368,8 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
  * with none still starts and stops it (a refused shutdown there is a W-2.2 finding); gating before
  * the run would change that.
  */
-export const differential: StageDefinition<"differential"> = { ...STAGE_CATALOG.differential, shard: { dealt: "while-running" }, run: differentialStage };
+export const differential: StageDefinition<"differential"> = {
+  ...STAGE_CATALOG.differential,
+  shard: { dealt: "while-running" },
+  run: differentialStage,
+};

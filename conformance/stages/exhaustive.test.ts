@@ -22,7 +22,12 @@ import { exhaustive, exhaustiveStage } from "./exhaustive.ts";
 const quick = loadScope("quick");
 const dir = mkdtempSync(join(tmpdir(), "srk-exhaustive-"));
 const scopeFile = join(dir, "small.json");
-const small = parseScope({ ...quick, name: "small", max_depth: 4, parts: (quick.parts ?? []).map((p, i) => (i === 0 ? p : { ...p, max_depth: [4, 2, 3][i] })) });
+const small = parseScope({
+  ...quick,
+  name: "small",
+  max_depth: 4,
+  parts: (quick.parts ?? []).map((p, i) => (i === 0 ? p : { ...p, max_depth: [4, 2, 3][i] })),
+});
 writeFileSync(scopeFile, JSON.stringify(small));
 const cover = edgeCover(small);
 
@@ -38,10 +43,16 @@ describe("the exhaustive stage", () => {
   it("passes the kit's implementation, every request of the cover sent and compared", async () => {
     const out = await exhaustiveStage(stageContext(target(KIT_COMMAND_LINE), {}, { exhaustiveScope: scopeFile }));
     expect(out.verdict, out.reason).toBe("pass");
-    expect(out.reason).toBe(`every edge of scope ${scopeFile} driven in ${cover.sessions.length} sessions, every reply and world view as the model's`);
+    expect(out.reason).toBe(
+      `every edge of scope ${scopeFile} driven in ${cover.sessions.length} sessions, every reply and world view as the model's`,
+    );
     expect(out.checks).toBe(cover.requests);
-    expect(out.notes[0]).toBe(`scope ${scopeFile}: ${cover.edges} edges of ${cover.states} states (depth ≤ 4), driven by ${cover.sessions.length} sessions of ${cover.requests} requests in all`);
-    expect(out.notes[1]).toBe(`sent ${cover.requests + cover.sessions.length} requests (resets included) in ${cover.sessions.length} sessions`);
+    expect(out.notes[0]).toBe(
+      `scope ${scopeFile}: ${cover.edges} edges of ${cover.states} states (depth ≤ 4), driven by ${cover.sessions.length} sessions of ${cover.requests} requests in all`,
+    );
+    expect(out.notes[1]).toBe(
+      `sent ${cover.requests + cover.sessions.length} requests (resets included) in ${cover.sessions.length} sessions`,
+    );
   }, 120_000);
 
   it("fails a catalog mutant under its invariant, with a trace srk replay reproduces on it and the kit's implementation passes", async () => {
@@ -71,7 +82,9 @@ describe("the exhaustive stage", () => {
     expect(own.edges).toBeLessThan(cover.edges);
     const ops = new Set(own.sessions.flatMap((s) => s.items.flatMap((i) => ("command" in i ? [i.command.op] : []))));
     expect([...ops].filter((op) => !opAllowed(op, families))).toEqual([]);
-    const out = await exhaustiveStage(stageContext(target(line), { families: [...families] }, { exhaustiveScope: scopeFile }));
+    const out = await exhaustiveStage(
+      stageContext(target(line), { families: [...families] }, { exhaustiveScope: scopeFile }),
+    );
     expect(out.verdict, out.reason).toBe("pass");
     expect(out.checks).toBe(own.requests);
     expect(out.notes[0]).toContain(`${own.edges} edges of ${own.states} states`);
@@ -80,16 +93,26 @@ describe("the exhaustive stage", () => {
   it("is not applicable to the empty profile, and starts nothing", async () => {
     const t = target("no-such-program-srk-test");
     const out = await exhaustiveStage(stageContext(t, { families: [] }, { exhaustiveScope: scopeFile }));
-    expect(out).toEqual({ verdict: "not-applicable", reason: `the profile's operations make no step in scope ${scopeFile}`, checks: 0, findings: [], notes: [] });
+    expect(out).toEqual({
+      verdict: "not-applicable",
+      reason: `the profile's operations make no step in scope ${scopeFile}`,
+      checks: 0,
+      findings: [],
+      notes: [],
+    });
   }, 60_000);
 
   it("deals its sessions out over shards, each once", async () => {
     expect(exhaustive.shard).toEqual({ dealt: "before", units: expect.any(Function) });
     if (exhaustive.shard.dealt !== "before") return;
-    expect(exhaustive.shard.units(stageContext(target(KIT_COMMAND_LINE), {}, { exhaustiveScope: scopeFile }))).toBe(cover.sessions.length);
+    expect(exhaustive.shard.units(stageContext(target(KIT_COMMAND_LINE), {}, { exhaustiveScope: scopeFile }))).toBe(
+      cover.sessions.length,
+    );
     const mine = await Promise.all(
       [0, 1].map(async (index) => {
-        const out = await exhaustiveStage(stageContext(target(KIT_COMMAND_LINE), { shard: { index, count: 2 } }, { exhaustiveScope: scopeFile }));
+        const out = await exhaustiveStage(
+          stageContext(target(KIT_COMMAND_LINE), { shard: { index, count: 2 } }, { exhaustiveScope: scopeFile }),
+        );
         expect(out.verdict).toBe("pass");
         return Number(/this shard's: (\d+) sessions/.exec(out.notes[0] ?? "")?.[1]);
       }),
@@ -100,7 +123,9 @@ describe("the exhaustive stage", () => {
   }, 120_000);
 
   it("stops at a spent budget and says how far it got (inconclusive, not pass)", async () => {
-    const out = await exhaustiveStage(stageContext(target(KIT_COMMAND_LINE), { deadline: Date.now() - 1 }, { exhaustiveScope: scopeFile }));
+    const out = await exhaustiveStage(
+      stageContext(target(KIT_COMMAND_LINE), { deadline: Date.now() - 1 }, { exhaustiveScope: scopeFile }),
+    );
     expect(out.verdict).toBe("inconclusive");
     expect(out.reason).toBe(`the time budget ran out after 0 of the scope's ${cover.sessions.length} sessions`);
   }, 60_000);
@@ -109,6 +134,8 @@ describe("the exhaustive stage", () => {
     if (exhaustive.shard.dealt !== "before") throw new Error("dealt before");
     expect(exhaustive.shard.units(stageContext(target(KIT_COMMAND_LINE)))).toBe(edgeCover(quick).sessions.length);
     // No edge for the empty profile: each part's graph is its initial state alone (the run then sends nothing).
-    expect(exhaustive.shard.units(stageContext(target(KIT_COMMAND_LINE), { families: [] }))).toBe(partsOf(quick).length);
+    expect(exhaustive.shard.units(stageContext(target(KIT_COMMAND_LINE), { families: [] }))).toBe(
+      partsOf(quick).length,
+    );
   });
 });

@@ -43,7 +43,11 @@ export const planSession = (s: CoverSession): PlannedStep[] => {
     }
     const e = expect1(world, item.command);
     world = e.world;
-    return { request: { type: "command", id: `x${n}`, command: item.command }, expected: e.reply, ...(e.rejectedAt === undefined ? {} : { rejectedAt: e.rejectedAt }) };
+    return {
+      request: { type: "command", id: `x${n}`, command: item.command },
+      expected: e.reply,
+      ...(e.rejectedAt === undefined ? {} : { rejectedAt: e.rejectedAt }),
+    };
   });
 };
 
@@ -82,7 +86,13 @@ export const exhaustiveStage = async (ctx: StageContext): Promise<StageOutcome> 
         requests += e.index + 1;
         if (!found.has(null)) {
           found.add(null);
-          findings.push({ invariant: null, stage: "exhaustive", check, summary: `${where} step ${e.index + 1}: ${e.rule}: ${e.message}; raw: ${e.raw}`, trace: breakTrace(e, steps, "exhaustive", check, null) });
+          findings.push({
+            invariant: null,
+            stage: "exhaustive",
+            check,
+            summary: `${where} step ${e.index + 1}: ${e.rule}: ${e.message}; raw: ${e.raw}`,
+            trace: breakTrace(e, steps, "exhaustive", check, null),
+          });
         }
         await session.close();
         session = await ctx.target.open();
@@ -105,10 +115,25 @@ export const exhaustiveStage = async (ctx: StageContext): Promise<StageOutcome> 
       found.add(m.invariant);
       const shown = refined ?? { steps, replies, index: mismatch.index };
       const trace: PortableTrace = {
-        trace_version: 1, invariant: m.invariant, stage: "exhaustive", check, summary: m.summary, seed: null, path: null,
-        steps: plannedTrace(shown.steps, shown.replies, shown.index), failing_step: shown.index, difference: m.path, shrink: null,
+        trace_version: 1,
+        invariant: m.invariant,
+        stage: "exhaustive",
+        check,
+        summary: m.summary,
+        seed: null,
+        path: null,
+        steps: plannedTrace(shown.steps, shown.replies, shown.index),
+        failing_step: shown.index,
+        difference: m.path,
+        shrink: null,
       };
-      findings.push({ invariant: m.invariant, stage: "exhaustive", check, summary: `${where} step ${mismatch.index + 1}: ${m.summary}`, trace });
+      findings.push({
+        invariant: m.invariant,
+        stage: "exhaustive",
+        check,
+        summary: `${where} step ${mismatch.index + 1}: ${m.summary}`,
+        trace,
+      });
     }
   } finally {
     await session.close();
@@ -119,9 +144,25 @@ export const exhaustiveStage = async (ctx: StageContext): Promise<StageOutcome> 
       (whole ? "" : `; this shard's: ${mine} sessions`),
     `sent ${requests} requests (resets included) in ${ran} sessions`,
   );
-  if (findings.length > 0) return outcome("fail", `${findings.length} difference(s) from the model on the edges of scope ${scope}`, checks, findings, notes);
-  if (cut) return outcome("inconclusive", `the time budget ran out after ${ran} of the scope's ${mine} sessions`, checks, [], notes);
-  const what = whole ? `every edge of scope ${scope} driven in ${ran} sessions` : `this shard's ${ran} sessions of scope ${scope} driven`;
+  if (findings.length > 0)
+    return outcome(
+      "fail",
+      `${findings.length} difference(s) from the model on the edges of scope ${scope}`,
+      checks,
+      findings,
+      notes,
+    );
+  if (cut)
+    return outcome(
+      "inconclusive",
+      `the time budget ran out after ${ran} of the scope's ${mine} sessions`,
+      checks,
+      [],
+      notes,
+    );
+  const what = whole
+    ? `every edge of scope ${scope} driven in ${ran} sessions`
+    : `this shard's ${ran} sessions of scope ${scope} driven`;
   return outcome("pass", `${what}, every reply and world view as the model's`, checks, [], notes);
 };
 

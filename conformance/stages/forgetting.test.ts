@@ -34,7 +34,12 @@ const ALL: Family[] = ["janma", "samskara", "advaita", "ripa"];
 
 const context = (t: Target, families: readonly Family[] = ALL): StageContext => ({
   settings: { seed: 1, runs: 10, timeBudgetMs: 120_000, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [] },
-  hello: { implementation: { name: "test", version: "0" }, protocol_version: "1", protocol_versions: ["1"], profile: { families: [...families], crash_hook: true } },
+  hello: {
+    implementation: { name: "test", version: "0" },
+    protocol_version: "1",
+    protocol_versions: ["1"],
+    profile: { families: [...families], crash_hook: true },
+  },
   families,
   crashHook: true,
   target: t,
@@ -48,12 +53,19 @@ describe("byte scan of a data directory", () => {
     const dir = mkdtempSync(join(tmpdir(), "srk-scan-"));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     mkdirSync(join(dir, "a", "b"), { recursive: true });
-    writeFileSync(join(dir, "a", "b", "plain.bin"), Buffer.concat([Buffer.from([0, 255]), Buffer.from("xx say \"hi\"\nthere xx")]));
-    writeFileSync(join(dir, "doc.json"), JSON.stringify({ t: "say \"hi\"\nthere" }));
+    writeFileSync(
+      join(dir, "a", "b", "plain.bin"),
+      Buffer.concat([Buffer.from([0, 255]), Buffer.from('xx say "hi"\nthere xx')]),
+    );
+    writeFileSync(join(dir, "doc.json"), JSON.stringify({ t: 'say "hi"\nthere' }));
     writeFileSync(join(dir, "other.txt"), "nothing here");
     symlinkSync(dir, join(dir, "a", "loop"));
-    expect(filesUnder(dir).map((f) => f.path).sort()).toEqual([join("a", "b", "plain.bin"), "doc.json", "other.txt"]);
-    expect(occurrences(dir, "say \"hi\"\nthere")).toEqual([
+    expect(
+      filesUnder(dir)
+        .map((f) => f.path)
+        .sort(),
+    ).toEqual([join("a", "b", "plain.bin"), "doc.json", "other.txt"]);
+    expect(occurrences(dir, 'say "hi"\nthere')).toEqual([
       { file: join("a", "b", "plain.bin"), form: "utf-8" },
       { file: "doc.json", form: "json-escaped" },
     ]);
@@ -88,10 +100,15 @@ describe("forgetting stage", () => {
     const ctx = context(target(fixture("forget-leak.mjs trace")));
     const out = await forgettingStage(ctx);
     expect(out.verdict).toBe("fail");
-    expect(out.findings.map((f) => [f.invariant, f.check])).toEqual([["S-1", "forgetting/trace"], ["S-1", "forgetting/trace"]]);
+    expect(out.findings.map((f) => [f.invariant, f.check])).toEqual([
+      ["S-1", "forgetting/trace"],
+      ["S-1", "forgetting/trace"],
+    ]);
     const trace = PortableTrace.parse(out.findings[0]?.trace);
     expect(trace.difference).toContain(`"${markersFor(1).trace}" is in leak.txt (utf-8)`);
-    expect((trace.steps[trace.failing_step ?? -1]?.request["command"] as { op?: string } | undefined)?.op).toBe("janma.distil");
+    expect((trace.steps[trace.failing_step ?? -1]?.request["command"] as { op?: string } | undefined)?.op).toBe(
+      "janma.distil",
+    );
     expect(ctx.witnesses.get("S-1").forgetting).toBe(0);
     expect(ctx.witnesses.get("S-5").forgetting).toBe(2);
   });
@@ -100,7 +117,10 @@ describe("forgetting stage", () => {
     const ctx = context(target(fixture("forget-leak.mjs guidance")));
     const out = await forgettingStage(ctx);
     expect(out.verdict).toBe("fail");
-    expect(out.findings.map((f) => [f.invariant, f.check])).toEqual([["S-5", "forgetting/excision"], ["S-5", "forgetting/excision"]]);
+    expect(out.findings.map((f) => [f.invariant, f.check])).toEqual([
+      ["S-5", "forgetting/excision"],
+      ["S-5", "forgetting/excision"],
+    ]);
     expect(out.findings[0]?.summary).toContain(markersFor(1).guidance);
     expect(ctx.witnesses.get("S-1").forgetting).toBe(2);
     expect(ctx.witnesses.get("S-5").forgetting).toBe(0);

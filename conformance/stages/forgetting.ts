@@ -65,9 +65,11 @@ const manifest = (pin: string): JanmaManifest => ({
   capability_grants: ["fare.*"],
   tool_bindings: [{ tool: "search", capabilities: ["fare.search", "fare.book"] }],
   consent_scope: {
-    grant_id: "g", principal: "p",
+    grant_id: "g",
+    principal: "p",
     cells: [{ category: "health", dimension: "training", sensitivity: "high" }],
-    category_defaults: [], persist_ceiling: "low",
+    category_defaults: [],
+    persist_ceiling: "low",
   },
   ttl_ticks: 20,
   termination_conditions: [],
@@ -88,14 +90,22 @@ class Script {
   private n = 0;
   readonly steps: TraceStep[] = [];
 
-  constructor(readonly ctx: StageContext, readonly session: Session, private readonly onFinding: (f: Finding) => void) {}
+  constructor(
+    readonly ctx: StageContext,
+    readonly session: Session,
+    private readonly onFinding: (f: Finding) => void,
+  ) {}
 
   get view(): WorldView {
     return view(this.world);
   }
 
   private record(msg: Msg, expected: unknown, actual: Reply): void {
-    this.steps.push({ request: msg as unknown as TraceStep["request"], expected: expected as Json, actual: normativePart(actual) as Json });
+    this.steps.push({
+      request: msg as unknown as TraceStep["request"],
+      expected: expected as Json,
+      actual: normativePart(actual) as Json,
+    });
   }
 
   async reset(): Promise<void> {
@@ -109,14 +119,29 @@ class Script {
   /** Sends a command the model accepts; the implementation's reply must be the model's. */
   async run(command: Command): Promise<void> {
     const e = expect1(this.world, command);
-    if (!e.reply.ok) throw new Error(`runner bug: the forgetting stage's scripted ${command.op} is rejected by the reference model (${e.reply.error.code})`);
+    if (!e.reply.ok)
+      throw new Error(
+        `runner bug: the forgetting stage's scripted ${command.op} is rejected by the reference model (${e.reply.error.code})`,
+      );
     const msg: Msg = { type: "command", id: `f${++this.n}`, command };
     const r = await this.session.reply(msg);
     this.record(msg, e.reply, r);
     const d = firstDifference(e.reply, normativePart(r), "$reply");
     if (d !== null) {
-      const invariant = attribute({ op: command.op, modelRejected: null, implRejected: r.ok ? null : { code: r.error.code, invariant: r.error.invariant }, path: r.ok ? d.slice(0, Math.max(0, d.indexOf(": "))) : null });
-      this.onFinding(this.finding(invariant, "forgetting/reply", `the reply to the scripted ${command.op} differs from the model's (${d}), so the byte scans that follow would prove nothing`, d));
+      const invariant = attribute({
+        op: command.op,
+        modelRejected: null,
+        implRejected: r.ok ? null : { code: r.error.code, invariant: r.error.invariant },
+        path: r.ok ? d.slice(0, Math.max(0, d.indexOf(": "))) : null,
+      });
+      this.onFinding(
+        this.finding(
+          invariant,
+          "forgetting/reply",
+          `the reply to the scripted ${command.op} differs from the model's (${d}), so the byte scans that follow would prove nothing`,
+          d,
+        ),
+      );
       throw new Disagreement();
     }
     this.world = e.world;
@@ -124,8 +149,17 @@ class Script {
 
   finding(invariant: InvariantId | null, check: string, summary: string, difference: string | null): Finding {
     const trace: PortableTrace = {
-      trace_version: 1, invariant, stage: "forgetting", check, summary, seed: this.ctx.settings.seed, path: null,
-      steps: [...this.steps], failing_step: this.steps.length - 1, difference, shrink: null,
+      trace_version: 1,
+      invariant,
+      stage: "forgetting",
+      check,
+      summary,
+      seed: this.ctx.settings.seed,
+      path: null,
+      steps: [...this.steps],
+      failing_step: this.steps.length - 1,
+      difference,
+      shrink: null,
     };
     return { invariant, stage: "forgetting", check, summary, trace };
   }
@@ -146,38 +180,91 @@ const instanceOf = (v: WorldView) => {
 /** The scripted commands, each built from the model's current view. */
 const lifeCommands = (m: Markers, traceText: string) => ({
   mint: (): Command => ({
-    op: "advaita.mint", tick: 1, base_digest: BASE, root: "root-forget", designation: "agent", body_revision: "rev-0", custodians: [CUSTODIAN],
+    op: "advaita.mint",
+    tick: 1,
+    base_digest: BASE,
+    root: "root-forget",
+    designation: "agent",
+    body_revision: "rev-0",
+    custodians: [CUSTODIAN],
     execution: { execution_id: "exec-forget", reasoner: "r", harness: "h", host: "host" },
     providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search"] }],
-    required_capabilities: ["fare.search"], authority_token: "tok-forget",
+    required_capabilities: ["fare.search"],
+    authority_token: "tok-forget",
   }),
-  conceive: (v: WorldView): Command => ({ op: "janma.conceive", tick: 1, agent: agentOf(v).identity.identity, instance_id: INSTANCE, nonce: NONCE, manifest: manifest(agentOf(v).store.head) }),
-  birth: (v: WorldView): Command => ({ op: "janma.birth", tick: 1, agent: agentOf(v).identity.identity, instance_id: INSTANCE, environment: ENVIRONMENT }),
+  conceive: (v: WorldView): Command => ({
+    op: "janma.conceive",
+    tick: 1,
+    agent: agentOf(v).identity.identity,
+    instance_id: INSTANCE,
+    nonce: NONCE,
+    manifest: manifest(agentOf(v).store.head),
+  }),
+  birth: (v: WorldView): Command => ({
+    op: "janma.birth",
+    tick: 1,
+    agent: agentOf(v).identity.identity,
+    instance_id: INSTANCE,
+    environment: ENVIRONMENT,
+  }),
   act: (v: WorldView): Command => {
     const A = agentOf(v).identity.identity;
     const manifest_digest = instanceOf(v).manifest_digest;
     const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick: 2, trace: [traceText] };
     const signature = digestOf(DOMAIN.action, { identity: A, nonce: NONCE, manifest_digest, action });
-    return { op: "janma.act", tick: 2, agent: A, instance_id: INSTANCE, signed: { identity: A, nonce: NONCE, manifest_digest, action, signature } };
+    return {
+      op: "janma.act",
+      tick: 2,
+      agent: A,
+      instance_id: INSTANCE,
+      signed: { identity: A, nonce: NONCE, manifest_digest, action, signature },
+    };
   },
-  withdraw: (v: WorldView): Command => ({ op: "janma.withdraw", tick: 2, agent: agentOf(v).identity.identity, instance_id: INSTANCE, reason: "principal" }),
+  withdraw: (v: WorldView): Command => ({
+    op: "janma.withdraw",
+    tick: 2,
+    agent: agentOf(v).identity.identity,
+    instance_id: INSTANCE,
+    reason: "principal",
+  }),
   // The guidance shares no word with the trace, far from the 4-token leak rule (S-1, D-010).
   distil: (v: WorldView): Command => {
     const A = agentOf(v).identity.identity;
     return {
-      op: "janma.distil", tick: 3, agent: A, instance_id: INSTANCE, obligation_id: OBLIGATION,
+      op: "janma.distil",
+      tick: 3,
+      agent: A,
+      instance_id: INSTANCE,
+      obligation_id: OBLIGATION,
       distillate: {
         distillate_id: DISTILLATE,
         source: { identity: A, nonce: NONCE, instance_id: INSTANCE },
         born_from: instanceOf(v).born_from,
         signal: { valence: 400_000, confidence: 1_000_000, model_version: null, explicit: true },
-        dispositions: [{ key: m.key, guidance: `${m.guidance} prefer aisle seats`, weight: 200_000, evidence_digest: EVIDENCE, category: "operational" }],
+        dispositions: [
+          {
+            key: m.key,
+            guidance: `${m.guidance} prefer aisle seats`,
+            weight: 200_000,
+            evidence_digest: EVIDENCE,
+            category: "operational",
+          },
+        ],
       },
     };
   },
-  merge: (v: WorldView): Command => ({ op: "samskara.merge", tick: 3, agent: agentOf(v).identity.identity, obligation_ids: [OBLIGATION] }),
+  merge: (v: WorldView): Command => ({
+    op: "samskara.merge",
+    tick: 3,
+    agent: agentOf(v).identity.identity,
+    obligation_ids: [OBLIGATION],
+  }),
   excise: (v: WorldView): Command => ({
-    op: "samskara.excise", tick: 4, agent: agentOf(v).identity.identity, excision_id: "x-forget", distillate_ids: [DISTILLATE],
+    op: "samskara.excise",
+    tick: 4,
+    agent: agentOf(v).identity.identity,
+    excision_id: "x-forget",
+    distillate_ids: [DISTILLATE],
     authorization: { custodian: CUSTODIAN, decision_id: "decision-forget" },
   }),
 });
@@ -189,7 +276,10 @@ class ForgettingRun {
   witnessed = 0;
   script: Script;
 
-  constructor(readonly ctx: StageContext, readonly session: Session) {
+  constructor(
+    readonly ctx: StageContext,
+    readonly session: Session,
+  ) {
     this.script = new Script(ctx, session, (f) => this.report(f));
   }
 
@@ -210,7 +300,8 @@ class ForgettingRun {
   mustBeGone(markers: readonly string[], invariant: InvariantId, check: string, when: string, evidence: boolean): void {
     for (const marker of markers) {
       // The runner's own guarantee: the model's view never holds what must be forgotten.
-      if (JSON.stringify(this.script.view).includes(marker)) throw new Error(`runner bug: ${marker} is in the model's world view ${when}`);
+      if (JSON.stringify(this.script.view).includes(marker))
+        throw new Error(`runner bug: ${marker} is in the model's world view ${when}`);
     }
     this.scans++;
     const found = markers.flatMap((m) => {
@@ -218,7 +309,14 @@ class ForgettingRun {
       return o.length === 0 ? [] : [describeOccurrences(m, o)];
     });
     if (found.length > 0) {
-      this.report(this.script.finding(invariant, check, `${when}, the data directory still holds content that must be gone (W-7.2): ${found.join("; ")}`, found.join("; ")));
+      this.report(
+        this.script.finding(
+          invariant,
+          check,
+          `${when}, the data directory still holds content that must be gone (W-7.2): ${found.join("; ")}`,
+          found.join("; "),
+        ),
+      );
     } else if (evidence) {
       this.ctx.witnesses.add(invariant, "forgetting");
       this.witnessed++;
@@ -227,16 +325,41 @@ class ForgettingRun {
 }
 
 const verdictOf = (run: ForgettingRun, reason: string | null): StageOutcome => {
-  if (run.findings.length > 0) return outcome("fail", `${run.findings.length} forgetting check(s) failed${reason === null ? "" : `; then ${reason}`}`, run.scans, run.findings, run.notes);
+  if (run.findings.length > 0)
+    return outcome(
+      "fail",
+      `${run.findings.length} forgetting check(s) failed${reason === null ? "" : `; then ${reason}`}`,
+      run.scans,
+      run.findings,
+      run.notes,
+    );
   if (reason !== null) return outcome("inconclusive", reason, run.scans, [], run.notes);
-  if (run.witnessed === 0) return outcome("inconclusive", "no scan was evidence: the markers were never found on disk before they had to be gone", run.scans, [], run.notes);
-  return outcome("pass", `${run.scans} byte scans of the data directory found no trace or excised content`, run.scans, [], run.notes);
+  if (run.witnessed === 0)
+    return outcome(
+      "inconclusive",
+      "no scan was evidence: the markers were never found on disk before they had to be gone",
+      run.scans,
+      [],
+      run.notes,
+    );
+  return outcome(
+    "pass",
+    `${run.scans} byte scans of the data directory found no trace or excised content`,
+    run.scans,
+    [],
+    run.notes,
+  );
 };
 
 export const forgettingStage = async (ctx: StageContext): Promise<StageOutcome> => {
   const janma = ctx.families.includes("janma");
   const samskara = ctx.families.includes("samskara");
-  if (!janma) return outcome("not-applicable", "janma is not in the profile: no life is distilled, so neither trace forgetting (S-1) nor excision of a distillate (S-5) can be checked", 0);
+  if (!janma)
+    return outcome(
+      "not-applicable",
+      "janma is not in the profile: no life is distilled, so neither trace forgetting (S-1) nor excision of a distillate (S-5) can be checked",
+      0,
+    );
   const m = markersFor(ctx.settings.seed);
   const traceText = `${m.trace} window seat lisbon`;
   let session: Session;
@@ -244,19 +367,28 @@ export const forgettingStage = async (ctx: StageContext): Promise<StageOutcome> 
     session = await ctx.target.open();
   } catch (e) {
     if (e instanceof Undrivable) return outcome("inconclusive", e.message, 0);
-    if (e instanceof WireBreak) return outcome("fail", e.message, 0, [{ invariant: null, stage: "forgetting", check: `wire/${e.rule}`, summary: e.message, trace: null }]);
+    if (e instanceof WireBreak)
+      return outcome("fail", e.message, 0, [
+        { invariant: null, stage: "forgetting", check: `wire/${e.rule}`, summary: e.message, trace: null },
+      ]);
     throw e;
   }
   const run = new ForgettingRun(ctx, session);
   const s = run.script;
   const c = lifeCommands(m, traceText);
-  if (!samskara) run.notes.push("samskara is not in the profile: excision (S-5) is not applicable; only trace forgetting (S-1) is checked");
+  if (!samskara)
+    run.notes.push(
+      "samskara is not in the profile: excision (S-5) is not applicable; only trace forgetting (S-1) is checked",
+    );
   try {
     await s.reset();
     await s.run(c.mint());
     for (const step of [c.conceive, c.birth, c.act]) await s.run(step(s.view));
     const traceOnDisk = run.present(m.trace);
-    if (!traceOnDisk) run.notes.push("the trace marker was in no file after the act (trace held in memory only, or encoded): its absence after distillation is no evidence for S-1");
+    if (!traceOnDisk)
+      run.notes.push(
+        "the trace marker was in no file after the act (trace held in memory only, or encoded): its absence after distillation is no evidence for S-1",
+      );
     for (const step of [c.withdraw, c.distil]) await s.run(step(s.view));
     run.mustBeGone([m.trace], "S-1", "forgetting/trace", "after janma.distil", traceOnDisk);
     let guidanceOnDisk = false;
@@ -264,7 +396,10 @@ export const forgettingStage = async (ctx: StageContext): Promise<StageOutcome> 
     if (samskara) {
       await s.run(c.merge(s.view));
       guidanceOnDisk = run.present(m.guidance);
-      if (!guidanceOnDisk) run.notes.push("the guidance marker was in no file after the merge (stored encoded?): its absence after excision is no evidence for S-5");
+      if (!guidanceOnDisk)
+        run.notes.push(
+          "the guidance marker was in no file after the merge (stored encoded?): its absence after excision is no evidence for S-5",
+        );
       await s.run(c.excise(s.view));
       // Only content the model no longer shows must be gone (ids and digests stay in the excision record).
       excised = [m.guidance, m.key].filter((x) => !JSON.stringify(s.view).includes(x));
@@ -272,9 +407,24 @@ export const forgettingStage = async (ctx: StageContext): Promise<StageOutcome> 
       run.mustBeGone(excised, "S-5", "forgetting/excision", "after samskara.excise", guidanceOnDisk);
     }
     await session.restart();
-    run.mustBeGone([m.trace], "S-1", "forgetting/trace", "after a restart on the same directory (after distillation)", traceOnDisk);
-    if (samskara) run.mustBeGone(excised, "S-5", "forgetting/excision", "after a restart on the same directory (after excision)", guidanceOnDisk);
-    run.notes.push(`markers (seed ${ctx.settings.seed}): trace ${m.trace}, guidance ${m.guidance}, key ${m.key}; scanned for after excision: ${samskara ? excised.join(", ") : "(not applicable)"}`);
+    run.mustBeGone(
+      [m.trace],
+      "S-1",
+      "forgetting/trace",
+      "after a restart on the same directory (after distillation)",
+      traceOnDisk,
+    );
+    if (samskara)
+      run.mustBeGone(
+        excised,
+        "S-5",
+        "forgetting/excision",
+        "after a restart on the same directory (after excision)",
+        guidanceOnDisk,
+      );
+    run.notes.push(
+      `markers (seed ${ctx.settings.seed}): trace ${m.trace}, guidance ${m.guidance}, key ${m.key}; scanned for after excision: ${samskara ? excised.join(", ") : "(not applicable)"}`,
+    );
     return verdictOf(run, null);
   } catch (e) {
     if (e instanceof Disagreement) return verdictOf(run, "the scenario stopped at the disagreeing reply");
@@ -293,4 +443,8 @@ export const forgettingStage = async (ctx: StageContext): Promise<StageOutcome> 
  * The forgetting stage: one unit, run by one shard. Its need (janma in the profile) is checked in
  * the run, past the gate, as it always was: a shard that does not own it says "not this shard's".
  */
-export const forgetting: StageDefinition<"forgetting"> = { ...STAGE_CATALOG.forgetting, shard: ONE_UNIT, run: forgettingStage };
+export const forgetting: StageDefinition<"forgetting"> = {
+  ...STAGE_CATALOG.forgetting,
+  shard: ONE_UNIT,
+  run: forgettingStage,
+};

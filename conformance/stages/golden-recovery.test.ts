@@ -26,23 +26,51 @@ const IMPL = `${process.execPath} --import tsx ${join(REPO_ROOT, "impl", "main.t
 /** Answers like the kit's implementation while it runs, and starts every time on an emptied data directory. */
 const FORGETFUL = `sh -c "rm -rf {data_dir}/* && exec ${IMPL} --data-dir {data_dir}"`;
 
-const mint = (tick: number, root: string): Command => ({
-  op: "advaita.mint", tick, base_digest: `sha256:${"ab".repeat(32)}`, root, designation: root, body_revision: "rev-0", custodians: ["custodian-1"],
-  execution: { execution_id: `exec-${root}`, reasoner: "r", harness: "h", host: "host" },
-  providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search"] }],
-  required_capabilities: ["fare.search"], authority_token: `tok-${root}`,
-} as unknown as Command);
-const cmd = (id: string, command: Command): PlannedStep => ({ request: { type: "command", id, command } as PlannedStep["request"], expected: { ok: true, events: [] } as PlannedStep["expected"] });
-const req = (type: string, id: string): PlannedStep => ({ request: { type, id, ...(type === "query" ? { query: { name: "world" } } : {}) } as PlannedStep["request"], expected: { ok: true, events: [] } as PlannedStep["expected"] });
+const mint = (tick: number, root: string): Command =>
+  ({
+    op: "advaita.mint",
+    tick,
+    base_digest: `sha256:${"ab".repeat(32)}`,
+    root,
+    designation: root,
+    body_revision: "rev-0",
+    custodians: ["custodian-1"],
+    execution: { execution_id: `exec-${root}`, reasoner: "r", harness: "h", host: "host" },
+    providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search"] }],
+    required_capabilities: ["fare.search"],
+    authority_token: `tok-${root}`,
+  }) as unknown as Command;
+const cmd = (id: string, command: Command): PlannedStep => ({
+  request: { type: "command", id, command } as PlannedStep["request"],
+  expected: { ok: true, events: [] } as PlannedStep["expected"],
+});
+const req = (type: string, id: string): PlannedStep => ({
+  request: { type, id, ...(type === "query" ? { query: { name: "world" } } : {}) } as PlannedStep["request"],
+  expected: { ok: true, events: [] } as PlannedStep["expected"],
+});
 
 describe("restarts inside a transcript", () => {
   const lines = Array.from({ length: 7 }, (_, i) => req("query", `q${i + 1}`));
 
   it("a shutdown after every `every` lines, none after the last line, the lines in their order", () => {
     const out = withRestarts(lines, 3);
-    expect(out.map((s) => s.request.type)).toEqual(["query", "query", "query", "shutdown", "query", "query", "query", "shutdown", "query"]);
+    expect(out.map((s) => s.request.type)).toEqual([
+      "query",
+      "query",
+      "query",
+      "shutdown",
+      "query",
+      "query",
+      "query",
+      "shutdown",
+      "query",
+    ]);
     expect(out.filter((s) => s.request.type === "query")).toEqual(lines);
-    expect(withRestarts(lines.slice(0, 6), 3).map((s) => s.request.type).at(-1)).toBe("query");
+    expect(
+      withRestarts(lines.slice(0, 6), 3)
+        .map((s) => s.request.type)
+        .at(-1),
+    ).toBe("query");
     expect(withRestarts(lines.slice(0, 3), 3)).toHaveLength(3);
   });
 
@@ -80,8 +108,19 @@ describe("the model's world after a transcript", () => {
 const goldenOnly = async (commandLine: string) => {
   const out = mkdtempSync(join(tmpdir(), "srk-golden-recovery-"));
   const { certificate } = await certify({
-    commandLine, cwd: REPO_ROOT, outDir: out, dataRoot: mkdtempSync(join(tmpdir(), "srk-golden-recovery-data-")), seed: 1, runs: 0, timeBudgetMs: 600_000,
-    requestTimeoutMs: 30_000, startupTimeoutMs: 60_000, only: [], failFast: false, graceMs: 10_000, stages: ["handshake", "golden"],
+    commandLine,
+    cwd: REPO_ROOT,
+    outDir: out,
+    dataRoot: mkdtempSync(join(tmpdir(), "srk-golden-recovery-data-")),
+    seed: 1,
+    runs: 0,
+    timeBudgetMs: 600_000,
+    requestTimeoutMs: 30_000,
+    startupTimeoutMs: 60_000,
+    only: [],
+    failFast: false,
+    graceMs: 10_000,
+    stages: ["handshake", "golden"],
   });
   return { certificate, out };
 };
@@ -97,10 +136,15 @@ describe("the recovery check over the wire", () => {
     // Every finding is after a restart: inside a transcript longer than RESTART_EVERY lines, or at
     // the recovery check of a shorter one.
     for (const f of findings) {
-      if (f.check.endsWith("/recovery")) expect(f.summary).toContain("started again on the same data directory, the recovered world differs from the one before (W-7.1)");
+      if (f.check.endsWith("/recovery"))
+        expect(f.summary).toContain(
+          "started again on the same data directory, the recovered world differs from the one before (W-7.1)",
+        );
       else expect(f.summary).toMatch(/ line \d+ \(after a restart on the same data directory after line \d+\)/);
     }
-    const short = GOLDEN_SESSIONS.filter((g) => goldenSteps(g.name).length <= RESTART_EVERY).map((g) => `golden/${g.name}/recovery`);
+    const short = GOLDEN_SESSIONS.filter((g) => goldenSteps(g.name).length <= RESTART_EVERY).map(
+      (g) => `golden/${g.name}/recovery`,
+    );
     expect(short.length).toBeGreaterThan(0);
     for (const check of short) expect(findings.map((f) => f.check)).toContain(check);
     const first = findings.find((f) => f.check.endsWith("/recovery"));
@@ -114,5 +158,4 @@ describe("the recovery check over the wire", () => {
     const kit = await replayTrace(trace, { commandLine: IMPL, cwd: REPO_ROOT });
     expect(kit).toEqual({ kind: "passes", steps: trace.steps.length });
   }, 600_000);
-
 });

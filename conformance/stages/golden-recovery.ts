@@ -60,7 +60,10 @@ export const withRestarts = (steps: readonly PlannedStep[], every = RESTART_EVER
   for (const [i, s] of steps.entries()) {
     out.push(s);
     if ((i + 1) % every === 0 && i + 1 < steps.length) {
-      out.push({ request: { type: "shutdown", id: `restart-${(i + 1) / every}` } as PlannedStep["request"], expected: { ok: true, events: [] } as PlannedStep["expected"] });
+      out.push({
+        request: { type: "shutdown", id: `restart-${(i + 1) / every}` } as PlannedStep["request"],
+        expected: { ok: true, events: [] } as PlannedStep["expected"],
+      });
     }
   }
   return out;
@@ -70,9 +73,12 @@ export const withRestarts = (steps: readonly PlannedStep[], every = RESTART_EVER
 export const leavesState = (w: WorldView): boolean => w.agents.length > 0 || w.tick > 0;
 
 const worldQuery = (id: string) => ({ type: "query", id, query: { name: "world" } }) as const;
-const worldReply = (w: WorldView): TraceStep["expected"] => ({ ok: true, events: [], result: w }) as unknown as TraceStep["expected"];
+const worldReply = (w: WorldView): TraceStep["expected"] =>
+  ({ ok: true, events: [], result: w }) as unknown as TraceStep["expected"];
 const step = (request: Record<string, unknown>, expected: unknown, actual: Reply | null): TraceStep => ({
-  request: request as TraceStep["request"], expected: expected as TraceStep["expected"], actual: actual === null ? null : (normativePart(actual) as TraceStep["expected"]),
+  request: request as TraceStep["request"],
+  expected: expected as TraceStep["expected"],
+  actual: actual === null ? null : (normativePart(actual) as TraceStep["expected"]),
 });
 
 /**
@@ -80,7 +86,11 @@ const step = (request: Record<string, unknown>, expected: unknown, actual: Reply
  * Returns the finding, or null when both worlds are the model's. Counts as 2 checks.
  */
 export const goldenRecovery = async (
-  session: Session, name: string, seed: number | null, steps: readonly PlannedStep[], replies: readonly Reply[],
+  session: Session,
+  name: string,
+  seed: number | null,
+  steps: readonly PlannedStep[],
+  replies: readonly Reply[],
 ): Promise<{ finding: Finding | null; checked: boolean }> => {
   const { world: expected, lastOp } = worldAfterTranscript(steps);
   if (!leavesState(expected)) return { finding: null, checked: false };
@@ -88,14 +98,38 @@ export const goldenRecovery = async (
   const check = `golden/${name}/recovery`;
   const finding = (summary: string, difference: string | null, actual: unknown): Finding => ({
     invariant: difference === null ? null : blameWorld(lastOp, expected, actual, difference),
-    stage: "golden", check, summary: `${name}: ${summary}`,
-    trace: { trace_version: 1, invariant: difference === null ? null : blameWorld(lastOp, expected, actual, difference), stage: "golden", check, summary, seed, path: null, steps: trace, failing_step: trace.length - 1, difference, shrink: null },
+    stage: "golden",
+    check,
+    summary: `${name}: ${summary}`,
+    trace: {
+      trace_version: 1,
+      invariant: difference === null ? null : blameWorld(lastOp, expected, actual, difference),
+      stage: "golden",
+      check,
+      summary,
+      seed,
+      path: null,
+      steps: trace,
+      failing_step: trace.length - 1,
+      difference,
+      shrink: null,
+    },
   });
   const prefix = session.nextIdPrefix();
   const before = await session.reply(worldQuery(`${prefix}world-before-restart`));
   trace.push(step(worldQuery(`${prefix}world-before-restart`), worldReply(expected), before));
-  const d1 = before.ok ? firstDifference(expected, before.result, "$world") : `$world: refused with ${before.error.code}`;
-  if (d1 !== null) return { finding: finding(`at the end of the transcript the world differs from the model's (${d1})`, d1, before.ok ? before.result : null), checked: true };
+  const d1 = before.ok
+    ? firstDifference(expected, before.result, "$world")
+    : `$world: refused with ${before.error.code}`;
+  if (d1 !== null)
+    return {
+      finding: finding(
+        `at the end of the transcript the world differs from the model's (${d1})`,
+        d1,
+        before.ok ? before.result : null,
+      ),
+      checked: true,
+    };
   const shutdown = { type: "shutdown", id: `${prefix}shutdown` };
   trace.push(step(shutdown, { ok: true, events: [] }, null));
   await session.client.shutdown();
@@ -103,11 +137,26 @@ export const goldenRecovery = async (
     await session.restart();
   } catch (e) {
     if (!(e instanceof Undrivable)) throw e;
-    return { finding: finding(`shut down after the transcript and started again on the same data directory, the implementation could not recover it (W-7.1: it MUST recover every answered command before answering hello): ${e.message}`, null, null), checked: true };
+    return {
+      finding: finding(
+        `shut down after the transcript and started again on the same data directory, the implementation could not recover it (W-7.1: it MUST recover every answered command before answering hello): ${e.message}`,
+        null,
+        null,
+      ),
+      checked: true,
+    };
   }
   const after = await session.reply(worldQuery(`${prefix}world-after-restart`));
   trace.push(step(worldQuery(`${prefix}world-after-restart`), worldReply(expected), after));
   const d2 = after.ok ? firstDifference(expected, after.result, "$world") : `$world: refused with ${after.error.code}`;
-  if (d2 !== null) return { finding: finding(`shut down after the transcript and started again on the same data directory, the recovered world differs from the one before (W-7.1): ${d2}`, d2, after.ok ? after.result : null), checked: true };
+  if (d2 !== null)
+    return {
+      finding: finding(
+        `shut down after the transcript and started again on the same data directory, the recovered world differs from the one before (W-7.1): ${d2}`,
+        d2,
+        after.ok ? after.result : null,
+      ),
+      checked: true,
+    };
   return { finding: null, checked: true };
 };

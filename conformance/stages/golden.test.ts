@@ -19,9 +19,12 @@ import { readWireSession, WIRE_SESSION_PATH } from "../golden/wire-session.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 
 const wire = readWireSession(readFileSync(join(REPO_ROOT, WIRE_SESSION_PATH), "utf8"));
-const kitAs = (families: readonly Family[]): string => `${process.execPath} --import tsx ${join(REPO_ROOT, "impl", "main.ts")} --families=${families.join(",")}`;
+const kitAs = (families: readonly Family[]): string =>
+  `${process.execPath} --import tsx ${join(REPO_ROOT, "impl", "main.ts")} --families=${families.join(",")}`;
 const applicable = (families: readonly Family[]) =>
-  GOLDEN_SESSIONS.filter((g) => opsOutside(sessionOps(readGolden(join(REPO_ROOT, goldenPath(g)))), families).length === 0);
+  GOLDEN_SESSIONS.filter(
+    (g) => opsOutside(sessionOps(readGolden(join(REPO_ROOT, goldenPath(g)))), families).length === 0,
+  );
 
 describe("srk golden by profile", () => {
   it("the empty profile: no command session, the wire lines that need no family, and a pass (exit 0)", async () => {
@@ -29,17 +32,23 @@ describe("srk golden by profile", () => {
     const sent = wireStepsFor(wire, []);
     const r = await runGolden(kitAs([]));
     expect(r.text).toMatch(/^golden: pass — 1 golden session\(s\), every reply as expected\n/);
-    for (const g of GOLDEN_SESSIONS) expect(r.text).toContain(`  ${g.name}: not applicable, it uses operations outside the profile (`);
-    expect(r.text).toContain(`  wire-session: ${sent.length} of its ${wire.length} lines, those the profile may be sent; the other ${wire.length - sent.length} send advaita.mint`);
+    for (const g of GOLDEN_SESSIONS)
+      expect(r.text).toContain(`  ${g.name}: not applicable, it uses operations outside the profile (`);
+    expect(r.text).toContain(
+      `  wire-session: ${sent.length} of its ${wire.length} lines, those the profile may be sent; the other ${wire.length - sent.length} send advaita.mint`,
+    );
     expect(r.exitCode, r.text).toBe(0);
   }, 120_000);
 
   it("advaita alone: the whole wire session (its only operation is the bootstrap mint) and only the sessions its operations allow, a pass", async () => {
     const sessions = applicable(["advaita"]);
     const r = await runGolden(kitAs(["advaita"]));
-    expect(r.text).toMatch(new RegExp(`^golden: pass — ${sessions.length + 1} golden session\\(s\\), every reply as expected\\n`));
+    expect(r.text).toMatch(
+      new RegExp(`^golden: pass — ${sessions.length + 1} golden session\\(s\\), every reply as expected\\n`),
+    );
     expect(r.text).not.toContain("wire-session:");
-    for (const g of GOLDEN_SESSIONS.filter((x) => !sessions.includes(x))) expect(r.text).toContain(`  ${g.name}: not applicable`);
+    for (const g of GOLDEN_SESSIONS.filter((x) => !sessions.includes(x)))
+      expect(r.text).toContain(`  ${g.name}: not applicable`);
     expect(r.exitCode, r.text).toBe(0);
   }, 120_000);
 });

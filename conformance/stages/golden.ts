@@ -24,7 +24,15 @@ import { readGolden } from "../golden/replay.ts";
 import { GOLDEN_SESSIONS, goldenPath } from "../golden/session.ts";
 import { guardsOf } from "../oracle/families.ts";
 import { refineMismatch } from "../oracle/refine.ts";
-import { breakTrace, isRestart, opAt, PlannedBreak, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
+import {
+  breakTrace,
+  isRestart,
+  opAt,
+  PlannedBreak,
+  plannedTrace,
+  runPlanned,
+  type PlannedStep,
+} from "../oracle/planned.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { owns } from "../shard/shard.ts";
 import { STAGE_CATALOG } from "./catalog.ts";
@@ -41,7 +49,11 @@ const WIRE_UNIT = (): number => GOLDEN_SESSIONS.length;
 export const goldenSteps = (name: string): PlannedStep[] => {
   const g = GOLDEN_SESSIONS.find((x) => x.name === name);
   if (g === undefined) throw new Error(`no golden session ${name}`);
-  return readGolden(join(KIT_ROOT, goldenPath(g))).map((l) => ({ request: l.request, expected: l.reply, ...(l.model === undefined ? {} : { rejectedAt: l.model }) }));
+  return readGolden(join(KIT_ROOT, goldenPath(g))).map((l) => ({
+    request: l.request,
+    expected: l.reply,
+    ...(l.model === undefined ? {} : { rejectedAt: l.model }),
+  }));
 };
 
 /**
@@ -74,11 +86,15 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
     const steps = withRestarts(goldenSteps(g.name));
     const outside = opsOutside(sessionOps(steps), ctx.families);
     if (outside.length > 0) {
-      notes.push(`${g.name}: not applicable, it uses operations outside the profile (${outside.slice(0, 4).join(", ")}${outside.length > 4 ? ", …" : ""})`);
+      notes.push(
+        `${g.name}: not applicable, it uses operations outside the profile (${outside.slice(0, 4).join(", ")}${outside.length > 4 ? ", …" : ""})`,
+      );
       continue;
     }
     const restarts = steps.filter(isRestart).length;
-    ctx.progress.line(`srk: golden ${g.name} (${steps.length - restarts} lines, restarted ${restarts} times on its data directory)`);
+    ctx.progress.line(
+      `srk: golden ${g.name} (${steps.length - restarts} lines, restarted ${restarts} times on its data directory)`,
+    );
     const session = await ctx.target.open();
     try {
       let planned: Awaited<ReturnType<typeof runPlanned>>;
@@ -96,7 +112,10 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
         }
         const at = `${g.name} ${lineOf(steps, e.index)} (${String(steps[e.index]?.request.id)})`;
         findings.push({
-          invariant: null, stage: "golden", check: `golden/${g.name}`, summary: `${at}: ${e.rule}: ${e.message}; raw: ${e.raw}`,
+          invariant: null,
+          stage: "golden",
+          check: `golden/${g.name}`,
+          summary: `${at}: ${e.rule}: ${e.message}; raw: ${e.raw}`,
           trace: breakTrace(e, steps, "golden", `golden/${g.name}`, "seed" in g ? g.seed : null),
         });
         continue;
@@ -120,9 +139,17 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
           check: `golden/${g.name}`,
           summary: `${g.name} ${lineOf(steps, mismatch.index)} (${String(steps[mismatch.index]?.request.id)}): ${m.summary}`,
           trace: {
-            trace_version: 1, invariant: m.invariant, stage: "golden", check: `golden/${g.name}`, summary: m.summary,
-            seed: "seed" in g ? g.seed : null, path: null, steps: plannedTrace(shown.steps, shown.replies, shown.index), failing_step: shown.index,
-            difference: m.path, shrink: null,
+            trace_version: 1,
+            invariant: m.invariant,
+            stage: "golden",
+            check: `golden/${g.name}`,
+            summary: m.summary,
+            seed: "seed" in g ? g.seed : null,
+            path: null,
+            steps: plannedTrace(shown.steps, shown.replies, shown.index),
+            failing_step: shown.index,
+            difference: m.path,
+            shrink: null,
           },
         });
       } else {
@@ -138,20 +165,46 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
     const all = readWireSession(readFileSync(join(KIT_ROOT, WIRE_SESSION_PATH), "utf8"));
     const steps = wireStepsFor(all, ctx.families);
     if (steps.length < all.length) {
-      const ops = [...new Set(all.filter((s) => !steps.includes(s)).map(wireStepOp).filter((op) => op !== null))];
-      notes.push(`wire-session: ${steps.length} of its ${all.length} lines, those the profile may be sent; the other ${all.length - steps.length} send ${ops.join(", ")}, outside the profile, or read the world it made (W-5.2, D-034)`);
+      const ops = [
+        ...new Set(
+          all
+            .filter((s) => !steps.includes(s))
+            .map(wireStepOp)
+            .filter((op) => op !== null),
+        ),
+      ];
+      notes.push(
+        `wire-session: ${steps.length} of its ${all.length} lines, those the profile may be sent; the other ${all.length - steps.length} send ${ops.join(", ")}, outside the profile, or read the world it made (W-5.2, D-034)`,
+      );
     }
     ctx.progress.line(`srk: golden wire-session (${steps.length} raw lines)`);
-    const r = await replayWireSession(ctx.target.spawnSpec(ctx.target.freshDir()), steps, ctx.settings.startupTimeoutMs + 4 * ctx.settings.requestTimeoutMs);
+    const r = await replayWireSession(
+      ctx.target.spawnSpec(ctx.target.freshDir()),
+      steps,
+      ctx.settings.startupTimeoutMs + 4 * ctx.settings.requestTimeoutMs,
+    );
     ran++;
     checks += r.replies;
     // Its raw lines (broken framing, bytes that are not UTF-8) fit no portable trace: `srk golden` replays the session itself.
-    if (r.mismatch !== null) findings.push({ invariant: null, stage: "golden", check: "golden/wire-session", summary: `wire-session ${r.mismatch}`, trace: null, rerun: "golden" });
+    if (r.mismatch !== null)
+      findings.push({
+        invariant: null,
+        stage: "golden",
+        check: "golden/wire-session",
+        summary: `wire-session ${r.mismatch}`,
+        trace: null,
+        rerun: "golden",
+      });
   }
   if (ran === 0) return outcome("not-applicable", "no golden session uses only the declared families", 0, [], notes);
-  if (findings.length > 0) return outcome("fail", `${findings.length} golden session(s) diverged`, checks, findings, notes);
+  if (findings.length > 0)
+    return outcome("fail", `${findings.length} golden session(s) diverged`, checks, findings, notes);
   return outcome("pass", `${ran} golden session(s), every reply as expected`, checks, [], notes);
 };
 
 /** The golden stage: one unit per golden session, then the wire session (WIRE_UNIT). */
-export const golden: StageDefinition<"golden"> = { ...STAGE_CATALOG.golden, shard: { dealt: "before", units: () => WIRE_UNIT() + 1 }, run: goldenStage };
+export const golden: StageDefinition<"golden"> = {
+  ...STAGE_CATALOG.golden,
+  shard: { dealt: "before", units: () => WIRE_UNIT() + 1 },
+  run: goldenStage,
+};

@@ -25,35 +25,98 @@ export const handshakeStage = async (ctx: StageContext): Promise<StageOutcome> =
   const client = ctx.target.spawnRaw(dir, ["0.unknown"]);
   const session = new Session(client, dir);
   try {
-    const early = await session.reply({ type: "query", id: "early", query: { name: "world" } }, ctx.settings.startupTimeoutMs);
-    expectThat(code(early) === "NOT_HANDSHAKEN", "W-5.1", `a query before hello was answered ${code(early)}, expected NOT_HANDSHAKEN`);
-    const unknown = await session.reply({ type: "hello", id: "h-unknown", protocol_versions: ["0.unknown"], settings: {} });
-    expectThat(code(unknown) === "UNSUPPORTED_VERSION", "W-5.1", `hello offering only version "0.unknown" was answered ${code(unknown)}, expected UNSUPPORTED_VERSION`);
+    const early = await session.reply(
+      { type: "query", id: "early", query: { name: "world" } },
+      ctx.settings.startupTimeoutMs,
+    );
+    expectThat(
+      code(early) === "NOT_HANDSHAKEN",
+      "W-5.1",
+      `a query before hello was answered ${code(early)}, expected NOT_HANDSHAKEN`,
+    );
+    const unknown = await session.reply({
+      type: "hello",
+      id: "h-unknown",
+      protocol_versions: ["0.unknown"],
+      settings: {},
+    });
+    expectThat(
+      code(unknown) === "UNSUPPORTED_VERSION",
+      "W-5.1",
+      `hello offering only version "0.unknown" was answered ${code(unknown)}, expected UNSUPPORTED_VERSION`,
+    );
     const still = await session.reply({ type: "query", id: "still", query: { name: "world" } });
-    expectThat(code(still) === "NOT_HANDSHAKEN", "W-5.1", `after a refused hello a query was answered ${code(still)}, expected NOT_HANDSHAKEN (it must stay un-handshaken)`);
-    const hello = await session.reply({ type: "hello", id: "h-ok", protocol_versions: ["0.unknown", PROTOCOL_VERSION], settings: { "srk.ignored": true } });
-    expectThat(hello.ok, "W-5.1", `hello offering ["0.unknown", "${PROTOCOL_VERSION}"] (with an unknown setting, W-2.5) was refused with ${code(hello)}`);
+    expectThat(
+      code(still) === "NOT_HANDSHAKEN",
+      "W-5.1",
+      `after a refused hello a query was answered ${code(still)}, expected NOT_HANDSHAKEN (it must stay un-handshaken)`,
+    );
+    const hello = await session.reply({
+      type: "hello",
+      id: "h-ok",
+      protocol_versions: ["0.unknown", PROTOCOL_VERSION],
+      settings: { "srk.ignored": true },
+    });
+    expectThat(
+      hello.ok,
+      "W-5.1",
+      `hello offering ["0.unknown", "${PROTOCOL_VERSION}"] (with an unknown setting, W-2.5) was refused with ${code(hello)}`,
+    );
     if (hello.ok) {
       const parsed = HelloResult.safeParse(hello.result);
-      expectThat(parsed.success, "W-5.1", `the hello result is not a HelloResult: ${parsed.error?.issues[0]?.message ?? ""}`);
+      expectThat(
+        parsed.success,
+        "W-5.1",
+        `the hello result is not a HelloResult: ${parsed.error?.issues[0]?.message ?? ""}`,
+      );
       if (parsed.success) {
         const h = parsed.data;
-        expectThat(h.protocol_version === PROTOCOL_VERSION, "W-5.1", `chose protocol version "${h.protocol_version}", expected "${PROTOCOL_VERSION}" (the first offered version it speaks)`);
-        expectThat(h.protocol_versions.includes(h.protocol_version), "W-5.1", `protocol_versions ${JSON.stringify(h.protocol_versions)} does not list the chosen "${h.protocol_version}"`);
-        expectThat(new Set(h.profile.families).size === h.profile.families.length, "W-5.2", `the profile lists a family twice: ${JSON.stringify(h.profile.families)}`);
-        expectThat(JSON.stringify(h.profile) === JSON.stringify(ctx.hello.profile) && h.implementation.name === ctx.hello.implementation.name,
-          "W-5.2", `two processes of the same implementation declared different profiles or names: ${JSON.stringify(h)} vs ${JSON.stringify(ctx.hello)}`);
+        expectThat(
+          h.protocol_version === PROTOCOL_VERSION,
+          "W-5.1",
+          `chose protocol version "${h.protocol_version}", expected "${PROTOCOL_VERSION}" (the first offered version it speaks)`,
+        );
+        expectThat(
+          h.protocol_versions.includes(h.protocol_version),
+          "W-5.1",
+          `protocol_versions ${JSON.stringify(h.protocol_versions)} does not list the chosen "${h.protocol_version}"`,
+        );
+        expectThat(
+          new Set(h.profile.families).size === h.profile.families.length,
+          "W-5.2",
+          `the profile lists a family twice: ${JSON.stringify(h.profile.families)}`,
+        );
+        expectThat(
+          JSON.stringify(h.profile) === JSON.stringify(ctx.hello.profile) &&
+            h.implementation.name === ctx.hello.implementation.name,
+          "W-5.2",
+          `two processes of the same implementation declared different profiles or names: ${JSON.stringify(h)} vs ${JSON.stringify(ctx.hello)}`,
+        );
       }
-      const again = await session.reply({ type: "hello", id: "h-again", protocol_versions: [PROTOCOL_VERSION], settings: {} });
-      expectThat(code(again) === "BAD_REQUEST", "W-5.1", `a second hello was answered ${code(again)}, expected BAD_REQUEST (hello succeeds at most once per process)`);
+      const again = await session.reply({
+        type: "hello",
+        id: "h-again",
+        protocol_versions: [PROTOCOL_VERSION],
+        settings: {},
+      });
+      expectThat(
+        code(again) === "BAD_REQUEST",
+        "W-5.1",
+        `a second hello was answered ${code(again)}, expected BAD_REQUEST (hello succeeds at most once per process)`,
+      );
     }
   } finally {
     await session.close();
   }
   const profile = `${ctx.hello.implementation.name} ${ctx.hello.implementation.version}, families [${ctx.hello.profile.families.join(", ")}], crash hook ${ctx.hello.profile.crash_hook ? "yes" : "no"}`;
-  if (findings.length > 0) return outcome("fail", `${findings.length} handshake rule(s) broken`, checks, findings, [profile]);
+  if (findings.length > 0)
+    return outcome("fail", `${findings.length} handshake rule(s) broken`, checks, findings, [profile]);
   return outcome("pass", "version negotiation and profile as W-5 requires", checks, [], [profile]);
 };
 
 /** The handshake stage: one unit, run by one shard. */
-export const handshake: StageDefinition<"handshake"> = { ...STAGE_CATALOG.handshake, shard: ONE_UNIT, run: handshakeStage };
+export const handshake: StageDefinition<"handshake"> = {
+  ...STAGE_CATALOG.handshake,
+  shard: ONE_UNIT,
+  run: handshakeStage,
+};

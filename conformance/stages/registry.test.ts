@@ -35,12 +35,15 @@ const EXPECTED_CONCERNS: Readonly<Record<StageName, readonly InvariantId[]>> = {
 /** reports/render.ts STAGE_WHAT before it was derived from the definitions. */
 const EXPECTED_WHAT: Readonly<Record<StageName, string>> = {
   handshake: "version negotiation and the declared profile (W-5)",
-  golden: "the golden sessions replayed, every reply compared (W-9), the implementation restarted on its data directory every 40 lines and at the end (W-7.1)",
+  golden:
+    "the golden sessions replayed, every reply compared (W-9), the implementation restarted on its data directory every 40 lines and at the end (W-7.1)",
   wire: "hostile input (W-1, W-4)",
-  exhaustive: "every edge (state, command) of a small scope of the model explored breadth first, driven over the wire from the initial world, every reply and world view compared (D-074)",
+  exhaustive:
+    "every edge (state, command) of a small scope of the model explored breadth first, driven over the wire from the initial world, every reply and world view compared (D-074)",
   differential: "generated runs compared step by step with the reference model, failures shrunk over the wire (D-037)",
   algebra: "merge orders, batchings and duplicates (AD-3), replay claims (S-4), excision against never merging (S-5)",
-  crash: "crash hook before and after every durable write, SIGKILL with requests in flight; the recovered world must equal the model's (W-7)",
+  crash:
+    "crash hook before and after every durable write, SIGKILL with requests in flight; the recovered world must equal the model's (W-7)",
   forgetting: "byte scans of the data directory for destroyed traces and excised distillates (W-7.2)",
 };
 
@@ -81,7 +84,7 @@ describe("the stage registry", () => {
     expect(STAGE_WHAT).toEqual(EXPECTED_WHAT);
   });
 
-  it("builds the \"not this shard's\" outcome in one place, the shard gate", () => {
+  it('builds the "not this shard\'s" outcome in one place, the shard gate', () => {
     const dir = join(KIT_ROOT, "conformance/stages");
     const callers = readdirSync(dir)
       .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
@@ -92,10 +95,16 @@ describe("the stage registry", () => {
 });
 
 describe("the shard gate", () => {
-  const probe = (shard: ShardUnitsLike, result: StageOutcome = outcome("pass", "ran", 1)): { def: StageDefinition; runs: () => number } => {
+  const probe = (
+    shard: ShardUnitsLike,
+    result: StageOutcome = outcome("pass", "ran", 1),
+  ): { def: StageDefinition; runs: () => number } => {
     let n = 0;
     const def: StageDefinition = {
-      name: "golden", concerns: [], description: "probe", shard,
+      name: "golden",
+      concerns: [],
+      description: "probe",
+      shard,
       run: async () => {
         n++;
         return result;
@@ -141,7 +150,13 @@ describe("the shard gate", () => {
     const p = probe({ dealt: "while-running" }, NONE_OWNED);
     const out = await runStage(p.def, ctxOf({ index: 1, count: 2 }));
     expect(p.runs()).toBe(1);
-    expect(out).toEqual({ verdict: "not-applicable", reason: "no unit of this stage belongs to shard 2/2", checks: 0, findings: [], notes: [] });
+    expect(out).toEqual({
+      verdict: "not-applicable",
+      reason: "no unit of this stage belongs to shard 2/2",
+      checks: 0,
+      findings: [],
+      notes: [],
+    });
   });
 
   it("gates each stage on the units it dealt out itself before the gate was shared", () => {
@@ -155,9 +170,13 @@ describe("the shard gate", () => {
     // Algebra: three merge groups, then the excision cases; none dealt out when its needs or --only leave it nothing.
     const all = before("algebra", ctxOf(undefined));
     expect(all).toBeGreaterThan(3);
-    expect(before("algebra", ctxOf(undefined, { settings: { ...ctxOf(undefined).settings, only: ["S-5"] } }))).toBe((all ?? 0) - 3);
+    expect(before("algebra", ctxOf(undefined, { settings: { ...ctxOf(undefined).settings, only: ["S-5"] } }))).toBe(
+      (all ?? 0) - 3,
+    );
     expect(before("algebra", ctxOf(undefined, { settings: { ...ctxOf(undefined).settings, only: ["AD-3"] } }))).toBe(3);
-    expect(before("algebra", ctxOf(undefined, { settings: { ...ctxOf(undefined).settings, only: ["I1"] } }))).toBeNull();
+    expect(
+      before("algebra", ctxOf(undefined, { settings: { ...ctxOf(undefined).settings, only: ["I1"] } })),
+    ).toBeNull();
     expect(before("algebra", ctxOf(undefined, { families: ["advaita", "ripa"] }))).toBeNull();
     // Differential and crash deal their units out while running.
     expect(definitionOf("differential").shard.dealt).toBe("while-running");

@@ -38,6 +38,8 @@ export const definitionOf = (name: StageName): StageDefinition => {
 };
 
 /** Each stage's runner, behind the shard gate (shard-gate.ts): what certify.ts calls. */
-export const STAGE_RUNNERS: Readonly<Record<StageName, (ctx: StageContext) => Promise<StageOutcome>>> = Object.fromEntries(
-  STAGE_DEFINITIONS.map((d) => [d.name, (ctx: StageContext) => runStage(d, ctx)]),
-) as Record<StageName, (ctx: StageContext) => Promise<StageOutcome>>;
+export const STAGE_RUNNERS: Readonly<Record<StageName, (ctx: StageContext) => Promise<StageOutcome>>> =
+  Object.fromEntries(STAGE_DEFINITIONS.map((d) => [d.name, (ctx: StageContext) => runStage(d, ctx)])) as Record<
+    StageName,
+    (ctx: StageContext) => Promise<StageOutcome>
+  >;

@@ -10,7 +10,8 @@ import { DEFAULT_EXHAUSTIVE_SCOPE } from "./exhaustive-scope.ts";
 import type { CertifySettings } from "./types.ts";
 
 /** The scope of this certification. */
-export const scopeOf = (settings: Pick<CertifySettings, "exhaustiveScope">): string => settings.exhaustiveScope ?? DEFAULT_EXHAUSTIVE_SCOPE;
+export const scopeOf = (settings: Pick<CertifySettings, "exhaustiveScope">): string =>
+  settings.exhaustiveScope ?? DEFAULT_EXHAUSTIVE_SCOPE;
 
 // Exploring is pure and costs about a second for the quick scope: once per scope and profile per
 // process (the shard gate asks for the units before the run, the certificate for the figure after).
@@ -23,6 +24,7 @@ const covers = new Map<string, EdgeCover>();
 export const coverOf = (scope: string, families: readonly Family[]): EdgeCover => {
   const key = `${families.join(",")} ${scope}`;
   let c = covers.get(key);
-  if (c === undefined) covers.set(key, (c = edgeCover(loadScope(scope), { allow: (command) => opAllowed(command.op, families) })));
+  if (c === undefined)
+    covers.set(key, (c = edgeCover(loadScope(scope), { allow: (command) => opAllowed(command.op, families) })));
   return c;
 };

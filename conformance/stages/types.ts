@@ -88,15 +88,26 @@ export interface StageContext {
 const NOT_THIS_SHARD = "no unit of this stage belongs to shard";
 
 /** The outcome of a stage none of whose units belong to this shard. */
-export const notThisShard = (shard: Shard): StageOutcome =>
-  ({ verdict: "not-applicable", reason: `${NOT_THIS_SHARD} ${shard.index + 1}/${shard.count}`, checks: 0, findings: [], notes: [] });
+export const notThisShard = (shard: Shard): StageOutcome => ({
+  verdict: "not-applicable",
+  reason: `${NOT_THIS_SHARD} ${shard.index + 1}/${shard.count}`,
+  checks: 0,
+  findings: [],
+  notes: [],
+});
 
 /**
  * What a stage whose units are dealt out only as it runs (definition.ts `while-running`) returns
  * when none of them was this shard's; the shard gate (shard-gate.ts) turns it into `notThisShard`.
  * Compared by identity, so it cannot be mistaken for a real outcome.
  */
-export const NONE_OWNED: StageOutcome = Object.freeze({ verdict: "not-applicable", reason: NOT_THIS_SHARD, checks: 0, findings: [], notes: [] });
+export const NONE_OWNED: StageOutcome = Object.freeze({
+  verdict: "not-applicable",
+  reason: NOT_THIS_SHARD,
+  checks: 0,
+  findings: [],
+  notes: [],
+});
 
 /** Was a stage result only "not this shard's" (so a merge does not count it as a verdict)? */
 export const wasNotThisShard = (r: { readonly verdict: string; readonly reason: string }): boolean =>
@@ -106,6 +117,16 @@ export const wasNotThisShard = (r: { readonly verdict: string; readonly reason: 
 // re-exported for the stages.
 export { CannotStart, Undrivable, WireBreak } from "../core/driver-errors.ts";
 
-export const outcome = (verdict: Verdict, reason: string, checks: number, findings: readonly Finding[] = [], notes: readonly string[] = []): StageOutcome => ({
-  verdict, reason, checks, findings, notes,
+export const outcome = (
+  verdict: Verdict,
+  reason: string,
+  checks: number,
+  findings: readonly Finding[] = [],
+  notes: readonly string[] = [],
+): StageOutcome => ({
+  verdict,
+  reason,
+  checks,
+  findings,
+  notes,
 });

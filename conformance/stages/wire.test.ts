@@ -15,7 +15,9 @@ import { runPass, wireStage } from "./wire.ts";
 import { buildCatalog, judge, matches, repliesExpected } from "./wire-catalog.ts";
 
 const HELLO: HelloResult = {
-  implementation: { name: "fake", version: "0" }, protocol_version: "1", protocol_versions: ["1"],
+  implementation: { name: "fake", version: "0" },
+  protocol_version: "1",
+  protocol_versions: ["1"],
   profile: { families: ["advaita"], crash_hook: false },
 };
 
@@ -29,8 +31,13 @@ const context = (commandLine: string, requestTimeoutMs = 15_000): StageContext =
   targets.push(target);
   return {
     settings: { seed: 1, runs: 10, timeBudgetMs: 120_000, requestTimeoutMs, startupTimeoutMs: 30_000, only: [] },
-    hello: HELLO, families: ["janma", "samskara", "advaita", "ripa"], crashHook: true, target,
-    witnesses: new WitnessBook(), progress: silentProgress, deadline: Date.now() + 120_000,
+    hello: HELLO,
+    families: ["janma", "samskara", "advaita", "ripa"],
+    crashHook: true,
+    target,
+    witnesses: new WitnessBook(),
+    progress: silentProgress,
+    deadline: Date.now() + 120_000,
   };
 };
 
@@ -68,7 +75,15 @@ describe("the hostile-input catalog", () => {
     expect(repliesExpected(catalog)).toBe(catalog.length - BLANK); // the empty or blank lines
     expect(BLANK).toBe(4);
     const labels = catalog.map((c) => c.label).join("\n");
-    for (const must of ["1048577 bytes", "exactly 1048576 bytes", "nesting 65 deep", "nesting exactly 64 deep", "129 characters", "exactly 128 characters", "2^53-1"]) {
+    for (const must of [
+      "1048577 bytes",
+      "exactly 1048576 bytes",
+      "nesting 65 deep",
+      "nesting exactly 64 deep",
+      "129 characters",
+      "exactly 128 characters",
+      "2^53-1",
+    ]) {
       expect(labels).toContain(must);
     }
     // Every line is one line: a single \n, at its end (W-1.2).
@@ -77,7 +92,12 @@ describe("the hostile-input catalog", () => {
 
   it("judges code, id, definite and invariant, and counts replies", () => {
     const e = { kind: "error", code: "BAD_JSON", id: null } as const;
-    const bad = { type: "reply", id: null, ok: false, error: { code: "BAD_JSON", invariant: null, message: "", definite: true } } as const;
+    const bad = {
+      type: "reply",
+      id: null,
+      ok: false,
+      error: { code: "BAD_JSON", invariant: null, message: "", definite: true },
+    } as const;
     expect(judge(e, [bad])).toBeNull();
     expect(judge(e, [])).toBe("got no reply");
     expect(judge(e, [bad, bad])).toMatch(/^got 2 replies/);
@@ -114,7 +134,9 @@ describe("wireStage", () => {
     expect(o.verdict).toBe("fail");
     expect(checksOf(o)).toContain("wire/W-1.4");
     const f = o.findings.find((x) => x.check === "wire/W-1.4");
-    expect(f?.summary).toMatch(/^line 1 \(oversized line of 1048577 bytes.*expected LINE_TOO_LONG with id null.*got BAD_JSON with id null$/);
+    expect(f?.summary).toMatch(
+      /^line 1 \(oversized line of 1048577 bytes.*expected LINE_TOO_LONG with id null.*got BAD_JSON with id null$/,
+    );
     expect(o.findings.every((x) => x.invariant === null && x.stage === "wire" && x.trace === null)).toBe(true);
   });
 
@@ -125,7 +147,9 @@ describe("wireStage", () => {
     expect(o.findings[0]?.summary).toMatch(/\(an empty line\): expected no reply, got BAD_JSON/);
     // The pipelined symptom (too many replies) is kept as context, not as a second finding.
     const n = repliesExpected(buildCatalog());
-    expect(o.notes.join("\n")).toMatch(new RegExp(`^pipelined: the ${n} non-empty lines .* got ${n + BLANK} replies.*W-1.6`, "m"));
+    expect(o.notes.join("\n")).toMatch(
+      new RegExp(`^pipelined: the ${n} non-empty lines .* got ${n + BLANK} replies.*W-1.6`, "m"),
+    );
   });
 
   it("fails an implementation that writes into its data directory on bad input, naming the directory", async () => {
@@ -148,7 +172,9 @@ describe("wireStage", () => {
     const o = await fake("die-on-bad-utf8");
     expect(o.verdict).toBe("fail");
     expect(checksOf(o)).toEqual(["wire/W-4"]);
-    expect(o.findings[0]?.summary).toMatch(new RegExp(`^line ${lineOf("invalid UTF-8")} \\(invalid UTF-8.*must not crash.*exited with code 3`));
+    expect(o.findings[0]?.summary).toMatch(
+      new RegExp(`^line ${lineOf("invalid UTF-8")} \\(invalid UTF-8.*must not crash.*exited with code 3`),
+    );
   });
 
   it("fails an implementation that logs on stdout, with the rule the client saw broken (W-1.3)", async () => {
@@ -157,8 +183,14 @@ describe("wireStage", () => {
     // Found in the pipelined batch, then named line by line: one finding per line that is not JSON.
     expect(NOT_JSON).toBe(13);
     expect(checksOf(o)).toEqual(Array<string>(NOT_JSON).fill("wire/W-1.3"));
-    expect(o.findings[0]?.summary).toMatch(new RegExp(`^line ${NOT_JSON_LINES[0] ?? 0} .*: what came back broke the protocol: a stdout line is not one JSON value.*warning: a line that is not JSON`));
-    expect(o.notes.join("\n")).toMatch(new RegExp(`^pipelined: while answering the pipelined catalog: ${NOT_JSON} times`, "m"));
+    expect(o.findings[0]?.summary).toMatch(
+      new RegExp(
+        `^line ${NOT_JSON_LINES[0] ?? 0} .*: what came back broke the protocol: a stdout line is not one JSON value.*warning: a line that is not JSON`,
+      ),
+    );
+    expect(o.notes.join("\n")).toMatch(
+      new RegExp(`^pipelined: while answering the pipelined catalog: ${NOT_JSON} times`, "m"),
+    );
   });
 
   it("names each line whose reply is not a Reply (an invalid id echoed), after re-sending line by line", async () => {
@@ -166,15 +198,24 @@ describe("wireStage", () => {
     expect(o.verdict).toBe("fail");
     expect(new Set(checksOf(o))).toEqual(new Set(["wire/W-3"]));
     const summaries = o.findings.map((f) => f.summary).join("\n");
-    expect(summaries).toMatch(new RegExp(`^line ${lineOf("a negative id")} \\(a negative id \\(-1\\)\\): what came back broke the protocol`, "m"));
+    expect(summaries).toMatch(
+      new RegExp(
+        `^line ${lineOf("a negative id")} \\(a negative id \\(-1\\)\\): what came back broke the protocol`,
+        "m",
+      ),
+    );
     expect(summaries).toMatch(new RegExp(`^line ${lineOf("an id of 129")} \\(an id of 129 characters`, "m"));
-    expect(o.notes.join("\n")).toMatch(new RegExp(`^pipelined: the ${repliesExpected(buildCatalog())} non-empty lines .* got \\d+ replies`, "m"));
+    expect(o.notes.join("\n")).toMatch(
+      new RegExp(`^pipelined: the ${repliesExpected(buildCatalog())} non-empty lines .* got \\d+ replies`, "m"),
+    );
   });
 
   it("ends inconclusive when the implementation stops answering, naming the line", async () => {
     const o = await fake("stall-on-deep", 1_500);
     expect(o.findings).toEqual([]);
     expect(o.verdict).toBe("inconclusive");
-    expect(o.reason).toMatch(new RegExp(`^line ${lineOf("nesting 65 deep")} \\(nesting 65 deep.*no reply within 1500 ms`));
+    expect(o.reason).toMatch(
+      new RegExp(`^line ${lineOf("nesting 65 deep")} \\(nesting 65 deep.*no reply within 1500 ms`),
+    );
   });
 });

@@ -30,14 +30,29 @@ import { STAGE_CATALOG } from "./catalog.ts";
 import { ONE_UNIT, type StageDefinition } from "./definition.ts";
 import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 import {
-  buildCatalog, describeExpectation, describeReply, judge, repliesExpected, sentinelId, setupMint, SETUP_MINT_ID, WORLD_AFTER_ID, WORLD_BEFORE_ID,
+  buildCatalog,
+  describeExpectation,
+  describeReply,
+  judge,
+  repliesExpected,
+  sentinelId,
+  setupMint,
+  SETUP_MINT_ID,
+  WORLD_AFTER_ID,
+  WORLD_BEFORE_ID,
   type CatalogEntry,
 } from "./wire-catalog.ts";
 
 /** After the process exits, how long its last stdout bytes may still be on their way (Node reports exit before the pipe is drained). */
 const EXIT_DRAIN_MS = 250;
 
-const finding = (check: string, summary: string): Finding => ({ invariant: null, stage: "wire", check, summary, trace: null });
+const finding = (check: string, summary: string): Finding => ({
+  invariant: null,
+  stage: "wire",
+  check,
+  summary,
+  trace: null,
+});
 
 const lineName = (i: number, e: CatalogEntry): string => `line ${i + 1} (${e.label})`;
 
@@ -73,11 +88,15 @@ export const snapshotDir = (dir: string): Map<string, string> => {
 };
 
 /** null when equal; otherwise which entries were added, removed or changed (at most a few of each). */
-export const dirDifference = (before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): string | null => {
+export const dirDifference = (
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): string | null => {
   const added = [...after.keys()].filter((k) => !before.has(k));
   const removed = [...before.keys()].filter((k) => !after.has(k));
   const changed = [...after.keys()].filter((k) => before.has(k) && before.get(k) !== after.get(k));
-  const list = (what: string, xs: string[]): string => (xs.length === 0 ? "" : `${what} ${xs.slice(0, 5).join(", ")}${xs.length > 5 ? ` and ${xs.length - 5} more` : ""}`);
+  const list = (what: string, xs: string[]): string =>
+    xs.length === 0 ? "" : `${what} ${xs.slice(0, 5).join(", ")}${xs.length > 5 ? ` and ${xs.length - 5} more` : ""}`;
   const parts = [list("added", added), list("removed", removed), list("changed", changed)].filter((s) => s !== "");
   return parts.length === 0 ? null : parts.join("; ");
 };
@@ -85,9 +104,19 @@ export const dirDifference = (before: ReadonlyMap<string, string>, after: Readon
 /** The first path at which two JSON values differ, with both values (short). */
 const firstDifference = (a: unknown, b: unknown, path = "$"): string | null => {
   if (isDeepStrictEqual(a, b)) return null;
-  if (typeof a === "object" && a !== null && typeof b === "object" && b !== null && Array.isArray(a) === Array.isArray(b)) {
+  if (
+    typeof a === "object" &&
+    a !== null &&
+    typeof b === "object" &&
+    b !== null &&
+    Array.isArray(a) === Array.isArray(b)
+  ) {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], Array.isArray(a) ? `${path}[${k}]` : `${path}.${k}`);
+      const d = firstDifference(
+        (a as Record<string, unknown>)[k],
+        (b as Record<string, unknown>)[k],
+        Array.isArray(a) ? `${path}[${k}]` : `${path}.${k}`,
+      );
       if (d !== null) return d;
     }
   }
@@ -129,7 +158,12 @@ const sendBatch = async (client: WireClient, data: Buffer, sentinel: string): Pr
     await new Promise((r) => setTimeout(r, EXIT_DRAIN_MS));
     return { end: "exited", replies: await drain(client), why: explain(client, "the implementation ended") };
   }
-  if (o.kind === "timeout") return { end: "timeout", replies: await drain(client), why: explain(client, `no reply within ${o.ms} ms (to the line, or to the request sent after it)`) };
+  if (o.kind === "timeout")
+    return {
+      end: "timeout",
+      replies: await drain(client),
+      why: explain(client, `no reply within ${o.ms} ms (to the line, or to the request sent after it)`),
+    };
   // A reply, or a sentinel reply that broke the protocol (recorded in client.violations): either way the batch is over.
   return { end: "sentinel", replies: await drain(client) };
 };
@@ -162,7 +196,9 @@ const violationFindings = (client: WireClient, from: number, where: string): Fin
     if (seen === undefined) byRule.set(v.rule, { n: 1, first: `${v.message}: ${v.raw}` });
     else seen.n++;
   }
-  return [...byRule].map(([rule, { n, first }]) => finding(`wire/${rule}`, `${where}: ${n === 1 ? "" : `${n} times, first: `}${first}`));
+  return [...byRule].map(([rule, { n, first }]) =>
+    finding(`wire/${rule}`, `${where}: ${n === 1 ? "" : `${n} times, first: `}${first}`),
+  );
 };
 
 const crashSummary = (client: WireClient, what: string): string => {
@@ -180,9 +216,18 @@ const runSequential = async (client: WireClient, catalog: readonly CatalogEntry[
     const broke = violationFindings(client, v0, `${lineName(i, e)}: what came back broke the protocol`);
     pass.findings.push(...broke);
     if (b.end === "exited") {
-      pass.findings.push(finding("wire/W-4", crashSummary(client, `${lineName(i, e)}${b.replies.length === 0 ? "" : `, after replying ${b.replies.map(describeReply).join(", ")}`}`)));
+      pass.findings.push(
+        finding(
+          "wire/W-4",
+          crashSummary(
+            client,
+            `${lineName(i, e)}${b.replies.length === 0 ? "" : `, after replying ${b.replies.map(describeReply).join(", ")}`}`,
+          ),
+        ),
+      );
       pass.explainsBatch = true;
-      if (i + 1 < catalog.length) pass.notes.push(`lines ${i + 2}..${catalog.length} of the catalog were not sent after the crash`);
+      if (i + 1 < catalog.length)
+        pass.notes.push(`lines ${i + 2}..${catalog.length} of the catalog were not sent after the crash`);
       return;
     }
     if (b.end === "timeout") {
@@ -194,7 +239,8 @@ const runSequential = async (client: WireClient, catalog: readonly CatalogEntry[
       pass.findings.push(finding(`wire/${e.rule}`, `${lineName(i, e)}: expected ${describeWanted(e)}, ${wrong}`));
     }
     // A reply too many or too few (or one dropped as a protocol break) explains a pipelined count mismatch.
-    if (broke.length > 0 || (wrong !== null && b.replies.length !== (e.expect.kind === "none" ? 0 : 1))) pass.explainsBatch = true;
+    if (broke.length > 0 || (wrong !== null && b.replies.length !== (e.expect.kind === "none" ? 0 : 1)))
+      pass.explainsBatch = true;
     notice(e, b.replies, pass);
   }
 };
@@ -214,12 +260,21 @@ const runPipelined = async (client: WireClient, catalog: readonly CatalogEntry[]
     return;
   }
   if (b.end === "exited") {
-    pass.batchProblem = finding("wire/W-4", crashSummary(client, `while answering the pipelined catalog of ${catalog.length} lines, after ${b.replies.length} of ${expected} replies`));
+    pass.batchProblem = finding(
+      "wire/W-4",
+      crashSummary(
+        client,
+        `while answering the pipelined catalog of ${catalog.length} lines, after ${b.replies.length} of ${expected} replies`,
+      ),
+    );
     pass.rerun = true;
     return;
   }
   if (b.replies.length !== expected) {
-    pass.batchProblem = finding("wire/W-1.6", `the ${expected} non-empty lines of the catalog, sent in one write, got ${b.replies.length} replies before the reply to the request after them (W-1.6: exactly one reply per non-empty line, in order; W-1.2: none to an empty line)`);
+    pass.batchProblem = finding(
+      "wire/W-1.6",
+      `the ${expected} non-empty lines of the catalog, sent in one write, got ${b.replies.length} replies before the reply to the request after them (W-1.6: exactly one reply per non-empty line, in order; W-1.2: none to an empty line)`,
+    );
     pass.rerun = true;
     return;
   }
@@ -232,7 +287,8 @@ const runPipelined = async (client: WireClient, catalog: readonly CatalogEntry[]
     pass.checks++;
     const mine = e.expect.kind === "none" ? [] : b.replies.slice(next, ++next);
     const wrong = judge(e.expect, mine);
-    if (wrong !== null) pass.findings.push(finding(`wire/${e.rule}`, `${lineName(i, e)}: expected ${describeWanted(e)}, ${wrong}`));
+    if (wrong !== null)
+      pass.findings.push(finding(`wire/${e.rule}`, `${lineName(i, e)}: expected ${describeWanted(e)}, ${wrong}`));
     notice(e, mine, pass);
   }
 };
@@ -253,13 +309,23 @@ const notice = (e: CatalogEntry, replies: readonly Reply[], pass: Pass): void =>
  * data-directory checks. Exported so that tests can run the line-by-line mode on its own.
  */
 export const runPass = async (ctx: StageContext, catalog: readonly CatalogEntry[], mode: Mode): Promise<Pass> => {
-  const pass: Pass = { checks: 0, findings: [], notes: [], undrivable: null, batchProblem: null, deferred: [], rerun: false, explainsBatch: false };
+  const pass: Pass = {
+    checks: 0,
+    findings: [],
+    notes: [],
+    undrivable: null,
+    batchProblem: null,
+    deferred: [],
+    rerun: false,
+    explainsBatch: false,
+  };
   let session: Session;
   try {
     session = await ctx.target.open();
   } catch (e) {
     if (e instanceof Undrivable) pass.undrivable = `could not start a session for the ${mode} catalog: ${e.message}`;
-    else if (e instanceof WireBreak) pass.findings.push(finding(`wire/${e.rule}`, `the handshake broke the protocol: ${e.message}`));
+    else if (e instanceof WireBreak)
+      pass.findings.push(finding(`wire/${e.rule}`, `the handshake broke the protocol: ${e.message}`));
     else throw e;
     return pass;
   }
@@ -267,7 +333,10 @@ export const runPass = async (ctx: StageContext, catalog: readonly CatalogEntry[
   try {
     // Setup: some state, so that a data directory that must not change is not trivially empty.
     const minted = await session.reply({ type: "command", id: SETUP_MINT_ID, command: setupMint(1, "wire-root-1") });
-    if (!minted.ok) pass.notes.push(`the setup advaita.mint was refused (${describeReply(minted)}); the catalog ran on an empty world`);
+    if (!minted.ok)
+      pass.notes.push(
+        `the setup advaita.mint was refused (${describeReply(minted)}); the catalog ran on an empty world`,
+      );
     const worldBefore = (await session.ok({ type: "query", id: WORLD_BEFORE_ID, query: { name: "world" } })).result;
     const dirBefore = snapshotDir(session.dataDir);
 
@@ -283,7 +352,13 @@ export const runPass = async (ctx: StageContext, catalog: readonly CatalogEntry[
     // W-4: the data directory's bytes are what they were, whether or not the process survived.
     pass.checks++;
     const dirDiff = dirDifference(dirBefore, snapshotDir(session.dataDir));
-    if (dirDiff !== null) pass.findings.push(finding("wire/W-4", `the data directory changed during the hostile-input catalog (${mode}): ${dirDiff}; input, however hostile, must not change it (W-4)`));
+    if (dirDiff !== null)
+      pass.findings.push(
+        finding(
+          "wire/W-4",
+          `the data directory changed during the hostile-input catalog (${mode}): ${dirDiff}; input, however hostile, must not change it (W-4)`,
+        ),
+      );
     if (client.hasExited) return pass; // the crash is already a finding (or the batch problem)
 
     // W-4: alive, and the world is the world before.
@@ -294,11 +369,22 @@ export const runPass = async (ctx: StageContext, catalog: readonly CatalogEntry[
     } catch (e) {
       // It answered the whole catalog, then died: still a crash caused by hostile input.
       if (!(e instanceof Undrivable && client.hasExited)) throw e;
-      pass.findings.push(finding("wire/W-4", crashSummary(client, `after answering the ${mode} catalog, before answering the world query after it`)));
+      pass.findings.push(
+        finding(
+          "wire/W-4",
+          crashSummary(client, `after answering the ${mode} catalog, before answering the world query after it`),
+        ),
+      );
       return pass;
     }
     const worldDiff = firstDifference(worldBefore, worldAfter);
-    if (worldDiff !== null) pass.findings.push(finding("wire/W-4", `the world changed during the hostile-input catalog (${mode}), which was all refused or read-only: ${worldDiff}`));
+    if (worldDiff !== null)
+      pass.findings.push(
+        finding(
+          "wire/W-4",
+          `the world changed during the hostile-input catalog (${mode}), which was all refused or read-only: ${worldDiff}`,
+        ),
+      );
     return pass;
   } catch (e) {
     client.rawMode = false;
@@ -339,7 +425,8 @@ export const wireStage = async (ctx: StageContext): Promise<StageOutcome> => {
   let second: Pass | undefined;
   if (first.rerun) {
     if (!outOfTime(ctx)) second = await runPass(ctx, catalog, "sequential");
-    else notes.push("the time budget ended before the catalog could be sent again line by line to name the failing line");
+    else
+      notes.push("the time budget ended before the catalog could be sent again line by line to name the failing line");
   }
   const passes = second === undefined ? [first] : [first, second];
   // The line-by-line findings first: they name the line.
@@ -351,13 +438,21 @@ export const wireStage = async (ctx: StageContext): Promise<StageOutcome> => {
   if (findings.length > 0) {
     if (undrivable !== null) notes.push(`also: ${undrivable}`);
     const [f] = findings;
-    return outcome("fail", `${findings.length} wire finding${findings.length === 1 ? "" : "s"}; first: ${f?.summary ?? ""}`, checks, findings, notes);
+    return outcome(
+      "fail",
+      `${findings.length} wire finding${findings.length === 1 ? "" : "s"}; first: ${f?.summary ?? ""}`,
+      checks,
+      findings,
+      notes,
+    );
   }
   if (undrivable !== null) return outcome("inconclusive", undrivable, checks, [], notes);
   return outcome(
     "pass",
     `${catalog.length} hostile or boundary lines answered one reply per non-empty line, in order, with the W-4 codes; process alive, world and data directory unchanged`,
-    checks, [], notes,
+    checks,
+    [],
+    notes,
   );
 };
 

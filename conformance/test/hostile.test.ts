@@ -28,7 +28,8 @@ const tmp = mkdtempSync(join(tmpdir(), "srk-hostile-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const q = (s: string): string => `'${s.replaceAll("'", `'"'"'`)}'`;
-const commandLine = (mode: string, extra = ""): string => `${q(process.execPath)} ${FIXTURE} --mode ${mode}${extra === "" ? "" : ` ${extra}`}`;
+const commandLine = (mode: string, extra = ""): string =>
+  `${q(process.execPath)} ${FIXTURE} --mode ${mode}${extra === "" ? "" : ` ${extra}`}`;
 
 interface Run {
   readonly result: CertifyResult;
@@ -39,12 +40,24 @@ interface Run {
   readonly text: string;
 }
 
-const run = async (mode: string, opts: { stages?: readonly StageName[]; extra?: string; startupTimeoutMs?: number } = {}): Promise<Run> => {
+const run = async (
+  mode: string,
+  opts: { stages?: readonly StageName[]; extra?: string; startupTimeoutMs?: number } = {},
+): Promise<Run> => {
   const outDir = mkdtempSync(join(tmp, `${mode}-`));
   const t0 = performance.now();
   const result = await certify({
-    commandLine: commandLine(mode, opts.extra), cwd: REPO_ROOT, outDir, seed: 1, runs: 3, timeBudgetMs: 20_000,
-    requestTimeoutMs: REQUEST_TIMEOUT_MS, startupTimeoutMs: opts.startupTimeoutMs ?? STARTUP_TIMEOUT_MS, only: [], graceMs: 3_000, progress: silentProgress,
+    commandLine: commandLine(mode, opts.extra),
+    cwd: REPO_ROOT,
+    outDir,
+    seed: 1,
+    runs: 3,
+    timeBudgetMs: 20_000,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    startupTimeoutMs: opts.startupTimeoutMs ?? STARTUP_TIMEOUT_MS,
+    only: [],
+    graceMs: 3_000,
+    progress: silentProgress,
     ...(opts.stages === undefined ? {} : { stages: opts.stages }),
   });
   const ms = performance.now() - t0;
@@ -93,7 +106,9 @@ const isRunning = (pid: number): boolean => {
 const TEST_MS = 45_000;
 
 describe("the fake's well-behaved baseline", () => {
-  it("passes the handshake stage with no fault (so each mode's diagnosis is the mode's)", { timeout: TEST_MS }, async () => {
+  it("passes the handshake stage with no fault (so each mode's diagnosis is the mode's)", {
+    timeout: TEST_MS,
+  }, async () => {
     const r = await run("well-behaved", { stages: ["handshake"] });
     // Nothing is certified: it implements no operation, so every invariant lacks a witness.
     expectOutcome(r, "inconclusive");
@@ -125,7 +140,9 @@ describe.concurrent("an implementation that cannot be driven is inconclusive, wi
     const r = await run("hang-at-start");
     expectOutcome(r, "inconclusive");
     expect(r.cert.implementation_faults).toHaveLength(1);
-    expect(r.text).toContain(`no reply to hello within ${STARTUP_TIMEOUT_MS} ms (--startup-timeout ${STARTUP_TIMEOUT_MS}; raise it`);
+    expect(r.text).toContain(
+      `no reply to hello within ${STARTUP_TIMEOUT_MS} ms (--startup-timeout ${STARTUP_TIMEOUT_MS}; raise it`,
+    );
     expect(r.text).toContain("starting, and never answering");
     expect(r.ms).toBeLessThan(STARTUP_TIMEOUT_MS + 10_000);
   });
@@ -141,7 +158,9 @@ describe.concurrent("an implementation that cannot be driven is inconclusive, wi
     expect(stage(r, "differential").reason).toContain(`within ${REQUEST_TIMEOUT_MS} ms`);
   });
 
-  it("partial-line: half a reply then silence is a hang, and the diagnosis shows the unterminated bytes", { timeout: TEST_MS }, async () => {
+  it("partial-line: half a reply then silence is a hang, and the diagnosis shows the unterminated bytes", {
+    timeout: TEST_MS,
+  }, async () => {
     const r = await run("partial-line", { stages: ["handshake", "differential"] });
     expectOutcome(r, "inconclusive");
     expect(checks(r)).toEqual([]);
@@ -153,7 +172,9 @@ describe.concurrent("an implementation that cannot be driven is inconclusive, wi
     expect(stage(r, "differential").reason).toContain("no reply to reset");
   });
 
-  it("crash-mid-run: killed by SIGSEGV after answering requests, with its last stderr line", { timeout: TEST_MS }, async () => {
+  it("crash-mid-run: killed by SIGSEGV after answering requests, with its last stderr line", {
+    timeout: TEST_MS,
+  }, async () => {
     const r = await run("crash-mid-run", { stages: ["handshake", "differential"], extra: "--after 1" });
     expectOutcome(r, "inconclusive");
     expect(checks(r)).toEqual([]);
@@ -161,11 +182,15 @@ describe.concurrent("an implementation that cannot be driven is inconclusive, wi
     const diff = stage(r, "differential");
     expect(diff.verdict).toBe("inconclusive");
     // It answered hello and reset, then died on the first command: exactly that request is named.
-    expect(diff.reason).toContain(`the implementation ended before replying to command "t1" (step 1) (the implementation killed by SIGSEGV)`);
+    expect(diff.reason).toContain(
+      `the implementation ended before replying to command "t1" (step 1) (the implementation killed by SIGSEGV)`,
+    );
     expect(diff.reason).toContain("crashing after answering 1 request(s) after hello");
   });
 
-  it("stderr-flood: ~75 MB of stderr cost nothing, and the diagnosis keeps only the last lines", { timeout: TEST_MS }, async () => {
+  it("stderr-flood: ~75 MB of stderr cost nothing, and the diagnosis keeps only the last lines", {
+    timeout: TEST_MS,
+  }, async () => {
     // Writing ~75 MB takes the fixture more than the suite's 3 s startup timeout on a loaded
     // machine (these tests run side by side); the point is the exit diagnosis, so it gets 30 s.
     const r = await run("stderr-flood", { stages: ["handshake"], startupTimeoutMs: 30_000 });
@@ -194,7 +219,9 @@ describe.concurrent("an implementation that cannot be driven is inconclusive, wi
     expect(client.stderrTail(10).length).toBeLessThanOrEqual(4200);
   });
 
-  it("spawns-children: the whole process group is killed, no child outlives the run", { timeout: TEST_MS }, async () => {
+  it("spawns-children: the whole process group is killed, no child outlives the run", {
+    timeout: TEST_MS,
+  }, async () => {
     const pidFile = join(tmp, "spawned-pids");
     const r = await run("spawns-children", { stages: ["handshake"], extra: `--pid-file ${q(pidFile)}` });
     expectOutcome(r, "inconclusive");
@@ -216,14 +243,18 @@ describe.concurrent("a protocol violation fails, naming the W-rule", () => {
     expect(r.text).toContain('[info] handling hello "h-again"');
     expect(r.cert.baseline.unexpected_failures).toContain("handshake");
     expect(stage(r, "differential").verdict).toBe("fail"); // the differential stage sees it too, at its first request
-    expect(stage(r, "differential").findings.map((f) => f.check).some((c) => c.endsWith("W-1.3"))).toBe(true);
+    expect(
+      stage(r, "differential")
+        .findings.map((f) => f.check)
+        .some((c) => c.endsWith("W-1.3")),
+    ).toBe(true);
   });
 
   it("wrong-ids: a reply that does not echo its request's id breaks W-3", { timeout: TEST_MS }, async () => {
     const r = await run("wrong-ids", { stages: ["handshake", "differential"] });
     expectOutcome(r, "violations");
     expect(checks(r)).toContain("handshake/W-3");
-    expect(r.text).toContain('not-h-again');
+    expect(r.text).toContain("not-h-again");
     // A wrong id is a violation, not a hang: the stage does not wait for the timeout.
     expect(stage(r, "handshake").duration_ms).toBeLessThan(REQUEST_TIMEOUT_MS);
   });
@@ -235,7 +266,9 @@ describe.concurrent("a protocol violation fails, naming the W-rule", () => {
     expect(r.text).toContain("not valid UTF-8");
   });
 
-  it("bad-hello: a hello result without a profile breaks W-5.1 at the first handshake", { timeout: TEST_MS }, async () => {
+  it("bad-hello: a hello result without a profile breaks W-5.1 at the first handshake", {
+    timeout: TEST_MS,
+  }, async () => {
     const r = await run("bad-hello");
     expectOutcome(r, "violations");
     expect(r.cert.protocol_version).toBeNull();
@@ -244,15 +277,21 @@ describe.concurrent("a protocol violation fails, naming the W-rule", () => {
     expect(stage(r, "handshake").verdict).toBe("fail");
   });
 
-  it("oversized-reply: a reply line over the runner's 64 MiB cap is cut off and reported", { timeout: TEST_MS }, async () => {
+  it("oversized-reply: a reply line over the runner's 64 MiB cap is cut off and reported", {
+    timeout: TEST_MS,
+  }, async () => {
     const r = await run("oversized-reply", { stages: ["handshake", "differential"] });
     expectOutcome(r, "violations");
     expect(checks(r)).toContain("handshake/W-1.4");
     expect(r.text).toContain(`${64 * 1024 * 1024} bytes`);
-    expect(r.text).toContain(`{"type":"reply","id":"h-again","ok":false,"error":{"code":"NOT_FOUND","invariant":null,"message":"xxxx`);
+    expect(r.text).toContain(
+      `{"type":"reply","id":"h-again","ok":false,"error":{"code":"NOT_FOUND","invariant":null,"message":"xxxx`,
+    );
   });
 
-  it("ignores-shutdown: answered shutdown, then neither exits nor dies of SIGTERM: W-2.2, and it is killed", { timeout: TEST_MS }, async () => {
+  it("ignores-shutdown: answered shutdown, then neither exits nor dies of SIGTERM: W-2.2, and it is killed", {
+    timeout: TEST_MS,
+  }, async () => {
     const r = await run("ignores-shutdown", { stages: ["handshake"] });
     expectOutcome(r, "violations");
     expect(checks(r)).toContain("handshake/W-2.2");
@@ -262,14 +301,30 @@ describe.concurrent("a protocol violation fails, naming the W-rule", () => {
 });
 
 describe("through the real command line", () => {
-  it("srk certify on an implementation that hangs at start exits 2 and writes the certificate", { timeout: TEST_MS }, async () => {
+  it("srk certify on an implementation that hangs at start exits 2 and writes the certificate", {
+    timeout: TEST_MS,
+  }, async () => {
     const outDir = mkdtempSync(join(tmp, "cli-"));
     const t0 = performance.now();
     const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
       execFile(
         process.execPath,
-        ["bin/srk.mjs", "certify", "--impl", commandLine("hang-at-start"), "--out", outDir, "--runs", "3", "--time-budget", "20",
-          "--request-timeout", String(REQUEST_TIMEOUT_MS), "--startup-timeout", String(STARTUP_TIMEOUT_MS)],
+        [
+          "bin/srk.mjs",
+          "certify",
+          "--impl",
+          commandLine("hang-at-start"),
+          "--out",
+          outDir,
+          "--runs",
+          "3",
+          "--time-budget",
+          "20",
+          "--request-timeout",
+          String(REQUEST_TIMEOUT_MS),
+          "--startup-timeout",
+          String(STARTUP_TIMEOUT_MS),
+        ],
         { cwd: REPO_ROOT, timeout: BOUND_MS },
         (err, out) => resolve({ code: err === null ? 0 : typeof err.code === "number" ? err.code : null, stdout: out }),
       );

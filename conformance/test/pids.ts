@@ -21,7 +21,12 @@ export const isRunning = (pid: number): boolean => {
 
 /** The pids the record-pid fixture (fixtures/record-pid.mjs) wrote to `log`, none if it was never written. */
 export const recordedPids = (log: string): number[] =>
-  existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l !== "").map(Number) : [];
+  existsSync(log)
+    ? readFileSync(log, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map(Number)
+    : [];
 
 /** A command line of the kit's implementation that records its pid (fixtures/record-pid.mjs); run from the repository root. */
 export const PID_RECORDING_KIT = `${process.execPath} --import tsx --import ./conformance/test/fixtures/record-pid.mjs impl/main.ts`;

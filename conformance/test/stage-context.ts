@@ -13,8 +13,20 @@ import { WitnessBook } from "../verdicts/witnesses.ts";
 /** The kit's implementation as a command line (run from the repository root). */
 export const KIT_COMMAND_LINE = `${process.execPath} --import tsx impl/main.ts`;
 
-export const stageContext = (t: Target, over: Partial<StageContext> = {}, settings: Partial<StageContext["settings"]> = {}): StageContext => ({
-  settings: { seed: 1, runs: 10, timeBudgetMs: 120_000, requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], ...settings },
+export const stageContext = (
+  t: Target,
+  over: Partial<StageContext> = {},
+  settings: Partial<StageContext["settings"]> = {},
+): StageContext => ({
+  settings: {
+    seed: 1,
+    runs: 10,
+    timeBudgetMs: 120_000,
+    requestTimeoutMs: 15_000,
+    startupTimeoutMs: 30_000,
+    only: [],
+    ...settings,
+  },
   hello: {
     implementation: { name: "test", version: "0" },
     protocol_version: "1",

@@ -14,8 +14,11 @@ export class TraceFileError extends Error {
 }
 
 /** A trace step for a request, its expected reply and the actual normative part (null if none came). */
-export const traceStep = (request: Record<string, unknown>, expected: ExpectedReply | unknown, actual: unknown): TraceStep =>
-  ({ request, expected, actual: actual === undefined ? null : actual }) as TraceStep;
+export const traceStep = (
+  request: Record<string, unknown>,
+  expected: ExpectedReply | unknown,
+  actual: unknown,
+): TraceStep => ({ request, expected, actual: actual === undefined ? null : actual }) as TraceStep;
 
 /** Writes JSON atomically: a temporary file renamed over the target, so a reader never sees half a file. */
 export const writeJsonAtomic = (path: string, value: unknown): void => {
@@ -29,7 +32,12 @@ export const writeJsonAtomic = (path: string, value: unknown): void => {
  * Reads a JSON file and checks it against `schema`; any failure is an error (made by `fail`)
  * that names the file and, for a schema mismatch, the first issue and where it is.
  */
-export const readJsonFile = <T>(path: string, schema: z.ZodType<T>, what: string, fail: (message: string) => Error): T => {
+export const readJsonFile = <T>(
+  path: string,
+  schema: z.ZodType<T>,
+  what: string,
+  fail: (message: string) => Error,
+): T => {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, "utf8"));
@@ -44,4 +52,5 @@ export const readJsonFile = <T>(path: string, schema: z.ZodType<T>, what: string
   return parsed.data;
 };
 
-export const readTrace = (path: string): PortableTrace => readJsonFile(path, PortableTrace, "a portable trace", (m) => new TraceFileError(m));
+export const readTrace = (path: string): PortableTrace =>
+  readJsonFile(path, PortableTrace, "a portable trace", (m) => new TraceFileError(m));

@@ -50,7 +50,12 @@ describe("a client's signal", () => {
     const readyNow = new Promise<void>((r) => (ready = r));
     // It says so once its handler is in: a SIGTERM before that would end it (and prove nothing).
     const script = `process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000);`;
-    const proc = new ImplementationProcess(node(script), () => ready(), (e) => exits.push(String(e.signal)), c.signal);
+    const proc = new ImplementationProcess(
+      node(script),
+      () => ready(),
+      (e) => exits.push(String(e.signal)),
+      c.signal,
+    );
     await readyNow;
     c.abort(STOP);
     const info = await proc.exited;
@@ -59,7 +64,11 @@ describe("a client's signal", () => {
   });
 
   it("ends a process that honours SIGTERM with SIGTERM, before the grace", async () => {
-    const proc = new ImplementationProcess(node("setInterval(() => {}, 1000)"), () => {}, () => {});
+    const proc = new ImplementationProcess(
+      node("setInterval(() => {}, 1000)"),
+      () => {},
+      () => {},
+    );
     await proc.started;
     // A grace of ten minutes: the test would time out had it come to SIGKILL.
     expect((await proc.terminate(600_000)).signal).toBe("SIGTERM");
@@ -102,7 +111,13 @@ describe("a client's signal", () => {
 
 describe("a target's signal", () => {
   it("stops raw clients and sessions alike, dispose waits for them, and nothing starts afterwards", async () => {
-    const t = new Target({ commandLine: `${process.execPath} ${SILENT}`, cwd: REPO_ROOT, requestTimeoutMs: 600_000, startupTimeoutMs: 30_000, dataRoot: tmp });
+    const t = new Target({
+      commandLine: `${process.execPath} ${SILENT}`,
+      cwd: REPO_ROOT,
+      requestTimeoutMs: 600_000,
+      startupTimeoutMs: 30_000,
+      dataRoot: tmp,
+    });
     const c = new AbortController();
     t.signal = c.signal;
     const session = await t.open();

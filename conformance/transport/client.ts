@@ -27,11 +27,21 @@ import type { CrashAfterRequest, HelloResult, Query, QueryName, QueryResult, Rep
 import { HelloResult as HelloResultSchema, PROTOCOL_VERSION, Reply as ReplySchema } from "../../spec/wire/index.ts";
 import { replyIssue, replyIssueText } from "./reply-issue.ts";
 import { cutShortOf, onAbort } from "../core/abort.ts";
-import { describeExit, ImplementationProcess, MAX_REPLY_BYTES, type ExitInfo, type SpawnSpec, type StdoutLine } from "./process.ts";
+import {
+  describeExit,
+  ImplementationProcess,
+  MAX_REPLY_BYTES,
+  type ExitInfo,
+  type SpawnSpec,
+  type StdoutLine,
+} from "./process.ts";
 
 export class ProcessExited extends Error {
   override readonly name = "ProcessExited";
-  constructor(readonly exit: ExitInfo, readonly stderr: string) {
+  constructor(
+    readonly exit: ExitInfo,
+    readonly stderr: string,
+  ) {
     super(`implementation ${describeExit(exit)}`);
   }
 }
@@ -101,7 +111,8 @@ const quietly = <T>(p: Promise<T>): Promise<T> => {
   return p;
 };
 
-const shown = (s: string): string => (s.length > RAW_SHOWN ? `${s.slice(0, RAW_SHOWN)}… (cut: the first ${RAW_SHOWN} of ${s.length} characters shown)` : s);
+const shown = (s: string): string =>
+  s.length > RAW_SHOWN ? `${s.slice(0, RAW_SHOWN)}… (cut: the first ${RAW_SHOWN} of ${s.length} characters shown)` : s;
 
 export class WireClient {
   private proc: ImplementationProcess;
@@ -118,7 +129,10 @@ export class WireClient {
   readonly violations: Violation[] = [];
   private helloResult: HelloResult | null = null;
 
-  private constructor(readonly spec: SpawnSpec, readonly options: ClientOptions) {
+  private constructor(
+    readonly spec: SpawnSpec,
+    readonly options: ClientOptions,
+  ) {
     this.proc = this.spawn();
   }
 
@@ -260,11 +274,17 @@ export class WireClient {
       this.violate("W-1.3", "a stdout line is not one JSON value (logs belong on stderr)", text);
       return;
     }
-    const id = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { id?: unknown }).id : undefined;
+    const id =
+      typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { id?: unknown }).id : undefined;
     const parsed = ReplySchema.safeParse(json);
     if (!parsed.success) {
       const issue = replyIssue(json);
-      this.violate("W-3", `a stdout message is not a Reply: ${issue === null ? "invalid" : replyIssueText(issue)}`, text, id);
+      this.violate(
+        "W-3",
+        `a stdout message is not a Reply: ${issue === null ? "invalid" : replyIssueText(issue)}`,
+        text,
+        id,
+      );
       return;
     }
     const reply = parsed.data;
@@ -272,14 +292,22 @@ export class WireClient {
     if (reply.id !== null && this.pending.has(key)) {
       const first = this.order[0];
       if (first !== undefined && first !== key && !this.rawMode) {
-        this.violations.push({ rule: "W-1.6", message: `the reply to ${key} came before the reply to ${first}, which was sent earlier`, raw: shown(text) });
+        this.violations.push({
+          rule: "W-1.6",
+          message: `the reply to ${key} came before the reply to ${first}, which was sent earlier`,
+          raw: shown(text),
+        });
       }
       this.settle(key, { kind: "reply", reply });
       return;
     }
     if (this.settledByViolation.delete(key)) return; // the genuine reply, after the line that took its place
     if (!this.rawMode && (reply.id !== null || this.order.length > 0)) {
-      const v: Violation = { rule: "W-3", message: `a reply with id ${key} matches no request in flight (a reply echoes its request's id${this.order[0] === undefined ? "" : `; the oldest in flight is ${this.order[0]}`})`, raw: shown(text) };
+      const v: Violation = {
+        rule: "W-3",
+        message: `a reply with id ${key} matches no request in flight (a reply echoes its request's id${this.order[0] === undefined ? "" : `; the oldest in flight is ${this.order[0]}`})`,
+        raw: shown(text),
+      };
       this.violations.push(v);
       if (this.order.length > 0) {
         this.inPlaceOfOldest(v);
@@ -314,12 +342,14 @@ export class WireClient {
     const exit = this.proc.exit;
     if (exit !== null) return Promise.resolve({ kind: "exited", exit, stderrTail: this.proc.stderrTail() });
     if (this.pending.has(key)) return Promise.reject(new Error(`runner bug: request id ${key} is already pending`));
-    return quietly(new Promise<Outcome>((resolve, reject) => {
-      const timer = setTimeout(() => this.settle(key, { kind: "timeout", ms: timeoutMs }), timeoutMs);
-      this.pending.set(key, { settle: resolve, fail: reject, timer });
-      this.order.push(key);
-      this.proc.write(`${JSON.stringify({ ...msg, id })}\n`);
-    }));
+    return quietly(
+      new Promise<Outcome>((resolve, reject) => {
+        const timer = setTimeout(() => this.settle(key, { kind: "timeout", ms: timeoutMs }), timeoutMs);
+        this.pending.set(key, { settle: resolve, fail: reject, timer });
+        this.order.push(key);
+        this.proc.write(`${JSON.stringify({ ...msg, id })}\n`);
+      }),
+    );
   }
 
   /** Send a request object; resolves with its reply, rejects with a typed error otherwise. */
@@ -349,36 +379,47 @@ export class WireClient {
     const r = this.unmatchedQueue.shift();
     if (r !== undefined) return Promise.resolve(r);
     if (this.aborted) return quietly(Promise.reject(cutShortOf(this.options.signal as AbortSignal)));
-    if (this.proc.hasExited) return Promise.reject(new ProcessExited(this.proc.exit ?? { code: null, signal: null }, this.proc.stderr));
-    return quietly(new Promise<Reply>((resolve, reject) => {
-      const waiter = {
-        take: (x: Reply): void => {
-          clearTimeout(timer);
-          resolve(x);
-        },
-        fail: (e: Error): void => {
-          clearTimeout(timer);
-          reject(e);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.unmatchedWaiters = this.unmatchedWaiters.filter((w) => w !== waiter);
-        reject(new RequestTimeout(`no unmatched reply within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.unmatchedWaiters.push(waiter);
-    }));
+    if (this.proc.hasExited)
+      return Promise.reject(new ProcessExited(this.proc.exit ?? { code: null, signal: null }, this.proc.stderr));
+    return quietly(
+      new Promise<Reply>((resolve, reject) => {
+        const waiter = {
+          take: (x: Reply): void => {
+            clearTimeout(timer);
+            resolve(x);
+          },
+          fail: (e: Error): void => {
+            clearTimeout(timer);
+            reject(e);
+          },
+        };
+        const timer = setTimeout(() => {
+          this.unmatchedWaiters = this.unmatchedWaiters.filter((w) => w !== waiter);
+          reject(new RequestTimeout(`no unmatched reply within ${timeoutMs} ms`));
+        }, timeoutMs);
+        this.unmatchedWaiters.push(waiter);
+      }),
+    );
   }
 
   /** Hello, within the start-up timeout; throws RequestFailed, ProtocolViolation, RequestTimeout or ProcessExited. */
   async handshake(): Promise<HelloResult> {
     const reply = await this.request(
-      { type: "hello", protocol_versions: [...(this.options.protocolVersions ?? [PROTOCOL_VERSION])], settings: this.options.settings ?? {} },
+      {
+        type: "hello",
+        protocol_versions: [...(this.options.protocolVersions ?? [PROTOCOL_VERSION])],
+        settings: this.options.settings ?? {},
+      },
       this.options.startupTimeoutMs ?? 30_000,
     );
     if (!reply.ok) throw new RequestFailed(reply);
     const hello = HelloResultSchema.safeParse(reply.result);
     if (!hello.success) {
-      const v: Violation = { rule: "W-5.1", message: `the hello result does not match HelloResult: ${hello.error.issues[0]?.message ?? ""} at ${hello.error.issues[0]?.path.join(".") ?? ""}`, raw: shown(JSON.stringify(reply.result)) };
+      const v: Violation = {
+        rule: "W-5.1",
+        message: `the hello result does not match HelloResult: ${hello.error.issues[0]?.message ?? ""} at ${hello.error.issues[0]?.path.join(".") ?? ""}`,
+        raw: shown(JSON.stringify(reply.result)),
+      };
       this.violations.push(v);
       throw new ProtocolViolation(v);
     }
@@ -430,10 +471,13 @@ export class WireClient {
     const answered = answer.kind === "reply" && answer.reply.ok;
     proc.endInput();
     let killed = false;
-    const timer = setTimeout(() => {
-      killed = !proc.hasExited;
-      proc.kill("SIGKILL");
-    }, answered ? graceMs : waitMs);
+    const timer = setTimeout(
+      () => {
+        killed = !proc.hasExited;
+        proc.kill("SIGKILL");
+      },
+      answered ? graceMs : waitMs,
+    );
     const info = await proc.exited;
     clearTimeout(timer);
     if (killed && answered) {

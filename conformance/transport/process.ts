@@ -160,7 +160,9 @@ export class ImplementationProcess {
   }
   /** The kept tail of stderr (the last STDERR_KEEP_BYTES), with a note of what was dropped. */
   get stderr(): string {
-    return this.stderrDropped > 0 ? `[… ${this.stderrDropped} earlier bytes of stderr dropped]\n${this.stderrBuf}` : this.stderrBuf;
+    return this.stderrDropped > 0
+      ? `[… ${this.stderrDropped} earlier bytes of stderr dropped]\n${this.stderrBuf}`
+      : this.stderrBuf;
   }
   /** The last `n` lines of stderr, for a diagnosis: at most STDERR_TAIL_CHARS, the end kept. */
   stderrTail(n = 20): string {

@@ -3,7 +3,12 @@ import { describe, expect, it } from "vitest";
 import { jsonPath, replyIssue, replyIssueText } from "./reply-issue.ts";
 
 const ok = (extra: Record<string, unknown> = {}) => ({ type: "reply", id: "a", ok: true, events: [], ...extra });
-const err = (error: Record<string, unknown>) => ({ type: "reply", id: "a", ok: false, error: { code: "MALFORMED", invariant: null, message: "m", definite: true, ...error } });
+const err = (error: Record<string, unknown>) => ({
+  type: "reply",
+  id: "a",
+  ok: false,
+  error: { code: "MALFORMED", invariant: null, message: "m", definite: true, ...error },
+});
 
 describe("replyIssue", () => {
   it("a valid reply of either kind has no issue", () => {
@@ -27,7 +32,9 @@ describe("replyIssue", () => {
     const i = replyIssue(err({ invariant: "J-9" }));
     expect(i).toMatchObject({ path: "$.error.invariant", found: '"J-9"' });
     expect(i?.rule).toMatch(/^invalid_value: /);
-    expect(replyIssueText(i!)).toMatch(/^\$\.error\.invariant: invalid_value: .*; found "J-9" \(schema ErrorReply, spec\/wire\/PROTOCOL\.md W-3\)$/);
+    expect(replyIssueText(i!)).toMatch(
+      /^\$\.error\.invariant: invalid_value: .*; found "J-9" \(schema ErrorReply, spec\/wire\/PROTOCOL\.md W-3\)$/,
+    );
   });
 
   it("without a boolean `ok` the message cannot be either kind, and says what it is", () => {

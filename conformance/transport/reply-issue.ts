@@ -34,12 +34,18 @@ export const jsonPath = (path: readonly PropertyKey[]): string =>
 const specific = (issue: Issue, base: readonly PropertyKey[]): { path: PropertyKey[]; issue: Issue } => {
   const here = [...base, ...issue.path];
   if (issue.code === "invalid_union" && issue.errors.length > 0) {
-    const candidates = issue.errors.filter((branch) => branch.length > 0).map((branch) => specific(branch[0] as Issue, here));
-    const best = candidates.reduce<{ path: PropertyKey[]; issue: Issue } | null>((b, c) => (b === null || c.path.length > b.path.length ? c : b), null);
+    const candidates = issue.errors
+      .filter((branch) => branch.length > 0)
+      .map((branch) => specific(branch[0] as Issue, here));
+    const best = candidates.reduce<{ path: PropertyKey[]; issue: Issue } | null>(
+      (b, c) => (b === null || c.path.length > b.path.length ? c : b),
+      null,
+    );
     if (best !== null) return best;
   }
   // An extra member is named by its own path, not by the object's.
-  if (issue.code === "unrecognized_keys" && issue.keys.length > 0) return { path: [...here, issue.keys[0] as string], issue };
+  if (issue.code === "unrecognized_keys" && issue.keys.length > 0)
+    return { path: [...here, issue.keys[0] as string], issue };
   return { path: here, issue };
 };
 
@@ -52,19 +58,41 @@ const describeIssue = (issue: Issue): string => {
 
 /** Why `json` (a parsed stdout line) fails the Reply schema; null when it is a Reply. */
 export const replyIssue = (json: unknown): ReplyIssue | null => {
-  const ok = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { ok?: unknown }).ok : undefined;
-  const [schema, name] = ok === true ? [OkReply, "OkReply"] as const : ok === false ? [ErrorReply, "ErrorReply"] as const : [Reply, "Reply"] as const;
+  const ok =
+    typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { ok?: unknown }).ok : undefined;
+  const [schema, name] =
+    ok === true
+      ? ([OkReply, "OkReply"] as const)
+      : ok === false
+        ? ([ErrorReply, "ErrorReply"] as const)
+        : ([Reply, "Reply"] as const);
   const r = schema.safeParse(json);
   if (r.success) return null;
   if (name === "Reply") {
-    const what = typeof json !== "object" || json === null ? `a ${json === null ? "null" : typeof json}` : Array.isArray(json) ? "an array" : ok === undefined ? "an object without `ok`" : `an object whose \`ok\` is ${JSON.stringify(ok)}`;
-    return { path: typeof json === "object" && json !== null && !Array.isArray(json) ? "$.ok" : "$", rule: `a Reply is an object whose \`ok\` is true (OkReply) or false (ErrorReply); this is ${what}`, schema: name };
+    const what =
+      typeof json !== "object" || json === null
+        ? `a ${json === null ? "null" : typeof json}`
+        : Array.isArray(json)
+          ? "an array"
+          : ok === undefined
+            ? "an object without `ok`"
+            : `an object whose \`ok\` is ${JSON.stringify(ok)}`;
+    return {
+      path: typeof json === "object" && json !== null && !Array.isArray(json) ? "$.ok" : "$",
+      rule: `a Reply is an object whose \`ok\` is true (OkReply) or false (ErrorReply); this is ${what}`,
+      schema: name,
+    };
   }
   const first = r.error.issues[0];
   if (first === undefined) return { path: "$", rule: "invalid", schema: name };
   const { path, issue } = specific(first, []);
   const value = valueAt(json, path);
-  return { path: jsonPath(path), rule: describeIssue(issue), schema: name, ...(value === undefined ? {} : { found: clip(JSON.stringify(value) ?? String(value), 120) }) };
+  return {
+    path: jsonPath(path),
+    rule: describeIssue(issue),
+    schema: name,
+    ...(value === undefined ? {} : { found: clip(JSON.stringify(value) ?? String(value), 120) }),
+  };
 };
 
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -79,4 +107,5 @@ const valueAt = (json: unknown, path: readonly PropertyKey[]): unknown => {
 };
 
 /** One line: `$.events[0].type: invalid_value: expected one of … (OkReply)`. */
-export const replyIssueText = (i: ReplyIssue): string => `${i.path}: ${i.rule}${i.found === undefined ? "" : `; found ${i.found}`} (schema ${i.schema}, spec/wire/PROTOCOL.md W-3)`;
+export const replyIssueText = (i: ReplyIssue): string =>
+  `${i.path}: ${i.rule}${i.found === undefined ? "" : `; found ${i.found}`} (schema ${i.schema}, spec/wire/PROTOCOL.md W-3)`;

@@ -26,10 +26,15 @@ export const parseBaseline = (text: string, file: string): Baseline => {
       const json = JSON.parse(trimmed) as unknown;
       entries = Array.isArray(json) ? json : (json as { expected_failures?: unknown }).expected_failures;
     } catch (e) {
-      throw new UsageError(`--expected-failures ${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+      throw new UsageError(
+        `--expected-failures ${file}: not valid JSON (${e instanceof Error ? e.message : String(e)})`,
+      );
     }
   } else {
-    entries = trimmed.split("\n").map((l) => l.replace(/#.*/, "").trim()).filter((l) => l !== "");
+    entries = trimmed
+      .split("\n")
+      .map((l) => l.replace(/#.*/, "").trim())
+      .filter((l) => l !== "");
   }
   if (!Array.isArray(entries) || !entries.every((e) => typeof e === "string")) {
     throw new UsageError(`--expected-failures ${file}: expected a list of invariant ids or stage names`);
@@ -39,7 +44,10 @@ export const parseBaseline = (text: string, file: string): Baseline => {
   for (const [i, e] of (entries as string[]).entries()) {
     if ((INVARIANT_IDS as readonly string[]).includes(e)) invariants.push(e as InvariantId);
     else if ((STAGES as readonly string[]).includes(e)) stages.push(e as StageName);
-    else throw new UsageError(`--expected-failures ${file}: entry ${i + 1} "${e}" is neither an invariant id (${INVARIANT_IDS.join(", ")}) nor a stage (${STAGES.join(", ")})`);
+    else
+      throw new UsageError(
+        `--expected-failures ${file}: entry ${i + 1} "${e}" is neither an invariant id (${INVARIANT_IDS.join(", ")}) nor a stage (${STAGES.join(", ")})`,
+      );
   }
   return { file, invariants: [...new Set(invariants)], stages: [...new Set(stages)] };
 };

@@ -20,7 +20,16 @@
  */
 import { match } from "ts-pattern";
 import { INVARIANTS, INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
-import { STAGES, VERDICTS, type BaselineEntry, type Certificate, type CounterexampleRef, type InvariantVerdict, type StageName, type Verdict } from "../../spec/certificate.ts";
+import {
+  STAGES,
+  VERDICTS,
+  type BaselineEntry,
+  type Certificate,
+  type CounterexampleRef,
+  type InvariantVerdict,
+  type StageName,
+  type Verdict,
+} from "../../spec/certificate.ts";
 import { applicability, type Family } from "../../spec/profiles.ts";
 import { STAGE_CONCERNS } from "../stages/catalog.ts";
 import type { Finding } from "../stages/types.ts";
@@ -60,16 +69,25 @@ export const decide = (input: DecideInput): Decision => {
   const invariants: InvariantVerdict[] = INVARIANTS.map((inv) => {
     const witnesses = input.witnesses.get(inv.id);
     const mine = findings.filter((f) => f.invariant === inv.id);
-    const base = { invariant: inv.id, family: inv.protocol, witnesses, counterexamples: mine.map(input.ref), expected_failure: input.baseline.invariants.includes(inv.id) };
+    const base = {
+      invariant: inv.id,
+      family: inv.protocol,
+      witnesses,
+      counterexamples: mine.map(input.ref),
+      expected_failure: input.baseline.invariants.includes(inv.id),
+    };
     const v = (verdict: Verdict, reason: string): InvariantVerdict => ({ ...base, verdict, reason });
-    if (input.only.length > 0 && !input.only.includes(inv.id)) return v("not-selected", `not selected: --only ${input.only.join(",")}`);
-    if (input.families === null) return v("inconclusive", "no handshake succeeded: the implementation could not be driven");
+    if (input.only.length > 0 && !input.only.includes(inv.id))
+      return v("not-selected", `not selected: --only ${input.only.join(",")}`);
+    if (input.families === null)
+      return v("inconclusive", "no handshake succeeded: the implementation could not be driven");
     if (mine.length > 0) return v("fail", mine[0]?.summary ?? "violated");
     const app = applicability(inv.id, input.families);
     if (!app.applicable) return v("not-applicable", app.reason);
     const stuck = input.stages.find((s) => s.verdict === "inconclusive" && STAGE_CONCERNS[s.stage].includes(inv.id));
     if (stuck !== undefined) return v("inconclusive", `stage ${stuck.stage} could not finish: ${stuck.reason}`);
-    if (totalWitnesses(witnesses) === 0) return v("inconclusive", "no witness: nothing the campaign did exercised it (vacuity guard)");
+    if (totalWitnesses(witnesses) === 0)
+      return v("inconclusive", "no witness: nothing the campaign did exercised it (vacuity guard)");
     return v("pass", `${totalWitnesses(witnesses)} witness(es), no violation`);
   });
 
@@ -135,14 +153,20 @@ export const judge = (f: ResultFacts): Judgement => {
     // Failures of the wire protocol itself (no invariant) are keyed by stage in the baseline.
     ...f.baseline.stages.filter((st) => f.stages.some((s) => s.stage === st && s.verdict === "pass")),
   ];
-  const protocolFailures = f.stages.filter((s) => s.findings.some((x) => x.invariant === null) && !f.baseline.stages.includes(s.stage));
+  const protocolFailures = f.stages.filter(
+    (s) => s.findings.some((x) => x.invariant === null) && !f.baseline.stages.includes(s.stage),
+  );
   const inconclusiveInvariants = ids("inconclusive");
   const inconclusiveStages = f.stages.filter((s) => s.verdict === "inconclusive");
   // A run in which no invariant passed certifies nothing (an empty profile, or --only naming
   // families outside it): it is inconclusive, never "certified" (D-036).
   const nothingCertified = passed.length === 0;
   const violations = unexpectedInvariants.length > 0 || protocolFailures.length > 0 || stale.length > 0;
-  const inconclusive = nothingCertified || inconclusiveInvariants.length > 0 || inconclusiveStages.length > 0 || f.harnessFaults.length > 0;
+  const inconclusive =
+    nothingCertified ||
+    inconclusiveInvariants.length > 0 ||
+    inconclusiveStages.length > 0 ||
+    f.harnessFaults.length > 0;
   const result: Certificate["result"] = violations ? "violations" : inconclusive ? "inconclusive" : "certified";
   const exit_code = match(result)
     .with("certified", () => 0 as const)
@@ -150,8 +174,18 @@ export const judge = (f: ResultFacts): Judgement => {
     .with("inconclusive", () => 2 as const)
     .exhaustive();
   return {
-    result, exit_code, passed, failedInvariants, unexpectedInvariants, failedStages: f.stages.filter((s) => s.verdict === "fail"), protocolFailures, stale,
-    inconclusiveInvariants, inconclusiveStages, harnessFaults: f.harnessFaults.length, nothingCertified,
+    result,
+    exit_code,
+    passed,
+    failedInvariants,
+    unexpectedInvariants,
+    failedStages: f.stages.filter((s) => s.verdict === "fail"),
+    protocolFailures,
+    stale,
+    inconclusiveInvariants,
+    inconclusiveStages,
+    harnessFaults: f.harnessFaults.length,
+    nothingCertified,
   };
 };
 
@@ -170,10 +204,12 @@ const clipText = (s: string, n = 120): string => {
   const one = s.replace(/\s+/g, " ").trim();
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 };
-const idList = (xs: readonly string[], max = 6): string => (xs.length > max ? `${xs.slice(0, max).join(", ")} and ${xs.length - max} more` : xs.join(", "));
+const idList = (xs: readonly string[], max = 6): string =>
+  xs.length > max ? `${xs.slice(0, max).join(", ")} and ${xs.length - max} more` : xs.join(", ");
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 /** Why a stage failed, in a few words: its first failure of the wire protocol, else its first finding, else its reason. */
-const whyStage = (s: StageFacts): string => `${s.stage}: ${clipText((s.findings.find((x) => x.invariant === null) ?? s.findings[0])?.summary ?? s.reason)}`;
+const whyStage = (s: StageFacts): string =>
+  `${s.stage}: ${clipText((s.findings.find((x) => x.invariant === null) ?? s.findings[0])?.summary ?? s.reason)}`;
 
 /**
  * The result in one line, with the counts of the kind that made it: `violations (exit 1): 0
@@ -184,23 +220,37 @@ export const resultText = (j: Judgement): string => {
   return match(j.result)
     .with("violations", () => {
       const expected = j.failedInvariants.filter((id) => !j.unexpectedInvariants.includes(id));
-      const invs = j.failedInvariants.length === 0 ? "" : ` (${[idList(j.unexpectedInvariants), expected.length === 0 ? "" : `expected: ${idList(expected)}`].filter((x) => x !== "").join("; ")})`;
+      const invs =
+        j.failedInvariants.length === 0
+          ? ""
+          : ` (${[idList(j.unexpectedInvariants), expected.length === 0 ? "" : `expected: ${idList(expected)}`].filter((x) => x !== "").join("; ")})`;
       const stages = j.failedStages.length === 0 ? "" : ` (${j.failedStages.map(whyStage).join("; ")})`;
-      const stale = j.stale.length === 0 ? "" : `; ${plural(j.stale.length, "stale baseline entry passes", "stale baseline entries pass")} now (${j.stale.join(", ")})`;
+      const stale =
+        j.stale.length === 0
+          ? ""
+          : `; ${plural(j.stale.length, "stale baseline entry passes", "stale baseline entries pass")} now (${j.stale.join(", ")})`;
       return `${head}: ${plural(j.failedInvariants.length, "invariant fails", "invariants fail")}${invs}, ${plural(j.failedStages.length, "stage fails", "stages fail")}${stages}${stale}`;
     })
     .with("inconclusive", () => {
       const invs = j.inconclusiveInvariants.length === 0 ? "" : ` (${idList(j.inconclusiveInvariants)})`;
-      const stages = j.inconclusiveStages.length === 0 ? "" : ` (${j.inconclusiveStages.map((s) => `${s.stage}: ${clipText(s.reason)}`).join("; ")})`;
-      const harness = j.harnessFaults === 0 ? "" : `; ${plural(j.harnessFaults, "harness fault", "harness faults")} (a bug of the runner)`;
+      const stages =
+        j.inconclusiveStages.length === 0
+          ? ""
+          : ` (${j.inconclusiveStages.map((s) => `${s.stage}: ${clipText(s.reason)}`).join("; ")})`;
+      const harness =
+        j.harnessFaults === 0
+          ? ""
+          : `; ${plural(j.harnessFaults, "harness fault", "harness faults")} (a bug of the runner)`;
       const nothing = j.nothingCertified ? "; no invariant passed, so nothing is certified" : "";
       return `${head}: ${plural(j.inconclusiveInvariants.length, "invariant inconclusive", "invariants inconclusive")}${invs}, ${plural(j.inconclusiveStages.length, "stage inconclusive", "stages inconclusive")}${stages}${harness}${nothing}`;
     })
     .with("certified", () => {
-      const expected = j.failedInvariants.length === 0 ? "" : `; expected failures (baseline): ${idList(j.failedInvariants)}`;
-      const stages = j.failedStages.length === 0
-        ? ", no stage fails or is inconclusive"
-        : `, ${plural(j.failedStages.length, "stage fails", "stages fail")} (${j.failedStages.map(whyStage).join("; ")}) on expected or not-selected invariants only`;
+      const expected =
+        j.failedInvariants.length === 0 ? "" : `; expected failures (baseline): ${idList(j.failedInvariants)}`;
+      const stages =
+        j.failedStages.length === 0
+          ? ", no stage fails or is inconclusive"
+          : `, ${plural(j.failedStages.length, "stage fails", "stages fail")} (${j.failedStages.map(whyStage).join("; ")}) on expected or not-selected invariants only`;
       return `${head}: ${plural(j.passed.length, "invariant passes", "invariants pass")}${stages}${expected}`;
     })
     .exhaustive();
@@ -229,6 +279,12 @@ export const countStages = (c: Pick<Certificate, "stages">): Record<Verdict, num
 export const countsText = (c: Pick<Certificate, "invariants" | "stages">): string => {
   const i = countInvariants(c);
   const s = countStages(c);
-  const stageParts = [`${s.pass} pass`, `${s.fail} fail`, `${s.inconclusive} inconclusive`, ...(s["not-applicable"] > 0 ? [`${s["not-applicable"]} not applicable`] : []), ...(s["not-selected"] > 0 ? [`${s["not-selected"]} not selected`] : [])];
+  const stageParts = [
+    `${s.pass} pass`,
+    `${s.fail} fail`,
+    `${s.inconclusive} inconclusive`,
+    ...(s["not-applicable"] > 0 ? [`${s["not-applicable"]} not applicable`] : []),
+    ...(s["not-selected"] > 0 ? [`${s["not-selected"]} not selected`] : []),
+  ];
   return `invariants: ${i.pass} pass, ${i.fail} fail, ${i["not-applicable"]} not applicable, ${i["not-selected"]} not selected, ${i.inconclusive} inconclusive; stages: ${stageParts.join(", ")}`;
 };

@@ -10,7 +10,8 @@ export type WitnessKind = keyof Witnesses;
 
 export const emptyWitnesses = (): Witnesses => ({ accepted: 0, rejected: 0, crash_cuts: 0, algebra: 0, forgetting: 0 });
 
-export const totalWitnesses = (w: Witnesses): number => w.accepted + w.rejected + w.crash_cuts + w.algebra + w.forgetting;
+export const totalWitnesses = (w: Witnesses): number =>
+  w.accepted + w.rejected + w.crash_cuts + w.algebra + w.forgetting;
 
 export class WitnessBook {
   private readonly counts = new Map<InvariantId, { -readonly [K in WitnessKind]: number }>(
@@ -61,5 +62,6 @@ export const recordAgreedStep = (
     return;
   }
   const inv = expected.error?.invariant;
-  if (inv !== null && inv !== undefined && (INVARIANT_IDS as readonly string[]).includes(inv)) book.add(inv as InvariantId, "rejected");
+  if (inv !== null && inv !== undefined && (INVARIANT_IDS as readonly string[]).includes(inv))
+    book.add(inv as InvariantId, "rejected");
 };

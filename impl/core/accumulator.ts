@@ -40,7 +40,8 @@ export class KeyAccumulator {
   constructor(readonly key: string) {}
 
   add(c: Contribution): void {
-    if (this.contributions.has(c.distillateId)) throw new Error(`key ${this.key}: distillate ${c.distillateId} contributes twice`);
+    if (this.contributions.has(c.distillateId))
+      throw new Error(`key ${this.key}: distillate ${c.distillateId} contributes twice`);
     this.weightedSum += BigInt(c.weight) * BigInt(c.confidence);
     this.confidenceSum += BigInt(c.confidence);
     if (c.weight > 0) this.positives++;
@@ -61,7 +62,8 @@ export class KeyAccumulator {
     if (c.weight < 0) this.negatives--;
     if (this.leader === c) {
       this.leader = null;
-      for (const x of this.contributions.values()) if (this.leader === null || outranks(x, this.leader)) this.leader = x;
+      for (const x of this.contributions.values())
+        if (this.leader === null || outranks(x, this.leader)) this.leader = x;
     }
     this.cached = null;
   }

@@ -6,8 +6,18 @@
  * only what a command changed (impl/core/persist.ts).
  */
 import type {
-  AdvaitaIdentity, AuthorityEpoch, BundleManifest, CapabilityDelta, Digest, ExecutionBinding, InteractionSurface,
-  Labels, MigrationReport, ProviderGrant, SourceFence, TargetMarker,
+  AdvaitaIdentity,
+  AuthorityEpoch,
+  BundleManifest,
+  CapabilityDelta,
+  Digest,
+  ExecutionBinding,
+  InteractionSurface,
+  Labels,
+  MigrationReport,
+  ProviderGrant,
+  SourceFence,
+  TargetMarker,
 } from "../../spec/index.ts";
 import { DOMAIN, digestOf } from "../../spec/index.ts";
 import type { Instance } from "./instance.ts";
@@ -36,7 +46,10 @@ export interface Migration {
  * a set: sorted ascending, duplicates removed (like instance grants), so the view does not depend
  * on the order in which a command listed them.
  */
-export const providerGrantOf = (p: ProviderGrant): ProviderGrant => ({ ...p, capabilities: [...new Set(p.capabilities)].sort() });
+export const providerGrantOf = (p: ProviderGrant): ProviderGrant => ({
+  ...p,
+  capabilities: [...new Set(p.capabilities)].sort(),
+});
 
 export type MemoryCause = "install" | "merge" | "excise" | "task_start";
 

@@ -7,7 +7,11 @@ import type { ConsentGrant, DataCategory, Sensitivity } from "../../spec/index.t
 
 const RANK: Readonly<Record<Sensitivity, number>> = { low: 0, medium: 1, high: 2 };
 
-export const sensitivityOf = (grant: ConsentGrant, category: DataCategory, dimension: "storage" | "training"): Sensitivity =>
+export const sensitivityOf = (
+  grant: ConsentGrant,
+  category: DataCategory,
+  dimension: "storage" | "training",
+): Sensitivity =>
   grant.cells.find((c) => c.category === category && c.dimension === dimension)?.sensitivity ??
   grant.category_defaults.find((d) => d.category === category)?.sensitivity ??
   "low";

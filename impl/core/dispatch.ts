@@ -62,13 +62,18 @@ export const parseCommand = (raw: unknown): Command => {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = (issue?.path ?? []).map((p) => (typeof p === "number" ? p : String(p)));
-  return refuse("MALFORMED", `command does not match its schema: ${issue?.message ?? "invalid"}${path.length > 0 ? ` at ${path.join(".")}` : ""}`, path);
+  return refuse(
+    "MALFORMED",
+    `command does not match its schema: ${issue?.message ?? "invalid"}${path.length > 0 ? ` at ${path.join(".")}` : ""}`,
+    path,
+  );
 };
 
 /** Apply one command to the world: returns its events, or throws a Rejection (state untouched). */
 export const applyCommand = (world: World, raw: unknown): Event[] => {
   const cmd = parseCommand(raw);
-  if (cmd.tick < world.tick) refuse("TICK_REGRESSED", `tick ${cmd.tick} is before the world tick ${world.tick}`, ["tick"]);
+  if (cmd.tick < world.tick)
+    refuse("TICK_REGRESSED", `tick ${cmd.tick} is before the world tick ${world.tick}`, ["tick"]);
   let events: Event[];
   if (cmd.op === "advaita.mint") {
     events = mint(world, cmd);

@@ -26,8 +26,21 @@
  * the first version seq it changed (a merge appends one; an excision rewrites the suffix).
  */
 import type {
-  AdvaitaIdentity, AuthorityEpoch, BundleManifest, CustodyOutcome, Digest, ExcisionRecord, ExecutionBinding,
-  InstanceState, JanmaManifest, MigrationReport, ObligationKind, ProviderGrant, SourceFence, TargetMarker, WithdrawalReason,
+  AdvaitaIdentity,
+  AuthorityEpoch,
+  BundleManifest,
+  CustodyOutcome,
+  Digest,
+  ExcisionRecord,
+  ExecutionBinding,
+  InstanceState,
+  JanmaManifest,
+  MigrationReport,
+  ObligationKind,
+  ProviderGrant,
+  SourceFence,
+  TargetMarker,
+  WithdrawalReason,
 } from "../../spec/index.ts";
 import { Agent, type BoundSurface, type Migration } from "./agent.ts";
 import { Instance } from "./instance.ts";
@@ -51,13 +64,27 @@ export interface Row {
 
 /** One write of a commit. A `put` with `seq: null` takes the next insertion number (kept on update). */
 export type RowOp =
-  | { readonly op: "put"; readonly agent: string; readonly part: string; readonly key: string; readonly seq: number | null; readonly value: string }
+  | {
+      readonly op: "put";
+      readonly agent: string;
+      readonly part: string;
+      readonly key: string;
+      readonly seq: number | null;
+      readonly value: string;
+    }
   | { readonly op: "delete"; readonly agent: string; readonly part: string; readonly key: string }
   | { readonly op: "deletePart"; readonly agent: string; readonly part: string }
   | { readonly op: "deleteFrom"; readonly agent: string; readonly part: string; readonly seq: number }
   | { readonly op: "deleteAgent"; readonly agent: string };
 
-const put = (agent: string, part: string, key: string, value: string, seq: number | null = null): RowOp => ({ op: "put", agent, part, key, seq, value });
+const put = (agent: string, part: string, key: string, value: string, seq: number | null = null): RowOp => ({
+  op: "put",
+  agent,
+  part,
+  key,
+  seq,
+  value,
+});
 
 const TRACE = "trace:";
 const traceOf = (instanceId: string): string => `${TRACE}${instanceId}`;
@@ -66,51 +93,122 @@ const traceOf = (instanceId: string): string => `${TRACE}${instanceId}`;
 // Records: the JSON values of the rows that are not plain elements.
 
 interface HeadRecord {
-  identity: AdvaitaIdentity; genesis: string; designation: string; identity_version: number; body_revision: string;
-  custodians: readonly string[]; required_capabilities: readonly string[]; execution: ExecutionBinding; providers: ProviderGrant[];
-  authority: AuthorityEpoch; marker: TargetMarker | null;
-  migration: (Omit<MigrationRecord, "bundle">) | null;
+  identity: AdvaitaIdentity;
+  genesis: string;
+  designation: string;
+  identity_version: number;
+  body_revision: string;
+  custodians: readonly string[];
+  required_capabilities: readonly string[];
+  execution: ExecutionBinding;
+  providers: ProviderGrant[];
+  authority: AuthorityEpoch;
+  marker: TargetMarker | null;
+  migration: Omit<MigrationRecord, "bundle"> | null;
 }
 
 interface MigrationRecord {
-  migration_id: string; phase: Migration["phase"]; source_execution_id: string; bundle_digest: string | null;
-  target: Migration["target"]; delta: Migration["delta"]; surfaces: BoundSurface[];
+  migration_id: string;
+  phase: Migration["phase"];
+  source_execution_id: string;
+  bundle_digest: string | null;
+  target: Migration["target"];
+  delta: Migration["delta"];
+  surfaces: BoundSurface[];
 }
 
 interface InstanceRecord {
-  instance_id: string; nonce: string; manifest_digest: string; born_from: string;
-  state: InstanceState; born_tick: number | null; acts: number; failures: number; consecutive_failures: number;
-  tools_used: string[]; grants: string[]; tools: string[];
-  withdrawal: WithdrawalReason | null; withdrawn_tick: number | null; obligation_id: string | null;
+  instance_id: string;
+  nonce: string;
+  manifest_digest: string;
+  born_from: string;
+  state: InstanceState;
+  born_tick: number | null;
+  acts: number;
+  failures: number;
+  consecutive_failures: number;
+  tools_used: string[];
+  grants: string[];
+  tools: string[];
+  withdrawal: WithdrawalReason | null;
+  withdrawn_tick: number | null;
+  obligation_id: string | null;
 }
 
 interface ObligationRecord {
-  obligation_id: string; instance_id: string; kind: ObligationKind; distillate_id: string; distillate_digest: string;
-  born_from: string; created_tick: number; deadline_tick: number; max_retries: number; attempts: number;
-  status: "pending" | "discharged"; outcome: CustodyOutcome | null; held: HeldDistillate | null;
+  obligation_id: string;
+  instance_id: string;
+  kind: ObligationKind;
+  distillate_id: string;
+  distillate_digest: string;
+  born_from: string;
+  created_tick: number;
+  deadline_tick: number;
+  max_retries: number;
+  attempts: number;
+  status: "pending" | "discharged";
+  outcome: CustodyOutcome | null;
+  held: HeldDistillate | null;
 }
 
 const headRecord = (a: Agent): HeadRecord => ({
-  identity: a.identity, genesis: a.store.genesis, designation: a.designation, identity_version: a.identityVersion,
-  body_revision: a.bodyRevision, custodians: a.custodians, required_capabilities: a.requiredCapabilities, execution: a.execution,
-  providers: [...a.providers.values()], authority: a.authority, marker: a.marker,
-  migration: a.migration === null ? null : {
-    migration_id: a.migration.migrationId, phase: a.migration.phase, source_execution_id: a.migration.sourceExecutionId,
-    bundle_digest: a.migration.bundleDigest, target: a.migration.target, delta: a.migration.delta, surfaces: a.migration.surfaces,
-  },
+  identity: a.identity,
+  genesis: a.store.genesis,
+  designation: a.designation,
+  identity_version: a.identityVersion,
+  body_revision: a.bodyRevision,
+  custodians: a.custodians,
+  required_capabilities: a.requiredCapabilities,
+  execution: a.execution,
+  providers: [...a.providers.values()],
+  authority: a.authority,
+  marker: a.marker,
+  migration:
+    a.migration === null
+      ? null
+      : {
+          migration_id: a.migration.migrationId,
+          phase: a.migration.phase,
+          source_execution_id: a.migration.sourceExecutionId,
+          bundle_digest: a.migration.bundleDigest,
+          target: a.migration.target,
+          delta: a.migration.delta,
+          surfaces: a.migration.surfaces,
+        },
 });
 
 const instanceRecord = (i: Instance): InstanceRecord => ({
-  instance_id: i.instanceId, nonce: i.nonce, manifest_digest: i.manifestDigest, born_from: i.bornFrom,
-  state: i.state, born_tick: i.bornTick, acts: i.acts, failures: i.failures, consecutive_failures: i.consecutiveFailures,
-  tools_used: [...i.toolsUsed].sort(), grants: i.grants, tools: i.tools,
-  withdrawal: i.withdrawal, withdrawn_tick: i.withdrawnTick, obligation_id: i.obligationId,
+  instance_id: i.instanceId,
+  nonce: i.nonce,
+  manifest_digest: i.manifestDigest,
+  born_from: i.bornFrom,
+  state: i.state,
+  born_tick: i.bornTick,
+  acts: i.acts,
+  failures: i.failures,
+  consecutive_failures: i.consecutiveFailures,
+  tools_used: [...i.toolsUsed].sort(),
+  grants: i.grants,
+  tools: i.tools,
+  withdrawal: i.withdrawal,
+  withdrawn_tick: i.withdrawnTick,
+  obligation_id: i.obligationId,
 });
 
 const obligationRecord = (o: Obligation): ObligationRecord => ({
-  obligation_id: o.obligationId, instance_id: o.instanceId, kind: o.kind, distillate_id: o.distillateId,
-  distillate_digest: o.distillateDigest, born_from: o.bornFrom, created_tick: o.createdTick, deadline_tick: o.deadlineTick,
-  max_retries: o.maxRetries, attempts: o.attempts, status: o.status, outcome: o.outcome, held: o.held,
+  obligation_id: o.obligationId,
+  instance_id: o.instanceId,
+  kind: o.kind,
+  distillate_id: o.distillateId,
+  distillate_digest: o.distillateDigest,
+  born_from: o.bornFrom,
+  created_tick: o.createdTick,
+  deadline_tick: o.deadlineTick,
+  max_retries: o.maxRetries,
+  attempts: o.attempts,
+  status: o.status,
+  outcome: o.outcome,
+  held: o.held,
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -177,20 +275,25 @@ const encodeAgent = (a: Agent): RowOp[] => {
   const id = a.identity.identity;
   const rows: RowOp[] = [put(id, "agent", "", JSON.stringify(headRecord(a)))];
   if (a.migration?.bundle != null) rows.push(put(id, "bundle", "", JSON.stringify(a.migration.bundle)));
-  for (const [part, list] of listParts(a)) list.forEach((x, i) => rows.push(put(id, part, String(i), JSON.stringify(x), i)));
+  for (const [part, list] of listParts(a))
+    list.forEach((x, i) => rows.push(put(id, part, String(i), JSON.stringify(x), i)));
   for (const p of keyedParts(a)) for (const [k, v] of p.entries()) rows.push(put(id, p.part, k, v));
   for (const inst of a.instances.values()) {
     rows.push(put(id, "instance", inst.instanceId, JSON.stringify(instanceRecord(inst))));
     rows.push(put(id, "manifest", inst.instanceId, JSON.stringify(inst.manifest)));
     inst.trace.forEach((t, i) => rows.push(put(id, traceOf(inst.instanceId), String(i), JSON.stringify(t), i)));
   }
-  for (const s of a.store.steps(1)) rows.push(put(id, "lineage", String(s.version.seq), JSON.stringify(s), s.version.seq));
+  for (const s of a.store.steps(1))
+    rows.push(put(id, "lineage", String(s.version.seq), JSON.stringify(s), s.version.seq));
   return rows;
 };
 
 /** Every row the world should have, as (agent, part, key, value). */
 export const encodeWorld = (w: World): Row[] => {
-  const ops: RowOp[] = [put(WORLD, "meta", "format", JSON.stringify(ROWS_FORMAT)), put(WORLD, "meta", "tick", String(w.tick))];
+  const ops: RowOp[] = [
+    put(WORLD, "meta", "format", JSON.stringify(ROWS_FORMAT)),
+    put(WORLD, "meta", "tick", String(w.tick)),
+  ];
   for (const r of w.rootsUsed) ops.push(put(WORLD, "root", r, ""));
   for (const a of w.agents.values()) ops.push(...encodeAgent(a));
   return ops.map((o) => {
@@ -200,7 +303,10 @@ export const encodeWorld = (w: World): Row[] => {
 };
 
 /** The rows a fresh store starts with (and `reset` leaves). */
-export const emptyWorldRows = (): RowOp[] => [put(WORLD, "meta", "format", JSON.stringify(ROWS_FORMAT)), put(WORLD, "meta", "tick", "0")];
+export const emptyWorldRows = (): RowOp[] => [
+  put(WORLD, "meta", "format", JSON.stringify(ROWS_FORMAT)),
+  put(WORLD, "meta", "tick", "0"),
+];
 
 // ---------------------------------------------------------------------------------------------
 // The delta writer.
@@ -249,7 +355,8 @@ export class RowWriter {
       ops.push(put(WORLD, "meta", "tick", String(w.tick)));
       this.tick = w.tick;
     }
-    for (const r of w.rootsUsed.takeChanged()) ops.push(w.rootsUsed.has(r) ? put(WORLD, "root", r, "") : { op: "delete", agent: WORLD, part: "root", key: r });
+    for (const r of w.rootsUsed.takeChanged())
+      ops.push(w.rootsUsed.has(r) ? put(WORLD, "root", r, "") : { op: "delete", agent: WORLD, part: "root", key: r });
     const whole = new Set<Agent>();
     for (const id of w.agents.takeChanged()) {
       const a = w.agents.get(id);
@@ -276,7 +383,11 @@ export class RowWriter {
     }
     const bundle = a.migration?.bundle ?? null;
     if (this.bundles.get(a) !== bundle) {
-      ops.push(bundle === null ? { op: "delete", agent: id, part: "bundle", key: "" } : put(id, "bundle", "", JSON.stringify(bundle)));
+      ops.push(
+        bundle === null
+          ? { op: "delete", agent: id, part: "bundle", key: "" }
+          : put(id, "bundle", "", JSON.stringify(bundle)),
+      );
       this.bundles.set(a, bundle);
     }
     for (const [part, list] of listParts(a)) {
@@ -298,7 +409,11 @@ export class RowWriter {
     for (const iid of a.instances.takeChanged()) {
       const inst = a.instances.get(iid);
       if (inst === undefined) {
-        ops.push({ op: "delete", agent: id, part: "instance", key: iid }, { op: "delete", agent: id, part: "manifest", key: iid }, { op: "deletePart", agent: id, part: traceOf(iid) });
+        ops.push(
+          { op: "delete", agent: id, part: "instance", key: iid },
+          { op: "delete", agent: id, part: "manifest", key: iid },
+          { op: "deletePart", agent: id, part: traceOf(iid) },
+        );
         continue;
       }
       ops.push(put(id, "instance", iid, JSON.stringify(instanceRecord(inst))));
@@ -310,13 +425,15 @@ export class RowWriter {
         ops.push({ op: "deletePart", agent: id, part: traceOf(iid) });
         from = 0;
       }
-      for (let i = from; i < inst.trace.length; i++) ops.push(put(id, traceOf(iid), String(i), JSON.stringify(inst.trace[i]), i));
+      for (let i = from; i < inst.trace.length; i++)
+        ops.push(put(id, traceOf(iid), String(i), JSON.stringify(inst.trace[i]), i));
       this.traces.set(inst, { trace: inst.trace, length: inst.trace.length });
     }
     const from = a.store.takeChangedFrom();
     if (from !== null) {
       ops.push({ op: "deleteFrom", agent: id, part: "lineage", seq: from });
-      for (const s of a.store.steps(from)) ops.push(put(id, "lineage", String(s.version.seq), JSON.stringify(s), s.version.seq));
+      for (const s of a.store.steps(from))
+        ops.push(put(id, "lineage", String(s.version.seq), JSON.stringify(s), s.version.seq));
     }
   }
 }
@@ -335,7 +452,8 @@ const parse = <T>(text: string, where: string): T => {
 type Parts = Map<string, [string, string][]>;
 
 const rowsOf = (parts: Parts, part: string): [string, string][] => parts.get(part) ?? [];
-const valuesOf = <T>(parts: Parts, part: string, agent: string): T[] => rowsOf(parts, part).map(([k, v]) => parse<T>(v, `${agent}/${part}/${k}`));
+const valuesOf = <T>(parts: Parts, part: string, agent: string): T[] =>
+  rowsOf(parts, part).map(([k, v]) => parse<T>(v, `${agent}/${part}/${k}`));
 const keysOf = (parts: Parts, part: string): string[] => rowsOf(parts, part).map(([k]) => k);
 const single = <T>(parts: Parts, part: string, agent: string): T | null => {
   const rows = rowsOf(parts, part);
@@ -350,7 +468,8 @@ const decodeAgent = (id: string, parts: Parts): Agent => {
   const retained = valuesOf<HeldDistillate>(parts, "retained", id);
   for (const h of retained) {
     // A damaged row is detected here rather than trusted (the digest is what the chain commits to).
-    if (distillateDigest(h.distillate) !== h.digest) throw new Error(`retained distillate ${h.distillate.distillate_id} does not match its digest`);
+    if (distillateDigest(h.distillate) !== h.digest)
+      throw new Error(`retained distillate ${h.distillate.distillate_id} does not match its digest`);
   }
   const store = SamskaraStore.restore({
     genesis: head.genesis as Digest,
@@ -360,17 +479,30 @@ const decodeAgent = (id: string, parts: Parts): Agent => {
     quarantined: keysOf(parts, "quarantined"),
   });
   const a = new Agent(head.identity, store, {
-    designation: head.designation, bodyRevision: head.body_revision, custodians: head.custodians, execution: head.execution,
-    providers: head.providers, requiredCapabilities: head.required_capabilities, authority: head.authority,
+    designation: head.designation,
+    bodyRevision: head.body_revision,
+    custodians: head.custodians,
+    execution: head.execution,
+    providers: head.providers,
+    requiredCapabilities: head.required_capabilities,
+    authority: head.authority,
   });
   a.identityVersion = head.identity_version;
   a.marker = head.marker;
   const bundle = single<BundleManifest>(parts, "bundle", id);
-  a.migration = head.migration === null ? null : {
-    migrationId: head.migration.migration_id, phase: head.migration.phase, sourceExecutionId: head.migration.source_execution_id,
-    bundle, bundleDigest: head.migration.bundle_digest, target: head.migration.target, delta: head.migration.delta,
-    surfaces: head.migration.surfaces,
-  };
+  a.migration =
+    head.migration === null
+      ? null
+      : {
+          migrationId: head.migration.migration_id,
+          phase: head.migration.phase,
+          sourceExecutionId: head.migration.source_execution_id,
+          bundle,
+          bundleDigest: head.migration.bundle_digest,
+          target: head.migration.target,
+          delta: head.migration.delta,
+          surfaces: head.migration.surfaces,
+        };
   for (const x of valuesOf<string>(parts, "ancestry", id)) a.ancestry.push(x);
   for (const x of valuesOf<string>(parts, "task", id)) a.taskIds.push(x);
   a.bodyLineage.length = 0;
@@ -390,19 +522,41 @@ const decodeAgent = (id: string, parts: Parts): Agent => {
   for (const r of valuesOf<InstanceRecord>(parts, "instance", id)) {
     const m = manifests.get(r.instance_id);
     if (m === undefined) throw new Error(`instance ${r.instance_id} of ${id} has no manifest row`);
-    const i = new Instance(r.instance_id, r.nonce, parse<JanmaManifest>(m, `${id}/manifest/${r.instance_id}`), r.manifest_digest, r.born_from);
+    const i = new Instance(
+      r.instance_id,
+      r.nonce,
+      parse<JanmaManifest>(m, `${id}/manifest/${r.instance_id}`),
+      r.manifest_digest,
+      r.born_from,
+    );
     Object.assign(i, {
-      state: r.state, bornTick: r.born_tick, acts: r.acts, failures: r.failures, consecutiveFailures: r.consecutive_failures,
-      trace: valuesOf<string>(parts, traceOf(r.instance_id), id), grants: r.grants, tools: r.tools, withdrawal: r.withdrawal,
-      withdrawnTick: r.withdrawn_tick, obligationId: r.obligation_id,
+      state: r.state,
+      bornTick: r.born_tick,
+      acts: r.acts,
+      failures: r.failures,
+      consecutiveFailures: r.consecutive_failures,
+      trace: valuesOf<string>(parts, traceOf(r.instance_id), id),
+      grants: r.grants,
+      tools: r.tools,
+      withdrawal: r.withdrawal,
+      withdrawnTick: r.withdrawn_tick,
+      obligationId: r.obligation_id,
     });
     for (const t of r.tools_used) i.toolsUsed.add(t);
     a.instances.set(i.instanceId, i);
   }
   for (const r of valuesOf<ObligationRecord>(parts, "obligation", id)) {
     const o = new Obligation(
-      r.obligation_id, r.instance_id, r.kind, r.distillate_id, r.distillate_digest, r.born_from,
-      r.created_tick, r.deadline_tick, r.max_retries, r.held,
+      r.obligation_id,
+      r.instance_id,
+      r.kind,
+      r.distillate_id,
+      r.distillate_digest,
+      r.born_from,
+      r.created_tick,
+      r.deadline_tick,
+      r.max_retries,
+      r.held,
     );
     o.attempts = r.attempts;
     o.status = r.status;
@@ -410,7 +564,8 @@ const decodeAgent = (id: string, parts: Parts): Agent => {
     a.obligations.set(o.obligationId, o);
   }
   for (const part of parts.keys()) {
-    if (part.startsWith(TRACE) && !a.instances.has(part.slice(TRACE.length))) throw new Error(`trace rows of ${id} belong to no instance (${part})`);
+    if (part.startsWith(TRACE) && !a.instances.has(part.slice(TRACE.length)))
+      throw new Error(`trace rows of ${id} belong to no instance (${part})`);
   }
   return a;
 };
@@ -428,7 +583,8 @@ export const decodeWorld = (rows: Iterable<Row>): World => {
   const own = byAgent.get(WORLD) ?? new Map<string, [string, string][]>();
   const meta = new Map(rowsOf(own, "meta"));
   const format = meta.get("format");
-  if (format === undefined || parse<string>(format, "meta/format") !== ROWS_FORMAT) throw new Error(`unknown state format ${String(format)}`);
+  if (format === undefined || parse<string>(format, "meta/format") !== ROWS_FORMAT)
+    throw new Error(`unknown state format ${String(format)}`);
   const tick = Number(meta.get("tick"));
   if (!Number.isSafeInteger(tick) || tick < 0) throw new Error(`meta/tick is not a tick: ${String(meta.get("tick"))}`);
   const w = new World();

@@ -4,7 +4,13 @@
  * them, S-5), per-key accumulators, excision records, quarantine and karmic momentum.
  */
 import type {
-  Digest, ExcisionRecord, MergeBatch, SamskaraDistillate, StoreEntry, StoreState, StoreVersion,
+  Digest,
+  ExcisionRecord,
+  MergeBatch,
+  SamskaraDistillate,
+  StoreEntry,
+  StoreState,
+  StoreVersion,
 } from "../../spec/index.ts";
 import { DOMAIN, batchDigestOf, compareCodeUnits, digestOf, versionIdOf } from "../../spec/index.ts";
 import { KeyAccumulator } from "./accumulator.ts";
@@ -150,7 +156,8 @@ class Lineage {
     for (let i = removed.length - 1; i >= 0; i--) {
       for (const m of (removed[i] as MergeBatch).members) {
         const held = content.get(m.distillate_id);
-        if (held === undefined) throw new Error(`S-5: cannot undo batch ${from + i}: distillate ${m.distillate_id} is not retained`);
+        if (held === undefined)
+          throw new Error(`S-5: cannot undo batch ${from + i}: distillate ${m.distillate_id} is not retained`);
         this.withdraw(held);
         this.batchOf.delete(m.distillate_id);
       }
@@ -210,21 +217,29 @@ class Lineage {
    * recompute, its members' content is held with the right digest, and the rebuilt state has the
    * head's state digest. Throws on any mismatch (a damaged data directory).
    */
-  static fromSteps(genesis: Digest, steps: readonly LineageStep[], content: ReadonlyMap<string, HeldDistillate>): Lineage {
+  static fromSteps(
+    genesis: Digest,
+    steps: readonly LineageStep[],
+    content: ReadonlyMap<string, HeldDistillate>,
+  ): Lineage {
     const l = new Lineage(genesis);
     for (const s of steps) {
       const parent = l.head();
       const v = s.version;
       const batchDigest = batchDigestOf(s.batch.members.map((m) => m.digest as Digest));
       if (
-        v.seq !== parent.seq + 1 || v.parent !== parent.version_id || v.batch_digest !== s.batch.batch_digest ||
-        batchDigest !== s.batch.batch_digest || versionIdOf(parent.version_id as Digest, batchDigest, v.state_digest as Digest) !== v.version_id
+        v.seq !== parent.seq + 1 ||
+        v.parent !== parent.version_id ||
+        v.batch_digest !== s.batch.batch_digest ||
+        batchDigest !== s.batch.batch_digest ||
+        versionIdOf(parent.version_id as Digest, batchDigest, v.state_digest as Digest) !== v.version_id
       ) {
         throw new Error(`S-4: persisted version ${v.seq} does not link to its parent and batch`);
       }
       for (const m of s.batch.members) {
         const held = content.get(m.distillate_id);
-        if (held === undefined || held.digest !== m.digest) throw new Error(`S-4: persisted batch ${v.seq - 1} references distillate content that is missing`);
+        if (held === undefined || held.digest !== m.digest)
+          throw new Error(`S-4: persisted batch ${v.seq - 1} references distillate content that is missing`);
         l.contribute(held);
       }
       l.append(v, s.batch, s.kappa);
@@ -243,7 +258,10 @@ export class SamskaraStore {
   readonly excisions: ExcisionRecord[] = [];
   readonly quarantined = new TrackedSet<string>();
 
-  constructor(readonly genesis: Digest, private readonly lineage: Lineage = new Lineage(genesis)) {}
+  constructor(
+    readonly genesis: Digest,
+    private readonly lineage: Lineage = new Lineage(genesis),
+  ) {}
 
   head(): StoreVersion {
     return this.lineage.head();
@@ -312,7 +330,8 @@ export class SamskaraStore {
       from = Math.min(from, at);
     }
     const suffix = this.lineage.truncate(from, this.retained);
-    if (!Lineage.replayOnto(this.lineage, suffix, this.retained, drop)) throw new Error("S-5: cannot replay the lineage: a retained distillate is missing");
+    if (!Lineage.replayOnto(this.lineage, suffix, this.retained, drop))
+      throw new Error("S-5: cannot replay the lineage: a retained distillate is missing");
     for (const id of drop) this.retained.delete(id);
   }
 
@@ -322,8 +341,13 @@ export class SamskaraStore {
     if (replayed === null || replayed.chain.length !== this.lineage.chain.length) return false;
     return replayed.chain.every((v, i) => {
       const w = this.lineage.chain[i] as StoreVersion;
-      return v.version_id === w.version_id && v.seq === w.seq && v.parent === w.parent &&
-        v.batch_digest === w.batch_digest && v.state_digest === w.state_digest;
+      return (
+        v.version_id === w.version_id &&
+        v.seq === w.seq &&
+        v.parent === w.parent &&
+        v.batch_digest === w.batch_digest &&
+        v.state_digest === w.state_digest
+      );
     });
   }
 
@@ -342,7 +366,8 @@ export class SamskaraStore {
     const store = new SamskaraStore(parts.genesis, Lineage.fromSteps(parts.genesis, parts.steps, content));
     for (const [id, h] of content) {
       // S-5: retained content is exactly the members of the chain's batches (nothing excised lingers).
-      if (store.lineage.batchIndexOf(id) === undefined) throw new Error(`S-5: retained distillate ${id} is in no batch`);
+      if (store.lineage.batchIndexOf(id) === undefined)
+        throw new Error(`S-5: retained distillate ${id} is in no batch`);
       store.retained.set(id, h);
     }
     store.excisions.push(...parts.excisions);

@@ -3,7 +3,12 @@
  * with every list in the order views.ts states (OP-0.6).
  */
 import type {
-  AgentView, DistillationObligation, InstanceView, RipaView, StoreView, WorldView,
+  AgentView,
+  DistillationObligation,
+  InstanceView,
+  RipaView,
+  StoreView,
+  WorldView,
 } from "../../spec/index.ts";
 import { compareCodeUnits } from "../../spec/index.ts";
 import type { Agent } from "./agent.ts";
@@ -11,7 +16,10 @@ import type { Instance } from "./instance.ts";
 import type { Obligation } from "./obligation.ts";
 import type { World } from "./world.ts";
 
-const byKey = <T>(key: (t: T) => string) => (a: T, b: T): number => compareCodeUnits(key(a), key(b));
+const byKey =
+  <T>(key: (t: T) => string) =>
+  (a: T, b: T): number =>
+    compareCodeUnits(key(a), key(b));
 
 export const instanceView = (i: Instance): InstanceView => ({
   instance_id: i.instanceId,
@@ -92,7 +100,10 @@ export const ripaView = (a: Agent): RipaView => ({
           target:
             a.migration.target === null
               ? null
-              : { ...a.migration.target, providers: [...a.migration.target.providers].sort(byKey((p) => p.provider_id)) },
+              : {
+                  ...a.migration.target,
+                  providers: [...a.migration.target.providers].sort(byKey((p) => p.provider_id)),
+                },
           delta: a.migration.delta,
           surfaces: [...a.migration.surfaces].sort(byKey((s) => s.surface.surface_id)),
         },

@@ -37,7 +37,15 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { compareCodeUnits } from "../../spec/index.ts";
-import { ROWS_FORMAT, RowWriter, decodeWorld, emptyWorldRows, encodeWorld, type Row, type RowOp } from "../core/persist.ts";
+import {
+  ROWS_FORMAT,
+  RowWriter,
+  decodeWorld,
+  emptyWorldRows,
+  encodeWorld,
+  type Row,
+  type RowOp,
+} from "../core/persist.ts";
 import type { World } from "../core/world.ts";
 import { dieNow, type CrashPlan, type CrashPoint } from "./crash.ts";
 
@@ -127,7 +135,9 @@ export class SqliteStorage implements Storage {
     if (opts.dir !== undefined) {
       mkdirSync(opts.dir, { recursive: true });
       if (existsSync(join(opts.dir, "state.json"))) {
-        throw new Error(`${opts.dir} holds state.json, the snapshot of an earlier version of this implementation; it is not migrated`);
+        throw new Error(
+          `${opts.dir} holds state.json, the snapshot of an earlier version of this implementation; it is not migrated`,
+        );
       }
     }
     this.db = new Database(opts.dir === undefined ? ":memory:" : join(opts.dir, DB_FILE));
@@ -136,14 +146,21 @@ export class SqliteStorage implements Storage {
       this.db.pragma("synchronous = FULL");
       this.db.pragma("secure_delete = ON");
       this.db.pragma("temp_store = MEMORY");
-      const fresh = this.db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'rows'").get() as { n: number };
+      const fresh = this.db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'rows'").get() as {
+        n: number;
+      };
       if (fresh.n > 0) {
-        const format = this.db.prepare("SELECT value FROM rows WHERE agent = '' AND part = 'meta' AND key = 'format'").get() as { value: string } | undefined;
-        if (format?.value !== JSON.stringify(ROWS_FORMAT)) throw new Error(`unknown state format ${format?.value ?? "(none)"}`);
+        const format = this.db
+          .prepare("SELECT value FROM rows WHERE agent = '' AND part = 'meta' AND key = 'format'")
+          .get() as { value: string } | undefined;
+        if (format?.value !== JSON.stringify(ROWS_FORMAT))
+          throw new Error(`unknown state format ${format?.value ?? "(none)"}`);
       }
       this.db.exec(`BEGIN IMMEDIATE; ${SCHEMA}`);
       this.stmt = {
-        put: this.db.prepare("INSERT INTO rows (agent, part, key, seq, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (agent, part, key) DO UPDATE SET value = excluded.value"),
+        put: this.db.prepare(
+          "INSERT INTO rows (agent, part, key, seq, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (agent, part, key) DO UPDATE SET value = excluded.value",
+        ),
         delete: this.db.prepare("DELETE FROM rows WHERE agent = ? AND part = ? AND key = ?"),
         deletePart: this.db.prepare("DELETE FROM rows WHERE agent = ? AND part = ?"),
         deleteFrom: this.db.prepare("DELETE FROM rows WHERE agent = ? AND part = ? AND seq >= ?"),
@@ -263,7 +280,8 @@ export class SqliteStorage implements Storage {
   }
 }
 
-const rowName = (r: Row | undefined): string => (r === undefined ? "no row" : `row ${r.agent.slice(0, 20)}…/${r.part}/${r.key}`);
+const rowName = (r: Row | undefined): string =>
+  r === undefined ? "no row" : `row ${r.agent.slice(0, 20)}…/${r.part}/${r.key}`;
 
 const firstRowDifference = (a: readonly Row[], b: readonly Row[]): string | null => {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {

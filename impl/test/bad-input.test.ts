@@ -57,7 +57,12 @@ describe("bad input", () => {
     expectErr(await raw(`${"x".repeat(2 * MAX_LINE_BYTES)}\n`), "LINE_TOO_LONG", /exceeds/);
     // 6. Deeply nested JSON.
     expectErr(await raw(`${"[".repeat(100_000)}${"]".repeat(100_000)}\n`), "NESTING_TOO_DEEP");
-    expectErr(await raw(`{"type":"command","id":"deep","command":${"{\"a\":".repeat(MAX_NESTING_DEPTH)}1${"}".repeat(MAX_NESTING_DEPTH)}}\n`), "NESTING_TOO_DEEP");
+    expectErr(
+      await raw(
+        `{"type":"command","id":"deep","command":${'{"a":'.repeat(MAX_NESTING_DEPTH)}1${"}".repeat(MAX_NESTING_DEPTH)}}\n`,
+      ),
+      "NESTING_TOO_DEEP",
+    );
     // 7. Not an object; missing or unreadable id (huge number).
     expectErr(await raw("[1,2,3]\n"), "BAD_REQUEST", /object/);
     expectErr(await raw('{"type":"query","query":{"name":"world"}}\n'), "BAD_REQUEST", /id/);
@@ -67,20 +72,36 @@ describe("bad input", () => {
     expectErr(await c.request({ type: "query", query: { name: "secrets" } }), "UNKNOWN_OP", /secrets/);
     // 9. Envelope schema violations: unknown envelope field; bad query parameter; bad crash_after.
     expectErr(await c.request({ type: "reset", extra: true }), "BAD_REQUEST");
-    expectErr(await c.request({ type: "query", query: { name: "store", agent: "not-a-digest" } }), "BAD_REQUEST", /digest/);
+    expectErr(
+      await c.request({ type: "query", query: { name: "store", agent: "not-a-digest" } }),
+      "BAD_REQUEST",
+      /digest/,
+    );
     expectErr(await c.request({ type: "crash_after", writes: 0, at: "after_commit" }), "BAD_REQUEST");
     // 10. Duplicate request id.
     await c.request({ id: "dup", type: "query", query: { name: "world" } });
-    expectErr(await c.request({ id: "dup-2", type: "query", query: { name: "world" } }).then(() => raw('{"id":"dup","type":"query","query":{"name":"world"}}\n')), "DUPLICATE_REQUEST_ID");
+    expectErr(
+      await c
+        .request({ id: "dup-2", type: "query", query: { name: "world" } })
+        .then(() => raw('{"id":"dup","type":"query","query":{"name":"world"}}\n')),
+      "DUPLICATE_REQUEST_ID",
+    );
     // 11. Commands that fail their schema: operation code MALFORMED with the path (huge number, unknown op, extra field).
-    const huge = await c.request({ type: "command", command: { op: "samskara.replay", tick: 1e400, agent: worldBefore.agents[0]?.identity.identity } });
+    const huge = await c.request({
+      type: "command",
+      command: { op: "samskara.replay", tick: 1e400, agent: worldBefore.agents[0]?.identity.identity },
+    });
     expect(codeOf(huge)).toBe("MALFORMED");
     if (!huge.ok) expect(huge.error.path).toEqual(["tick"]);
     expect(codeOf(await c.command({ op: "janma.teleport", tick: 1 }))).toBe("MALFORMED");
     expect(codeOf(await c.command({ ...f.mint(2, "root-x"), backdoor: true }))).toBe("MALFORMED");
     // 12. A __proto__ key and a 1 MiB-sized string field inside a command.
-    expect(codeOf(await raw('{"type":"command","id":"proto","command":{"__proto__":{"op":"advaita.mint"},"tick":1}}\n'))).toBe("MALFORMED");
-    expect(codeOf(await c.command({ ...f.mint(2, "root-y"), designation: "d".repeat(MAX_LINE_BYTES - 1000) }))).toBe("MALFORMED");
+    expect(
+      codeOf(await raw('{"type":"command","id":"proto","command":{"__proto__":{"op":"advaita.mint"},"tick":1}}\n')),
+    ).toBe("MALFORMED");
+    expect(codeOf(await c.command({ ...f.mint(2, "root-y"), designation: "d".repeat(MAX_LINE_BYTES - 1000) }))).toBe(
+      "MALFORMED",
+    );
     // 13. Empty lines are ignored; CRLF line endings are accepted.
     c.sendRaw("\n\n");
     c.sendRaw('{"type":"query","id":"crlf","query":{"name":"world"}}\r\n');
@@ -94,7 +115,9 @@ describe("bad input", () => {
     expect(readFileSync(join(dir, DB_FILE)).equals(stateBefore)).toBe(true);
     expect(c.violations).toEqual([]);
     // And it still accepts work.
-    expect((await c.command({ op: "samskara.replay", tick: 2, agent: worldBefore.agents[0]?.identity.identity })).ok).toBe(true);
+    expect(
+      (await c.command({ op: "samskara.replay", tick: 2, agent: worldBefore.agents[0]?.identity.identity })).ok,
+    ).toBe(true);
     await c.shutdown();
   });
 });

@@ -6,8 +6,33 @@ describe("request-id set", () => {
   it("tells every distinct id apart, however similar (no false duplicates)", () => {
     const s = new RequestIdSet();
     const ids: (string | number)[] = [
-      0, 1, 255, 256, 65536, Number.MAX_SAFE_INTEGER, "0", "1", "", "a", "A", "é", "e\u0301", "ÿ", "Ā", "\u0100",
-      "\ud800", "\ud801", "\udc00", "\ud83d\ude00", "\ufffd", "x".repeat(128), `${"x".repeat(127)}y`, "u3.t17", "u3.t1", "r12", "h-ok",
+      0,
+      1,
+      255,
+      256,
+      65536,
+      Number.MAX_SAFE_INTEGER,
+      "0",
+      "1",
+      "",
+      "a",
+      "A",
+      "é",
+      "e\u0301",
+      "ÿ",
+      "Ā",
+      "\u0100",
+      "\ud800",
+      "\ud801",
+      "\udc00",
+      "\ud83d\ude00",
+      "\ufffd",
+      "x".repeat(128),
+      `${"x".repeat(127)}y`,
+      "u3.t17",
+      "u3.t1",
+      "r12",
+      "h-ok",
     ];
     const distinct = [...new Set(ids)];
     for (const id of distinct) expect(s.add(id), JSON.stringify(id)).toBe(true);

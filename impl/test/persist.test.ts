@@ -34,7 +34,12 @@ const ok = (impl: Implementation, cmd: Command | Record<string, unknown>): Commi
   return impl.lastCommit;
 };
 
-const life = (i: number): f.Life => ({ agent: A, instance_id: `i${i}`, nonce: `n${i}`, manifest: f.manifest(f.genesisOf(ROOT)) });
+const life = (i: number): f.Life => ({
+  agent: A,
+  instance_id: `i${i}`,
+  nonce: `n${i}`,
+  manifest: f.manifest(f.genesisOf(ROOT)),
+});
 
 /** Mint, then `n` whole lives (conceive, birth, act with a trace, withdraw, distil, merge). */
 const history = (impl: Implementation, n: number): number => {
@@ -96,11 +101,15 @@ describe("recovery rejects rows it cannot trust (W-7.1)", () => {
     const head = rows.find((r) => r.agent === A && r.part === "agent");
     expect(head).toBeDefined();
     expect(() => decodeWorld([...rows, { ...head!, key: "again" }])).toThrow(/agent rows/);
-    expect(() => decodeWorld([...rows, { agent: A, part: "trace:ghost", key: "0", value: JSON.stringify("orphan") }])).toThrow(/belong to no instance/);
+    expect(() =>
+      decodeWorld([...rows, { agent: A, part: "trace:ghost", key: "0", value: JSON.stringify("orphan") }]),
+    ).toThrow(/belong to no instance/);
   });
 
   it("a fresh store starts with exactly the empty world's rows (format and tick 0)", () => {
-    const fresh = emptyWorldRows().map((o) => (o.op === "put" ? { agent: o.agent, part: o.part, key: o.key, value: o.value } : o));
+    const fresh = emptyWorldRows().map((o) =>
+      o.op === "put" ? { agent: o.agent, part: o.part, key: o.key, value: o.value } : o,
+    );
     expect(fresh).toEqual(encodeWorld(new World()));
     expect(fresh).toEqual(meta(FORMAT, "0"));
   });
@@ -142,9 +151,18 @@ describe("the delta writer writes only what changed (O(change))", () => {
     ok(impl, f.act(2, l, { trace: ["one", "two"] }));
     const second = ok(impl, f.act(3, l, { trace: ["three"] }));
     expect(second.rowsDeleted).toBe(0);
-    const withdrawn = ok(impl, { op: "janma.withdraw", tick: 3, agent: A, instance_id: l.instance_id, reason: "principal" });
+    const withdrawn = ok(impl, {
+      op: "janma.withdraw",
+      tick: 3,
+      agent: A,
+      instance_id: l.instance_id,
+      reason: "principal",
+    });
     expect(withdrawn.rowsDeleted).toBe(0);
-    const distilled = ok(impl, f.distil(3, l, "ob0", f.distillate(l, "d0", 800_000, [f.disposition("key.0", 500_000)])));
+    const distilled = ok(
+      impl,
+      f.distil(3, l, "ob0", f.distillate(l, "d0", 800_000, [f.disposition("key.0", 500_000)])),
+    );
     expect(distilled.rowsDeleted).toBe(3);
   });
 
@@ -154,10 +172,18 @@ describe("the delta writer writes only what changed (O(change))", () => {
     ok(impl, { op: "ripa.migration_fence", tick: 2, agent: A, migration_id: "m1", token: "tok-2" });
     const cp = impl.apply({ op: "ripa.migration_checkpoint", tick: 2, agent: A, migration_id: "m1" });
     if (!cp.ok) throw new Error(cp.error.message);
-    const checkpointed = cp.events.find((e) => e.type === "migration.checkpointed") as { bundle_digest: string } | undefined;
+    const checkpointed = cp.events.find((e) => e.type === "migration.checkpointed") as
+      | { bundle_digest: string }
+      | undefined;
     const target = { execution: f.exec("exec-t"), providers: f.PROVIDERS, body_revision: "body-1" };
     const validated = ok(impl, {
-      op: "ripa.migration_validate", tick: 3, agent: A, migration_id: "m1", bundle_digest: checkpointed?.bundle_digest, target, gain_authorization: auth,
+      op: "ripa.migration_validate",
+      tick: 3,
+      agent: A,
+      migration_id: "m1",
+      bundle_digest: checkpointed?.bundle_digest,
+      target,
+      gain_authorization: auth,
     });
     // The agent row and the tick change; the bundle row (the largest) is not rewritten.
     expect(validated.rowsWritten).toBe(2);

@@ -13,17 +13,44 @@ import * as f from "./fixtures.ts";
 
 const ROOT = "root-r";
 const A = f.identityOfRoot(ROOT);
-const request = (nonce: string, tick: number): Command => ({ op: "ripa.request", tick, agent: A, task_id: "task-1", attempt_nonce: nonce });
-const reply = (nonce: string, tick: number): Command => ({ op: "ripa.reply", tick, agent: A, task_id: "task-1", attempt_nonce: nonce });
-const pause = (nonce: string, tick: number, task = "task-1"): Command => ({ op: "ripa.task_pause", tick, agent: A, task_id: task, attempt_nonce: nonce });
-const fence = (tick: number): Command => ({ op: "ripa.migration_fence", tick, agent: A, migration_id: "m-1", token: "tok-fence" });
+const request = (nonce: string, tick: number): Command => ({
+  op: "ripa.request",
+  tick,
+  agent: A,
+  task_id: "task-1",
+  attempt_nonce: nonce,
+});
+const reply = (nonce: string, tick: number): Command => ({
+  op: "ripa.reply",
+  tick,
+  agent: A,
+  task_id: "task-1",
+  attempt_nonce: nonce,
+});
+const pause = (nonce: string, tick: number, task = "task-1"): Command => ({
+  op: "ripa.task_pause",
+  tick,
+  agent: A,
+  task_id: task,
+  attempt_nonce: nonce,
+});
+const fence = (tick: number): Command => ({
+  op: "ripa.migration_fence",
+  tick,
+  agent: A,
+  migration_id: "m-1",
+  token: "tok-fence",
+});
 
 const okTypes = (impl: Implementation, c: Command): string[] => {
   const out = impl.apply(c);
   if (!out.ok) throw new Error(`${c.op} rejected: ${out.error.code} ${out.error.message}`);
   return out.events.map((e) => e.type);
 };
-const errOf = (impl: Implementation, c: Command): { code: string; invariant: string | null; path?: (string | number)[] } => {
+const errOf = (
+  impl: Implementation,
+  c: Command,
+): { code: string; invariant: string | null; path?: (string | number)[] } => {
   const out = impl.apply(c);
   if (out.ok) throw new Error(`${c.op} accepted: ${JSON.stringify(out.events)}`);
   return out.error;
@@ -69,7 +96,11 @@ describe("ripa.task_pause (OP-6.12, G-53)", () => {
     const impl = openImplementation({});
     workerDied(impl);
     expect(errOf(impl, pause("zzz", 4, "task-x"))).toMatchObject({ code: errorCodeOf("I2"), invariant: "I2" });
-    expect(errOf(impl, pause("att-old", 4))).toMatchObject({ code: errorCodeOf("I4"), invariant: "I4", path: ["attempt_nonce"] });
+    expect(errOf(impl, pause("att-old", 4))).toMatchObject({
+      code: errorCodeOf("I4"),
+      invariant: "I4",
+      path: ["attempt_nonce"],
+    });
     expect(live(impl)).toEqual([{ task_id: "task-1", attempt_nonce: "att-a" }]);
     expect(impl.world().tick).toBe(3);
   });

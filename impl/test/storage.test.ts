@@ -145,7 +145,11 @@ describe("the SQLite storage", () => {
     w.tick = 12;
     for (const r of ["r1", "r2", "r3"]) w.rootsUsed.add(r);
     s.commit(w);
-    expect(s.lastCommit).toEqual({ rowsWritten: 4, rowsDeleted: 0, bytesWritten: "tick".length + "12".length + 3 * "r1".length });
+    expect(s.lastCommit).toEqual({
+      rowsWritten: 4,
+      rowsDeleted: 0,
+      bytesWritten: "tick".length + "12".length + 3 * "r1".length,
+    });
     const empty = s.reset();
     expect(empty.tick).toBe(0);
     expect(s.lastCommit).toEqual({
@@ -191,7 +195,10 @@ describe("the SQLite storage", () => {
     ["a row's key", "UPDATE rows SET key = 'r0' WHERE agent = '' AND part = 'root' AND key = 'r1'"],
     ["an extra row sorting last", "INSERT INTO rows VALUES ('', 'zzz', 'k', 99, '')"],
     ["a missing row sorting last", "DELETE FROM rows WHERE agent = '' AND part = 'root' AND key = 'r1'"],
-    ["a value that differs after a common prefix", `UPDATE rows SET value = '"samsara-ripa-impl/rows/v0"' WHERE agent = '' AND part = 'meta' AND key = 'format'`],
+    [
+      "a value that differs after a common prefix",
+      `UPDATE rows SET value = '"samsara-ripa-impl/rows/v0"' WHERE agent = '' AND part = 'meta' AND key = 'format'`,
+    ],
   ];
   it("the store check reports a database changed behind the store's back (a value, a key, a last row extra or missing)", () => {
     for (const [what, sql] of tampered) {

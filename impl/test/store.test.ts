@@ -49,14 +49,27 @@ class Grower {
   }
 
   /** Up to the distillation; returns the stats of each step. */
-  distil(i: number, trace = `trace of life ${i}`, guidance = `prefer option ${i % 7}`): Record<"conceive" | "birth" | "act" | "withdraw" | "distil", CommitStats> {
+  distil(
+    i: number,
+    trace = `trace of life ${i}`,
+    guidance = `prefer option ${i % 7}`,
+  ): Record<"conceive" | "birth" | "act" | "withdraw" | "distil", CommitStats> {
     const l = this.life(i);
     const t = this.tick++;
     const conceive = ok(this.impl, f.conceive(t, l));
     const birth = ok(this.impl, f.birth(t, l));
     const act = ok(this.impl, f.act(t, l, { trace: [trace] }));
-    const withdraw = ok(this.impl, { op: "janma.withdraw", tick: t, agent: A, instance_id: l.instance_id, reason: "principal" });
-    const distil = ok(this.impl, f.distil(t, l, `ob${i}`, f.distillate(l, `d${i}`, 800_000, [f.disposition(`key.${i % 5}`, 500_000, guidance)])));
+    const withdraw = ok(this.impl, {
+      op: "janma.withdraw",
+      tick: t,
+      agent: A,
+      instance_id: l.instance_id,
+      reason: "principal",
+    });
+    const distil = ok(
+      this.impl,
+      f.distil(t, l, `ob${i}`, f.distillate(l, `d${i}`, 800_000, [f.disposition(`key.${i % 5}`, 500_000, guidance)])),
+    );
     return { conceive, birth, act, withdraw, distil };
   }
 
@@ -75,7 +88,11 @@ class Grower {
 
   excise(id: string, ...ids: number[]): CommitStats {
     return ok(this.impl, {
-      op: "samskara.excise", tick: this.tick, agent: A, excision_id: id, distillate_ids: ids.map((i) => `d${i}`),
+      op: "samskara.excise",
+      tick: this.tick,
+      agent: A,
+      excision_id: id,
+      distillate_ids: ids.map((i) => `d${i}`),
       authorization: { custodian: "alice", decision_id: `dec-${id}` },
     });
   }
@@ -108,7 +125,11 @@ describe("the SQLite store", () => {
     for (const [step, s] of Object.entries(small)) {
       const l = large[step as keyof typeof large];
       // Same rows touched; bytes differ only by the longer ids and numbers (d1000 vs d10).
-      expect({ step, rowsWritten: l.rowsWritten, rowsDeleted: l.rowsDeleted }).toEqual({ step, rowsWritten: s.rowsWritten, rowsDeleted: s.rowsDeleted });
+      expect({ step, rowsWritten: l.rowsWritten, rowsDeleted: l.rowsDeleted }).toEqual({
+        step,
+        rowsWritten: s.rowsWritten,
+        rowsDeleted: s.rowsDeleted,
+      });
       expect(l.bytesWritten, step).toBeLessThanOrEqual(s.bytesWritten + 200);
       expect(l.bytesWritten, step).toBeLessThan(4096);
     }
@@ -137,7 +158,14 @@ describe("the SQLite store", () => {
       const merge = g.merge(3);
       const world = g.impl.world();
       g.impl.close();
-      return { rows: Object.entries({ ...life, merge }).map(([step, c]) => ({ step, rowsWritten: c.rowsWritten, rowsDeleted: c.rowsDeleted })), world };
+      return {
+        rows: Object.entries({ ...life, merge }).map(([step, c]) => ({
+          step,
+          rowsWritten: c.rowsWritten,
+          rowsDeleted: c.rowsDeleted,
+        })),
+        world,
+      };
     };
     const reopened = run(true);
     const straight = run(false);
@@ -153,7 +181,10 @@ describe("the SQLite store", () => {
     const refused = g.impl.apply(f.act(g.tick, g.life(0), { trace: ["too late"] }));
     expect(refused.ok ? null : refused.error.invariant).toBe("J-3");
     const after = ok(g.impl, { op: "ripa.task_start", tick: g.tick, agent: A, task_id: "task-2" });
-    expect({ rowsWritten: after.rowsWritten, rowsDeleted: after.rowsDeleted }).toEqual({ rowsWritten: before.rowsWritten, rowsDeleted: before.rowsDeleted });
+    expect({ rowsWritten: after.rowsWritten, rowsDeleted: after.rowsDeleted }).toEqual({
+      rowsWritten: before.rowsWritten,
+      rowsDeleted: before.rowsDeleted,
+    });
     g.impl.close();
   });
 
@@ -201,9 +232,13 @@ describe("the SQLite store", () => {
       db.close();
     };
     // A retained distillate whose content no longer matches its digest.
-    tamper("UPDATE rows SET value = replace(value, 'prefer option 1', 'prefer option 9') WHERE part = 'retained' AND key = 'd1'");
+    tamper(
+      "UPDATE rows SET value = replace(value, 'prefer option 1', 'prefer option 9') WHERE part = 'retained' AND key = 'd1'",
+    );
     expect(() => openImplementation({ dataDir: dir })).toThrow(/does not match its digest/);
-    tamper("UPDATE rows SET value = replace(value, 'prefer option 9', 'prefer option 1') WHERE part = 'retained' AND key = 'd1'");
+    tamper(
+      "UPDATE rows SET value = replace(value, 'prefer option 9', 'prefer option 1') WHERE part = 'retained' AND key = 'd1'",
+    );
     expect(openImplementation({ dataDir: dir }).world()).toEqual(world);
     // A lost version in the middle of the chain.
     tamper("DELETE FROM rows WHERE part = 'lineage' AND key = '3'");
@@ -217,7 +252,8 @@ describe("the SQLite store", () => {
     const marker = (kind: string, i: number): string => `zq${kind}${i}x${(i * 7919).toString(36)}`;
     // Traces of varied length (some span several pages), distilled in an order that interleaves
     // with other lives acting, so rows move between B-tree pages before they are deleted.
-    const traceOf = (i: number): string => `${marker("trace", i)} ${"window seat lisbon tuesday ".repeat((i * 37) % 140)}`;
+    const traceOf = (i: number): string =>
+      `${marker("trace", i)} ${"window seat lisbon tuesday ".repeat((i * 37) % 140)}`;
     const lives = 24;
     const live: number[] = [];
     for (let i = 0; i < lives; i++) {
@@ -232,7 +268,17 @@ describe("the SQLite store", () => {
         const lj = g.life(j);
         ok(impl, { op: "janma.withdraw", tick: g.tick, agent: A, instance_id: lj.instance_id, reason: "principal" });
         expect(dirContains(dir, marker("trace", j))).toBe(true);
-        ok(impl, f.distil(g.tick, lj, `ob${j}`, f.distillate(lj, `d${j}`, 800_000, [f.disposition(marker("key", j), 500_000, `${marker("guidance", j)} prefer aisle`)])));
+        ok(
+          impl,
+          f.distil(
+            g.tick,
+            lj,
+            `ob${j}`,
+            f.distillate(lj, `d${j}`, 800_000, [
+              f.disposition(marker("key", j), 500_000, `${marker("guidance", j)} prefer aisle`),
+            ]),
+          ),
+        );
         expect(dirContains(dir, marker("trace", j)), `trace ${j} after its distillation`).toBe(false);
         g.merge(j);
       }
@@ -250,7 +296,8 @@ describe("the SQLite store", () => {
     }
     for (const i of merged) expect(dirContains(dir, marker("trace", i)), `trace ${i}`).toBe(false);
     // What must stay is still there (the scan can fail).
-    for (const i of merged.filter((i) => !excised.includes(i))) expect(dirContains(dir, marker("guidance", i))).toBe(true);
+    for (const i of merged.filter((i) => !excised.includes(i)))
+      expect(dirContains(dir, marker("guidance", i))).toBe(true);
     for (const i of live) expect(dirContains(dir, marker("trace", i))).toBe(true);
   });
 
@@ -285,7 +332,9 @@ describe("recovery of a store from its persisted parts (S-4, S-5, OP-1.7)", () =
   const genesis = f.genesisOf(ROOT);
   const held = (i: number): HeldDistillate => {
     const l: f.Life = { agent: A, instance_id: `i${i}`, nonce: `n${i}`, manifest: f.manifest(genesis) };
-    const distillate = f.distillate(l, `d${i}`, 800_000, [f.disposition(`key.${i}`, 500_000, `prefer option ${i}`)]) as unknown as SamskaraDistillate;
+    const distillate = f.distillate(l, `d${i}`, 800_000, [
+      f.disposition(`key.${i}`, 500_000, `prefer option ${i}`),
+    ]) as unknown as SamskaraDistillate;
     return { digest: distillateDigest(distillate), distillate };
   };
   /** A store of four batches of one distillate each, as its persisted parts (deep copies, free to damage). */
@@ -293,8 +342,11 @@ describe("recovery of a store from its persisted parts (S-4, S-5, OP-1.7)", () =
     const s = new SamskaraStore(genesis);
     for (let i = 0; i < 4; i++) s.merge([held(i)]);
     return {
-      genesis, steps: structuredClone(s.steps(1)) as LineageStep[], retained: structuredClone([...s.retainedDistillates()]),
-      excisions: [], quarantined: [],
+      genesis,
+      steps: structuredClone(s.steps(1)) as LineageStep[],
+      retained: structuredClone([...s.retainedDistillates()]),
+      excisions: [],
+      quarantined: [],
     };
   };
   type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -310,23 +362,53 @@ describe("recovery of a store from its persisted parts (S-4, S-5, OP-1.7)", () =
 
   it("S-4: refuses a head step whose seq, parent, batch digest, recorded batch digest or version id alone does not link", () => {
     const damages: [string, (s: LineageStep) => void][] = [
-      ["seq", (s) => { v(s).seq += 1; }],
-      ["parent", (s) => { v(s).parent = genesis; }],
-      ["version batch digest", (s) => { v(s).batch_digest = OTHER; }],
-      ["batch digest (version and batch agree, members do not)", (s) => { v(s).batch_digest = OTHER; (s.batch as { batch_digest: string }).batch_digest = OTHER; }],
-      ["version id", (s) => { v(s).version_id = OTHER; }],
+      [
+        "seq",
+        (s) => {
+          v(s).seq += 1;
+        },
+      ],
+      [
+        "parent",
+        (s) => {
+          v(s).parent = genesis;
+        },
+      ],
+      [
+        "version batch digest",
+        (s) => {
+          v(s).batch_digest = OTHER;
+        },
+      ],
+      [
+        "batch digest (version and batch agree, members do not)",
+        (s) => {
+          v(s).batch_digest = OTHER;
+          (s.batch as { batch_digest: string }).batch_digest = OTHER;
+        },
+      ],
+      [
+        "version id",
+        (s) => {
+          v(s).version_id = OTHER;
+        },
+      ],
     ];
     for (const [what, damage] of damages) {
       const p = parts();
       damage(p.steps[p.steps.length - 1] as LineageStep);
-      expect(() => SamskaraStore.restore(p), what).toThrow(/S-4: persisted version \d+ does not link to its parent and batch/);
+      expect(() => SamskaraStore.restore(p), what).toThrow(
+        /S-4: persisted version \d+ does not link to its parent and batch/,
+      );
     }
   });
 
   it("S-4: refuses a batch whose member content is not retained", () => {
     const p = parts();
     p.retained.splice(1, 1);
-    expect(() => SamskaraStore.restore(p)).toThrow(/S-4: persisted batch 1 references distillate content that is missing/);
+    expect(() => SamskaraStore.restore(p)).toThrow(
+      /S-4: persisted batch 1 references distillate content that is missing/,
+    );
   });
 
   it("S-4: refuses a batch whose member is retained under another digest (the content the batch names is gone)", () => {
@@ -334,15 +416,23 @@ describe("recovery of a store from its persisted parts (S-4, S-5, OP-1.7)", () =
     const r = p.retained[1];
     if (r === undefined) throw new Error("no retained d1");
     p.retained[1] = { ...r, digest: OTHER as Digest };
-    expect(() => SamskaraStore.restore(p)).toThrow(/S-4: persisted batch 1 references distillate content that is missing/);
+    expect(() => SamskaraStore.restore(p)).toThrow(
+      /S-4: persisted batch 1 references distillate content that is missing/,
+    );
   });
 
   it("S-4: refuses steps that link but whose rebuilt state is not the head's state digest", () => {
     const p = parts();
     const head = p.steps[p.steps.length - 1] as LineageStep;
     v(head).state_digest = OTHER;
-    v(head).version_id = versionIdOf(head.version.parent as Digest, head.version.batch_digest as Digest, OTHER as Digest);
-    expect(() => SamskaraStore.restore(p)).toThrow(/S-4: the retained distillates do not reproduce the head's state digest/);
+    v(head).version_id = versionIdOf(
+      head.version.parent as Digest,
+      head.version.batch_digest as Digest,
+      OTHER as Digest,
+    );
+    expect(() => SamskaraStore.restore(p)).toThrow(
+      /S-4: the retained distillates do not reproduce the head's state digest/,
+    );
   });
 
   it("S-5: refuses retained content that is in no batch of the chain", () => {
@@ -358,7 +448,11 @@ describe("recovery of a store from its persisted parts (S-4, S-5, OP-1.7)", () =
       if (i === 0) return;
       if (i === 1) v(s).state_digest = OTHER;
       v(s).parent = parent;
-      v(s).version_id = versionIdOf(parent as Digest, s.version.batch_digest as Digest, s.version.state_digest as Digest);
+      v(s).version_id = versionIdOf(
+        parent as Digest,
+        s.version.batch_digest as Digest,
+        s.version.state_digest as Digest,
+      );
       parent = s.version.version_id;
     });
     const s = SamskaraStore.restore(p); // the head's state is right, so recovery's cheap checks pass
@@ -370,7 +464,13 @@ describe("recovery of a store from its persisted parts (S-4, S-5, OP-1.7)", () =
     const head = (p.steps[p.steps.length - 1] as LineageStep).version;
     const empty = batchDigestOf([]);
     p.steps.push({
-      version: { version_id: versionIdOf(head.version_id as Digest, empty, head.state_digest as Digest), seq: head.seq + 1, parent: head.version_id, batch_digest: empty, state_digest: head.state_digest },
+      version: {
+        version_id: versionIdOf(head.version_id as Digest, empty, head.state_digest as Digest),
+        seq: head.seq + 1,
+        parent: head.version_id,
+        batch_digest: empty,
+        state_digest: head.state_digest,
+      },
       batch: { batch_digest: empty, members: [] },
       kappa: 0,
     });

@@ -15,7 +15,16 @@ import { AGENT, fullSession } from "./scenario.ts";
 
 describe("units", () => {
   it("rounds half to even, symmetric in sign (D-002)", () => {
-    const cases: [bigint, bigint, bigint][] = [[5n, 2n, 2n], [7n, 2n, 4n], [-5n, 2n, -2n], [-7n, 2n, -4n], [10n, 4n, 2n], [11n, 4n, 3n], [1n, 3n, 0n], [-2n, 3n, -1n]];
+    const cases: [bigint, bigint, bigint][] = [
+      [5n, 2n, 2n],
+      [7n, 2n, 4n],
+      [-5n, 2n, -2n],
+      [-7n, 2n, -4n],
+      [10n, 4n, 2n],
+      [11n, 4n, 3n],
+      [1n, 3n, 0n],
+      [-2n, 3n, -1n],
+    ];
     for (const [n, d, want] of cases) expect(divRoundHalfEven(n, d), `${n}/${d}`).toBe(want);
     expect(() => divRoundHalfEven(1n, 0n)).toThrow();
   });
@@ -66,7 +75,9 @@ describe("units", () => {
 
   it("resolves storage and training sensitivity by exact cell, then the category default, then low (D-011, D-058)", () => {
     const grant = {
-      grant_id: "g", principal: "p", persist_ceiling: "medium" as const,
+      grant_id: "g",
+      principal: "p",
+      persist_ceiling: "medium" as const,
       cells: [
         { category: "health" as const, dimension: "access" as const, sensitivity: "low" as const },
         { category: "financial" as const, dimension: "training" as const, sensitivity: "low" as const },
@@ -74,7 +85,10 @@ describe("units", () => {
         { category: "location" as const, dimension: "storage" as const, sensitivity: "low" as const },
         { category: "location" as const, dimension: "training" as const, sensitivity: "high" as const },
       ],
-      category_defaults: [{ category: "operational" as const, sensitivity: "high" as const }, { category: "health" as const, sensitivity: "medium" as const }],
+      category_defaults: [
+        { category: "operational" as const, sensitivity: "high" as const },
+        { category: "health" as const, sensitivity: "medium" as const },
+      ],
     } as unknown as Parameters<typeof sensitivityOf>[0];
     // An access cell says nothing about storage or training: the category default decides.
     expect(sensitivityOf(grant, "health", "training")).toBe("medium");
@@ -100,7 +114,13 @@ describe("units", () => {
   });
 
   it("evaluates every termination predicate at its boundary (D-015)", () => {
-    const c: ActCounters = { acts: 3, failures: 2, consecutiveFailures: 1, bornTick: 10, toolsUsed: new Set(["search"]) };
+    const c: ActCounters = {
+      acts: 3,
+      failures: 2,
+      consecutiveFailures: 1,
+      bornTick: 10,
+      toolsUsed: new Set(["search"]),
+    };
     const at = (p: unknown, now = 15) => holds(p as Parameters<typeof holds>[0], c, now);
     expect(at({ op: "failures_at_least", n: 2 })).toBe(true);
     expect(at({ op: "failures_at_least", n: 3 })).toBe(false);
@@ -126,7 +146,13 @@ describe("units", () => {
   });
 
   it("picks the leader of a key by |w|·c, then |w|, then c, then distillate id, in either order of arrival (D-007)", () => {
-    const c = (distillateId: string, weight: number, confidence: number): Contribution => ({ distillateId, weight, confidence, guidance: distillateId, category: "operational" });
+    const c = (distillateId: string, weight: number, confidence: number): Contribution => ({
+      distillateId,
+      weight,
+      confidence,
+      guidance: distillateId,
+      category: "operational",
+    });
     const leader = (...cs: Contribution[]): string => {
       const acc = new KeyAccumulator("k");
       for (const x of cs) acc.add(x);
@@ -144,7 +170,13 @@ describe("units", () => {
 
   it("re-elects the leader of a key from every remaining contribution when the leader is excised (D-007, S-5)", () => {
     const acc = new KeyAccumulator("k");
-    const c = (distillateId: string, weight: number): Contribution => ({ distillateId, weight, confidence: 1_000_000, guidance: distillateId, category: "operational" });
+    const c = (distillateId: string, weight: number): Contribution => ({
+      distillateId,
+      weight,
+      confidence: 1_000_000,
+      guidance: distillateId,
+      category: "operational",
+    });
     acc.add(c("d-top", 900_000));
     acc.add(c("d-mid", 500_000));
     acc.add(c("d-low", 100_000));
@@ -195,13 +227,27 @@ describe("units", () => {
     expect(r("world")).toEqual(w);
     expect(r("agent")).toEqual(a);
     expect(r("store")).toEqual(a.store);
-    expect(r("lineage")).toMatchObject({ head: a.store.head, chain: a.store.chain, batches: a.store.batches, excisions: a.store.excisions });
+    expect(r("lineage")).toMatchObject({
+      head: a.store.head,
+      chain: a.store.chain,
+      batches: a.store.batches,
+      excisions: a.store.excisions,
+    });
     expect(r("instances")).toEqual(a.instances);
     expect(r("instance_state")).toEqual({ instance_id: "i1", state: "dissolved" });
     expect(r("obligations")).toEqual(a.obligations);
     expect(r("substrate")).toEqual(a.substrate);
-    expect(r("authority")).toEqual({ authority: a.ripa.authority, execution: a.ripa.execution, replicas: a.ripa.replicas });
-    expect(r("migration")).toEqual({ fences: a.ripa.fences, marker: a.ripa.marker, migration: a.ripa.migration, reports: a.ripa.reports });
+    expect(r("authority")).toEqual({
+      authority: a.ripa.authority,
+      execution: a.ripa.execution,
+      replicas: a.ripa.replicas,
+    });
+    expect(r("migration")).toEqual({
+      fences: a.ripa.fences,
+      marker: a.ripa.marker,
+      migration: a.ripa.migration,
+      reports: a.ripa.reports,
+    });
     const missing = impl.query({ name: "store", agent: `sha256:${"0".repeat(64)}` });
     expect(missing.ok ? "ok" : missing.error.code).toBe("NOT_FOUND");
   });
@@ -210,8 +256,13 @@ describe("units", () => {
 describe("a distillate in the paper's formats (spec review G-49)", () => {
   // The scripted golden session sends the paper's example disposition verbatim; the rejection must
   // name the field (path) and say which format it wants (message), beyond the normative code.
-  const lines = readFileSync(new URL("../../conformance/golden/session-decisions-samsara.jsonl", import.meta.url), "utf8")
-    .trim().split("\n").map((l) => JSON.parse(l) as { request: { id: string; command?: unknown } });
+  const lines = readFileSync(
+    new URL("../../conformance/golden/session-decisions-samsara.jsonl", import.meta.url),
+    "utf8",
+  )
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { request: { id: string; command?: unknown } });
   const replayUntil = (id: string) => {
     const impl = openImplementation({});
     let last: ReturnType<typeof impl.apply> | undefined;

@@ -17,10 +17,12 @@ const serve = (handshake = true): ((line: string | Buffer) => Reply[]) => {
   const server = new WireServer(openEngine({}));
   const framer = new LineFramer(MAX_LINE_BYTES);
   const send = (line: string | Buffer): Reply[] =>
-    framer.push(Buffer.concat([typeof line === "string" ? Buffer.from(line, "utf8") : line, Buffer.from("\n")])).flatMap((fr) => {
-      const r = server.handle(fr);
-      return r === null ? [] : [r];
-    });
+    framer
+      .push(Buffer.concat([typeof line === "string" ? Buffer.from(line, "utf8") : line, Buffer.from("\n")]))
+      .flatMap((fr) => {
+        const r = server.handle(fr);
+        return r === null ? [] : [r];
+      });
   if (handshake) expect(send('{"type":"hello","id":"h","protocol_versions":["1"],"settings":{}}')[0]?.ok).toBe(true);
   return send;
 };
@@ -35,7 +37,16 @@ const NO_AGENT = `sha256:${"0".repeat(64)}`;
 
 describe("ijsonDefect (W-1.8, D-044)", () => {
   it("accepts I-JSON: distinct names per object, the same name in sibling and nested objects, escaped pairs, noncharacters", () => {
-    for (const t of ['{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}', '"\\ud83d\\ude80"', '{"k":"\\uffff\\ufdd0"}', '{"a\\\\":1,"a":2}', '{"\\"":1,"\\\\":2}', "[]", "{}", '{"a":"}","b":"{"}'])
+    for (const t of [
+      '{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}',
+      '"\\ud83d\\ude80"',
+      '{"k":"\\uffff\\ufdd0"}',
+      '{"a\\\\":1,"a":2}',
+      '{"\\"":1,"\\\\":2}',
+      "[]",
+      "{}",
+      '{"a":"}","b":"{"}',
+    ])
       expect(ijsonDefect(t), t).toBeNull();
   });
 
@@ -68,9 +79,20 @@ describe("wire decisions on the wire face", () => {
     const zero = one(send('{"type":"query","id":-0,"query":{"name":"world"}}'));
     expect([code(zero), Object.is(zero.id, 0) || Object.is(zero.id, -0)]).toEqual(["DUPLICATE_REQUEST_ID", true]);
     expect(JSON.stringify(zero)).toContain('"id":0,');
-    const minted = one(send(JSON.stringify({ type: "command", id: "m", command: f.mint(1, "root-g7") }).replace('"tick":1,', '"tick":1.0,')));
+    const minted = one(
+      send(
+        JSON.stringify({ type: "command", id: "m", command: f.mint(1, "root-g7") }).replace('"tick":1,', '"tick":1.0,'),
+      ),
+    );
     expect(minted.ok, JSON.stringify(minted)).toBe(true);
-    const frac = one(send(JSON.stringify({ type: "command", id: "m2", command: f.mint(2, "root-g7b") }).replace('"tick":2,', '"tick":2.5,')));
+    const frac = one(
+      send(
+        JSON.stringify({ type: "command", id: "m2", command: f.mint(2, "root-g7b") }).replace(
+          '"tick":2,',
+          '"tick":2.5,',
+        ),
+      ),
+    );
     expect(code(frac)).toBe("MALFORMED");
     expect(code(one(send('{"type":"query","id":1.5,"query":{"name":"world"}}')))).toBe("BAD_REQUEST");
   });
@@ -101,19 +123,29 @@ describe("wire decisions on the wire face", () => {
   it("G-12: a command envelope without command is BAD_REQUEST; any present command failing the schema is MALFORMED", () => {
     const send = serve();
     expect(code(one(send('{"type":"command","id":"c1"}')))).toBe("BAD_REQUEST");
-    for (const [i, c] of ["null", '"advaita.mint"', "[]", "{}", "1.0"].entries()) expect(code(one(send(`{"type":"command","id":"c${i + 2}","command":${c}}`))), c).toBe("MALFORMED");
+    for (const [i, c] of ["null", '"advaita.mint"', "[]", "{}", "1.0"].entries())
+      expect(code(one(send(`{"type":"command","id":"c${i + 2}","command":${c}}`))), c).toBe("MALFORMED");
   });
 
   it("G-13: query checks in order: envelope, query shape and name type, unknown name, parameters (BAD_REQUEST), unknown agent", () => {
     const send = serve();
     expect(code(one(send('{"type":"query","id":"q1","query":{"name":"secrets"},"extra":1}')))).toBe("BAD_REQUEST");
     expect(code(one(send('{"type":"query","id":"q2"}')))).toBe("BAD_REQUEST");
-    for (const [i, q] of ["null", "[]", '"world"', "{}", '{"name":5}'].entries()) expect(code(one(send(`{"type":"query","id":"q3-${i}","query":${q}}`))), q).toBe("BAD_REQUEST");
-    expect(code(one(send('{"type":"query","id":"q4","query":{"name":"secrets","agent":"not-a-digest","x":1}}')))).toBe("UNKNOWN_OP");
-    expect(code(one(send('{"type":"query","id":"q5","query":{"name":"store","agent":"not-a-digest"}}')))).toBe("BAD_REQUEST");
-    expect(code(one(send(`{"type":"query","id":"q6","query":{"name":"store","agent":"${NO_AGENT}","x":1}}`)))).toBe("BAD_REQUEST");
+    for (const [i, q] of ["null", "[]", '"world"', "{}", '{"name":5}'].entries())
+      expect(code(one(send(`{"type":"query","id":"q3-${i}","query":${q}}`))), q).toBe("BAD_REQUEST");
+    expect(code(one(send('{"type":"query","id":"q4","query":{"name":"secrets","agent":"not-a-digest","x":1}}')))).toBe(
+      "UNKNOWN_OP",
+    );
+    expect(code(one(send('{"type":"query","id":"q5","query":{"name":"store","agent":"not-a-digest"}}')))).toBe(
+      "BAD_REQUEST",
+    );
+    expect(code(one(send(`{"type":"query","id":"q6","query":{"name":"store","agent":"${NO_AGENT}","x":1}}`)))).toBe(
+      "BAD_REQUEST",
+    );
     expect(code(one(send('{"type":"query","id":"q7","query":{"name":"store"}}')))).toBe("BAD_REQUEST");
-    expect(code(one(send(`{"type":"query","id":"q8","query":{"name":"store","agent":"${NO_AGENT}"}}`)))).toBe("NOT_FOUND");
+    expect(code(one(send(`{"type":"query","id":"q8","query":{"name":"store","agent":"${NO_AGENT}"}}`)))).toBe(
+      "NOT_FOUND",
+    );
   });
 
   it('G-14: the string "1" and the integer 1 are different ids; each collides only with itself', () => {
@@ -172,10 +204,18 @@ describe("wire decisions on the wire face", () => {
     expect(code(one(send('{"type":"teleport","id":"e2"}')))).toBe("UNKNOWN_OP");
     expect(code(one(send('{"type":"hello","id":"e3","protocol_versions":["9"],"settings":[]}')))).toBe("BAD_REQUEST");
     expect(code(one(send('{"type":"hello","id":"e4","protocol_versions":[],"settings":{}}')))).toBe("BAD_REQUEST");
-    expect(code(one(send('{"type":"hello","id":"e5","protocol_versions":["9"],"settings":{}}')))).toBe("UNSUPPORTED_VERSION");
-    expect(code(one(send('{"type":"hello","id":"e5","protocol_versions":["1"],"settings":{}}')))).toBe("DUPLICATE_REQUEST_ID");
+    expect(code(one(send('{"type":"hello","id":"e5","protocol_versions":["9"],"settings":{}}')))).toBe(
+      "UNSUPPORTED_VERSION",
+    );
+    expect(code(one(send('{"type":"hello","id":"e5","protocol_versions":["1"],"settings":{}}')))).toBe(
+      "DUPLICATE_REQUEST_ID",
+    );
     expect(code(one(send(world("e6"))))).toBe("NOT_HANDSHAKEN");
-    const ok = one(send('{"type":"hello","id":"e7","protocol_versions":["9","1"],"settings":{"srk.x":{"deep":[1,null,"s"]},"y":false}}'));
+    const ok = one(
+      send(
+        '{"type":"hello","id":"e7","protocol_versions":["9","1"],"settings":{"srk.x":{"deep":[1,null,"s"]},"y":false}}',
+      ),
+    );
     expect(ok.ok && (ok.result as { protocol_version: string }).protocol_version).toBe("1");
     expect(code(one(send('{"type":"hello","id":"e8","protocol_versions":["9"],"settings":[]}')))).toBe("BAD_REQUEST");
   });
@@ -211,7 +251,11 @@ describe("G-18: INTERNAL is definite iff no durable write began", () => {
     const line = (s: string): Reply | null => server.handle({ kind: "line", bytes: Buffer.from(s) });
     expect(line('{"type":"hello","id":"h","protocol_versions":["1"],"settings":{}}')?.ok).toBe(true);
     // A command object whose `op` getter throws reaches the handler as a bug would: before any write.
-    const bomb = { get op(): string { throw new Error("handler bug"); } };
+    const bomb = {
+      get op(): string {
+        throw new Error("handler bug");
+      },
+    };
     const out = engine.apply(bomb);
     expect(!out.ok && [out.error.code, out.error.definite]).toEqual(["INTERNAL", true]);
     expect(engine.worldView().agents).toEqual([]);
@@ -220,7 +264,12 @@ describe("G-18: INTERNAL is definite iff no durable write began", () => {
   it("a failure caught outside the request's handling is INTERNAL, definite false, id null", () => {
     const server = new WireServer(openEngine({}));
     // A frame whose length cannot be read fails while the reply is being built, outside any request.
-    const r = server.handle({ kind: "too_long", get length(): number { throw new Error("framer bug"); } } as never);
+    const r = server.handle({
+      kind: "too_long",
+      get length(): number {
+        throw new Error("framer bug");
+      },
+    } as never);
     expect(r?.ok === false && [r.error.code, r.error.definite, r.id]).toEqual(["INTERNAL", false, null]);
   });
 });

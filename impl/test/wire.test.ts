@@ -30,7 +30,13 @@ const journalBytes = (dir: string): number => {
   return existsSync(j) ? statSync(j).size : 0;
 };
 
-const restartCmd = (tick: number, token: string) => ({ op: "ripa.restart", tick, agent: AGENT, execution_id: "exec-t", token });
+const restartCmd = (tick: number, token: string) => ({
+  op: "ripa.restart",
+  tick,
+  agent: AGENT,
+  execution_id: "exec-t",
+  token,
+});
 
 describe("implementation over the wire", () => {
   it("runs the scripted session, agrees with the in-process face, and survives crash cuts", async () => {
@@ -101,7 +107,9 @@ describe("implementation over the wire", () => {
     expect(before.agents).toHaveLength(1);
     // shutdown and a reset written together: the reset must be neither answered nor executed.
     c.rawMode = true;
-    c.sendRaw('{"type":"shutdown","id":"bye"}\n{"type":"reset","id":"after-bye"}\n{"type":"query","id":"late","query":{"name":"world"}}\n');
+    c.sendRaw(
+      '{"type":"shutdown","id":"bye"}\n{"type":"reset","id":"after-bye"}\n{"type":"query","id":"late","query":{"name":"world"}}\n',
+    );
     const reply = await c.nextUnmatched();
     expect(reply).toEqual({ type: "reply", id: "bye", ok: true, events: [] });
     expect(await c.exited).toEqual({ code: 0, signal: null });
@@ -118,9 +126,17 @@ describe("implementation over the wire", () => {
     const dir = newDir("impl-kill-");
     const c = await WireClient.start(kitImplementation(dir));
     const mint = await c.command({
-      op: "advaita.mint", tick: 1, base_digest: `sha256:${"a".repeat(64)}`, root: "r-kill", designation: "k", body_revision: "b1",
-      custodians: ["alice"], execution: { execution_id: "e1", reasoner: "r", harness: "h", host: "x" }, providers: [],
-      required_capabilities: [], authority_token: "t1",
+      op: "advaita.mint",
+      tick: 1,
+      base_digest: `sha256:${"a".repeat(64)}`,
+      root: "r-kill",
+      designation: "k",
+      body_revision: "b1",
+      custodians: ["alice"],
+      execution: { execution_id: "e1", reasoner: "r", harness: "h", host: "x" },
+      providers: [],
+      required_capabilities: [],
+      authority_token: "t1",
     });
     if (!mint.ok) throw new Error(mint.error.message);
     const agent = mint.events[0]?.type === "agent.minted" ? mint.events[0].identity : "";

@@ -71,7 +71,8 @@ export class RequestIdSet {
   private encode(id: string | number): number {
     const s = this.scratch;
     if (typeof id === "number") {
-      if (!Number.isSafeInteger(id) || id < 0) throw new RangeError(`request id ${id} is not a non-negative safe integer`);
+      if (!Number.isSafeInteger(id) || id < 0)
+        throw new RangeError(`request id ${id} is not a non-negative safe integer`);
       s[0] = 0;
       let n = 1;
       for (let v = id; v > 0; v = Math.floor(v / 256)) s[n++] = v % 256;

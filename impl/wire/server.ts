@@ -10,8 +10,17 @@
 import { z } from "zod";
 import type { Reply, RequestId, WireError, WireErrorCode } from "../../spec/wire/index.ts";
 import {
-  CrashAfterRequest, HelloRequest, MAX_LINE_BYTES, MAX_NESTING_DEPTH, PROTOCOL_VERSION, QUERY_NAMES, Query, REQUEST_TYPES,
-  RequestId as RequestIdSchema, ResetRequest, ShutdownRequest,
+  CrashAfterRequest,
+  HelloRequest,
+  MAX_LINE_BYTES,
+  MAX_NESTING_DEPTH,
+  PROTOCOL_VERSION,
+  QUERY_NAMES,
+  Query,
+  REQUEST_TYPES,
+  RequestId as RequestIdSchema,
+  ResetRequest,
+  ShutdownRequest,
 } from "../../spec/wire/index.ts";
 import { IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION } from "../api.ts";
 import type { Engine, OutcomeError } from "../engine.ts";
@@ -70,7 +79,10 @@ export class WireServer {
    * `UNSUPPORTED` (D-049): the runner promises never to send one, so a refusal here shows a
    * runner that broke W-5.2 instead of hiding it behind a full implementation.
    */
-  constructor(private readonly engine: Engine, private readonly families: readonly Family[] = PROTOCOLS) {}
+  constructor(
+    private readonly engine: Engine,
+    private readonly families: readonly Family[] = PROTOCOLS,
+  ) {}
 
   /**
    * W-2.2 (D-040): `shutdown` was answered. From then on nothing is read or executed: the caller
@@ -102,7 +114,8 @@ export class WireServer {
     }
     if (text.endsWith("\r")) text = text.slice(0, -1);
     if (JSON_WHITESPACE_ONLY.test(text)) return null;
-    if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) return wireError(null, "NESTING_TOO_DEEP", `JSON nests deeper than ${MAX_NESTING_DEPTH}`);
+    if (nestsDeeperThan(text, MAX_NESTING_DEPTH))
+      return wireError(null, "NESTING_TOO_DEEP", `JSON nests deeper than ${MAX_NESTING_DEPTH}`);
     let msg: unknown;
     try {
       msg = JSON.parse(text);
@@ -113,18 +126,34 @@ export class WireServer {
     // surrogate makes the line BAD_JSON, as in I-JSON.
     const defect = ijsonDefect(text);
     if (defect !== null) return wireError(null, "BAD_JSON", defect.message);
-    if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return wireError(null, "BAD_REQUEST", "a request must be a JSON object");
+    if (typeof msg !== "object" || msg === null || Array.isArray(msg))
+      return wireError(null, "BAD_REQUEST", "a request must be a JSON object");
     const obj = msg as Record<string, unknown>;
     const idParse = RequestIdSchema.safeParse(obj["id"]);
     if (!idParse.success) {
-      return wireError(null, "BAD_REQUEST", "missing or invalid id: a string of 1-128 characters or a non-negative safe integer", ["id"]);
+      return wireError(
+        null,
+        "BAD_REQUEST",
+        "missing or invalid id: a string of 1-128 characters or a non-negative safe integer",
+        ["id"],
+      );
     }
     const id = idParse.data;
-    if (!this.seenIds.add(id)) return wireError(id, "DUPLICATE_REQUEST_ID", `request id ${JSON.stringify(id)} was already used`, ["id"]);
+    if (!this.seenIds.add(id))
+      return wireError(id, "DUPLICATE_REQUEST_ID", `request id ${JSON.stringify(id)} was already used`, ["id"]);
     const type = obj["type"];
     // W-4.1 (review G-11): a `type` that is absent or not a string is a malformed envelope; only a string naming no type is UNKNOWN_OP.
-    if (typeof type !== "string") return wireError(id, "BAD_REQUEST", type === undefined ? "missing message type" : `the message type must be a string, got ${JSON.stringify(type).slice(0, 40)}`, ["type"]);
-    if (!(REQUEST_TYPES as readonly string[]).includes(type)) return wireError(id, "UNKNOWN_OP", `unknown message type ${JSON.stringify(type).slice(0, 80)}`, ["type"]);
+    if (typeof type !== "string")
+      return wireError(
+        id,
+        "BAD_REQUEST",
+        type === undefined
+          ? "missing message type"
+          : `the message type must be a string, got ${JSON.stringify(type).slice(0, 40)}`,
+        ["type"],
+      );
+    if (!(REQUEST_TYPES as readonly string[]).includes(type))
+      return wireError(id, "UNKNOWN_OP", `unknown message type ${JSON.stringify(type).slice(0, 80)}`, ["type"]);
     if (type === "hello") return this.hello(id, obj);
     if (!this.handshaken) return wireError(id, "NOT_HANDSHAKEN", "send hello first");
     switch (type) {
@@ -144,7 +173,8 @@ export class WireServer {
   }
 
   private hello(id: RequestId, obj: unknown): Reply {
-    if (this.handshaken) return wireError(id, "BAD_REQUEST", "already handshaken; hello is accepted once per process", ["type"]);
+    if (this.handshaken)
+      return wireError(id, "BAD_REQUEST", "already handshaken; hello is accepted once per process", ["type"]);
     const p = HelloRequest.safeParse(obj);
     if (!p.success) {
       const { path, message } = zodPath(p.error);
@@ -152,11 +182,19 @@ export class WireServer {
     }
     const chosen = p.data.protocol_versions.find((v) => (SPOKEN_VERSIONS as readonly string[]).includes(v));
     if (chosen === undefined) {
-      return wireError(id, "UNSUPPORTED_VERSION", `no common protocol version; this implementation speaks ${SPOKEN_VERSIONS.join(", ")}`, ["protocol_versions"]);
+      return wireError(
+        id,
+        "UNSUPPORTED_VERSION",
+        `no common protocol version; this implementation speaks ${SPOKEN_VERSIONS.join(", ")}`,
+        ["protocol_versions"],
+      );
     }
     this.handshaken = true;
     return {
-      type: "reply", id, ok: true, events: [],
+      type: "reply",
+      id,
+      ok: true,
+      events: [],
       result: {
         implementation: { name: IMPLEMENTATION_NAME, version: IMPLEMENTATION_VERSION },
         protocol_version: chosen,
@@ -175,10 +213,20 @@ export class WireServer {
     // A command failing the Command schema is MALFORMED whatever its family (W-2.3; the engine
     // says so): only a well-formed command of an undeclared family is refused here.
     const cmd = p.data.command;
-    const op = typeof cmd === "object" && cmd !== null && !Array.isArray(cmd) ? (cmd as { op?: unknown }).op : undefined;
-    const undeclared = typeof op === "string" && (COMMAND_OP_NAMES as readonly string[]).includes(op) && op !== BOOTSTRAP_OP && !this.families.includes(familyOfOp(op));
+    const op =
+      typeof cmd === "object" && cmd !== null && !Array.isArray(cmd) ? (cmd as { op?: unknown }).op : undefined;
+    const undeclared =
+      typeof op === "string" &&
+      (COMMAND_OP_NAMES as readonly string[]).includes(op) &&
+      op !== BOOTSTRAP_OP &&
+      !this.families.includes(familyOfOp(op));
     if (undeclared && Command.safeParse(cmd).success) {
-      return wireError(id, "UNSUPPORTED", `${op} belongs to the ${familyOfOp(op)} family, which this process does not declare (profile: ${this.families.join(", ") || "empty"}; D-049)`, ["command", "op"]);
+      return wireError(
+        id,
+        "UNSUPPORTED",
+        `${op} belongs to the ${familyOfOp(op)} family, which this process does not declare (profile: ${this.families.join(", ") || "empty"}; D-049)`,
+        ["command", "op"],
+      );
     }
     const out = this.engine.apply(p.data.command);
     return out.ok ? { type: "reply", id, ok: true, events: out.events } : fromOutcome(id, out.error);
@@ -201,7 +249,9 @@ export class WireServer {
       return wireError(id, "BAD_REQUEST", message, ["query", ...path]);
     }
     const out = this.engine.query(q.data);
-    return out.ok ? { type: "reply", id, ok: true, events: [], result: out.result as z.core.util.JSONType } : fromOutcome(id, out.error);
+    return out.ok
+      ? { type: "reply", id, ok: true, events: [], result: out.result as z.core.util.JSONType }
+      : fromOutcome(id, out.error);
   }
 
   private reset(id: RequestId, obj: unknown): Reply {
@@ -218,7 +268,8 @@ export class WireServer {
   private crashAfter(id: RequestId, obj: unknown): Reply {
     const p = CrashAfterRequest.safeParse(obj);
     if (!p.success) return wireError(id, "BAD_REQUEST", zodPath(p.error).message, zodPath(p.error).path);
-    if (!this.engine.supportsCrash) return wireError(id, "UNSUPPORTED", "this instance has no crash hook (volatile storage)");
+    if (!this.engine.supportsCrash)
+      return wireError(id, "UNSUPPORTED", "this instance has no crash hook (volatile storage)");
     this.engine.armCrash(p.data.writes, p.data.at);
     return { type: "reply", id, ok: true, events: [] };
   }

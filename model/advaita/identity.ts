@@ -3,8 +3,13 @@
  * signature (AD-4, D-021), memory snapshots (I2, OP-1.10) and the identity record digest (OP-1.11).
  */
 import {
-  DOMAIN, digestOf, identityOf,
-  type Action, type AdvaitaIdentity, type Digest, type IdentityRecord,
+  DOMAIN,
+  digestOf,
+  identityOf,
+  type Action,
+  type AdvaitaIdentity,
+  type Digest,
+  type IdentityRecord,
 } from "../../spec/index.ts";
 import { genesisVersion } from "../samskara/lineage.ts";
 
@@ -21,8 +26,12 @@ export const actionSignature = (identity: string, nonce: string, manifestDigest:
 export type SnapshotCause = "install" | "merge" | "excise" | "task_start";
 
 /** I2 (OP-1.10): one memory snapshot, chained to the previous one. */
-export const memorySnapshot = (prev: string | null, cause: SnapshotCause, storeHead: string, taskIds: readonly string[]): Digest =>
-  digestOf(DOMAIN.memorySnapshot, { prev, cause, store_head: storeHead, task_ids: [...taskIds] });
+export const memorySnapshot = (
+  prev: string | null,
+  cause: SnapshotCause,
+  storeHead: string,
+  taskIds: readonly string[],
+): Digest => digestOf(DOMAIN.memorySnapshot, { prev, cause, store_head: storeHead, task_ids: [...taskIds] });
 
 /** OP-1.11. */
 export const identityRecordDigest = (record: IdentityRecord): Digest => digestOf(DOMAIN.identityRecord, record);

@@ -12,7 +12,10 @@ export const extendMemory = (agent: Agent, cause: SnapshotCause): { agent: Agent
   const head = agent.store.chain[agent.store.chain.length - 1]?.version_id ?? agent.identity.lineage_root;
   const snapshot = memorySnapshot(prev, cause, head, agent.memory.task_ids);
   return {
-    agent: { ...agent, memory: { ancestry: [...agent.memory.ancestry, snapshot], store_head: head, task_ids: agent.memory.task_ids } },
+    agent: {
+      ...agent,
+      memory: { ancestry: [...agent.memory.ancestry, snapshot], store_head: head, task_ids: agent.memory.task_ids },
+    },
     event: { type: "memory.extended", snapshot },
   };
 };

@@ -43,7 +43,14 @@ export const newAgent = (seed: AgentSeed): Agent => {
       task_ids: [],
     },
     body: { revision: seed.body_revision, lineage: [seed.body_revision] },
-    store: { chain: [genesis], states: [EMPTY_STATE], batches: [], retained: new Map(), excisions: [], quarantined: [] },
+    store: {
+      chain: [genesis],
+      states: [EMPTY_STATE],
+      batches: [],
+      retained: new Map(),
+      excisions: [],
+      quarantined: [],
+    },
     instances: new Map(),
     obligations: new Map(),
     distillate_ids_used: new Set(),
@@ -85,9 +92,11 @@ export const rootFresh = (world: World, root: string): boolean => !world.roots_u
 
 /** OP-5.1. Checks: root never used (AD-1); provider ids unique (DUPLICATE_ID). */
 export const mint = (world: World, cmd: CommandOf<"advaita.mint">): Outcome<Stepped> => {
-  if (!rootFresh(world, cmd.root)) return no(violates("AD-1", "OP-5.1.c1", `root ${cmd.root} was already used; an identity must be single`, ["root"]));
+  if (!rootFresh(world, cmd.root))
+    return no(violates("AD-1", "OP-5.1.c1", `root ${cmd.root} was already used; an identity must be single`, ["root"]));
   const ids = cmd.providers.map((p) => p.provider_id);
-  if (new Set(ids).size !== ids.length) return no(generic("DUPLICATE_ID", "OP-5.1.c2", "provider ids must be unique", ["providers"]));
+  if (new Set(ids).size !== ids.length)
+    return no(generic("DUPLICATE_ID", "OP-5.1.c2", "provider ids must be unique", ["providers"]));
   const agent = newAgent({ ...cmd, base_digest: cmd.base_digest as Digest });
   return ok({ world: install(world, agent), events: mintedEvents(agent) });
 };

@@ -9,10 +9,18 @@ import type { Command } from "../../spec/index.ts";
 import { AGENT, K, accept, distilled, life, minted, rejectedAt } from "../fixture.ts";
 
 // A corrective obligation ob-d1 distilled at tick 2 with deadline_tick 52 (deadline_ticks 50).
-const pending = () => distilled(minted(), life("i1"), 2, "d1", -500_000, 900_000, [K.disposition("tool.search", -300_000)]);
-const attempt = (tick: number): Command => ({ op: "custody.attempt", tick, agent: AGENT, obligation_id: "ob-d1", ack: "lost" });
+const pending = () =>
+  distilled(minted(), life("i1"), 2, "d1", -500_000, 900_000, [K.disposition("tool.search", -300_000)]);
+const attempt = (tick: number): Command => ({
+  op: "custody.attempt",
+  tick,
+  agent: AGENT,
+  obligation_id: "ob-d1",
+  ack: "lost",
+});
 const expire = (tick: number): Command => ({ op: "custody.expire", tick, agent: AGENT, obligation_id: "ob-d1" });
-const discharged = () => accept(pending(), { op: "custody.attempt", tick: 3, agent: AGENT, obligation_id: "ob-d1", ack: "declined" }).world;
+const discharged = () =>
+  accept(pending(), { op: "custody.attempt", tick: 3, agent: AGENT, obligation_id: "ob-d1", ack: "declined" }).world;
 
 describe("custody.attempt (OP-3.1) and custody.expire (OP-3.2)", () => {
   it("attempt fails at OP-3.1.c2 on a discharged obligation, c3 at the deadline (strict, D-060)", () => {

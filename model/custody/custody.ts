@@ -18,7 +18,12 @@ export const findObligation = (agent: Agent, id: string, check: string): Outcome
  * Discharge an obligation: drop its held distillate, and apply the fail-safe if asked (J-4).
  * Returns the events `custody.discharged` and, if newly quarantined, `version.quarantined`.
  */
-export const discharge = (agent: Agent, ob: Obligation, outcome: CustodyOutcome, failSafe: boolean): { agent: Agent; events: Event[] } => {
+export const discharge = (
+  agent: Agent,
+  ob: Obligation,
+  outcome: CustodyOutcome,
+  failSafe: boolean,
+): { agent: Agent; events: Event[] } => {
   const events: Event[] = [{ type: "custody.discharged", obligation_id: ob.view.obligation_id, outcome }];
   let quarantined = agent.store.quarantined;
   // Only a corrective obligation declares a fail-safe (D-063); `failSafe` is asked only for those.
@@ -29,7 +34,11 @@ export const discharge = (agent: Agent, ob: Obligation, outcome: CustodyOutcome,
   }
   const next: Obligation = { view: { ...ob.view, status: "discharged", outcome }, held: null };
   return {
-    agent: { ...agent, obligations: mapSet(agent.obligations, ob.view.obligation_id, next), store: { ...agent.store, quarantined } },
+    agent: {
+      ...agent,
+      obligations: mapSet(agent.obligations, ob.view.obligation_id, next),
+      store: { ...agent.store, quarantined },
+    },
     events,
   };
 };
@@ -41,8 +50,10 @@ export const attempt: Handler<"custody.attempt"> = (world, agent, cmd) => {
   const ob = found.success;
   if (ob.view.status !== "pending") return no(violates("J-4", "OP-3.1.c2", "the obligation is already discharged"));
   // Strict (D-060): the deadline tick itself belongs to custody.expire, as in the custody protocol.
-  if (cmd.tick >= ob.view.deadline_tick) return no(violates("J-4", "OP-3.1.c3", "the obligation's deadline has been reached"));
-  if (ob.view.attempts >= ob.view.max_retries + 1) return no(violates("J-4", "OP-3.1.c4", "no delivery attempts are left"));
+  if (cmd.tick >= ob.view.deadline_tick)
+    return no(violates("J-4", "OP-3.1.c3", "the obligation's deadline has been reached"));
+  if (ob.view.attempts >= ob.view.max_retries + 1)
+    return no(violates("J-4", "OP-3.1.c4", "no delivery attempts are left"));
   const attempts = ob.view.attempts + 1;
   const tried: Obligation = { ...ob, view: { ...ob.view, attempts } };
   const events: Event[] = [{ type: "custody.attempted", obligation_id: ob.view.obligation_id, ack: cmd.ack, attempts }];
@@ -55,7 +66,9 @@ export const attempt: Handler<"custody.attempt"> = (world, agent, cmd) => {
   } else if (attempts === ob.view.max_retries + 1) {
     settled = discharge(a1, tried, "escalated", true);
   }
-  return settled === null ? withAgent(world, a1, events) : withAgent(world, settled.agent, [...events, ...settled.events]);
+  return settled === null
+    ? withAgent(world, a1, events)
+    : withAgent(world, settled.agent, [...events, ...settled.events]);
 };
 
 /** OP-3.2: at or after the deadline, a pending obligation is settled. */
@@ -64,8 +77,11 @@ export const expireObligation: Handler<"custody.expire"> = (world, agent, cmd) =
   if (found._tag === "Failure") return no(found.failure);
   const ob = found.success;
   if (ob.view.status !== "pending") return no(violates("J-4", "OP-3.2.c2", "the obligation is already discharged"));
-  if (cmd.tick < ob.view.deadline_tick) return no(violates("J-4", "OP-3.2.c3", "the obligation's deadline has not been reached"));
+  if (cmd.tick < ob.view.deadline_tick)
+    return no(violates("J-4", "OP-3.2.c3", "the obligation's deadline has not been reached"));
   const settled =
-    ob.view.kind === "corrective" ? discharge(agent, ob, "escalated", true) : discharge(agent, ob, "best_effort", false);
+    ob.view.kind === "corrective"
+      ? discharge(agent, ob, "escalated", true)
+      : discharge(agent, ob, "best_effort", false);
   return withAgent(world, settled.agent, settled.events);
 };

@@ -19,12 +19,16 @@ const withdrawn = (w: World, l = l2, tick = 2): World =>
     { op: "janma.withdraw", tick, agent: AGENT, instance_id: l.id, reason: "principal" },
   ]);
 const negative = [K.disposition("tool.search", -300_000)];
-const distil = (over: (c: Command & { distillate: Record<string, unknown> }) => object, base = distilCmd(l2, 2, "d2", -500_000, 900_000, negative)): Command =>
-  over(base as Command & { distillate: Record<string, unknown> }) as Command;
+const distil = (
+  over: (c: Command & { distillate: Record<string, unknown> }) => object,
+  base = distilCmd(l2, 2, "d2", -500_000, 900_000, negative),
+): Command => over(base as Command & { distillate: Record<string, unknown> }) as Command;
 
 describe("janma.distil (OP-2.7)", () => {
   it("fails at OP-2.7.c2 for a life not withdrawn, or one already distilled", () => {
-    expect(rejectedAt(born(minted(), l2, 2), distilCmd(l2, 2, "d2", -500_000, 900_000, negative), "OP-2.7.c2").invariant).toBe("J-4");
+    expect(
+      rejectedAt(born(minted(), l2, 2), distilCmd(l2, 2, "d2", -500_000, 900_000, negative), "OP-2.7.c2").invariant,
+    ).toBe("J-4");
     const once = accept(withdrawn(minted()), distilCmd(l2, 2, "d2", -500_000, 900_000, negative)).world;
     expect(rejectedAt(once, distilCmd(l2, 3, "d3", -500_000, 900_000, negative), "OP-2.7.c2").invariant).toBe("J-4");
   });
@@ -36,17 +40,29 @@ describe("janma.distil (OP-2.7)", () => {
 
   it("fails at OP-2.7.c4 for a distillate the strict schema refuses (an unknown field, a decimal weight)", () => {
     const w = withdrawn(minted());
-    expect(rejectedAt(w, distil((c) => ({ ...c, distillate: { ...c.distillate, note: "x" } })), "OP-2.7.c4").invariant).toBe("S-1");
+    expect(
+      rejectedAt(
+        w,
+        distil((c) => ({ ...c, distillate: { ...c.distillate, note: "x" } })),
+        "OP-2.7.c4",
+      ).invariant,
+    ).toBe("S-1");
     const decimal = distilCmd(l2, 2, "d2", -500_000, 900_000, [K.disposition("tool.search", -0.3)]);
     expect(rejectedAt(w, decimal, "OP-2.7.c4").invariant).toBe("S-1");
   });
 
   it("fails at OP-2.7.c5 for a source naming another nonce, c6 for a zero confidence, c7 for a weight against the valence", () => {
     const w = withdrawn(minted());
-    const foreign = distil((c) => ({ ...c, distillate: { ...c.distillate, source: { ...(c.distillate["source"] as object), nonce: "other-nonce" } } }));
+    const foreign = distil((c) => ({
+      ...c,
+      distillate: { ...c.distillate, source: { ...(c.distillate["source"] as object), nonce: "other-nonce" } },
+    }));
     expect(rejectedAt(w, foreign, "OP-2.7.c5").invariant).toBe("AD-4");
     expect(rejectedAt(w, distilCmd(l2, 2, "d2", -500_000, 0, negative), "OP-2.7.c6").invariant).toBe("S-2");
-    expect(rejectedAt(w, distilCmd(l2, 2, "d2", -500_000, 900_000, [K.disposition("tool.search", 300_000)]), "OP-2.7.c7").invariant).toBe("S-2");
+    expect(
+      rejectedAt(w, distilCmd(l2, 2, "d2", -500_000, 900_000, [K.disposition("tool.search", 300_000)]), "OP-2.7.c7")
+        .invariant,
+    ).toBe("S-2");
   });
 
   it("fails at OP-2.7.c8 for a category the consent grant does not authorise, c9 for guidance that repeats 4 trace tokens", () => {
@@ -60,7 +76,10 @@ describe("janma.distil (OP-2.7)", () => {
 
   it("fails at OP-2.7.c10 for a distillate id used before, under a fresh obligation id", () => {
     const w = withdrawn(distilled(minted(), l1, 2, "d1", -500_000, 900_000, negative), l2, 3);
-    const reused = distil((c) => ({ ...c, obligation_id: "ob-fresh" }), distilCmd(l2, 3, "d1", -500_000, 900_000, negative));
+    const reused = distil(
+      (c) => ({ ...c, obligation_id: "ob-fresh" }),
+      distilCmd(l2, 3, "d1", -500_000, 900_000, negative),
+    );
     expect(rejectedAt(w, reused, "OP-2.7.c10").invariant).toBe("AD-3");
   });
 });

@@ -4,7 +4,11 @@
  * the trace (S-1, D-029) and emits exactly one obligation (J-4).
  */
 import { Result } from "effect";
-import { SamskaraDistillate, type DistillationObligation, type SamskaraDistillate as Distillate } from "../../spec/index.ts";
+import {
+  SamskaraDistillate,
+  type DistillationObligation,
+  type SamskaraDistillate as Distillate,
+} from "../../spec/index.ts";
 import { generic, no, ok, violates, type Outcome, type Rejection } from "../rejection.ts";
 import { mapSet, setAdd } from "../state.ts";
 import { withAgent, type Handler } from "../step.ts";
@@ -20,7 +24,14 @@ export const parseDistillate = (raw: unknown): Outcome<Distillate> => {
   if (r.success) return ok(r.data);
   const issue = r.error.issues[0];
   const path = ["distillate", ...(issue?.path ?? []).map((p) => (typeof p === "number" ? p : String(p)))];
-  return no(violates("S-1", "OP-2.7.c4", `distillate is not dispositional: ${issue?.message ?? "schema failure"}${formatHint(path.at(-1))}`, path));
+  return no(
+    violates(
+      "S-1",
+      "OP-2.7.c4",
+      `distillate is not dispositional: ${issue?.message ?? "schema failure"}${formatHint(path.at(-1))}`,
+      path,
+    ),
+  );
 };
 
 /**
@@ -48,20 +59,48 @@ export const weightsPrincipalSigned = (d: Distillate): boolean =>
  */
 export const principalsSignal = (d: Distillate, satisfactionModel: string | null): Rejection | null => {
   if (d.signal.model_version !== satisfactionModel)
-    return violates("S-2", "OP-2.7.c6", "the signal was not computed under the principal's declared satisfaction model", ["distillate", "signal", "model_version"]);
+    return violates(
+      "S-2",
+      "OP-2.7.c6",
+      "the signal was not computed under the principal's declared satisfaction model",
+      ["distillate", "signal", "model_version"],
+    );
   if (d.signal.confidence === 0 && d.signal.valence !== 0)
-    return violates("S-2", "OP-2.7.c6", "a zero-confidence signal carries no valence", ["distillate", "signal", "valence"]);
+    return violates("S-2", "OP-2.7.c6", "a zero-confidence signal carries no valence", [
+      "distillate",
+      "signal",
+      "valence",
+    ]);
   if (d.signal.confidence === 0 && d.dispositions.length > 0)
-    return violates("S-2", "OP-2.7.c6", "a zero-confidence signal backs no disposition", ["distillate", "dispositions"]);
+    return violates("S-2", "OP-2.7.c6", "a zero-confidence signal backs no disposition", [
+      "distillate",
+      "dispositions",
+    ]);
   return null;
 };
 
 /** S-1 content checks after the schema: consent (D-011) then leakage (D-010). */
-export const dispositionalContent = (d: Distillate, consent: ConsentGrant, trace: readonly string[]): Rejection | null => {
+export const dispositionalContent = (
+  d: Distillate,
+  consent: ConsentGrant,
+  trace: readonly string[],
+): Rejection | null => {
   const i = d.dispositions.findIndex((x) => !consentAllows(consent, x.category));
-  if (i >= 0) return violates("S-1", "OP-2.7.c8", "a disposition's category is not authorised by the consent grant", ["distillate", "dispositions", i, "category"]);
+  if (i >= 0)
+    return violates("S-1", "OP-2.7.c8", "a disposition's category is not authorised by the consent grant", [
+      "distillate",
+      "dispositions",
+      i,
+      "category",
+    ]);
   const j = d.dispositions.findIndex((x) => leaks(x.guidance, trace));
-  if (j >= 0) return violates("S-1", "OP-2.7.c9", "a disposition's guidance reproduces 4 consecutive trace tokens", ["distillate", "dispositions", j, "guidance"]);
+  if (j >= 0)
+    return violates("S-1", "OP-2.7.c9", "a disposition's guidance reproduces 4 consecutive trace tokens", [
+      "distillate",
+      "dispositions",
+      j,
+      "guidance",
+    ]);
   return null;
 };
 
@@ -70,8 +109,11 @@ export const distil: Handler<"janma.distil"> = (world, agent, cmd) => {
   if (Result.isFailure(found)) return no(found.failure);
   const inst = found.success;
   if (inst.view.state !== "withdrawn" || inst.view.obligation_id !== null)
-    return no(violates("J-4", "OP-2.7.c2", "only a withdrawn life without an obligation can be distilled, exactly once"));
-  if (agent.obligations.has(cmd.obligation_id)) return no(generic("DUPLICATE_ID", "OP-2.7.c3", `obligation ${cmd.obligation_id} exists`, ["obligation_id"]));
+    return no(
+      violates("J-4", "OP-2.7.c2", "only a withdrawn life without an obligation can be distilled, exactly once"),
+    );
+  if (agent.obligations.has(cmd.obligation_id))
+    return no(generic("DUPLICATE_ID", "OP-2.7.c3", `obligation ${cmd.obligation_id} exists`, ["obligation_id"]));
   const parsed = parseDistillate(cmd.distillate);
   if (Result.isFailure(parsed)) return no(parsed.failure);
   const d = parsed.success;
@@ -81,14 +123,24 @@ export const distil: Handler<"janma.distil"> = (world, agent, cmd) => {
     d.source.instance_id !== inst.view.instance_id ||
     d.born_from !== inst.view.born_from
   )
-    return no(violates("AD-4", "OP-2.7.c5", "the distillate is not attributed to this projection", ["distillate", "source"]));
+    return no(
+      violates("AD-4", "OP-2.7.c5", "the distillate is not attributed to this projection", ["distillate", "source"]),
+    );
   const signal = principalsSignal(d, inst.manifest.distillation_policy.satisfaction_model);
   if (signal !== null) return no(signal);
-  if (!weightsPrincipalSigned(d)) return no(violates("S-2", "OP-2.7.c7", "a weight does not carry the principal's valence", ["distillate", "dispositions"]));
+  if (!weightsPrincipalSigned(d))
+    return no(
+      violates("S-2", "OP-2.7.c7", "a weight does not carry the principal's valence", ["distillate", "dispositions"]),
+    );
   const content = dispositionalContent(d, inst.manifest.consent_scope, inst.trace);
   if (content !== null) return no(content);
   if (agent.distillate_ids_used.has(d.distillate_id))
-    return no(violates("AD-3", "OP-2.7.c10", `distillate id ${d.distillate_id} was already used`, ["distillate", "distillate_id"]));
+    return no(
+      violates("AD-3", "OP-2.7.c10", `distillate id ${d.distillate_id} was already used`, [
+        "distillate",
+        "distillate_id",
+      ]),
+    );
   const common = {
     obligation_id: cmd.obligation_id,
     instance_id: cmd.instance_id,

@@ -14,7 +14,10 @@ export const putInstance = (agent: Agent, inst: Instance): Agent => ({
   instances: mapSet(agent.instances, inst.view.instance_id, inst),
 });
 
-export const withView = (inst: Instance, patch: Partial<InstanceView>): Instance => ({ ...inst, view: { ...inst.view, ...patch } });
+export const withView = (inst: Instance, patch: Partial<InstanceView>): Instance => ({
+  ...inst,
+  view: { ...inst.view, ...patch },
+});
 
 /** Withdrawal effect shared by act (termination), expire (TTL) and withdraw (J-3, J-4). */
 export const withdrawn = (inst: Instance, reason: WithdrawalReason, tick: number): Instance =>

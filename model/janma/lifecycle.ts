@@ -15,13 +15,27 @@ import { findInstance, pastTtl, putInstance, withView, withdrawn } from "./insta
 
 /** OP-2.1 conceive: AD-2 (nonce unique), J-1 (same substrate), J-4 (no quarantined pin). */
 export const conceive: Handler<"janma.conceive"> = (world, agent, cmd) => {
-  if (agent.instances.has(cmd.instance_id)) return no(generic("DUPLICATE_ID", "OP-2.1.c2", `instance ${cmd.instance_id} exists`, ["instance_id"]));
+  if (agent.instances.has(cmd.instance_id))
+    return no(generic("DUPLICATE_ID", "OP-2.1.c2", `instance ${cmd.instance_id} exists`, ["instance_id"]));
   for (const i of agent.instances.values())
-    if (i.view.nonce === cmd.nonce) return no(violates("AD-2", "OP-2.1.c3", `nonce ${cmd.nonce} already used by ${i.view.instance_id}`, ["nonce"]));
+    if (i.view.nonce === cmd.nonce)
+      return no(violates("AD-2", "OP-2.1.c3", `nonce ${cmd.nonce} already used by ${i.view.instance_id}`, ["nonce"]));
   if (cmd.manifest.substrate.base_digest !== agent.identity.base_digest)
-    return no(violates("J-1", "OP-2.1.c4", "manifest base digest differs from the agent's", ["manifest", "substrate", "base_digest"]));
+    return no(
+      violates("J-1", "OP-2.1.c4", "manifest base digest differs from the agent's", [
+        "manifest",
+        "substrate",
+        "base_digest",
+      ]),
+    );
   if (agent.store.quarantined.includes(cmd.manifest.substrate.store_version))
-    return no(violates("J-4", "OP-2.1.c5", "refusing to conceive from a quarantined store version", ["manifest", "substrate", "store_version"]));
+    return no(
+      violates("J-4", "OP-2.1.c5", "refusing to conceive from a quarantined store version", [
+        "manifest",
+        "substrate",
+        "store_version",
+      ]),
+    );
   const inst = {
     manifest: cmd.manifest,
     trace: [],
@@ -51,21 +65,29 @@ export const conceive: Handler<"janma.conceive"> = (world, agent, cmd) => {
 export const toolsResolve = (
   bindings: readonly { tool: string; capabilities: readonly string[] }[],
   offered: readonly { tool: string; capabilities: readonly string[] }[],
-): boolean => bindings.every((b) => offered.some((o) => o.tool === b.tool && b.capabilities.every((c) => o.capabilities.includes(c))));
+): boolean =>
+  bindings.every((b) =>
+    offered.some((o) => o.tool === b.tool && b.capabilities.every((c) => o.capabilities.includes(c))),
+  );
 
 /** OP-2.2 birth: J-1 complete at birth. */
 export const birth: Handler<"janma.birth"> = (world, agent, cmd) => {
   const found = findInstance(agent, cmd.instance_id, "OP-2.2.c2");
   if (Result.isFailure(found)) return no(found.failure);
   const inst = found.success;
-  if (inst.view.state !== "conceived") return no(violates("J-1", "OP-2.2.c3", `instance is ${inst.view.state}, not conceived`));
+  if (inst.view.state !== "conceived")
+    return no(violates("J-1", "OP-2.2.c3", `instance is ${inst.view.state}, not conceived`));
   if (!agent.store.chain.some((v) => v.version_id === inst.view.born_from))
     return no(violates("J-1", "OP-2.2.c4", "pinned store version is not in the current chain"));
-  if (agent.store.quarantined.includes(inst.view.born_from)) return no(violates("J-1", "OP-2.2.c5", "pinned store version is quarantined"));
+  if (agent.store.quarantined.includes(inst.view.born_from))
+    return no(violates("J-1", "OP-2.2.c5", "pinned store version is quarantined"));
   if (!toolsResolve(inst.manifest.tool_bindings, cmd.environment.tools))
-    return no(violates("J-1", "OP-2.2.c6", "a tool binding does not resolve to an offered tool", ["environment", "tools"]));
+    return no(
+      violates("J-1", "OP-2.2.c6", "a tool binding does not resolve to an offered tool", ["environment", "tools"]),
+    );
   const missing = inst.manifest.capability_grants.find((g) => !grantable(g, cmd.environment.grantable));
-  if (missing !== undefined) return no(violates("J-1", "OP-2.2.c7", `grant ${missing} is not grantable`, ["environment", "grantable"]));
+  if (missing !== undefined)
+    return no(violates("J-1", "OP-2.2.c7", `grant ${missing} is not grantable`, ["environment", "grantable"]));
   const next = withView(inst, {
     state: "ready",
     born_tick: cmd.tick,
@@ -82,7 +104,8 @@ export const act: Handler<"janma.act"> = (world, agent, cmd) => {
   const inst = found.success;
   const s = inst.view.state;
   if (s === "conceived") return no(violates("J-1", "OP-2.3.c3", "an instance must not act before it is born"));
-  if (s === "withdrawn" || s === "dissolved") return no(violates("J-3", "OP-2.3.c4", `instance is ${s}; its life is over`));
+  if (s === "withdrawn" || s === "dissolved")
+    return no(violates("J-3", "OP-2.3.c4", `instance is ${s}; its life is over`));
   const sig = cmd.signed;
   if (
     sig.identity !== agent.identity.identity ||
@@ -95,9 +118,20 @@ export const act: Handler<"janma.act"> = (world, agent, cmd) => {
   if (pastTtl(inst, cmd.tick)) return no(violates("J-3", "OP-2.3.c6", "the TTL deadline has passed"));
   const binding = inst.manifest.tool_bindings.find((b) => b.tool === sig.action.tool);
   if (!inst.view.tools.includes(sig.action.tool) || binding === undefined)
-    return no(violates("J-2", "OP-2.3.c7", `tool ${sig.action.tool} was not bound at birth`, ["signed", "action", "tool"]));
-  if (!binding.capabilities.includes(sig.action.capability) || !heldGrantCovers(inst.view.grants, sig.action.capability))
-    return no(violates("J-2", "OP-2.3.c7", `capability ${sig.action.capability} is out of scope`, ["signed", "action", "capability"]));
+    return no(
+      violates("J-2", "OP-2.3.c7", `tool ${sig.action.tool} was not bound at birth`, ["signed", "action", "tool"]),
+    );
+  if (
+    !binding.capabilities.includes(sig.action.capability) ||
+    !heldGrantCovers(inst.view.grants, sig.action.capability)
+  )
+    return no(
+      violates("J-2", "OP-2.3.c7", `capability ${sig.action.capability} is out of scope`, [
+        "signed",
+        "action",
+        "capability",
+      ]),
+    );
   const failed = sig.action.outcome === "failed";
   let next = withView(inst, {
     state: "active",
@@ -109,7 +143,13 @@ export const act: Handler<"janma.act"> = (world, agent, cmd) => {
   });
   next = { ...next, trace: [...inst.trace, ...sig.action.trace] };
   const events: Event[] = [
-    { type: "instance.acted", instance_id: cmd.instance_id, tool: sig.action.tool, capability: sig.action.capability, outcome: sig.action.outcome },
+    {
+      type: "instance.acted",
+      instance_id: cmd.instance_id,
+      tool: sig.action.tool,
+      capability: sig.action.capability,
+      outcome: sig.action.outcome,
+    },
   ];
   const fired = firedCondition(inst.manifest.termination_conditions, next.view, cmd.tick);
   if (fired !== undefined) {
@@ -162,7 +202,8 @@ export const dissolve: Handler<"janma.dissolve"> = (world, agent, cmd) => {
   const found = findInstance(agent, cmd.instance_id, "OP-2.8.c1");
   if (Result.isFailure(found)) return no(found.failure);
   const inst = found.success;
-  if (inst.view.state !== "withdrawn") return no(violates("J-4", "OP-2.8.c2", `instance is ${inst.view.state}, not withdrawn`));
+  if (inst.view.state !== "withdrawn")
+    return no(violates("J-4", "OP-2.8.c2", `instance is ${inst.view.state}, not withdrawn`));
   const ob = inst.view.obligation_id === null ? undefined : agent.obligations.get(inst.view.obligation_id);
   if (ob === undefined || ob.view.status !== "discharged")
     return no(violates("J-4", "OP-2.8.c3", "the instance's distillation obligation is not discharged"));

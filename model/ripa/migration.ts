@@ -5,7 +5,15 @@
  */
 import { DOMAIN, digestOf, type BundleManifest, type CapabilityDelta, type ProviderGrant } from "../../spec/index.ts";
 import { generic, no, ok, violates, type Outcome } from "../rejection.ts";
-import { byKey, setAdd, sortedUnique, type Agent, type Migration, type MigrationPhase, type SurfaceBinding } from "../state.ts";
+import {
+  byKey,
+  setAdd,
+  sortedUnique,
+  type Agent,
+  type Migration,
+  type MigrationPhase,
+  type SurfaceBinding,
+} from "../state.ts";
 import { withAgent, authorised, type Handler } from "../step.ts";
 import { identityRecordDigest } from "../advaita/identity.ts";
 import { normalizedProviders } from "../advaita/mint.ts";
@@ -18,7 +26,11 @@ export const quiesced = (agent: Agent): boolean => agent.ripa.migration !== null
 /** Phase commands name the migration in progress (NOT_FOUND) and come in order (I4). */
 /** The clause whose first check requires each phase (OP-7.2 … OP-7.6). */
 const PHASE_CHECK: { readonly [P in MigrationPhase]?: string } = {
-  fenced: "OP-7.2.c1", checkpointed: "OP-7.3.c1", validated: "OP-7.4.c1", bound: "OP-7.5.c1", rehydrated: "OP-7.6.c1",
+  fenced: "OP-7.2.c1",
+  checkpointed: "OP-7.3.c1",
+  validated: "OP-7.4.c1",
+  bound: "OP-7.5.c1",
+  rehydrated: "OP-7.6.c1",
 };
 
 export const inPhase = (agent: Agent, migrationId: string, phase: MigrationPhase): Outcome<Migration> => {
@@ -37,7 +49,10 @@ const withMigration = (agent: Agent, m: Migration | null, patch: Partial<Agent["
 });
 
 /** I5 (D-025): the capability delta between two provider sets. */
-export const capabilityDelta = (source: readonly ProviderGrant[], target: readonly ProviderGrant[]): CapabilityDelta => {
+export const capabilityDelta = (
+  source: readonly ProviderGrant[],
+  target: readonly ProviderGrant[],
+): CapabilityDelta => {
   const s = new Set(source.flatMap((p) => p.capabilities));
   const t = new Set(target.flatMap((p) => p.capabilities));
   return {
@@ -51,9 +66,13 @@ export const capabilityDelta = (source: readonly ProviderGrant[], target: readon
 export const fence: Handler<"ripa.migration_fence"> = (world, agent, cmd) => {
   if (agent.ripa.migration !== null) return no(violates("I4", "OP-7.1.c1", "a migration is already in progress"));
   if (agent.ripa.migration_ids_used.has(cmd.migration_id))
-    return no(generic("DUPLICATE_ID", "OP-7.1.c2", `migration ${cmd.migration_id} was started before`, ["migration_id"]));
-  if (agent.ripa.live_attempts.size > 0) return no(violates("I4", "OP-7.1.c3", "cannot export while a request attempt is live"));
-  if (!tokenFresh(agent, cmd.token)) return no(violates("I4", "OP-7.1.c4", "authority token was used before", ["token"]));
+    return no(
+      generic("DUPLICATE_ID", "OP-7.1.c2", `migration ${cmd.migration_id} was started before`, ["migration_id"]),
+    );
+  if (agent.ripa.live_attempts.size > 0)
+    return no(violates("I4", "OP-7.1.c3", "cannot export while a request attempt is live"));
+  if (!tokenFresh(agent, cmd.token))
+    return no(violates("I4", "OP-7.1.c4", "authority token was used before", ["token"]));
   const generation = agent.ripa.authority.generation + 1;
   const m: Migration = {
     migration_id: cmd.migration_id,
@@ -71,7 +90,13 @@ export const fence: Handler<"ripa.migration_fence"> = (world, agent, cmd) => {
     migration_ids_used: setAdd(agent.ripa.migration_ids_used, cmd.migration_id),
     fences: [
       ...agent.ripa.fences,
-      { migration_id: cmd.migration_id, status: "preparing", body_revision: agent.body.revision, source_generation: generation, bundle_digest: null },
+      {
+        migration_id: cmd.migration_id,
+        status: "preparing",
+        body_revision: agent.body.revision,
+        source_generation: generation,
+        bundle_digest: null,
+      },
     ],
   });
   return withAgent(world, next, [
@@ -101,9 +126,11 @@ export const checkpoint: Handler<"ripa.migration_checkpoint"> = (world, agent, c
   const fences = agent.ripa.fences.map((f) =>
     f.migration_id === cmd.migration_id ? { ...f, status: "exported" as const, bundle_digest: bundleDigest } : f,
   );
-  return withAgent(world, withMigration(agent, { ...r.success, phase: "checkpointed", bundle, bundle_digest: bundleDigest }, { fences }), [
-    { type: "migration.checkpointed", migration_id: cmd.migration_id, bundle_digest: bundleDigest },
-  ]);
+  return withAgent(
+    world,
+    withMigration(agent, { ...r.success, phase: "checkpointed", bundle, bundle_digest: bundleDigest }, { fences }),
+    [{ type: "migration.checkpointed", migration_id: cmd.migration_id, bundle_digest: bundleDigest }],
+  );
 };
 
 /** OP-7.3 validate: check the artefact and the target before touching it (I2, I1, I3, I5). */
@@ -113,18 +140,35 @@ export const validate: Handler<"ripa.migration_validate"> = (world, agent, cmd) 
   const m = r.success;
   const bundle = m.bundle;
   if (bundle === null || cmd.bundle_digest !== m.bundle_digest)
-    return no(violates("I2", "OP-7.3.c2", "bundle digest does not match the checkpoint (corrupt artefact)", ["bundle_digest"]));
+    return no(
+      violates("I2", "OP-7.3.c2", "bundle digest does not match the checkpoint (corrupt artefact)", ["bundle_digest"]),
+    );
   if (bundle.identity !== agent.identity.identity || bundle.identity_version !== agent.record.identity_version)
     return no(violates("I1", "OP-7.3.c3", "bundle identity differs from the installed identity"));
   if (cmd.target.body_revision !== bundle.body_revision)
-    return no(violates("I3", "OP-7.3.c4", "target body revision differs from the bundle's", ["target", "body_revision"]));
+    return no(
+      violates("I3", "OP-7.3.c4", "target body revision differs from the bundle's", ["target", "body_revision"]),
+    );
   if (cmd.target.execution.execution_id === m.source_execution_id)
-    return no(generic("DUPLICATE_ID", "OP-7.3.c5", "target execution must differ from the source", ["target", "execution", "execution_id"]));
+    return no(
+      generic("DUPLICATE_ID", "OP-7.3.c5", "target execution must differ from the source", [
+        "target",
+        "execution",
+        "execution_id",
+      ]),
+    );
   const pids = cmd.target.providers.map((p) => p.provider_id);
-  if (new Set(pids).size !== pids.length) return no(generic("DUPLICATE_ID", "OP-7.3.c6", "target provider ids must be unique", ["target", "providers"]));
+  if (new Set(pids).size !== pids.length)
+    return no(generic("DUPLICATE_ID", "OP-7.3.c6", "target provider ids must be unique", ["target", "providers"]));
   const targetCaps = new Set(cmd.target.providers.flatMap((p) => p.capabilities));
   const missing = bundle.required_capabilities.find((c) => !targetCaps.has(c));
-  if (missing !== undefined) return no(violates("I5", "OP-7.3.c7", `target does not grant required capability ${missing}; failing closed`, ["target", "providers"]));
+  if (missing !== undefined)
+    return no(
+      violates("I5", "OP-7.3.c7", `target does not grant required capability ${missing}; failing closed`, [
+        "target",
+        "providers",
+      ]),
+    );
   const delta = capabilityDelta(agent.ripa.providers, cmd.target.providers);
   if (delta.gained.length > 0 && (cmd.gain_authorization === null || !authorised(agent, cmd.gain_authorization)))
     return no(violates("I5", "OP-7.3.c8", "capability gain needs a custodian's authorisation", ["gain_authorization"]));
@@ -133,7 +177,11 @@ export const validate: Handler<"ripa.migration_validate"> = (world, agent, cmd) 
     providers: normalizedProviders(cmd.target.providers),
     body_revision: cmd.target.body_revision,
   };
-  const marker = { migration_id: m.migration_id, status: "importing" as const, target_execution_id: target.execution.execution_id };
+  const marker = {
+    migration_id: m.migration_id,
+    status: "importing" as const,
+    target_execution_id: target.execution.execution_id,
+  };
   return withAgent(world, withMigration(agent, { ...m, phase: "validated", target, delta }, { marker }), [
     { type: "migration.validated", migration_id: m.migration_id, delta },
     { type: "migration.marker", migration_id: m.migration_id, status: "importing" },
@@ -145,10 +193,14 @@ export const bind: Handler<"ripa.migration_bind"> = (world, agent, cmd) => {
   const r = inPhase(agent, cmd.migration_id, "validated");
   if (r._tag === "Failure") return no(r.failure);
   const bad = reservedLabel(cmd.labels);
-  if (bad !== undefined) return no(violates("I6", "OP-7.4.c2", `label key ${bad} is reserved for the identity`, ["labels", bad]));
+  if (bad !== undefined)
+    return no(violates("I6", "OP-7.4.c2", `label key ${bad} is reserved for the identity`, ["labels", bad]));
   const ids = cmd.surfaces.map((s) => s.surface_id);
-  if (new Set(ids).size !== ids.length) return no(generic("DUPLICATE_ID", "OP-7.4.c3", "surface ids must be unique", ["surfaces"]));
-  const surfaces: SurfaceBinding[] = cmd.surfaces.map((s) => ({ surface: s, labels: cmd.labels })).sort(byKey((s) => s.surface.surface_id));
+  if (new Set(ids).size !== ids.length)
+    return no(generic("DUPLICATE_ID", "OP-7.4.c3", "surface ids must be unique", ["surfaces"]));
+  const surfaces: SurfaceBinding[] = cmd.surfaces
+    .map((s) => ({ surface: s, labels: cmd.labels }))
+    .sort(byKey((s) => s.surface.surface_id));
   return withAgent(world, withMigration(agent, { ...r.success, phase: "bound", surfaces }), [
     { type: "migration.bound", migration_id: cmd.migration_id },
   ]);
@@ -170,16 +222,19 @@ export const resume: Handler<"ripa.migration_resume"> = (world, agent, cmd) => {
   const r = inPhase(agent, cmd.migration_id, "rehydrated");
   if (r._tag === "Failure") return no(r.failure);
   const m = r.success;
-  if (!tokenFresh(agent, cmd.token)) return no(violates("I4", "OP-7.6.c2", "authority token was used before", ["token"]));
+  if (!tokenFresh(agent, cmd.token))
+    return no(violates("I4", "OP-7.6.c2", "authority token was used before", ["token"]));
   const bundle = m.bundle;
   const target = m.target;
   if (bundle === null || target === null || m.bundle_digest === null || m.delta === null)
     throw new Error("a rehydrated migration has a bundle, a target and a delta");
-  if (identityRecordDigest(agent.record) !== bundle.identity_record_digest) return no(violates("I1", "OP-7.6.c3", "installed identity record differs from the bundle's"));
+  if (identityRecordDigest(agent.record) !== bundle.identity_record_digest)
+    return no(violates("I1", "OP-7.6.c3", "installed identity record differs from the bundle's"));
   const memoryHead = agent.memory.ancestry[agent.memory.ancestry.length - 1];
   if (memoryHead !== bundle.memory_head || head(agent.store).version_id !== bundle.store_head)
     return no(violates("I2", "OP-7.6.c4", "memory or store head differs from the bundle's"));
-  if (agent.body.revision !== bundle.body_revision) return no(violates("I3", "OP-7.6.c5", "body revision differs from the bundle's"));
+  if (agent.body.revision !== bundle.body_revision)
+    return no(violates("I3", "OP-7.6.c5", "body revision differs from the bundle's"));
   const generation = Math.max(agent.ripa.authority.generation, bundle.source_generation) + 1;
   const targetId = target.execution.execution_id;
   const report = {
@@ -218,10 +273,17 @@ export const cancel: Handler<"ripa.migration_cancel"> = (world, agent, cmd) => {
   const m = agent.ripa.migration;
   if (m === null || m.migration_id !== cmd.migration_id)
     return no(generic("NOT_FOUND", "OP-7.7.c1", `migration ${cmd.migration_id} is not in progress`, ["migration_id"]));
-  if (!cmd.no_target_active) return no(violates("I4", "OP-7.7.c2", "rollback needs the decision that no target is active", ["no_target_active"]));
-  if (!authorised(agent, cmd.authorization)) return no(violates("I4", "OP-7.7.c3", "rollback needs a custodian's authorisation", ["authorization"]));
-  const marker = agent.ripa.marker !== null && agent.ripa.marker.migration_id === m.migration_id ? null : agent.ripa.marker;
-  const next = withMigration(agent, null, { fences: agent.ripa.fences.filter((f) => f.migration_id !== m.migration_id), marker });
+  if (!cmd.no_target_active)
+    return no(
+      violates("I4", "OP-7.7.c2", "rollback needs the decision that no target is active", ["no_target_active"]),
+    );
+  if (!authorised(agent, cmd.authorization))
+    return no(violates("I4", "OP-7.7.c3", "rollback needs a custodian's authorisation", ["authorization"]));
+  const marker =
+    agent.ripa.marker !== null && agent.ripa.marker.migration_id === m.migration_id ? null : agent.ripa.marker;
+  const next = withMigration(agent, null, {
+    fences: agent.ripa.fences.filter((f) => f.migration_id !== m.migration_id),
+    marker,
+  });
   return withAgent(world, next, [{ type: "migration.cancelled", migration_id: m.migration_id }]);
 };
-

@@ -7,7 +7,13 @@ import { describe, expect, it } from "vitest";
 import type { Command } from "../../spec/index.ts";
 import { AGENT, acceptAll, minted, rejectedAt } from "../fixture.ts";
 
-const pause = (task: string, nonce: string): Command => ({ op: "ripa.task_pause", tick: 4, agent: AGENT, task_id: task, attempt_nonce: nonce });
+const pause = (task: string, nonce: string): Command => ({
+  op: "ripa.task_pause",
+  tick: 4,
+  agent: AGENT,
+  task_id: task,
+  attempt_nonce: nonce,
+});
 
 describe("ripa.task_pause (OP-6.12)", () => {
   it("fails at OP-6.12.c1 for a task not in memory, c2 for a nonce that is not the task's live attempt (an older one, or none live)", () => {

@@ -12,10 +12,34 @@ import type { World } from "../state.ts";
 
 const liveOf = (w: World) => view(w).agents.find((a) => a.identity.identity === AGENT)?.ripa.live_attempts;
 const start = (task: string, tick = 2): Command => ({ op: "ripa.task_start", tick, agent: AGENT, task_id: task });
-const request = (task: string, nonce: string, tick = 3): Command => ({ op: "ripa.request", tick, agent: AGENT, task_id: task, attempt_nonce: nonce });
-const pause = (task: string, nonce: string, tick = 4): Command => ({ op: "ripa.task_pause", tick, agent: AGENT, task_id: task, attempt_nonce: nonce });
-const reply = (task: string, nonce: string, tick = 5): Command => ({ op: "ripa.reply", tick, agent: AGENT, task_id: task, attempt_nonce: nonce });
-const fence = (id: string, tick = 6): Command => ({ op: "ripa.migration_fence", tick, agent: AGENT, migration_id: id, token: `fence-${id}` });
+const request = (task: string, nonce: string, tick = 3): Command => ({
+  op: "ripa.request",
+  tick,
+  agent: AGENT,
+  task_id: task,
+  attempt_nonce: nonce,
+});
+const pause = (task: string, nonce: string, tick = 4): Command => ({
+  op: "ripa.task_pause",
+  tick,
+  agent: AGENT,
+  task_id: task,
+  attempt_nonce: nonce,
+});
+const reply = (task: string, nonce: string, tick = 5): Command => ({
+  op: "ripa.reply",
+  tick,
+  agent: AGENT,
+  task_id: task,
+  attempt_nonce: nonce,
+});
+const fence = (id: string, tick = 6): Command => ({
+  op: "ripa.migration_fence",
+  tick,
+  agent: AGENT,
+  migration_id: id,
+  token: `fence-${id}`,
+});
 /** A worker published attempt `a` for task t1 and then died (no reply). */
 const workerDied = (): World => acceptAll(minted(), [start("t1"), request("t1", "a")]);
 
@@ -39,7 +63,9 @@ describe("OP-6.12 ripa.task_pause (G-53)", () => {
     expect(rejection(paused, reply("t1", "a"))).toMatchObject({ code: "RIPA_AUTHORITY_CONFLICT", invariant: "I4" });
     const next = accept(paused, request("t1", "b", 5)).world;
     expect(rejection(next, reply("t1", "a", 6)).invariant).toBe("I4");
-    expect(accept(next, reply("t1", "b", 6)).events).toEqual([{ type: "reply.accepted", task_id: "t1", attempt_nonce: "b" }]);
+    expect(accept(next, reply("t1", "b", 6)).events).toEqual([
+      { type: "reply.accepted", task_id: "t1", attempt_nonce: "b" },
+    ]);
   });
 
   it("the revoked nonce can never be published again (I4)", () => {
@@ -68,7 +94,10 @@ describe("OP-6.12 ripa.task_pause (G-53)", () => {
   });
 
   it("reject I2 before I4: an unknown task (check order of OP-6.12)", () => {
-    expect(rejection(workerDied(), pause("ghost", "a"))).toMatchObject({ code: "RIPA_MEMORY_ANCESTRY_BROKEN", invariant: "I2" });
+    expect(rejection(workerDied(), pause("ghost", "a"))).toMatchObject({
+      code: "RIPA_MEMORY_ANCESTRY_BROKEN",
+      invariant: "I2",
+    });
     expect(rejection(workerDied(), pause("ghost", "zzz")).invariant).toBe("I2");
   });
 
@@ -96,7 +125,9 @@ describe("OP-6.12 ripa.task_pause (G-53)", () => {
     expect(continuationAuthority(fenced)).toBe(true);
     const carried: World = {
       ...fenced,
-      agents: new Map([...fenced.agents].map(([k, a]) => [k, { ...a, ripa: { ...a.ripa, live_attempts: new Map([["t1", "a"]]) } }])),
+      agents: new Map(
+        [...fenced.agents].map(([k, a]) => [k, { ...a, ripa: { ...a.ripa, live_attempts: new Map([["t1", "a"]]) } }]),
+      ),
     };
     expect(continuationAuthority(carried)).toEqual({ violation: expect.stringMatching(/live while fenced/) });
     // Boundary: the same live attempt without a migration in progress is no violation.

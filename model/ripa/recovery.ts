@@ -13,11 +13,16 @@ import { withAgent, type Handler } from "../step.ts";
 
 /** OP-6.12: revoke the named live attempt (I2 for an unknown task, I4 for a stale attempt). */
 export const taskPause: Handler<"ripa.task_pause"> = (world, agent, cmd) => {
-  if (!agent.memory.task_ids.includes(cmd.task_id)) return no(violates("I2", "OP-6.12.c1", `task ${cmd.task_id} is not in memory`, ["task_id"]));
+  if (!agent.memory.task_ids.includes(cmd.task_id))
+    return no(violates("I2", "OP-6.12.c1", `task ${cmd.task_id} is not in memory`, ["task_id"]));
   // Attempt-local like the reply check: a recovery decided about an older attempt must not
   // revoke the attempt a newer worker has published since.
   if (agent.ripa.live_attempts.get(cmd.task_id) !== cmd.attempt_nonce)
-    return no(violates("I4", "OP-6.12.c2", `attempt ${cmd.attempt_nonce} is not the live attempt of task ${cmd.task_id}`, ["attempt_nonce"]));
+    return no(
+      violates("I4", "OP-6.12.c2", `attempt ${cmd.attempt_nonce} is not the live attempt of task ${cmd.task_id}`, [
+        "attempt_nonce",
+      ]),
+    );
   const live = new Map(agent.ripa.live_attempts);
   live.delete(cmd.task_id);
   const paused: Agent = { ...agent, ripa: { ...agent.ripa, live_attempts: live } };

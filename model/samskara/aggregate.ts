@@ -3,7 +3,14 @@
  * distillates, which is what makes AD-3 (order-, batching- and duplication-independence) hold by
  * construction. Arithmetic is exact BigInt, rounded half to even.
  */
-import { DOMAIN, digestOf, type Digest, type SamskaraDistillate, type StoreEntry, type StoreState } from "../../spec/index.ts";
+import {
+  DOMAIN,
+  digestOf,
+  type Digest,
+  type SamskaraDistillate,
+  type StoreEntry,
+  type StoreState,
+} from "../../spec/index.ts";
 
 /**
  * roundHalfEven(num / den) for den > 0, exactly (D-002). Floor division first so that negative

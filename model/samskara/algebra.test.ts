@@ -9,11 +9,29 @@ import { covers, grantable } from "../janma/capability.ts";
 import { K } from "../fixture.ts";
 
 const d = (id: string, confidence: number, disps: ReturnType<typeof K.disposition>[], valence = 1_000_000) =>
-  K.distillate({ id, agent: K.BASE, nonce: "n", instanceId: "i", bornFrom: K.BASE, valence, confidence, dispositions: disps });
+  K.distillate({
+    id,
+    agent: K.BASE,
+    nonce: "n",
+    instanceId: "i",
+    bornFrom: K.BASE,
+    valence,
+    confidence,
+    dispositions: disps,
+  });
 
 describe("AD-3 D-002 round half to even", () => {
   it("AD-3 rounds ties to even, including negative ties", () => {
-    expect([5n, 15n, 25n, 35n, -5n, -15n, -25n, -35n].map((n) => roundHalfEven(n, 10n))).toEqual([0n, 2n, 2n, 4n, 0n, -2n, -2n, -4n]);
+    expect([5n, 15n, 25n, 35n, -5n, -15n, -25n, -35n].map((n) => roundHalfEven(n, 10n))).toEqual([
+      0n,
+      2n,
+      2n,
+      4n,
+      0n,
+      -2n,
+      -2n,
+      -4n,
+    ]);
     expect(roundHalfEven(7n, 3n)).toBe(2n);
     expect(roundHalfEven(-7n, 3n)).toBe(-2n);
     expect(roundHalfEven(8n, 3n)).toBe(3n);
@@ -32,21 +50,33 @@ describe("AD-3 D-002 round half to even", () => {
     expect(u.entries[0]?.weight).toBe(-2);
   });
   it("AD-3 a key whose contributors all have confidence 0 (inadmissible by S-2) gets weight 0, not a division by zero", () => {
-    expect(aggregate([d("a", 0, [K.disposition("k", 5)])]).entries[0]).toMatchObject({ key: "k", weight: 0, contributors: ["a"] });
+    expect(aggregate([d("a", 0, [K.disposition("k", 5)])]).entries[0]).toMatchObject({
+      key: "k",
+      weight: 0,
+      contributors: ["a"],
+    });
   });
   it("AD-3 confidence weights the mean", () => {
-    const s = aggregate([d("a", 900_000, [K.disposition("k", 1_000_000)]), d("b", 100_000, [K.disposition("k", -1_000_000)], -1_000_000)]);
+    const s = aggregate([
+      d("a", 900_000, [K.disposition("k", 1_000_000)]),
+      d("b", 100_000, [K.disposition("k", -1_000_000)], -1_000_000),
+    ]);
     expect(s.entries[0]).toMatchObject({ weight: 800_000, contested: true, contributors: ["a", "b"] });
   });
 });
 
 describe("AD-3 D-007 contested keys and the highest-weighted contributor", () => {
   it("AD-3 contested iff signs disagree; zero weights do not contest", () => {
-    expect(aggregate([d("a", 1, [K.disposition("k", 5)]), d("b", 1, [K.disposition("k", 0)], 0)]).entries[0]?.contested).toBe(false);
-    expect(aggregate([d("a", 1, [K.disposition("k", 5)]), d("b", 1, [K.disposition("k", -1)], -1)]).entries[0]?.contested).toBe(true);
+    expect(
+      aggregate([d("a", 1, [K.disposition("k", 5)]), d("b", 1, [K.disposition("k", 0)], 0)]).entries[0]?.contested,
+    ).toBe(false);
+    expect(
+      aggregate([d("a", 1, [K.disposition("k", 5)]), d("b", 1, [K.disposition("k", -1)], -1)]).entries[0]?.contested,
+    ).toBe(true);
   });
   it("AD-3 tie-breaks: |w|*c, then |w|, then c, then smallest id", () => {
-    const g = (id: string, c: number, w: number) => d(id, c, [K.disposition("k", w, { guidance: `from ${id}` })], w < 0 ? -1_000_000 : 1_000_000);
+    const g = (id: string, c: number, w: number) =>
+      d(id, c, [K.disposition("k", w, { guidance: `from ${id}` })], w < 0 ? -1_000_000 : 1_000_000);
     expect(aggregate([g("a", 10, 10), g("b", 20, 10)]).entries[0]?.guidance).toBe("from b"); // |w|c
     expect(aggregate([g("a", 20, 10), g("b", 10, -20)]).entries[0]?.guidance).toBe("from b"); // equal product, larger |w|
     expect(aggregate([g("b", 10, 10), g("a", 10, -10)]).entries[0]?.guidance).toBe("from a"); // full tie -> smallest id
@@ -59,7 +89,13 @@ describe("AD-3 D-007 contested keys and the highest-weighted contributor", () =>
     expect(aggregate([z("a", 7), z("b", 5)]).entries[0]?.guidance).toBe("from a");
   });
   it("AD-3 D-007 compareContributors is a strict total order: antisymmetric, and 0 only for the same distillate", () => {
-    const c = (distillateId: string, weight: number, confidence: number) => ({ distillateId, weight, confidence, guidance: distillateId, category: "operational" as const });
+    const c = (distillateId: string, weight: number, confidence: number) => ({
+      distillateId,
+      weight,
+      confidence,
+      guidance: distillateId,
+      category: "operational" as const,
+    });
     const pairs: [ReturnType<typeof c>, ReturnType<typeof c>][] = [
       [c("a", 10, 20), c("b", 10, 10)], // |w|*c
       [c("a", -20, 10), c("b", 10, 20)], // then |w|
@@ -74,7 +110,11 @@ describe("AD-3 D-007 contested keys and the highest-weighted contributor", () =>
     }
   });
   it("AD-3 duplicates and order do not matter", () => {
-    const xs = [d("a", 3, [K.disposition("k", 7)]), d("b", 5, [K.disposition("k", -2)], -2), d("c", 1, [K.disposition("j", 1)])];
+    const xs = [
+      d("a", 3, [K.disposition("k", 7)]),
+      d("b", 5, [K.disposition("k", -2)], -2),
+      d("c", 1, [K.disposition("j", 1)]),
+    ];
     const base = JSON.stringify(aggregate(xs));
     expect(JSON.stringify(aggregate([...xs].reverse()))).toBe(base);
     expect(JSON.stringify(aggregate([...xs, ...xs]))).toBe(base);
@@ -116,16 +156,65 @@ describe("S-1 D-011 consent resolution", () => {
     expect(consentAllows({ ...grant, persist_ceiling: "medium" }, "financial")).toBe(true);
     expect(consentAllows(grant, "operational")).toBe(true); // resolves to low
     // A training cell alone does not decide: storage still resolves to the default row (D-058).
-    expect(consentAllows({ ...grant, cells: [{ category: "financial", dimension: "training", sensitivity: "low" }] }, "financial")).toBe(false);
-    expect(consentAllows({ ...grant, cells: [{ category: "financial", dimension: "training", sensitivity: "low" }, { category: "financial", dimension: "storage", sensitivity: "low" }] }, "financial")).toBe(true);
+    expect(
+      consentAllows(
+        { ...grant, cells: [{ category: "financial", dimension: "training", sensitivity: "low" }] },
+        "financial",
+      ),
+    ).toBe(false);
+    expect(
+      consentAllows(
+        {
+          ...grant,
+          cells: [
+            { category: "financial", dimension: "training", sensitivity: "low" },
+            { category: "financial", dimension: "storage", sensitivity: "low" },
+          ],
+        },
+        "financial",
+      ),
+    ).toBe(true);
     // A cell of another dimension is not read at all.
-    expect(consentAllows({ ...grant, cells: [{ category: "operational", dimension: "access", sensitivity: "high" }] }, "operational")).toBe(true);
+    expect(
+      consentAllows(
+        { ...grant, cells: [{ category: "operational", dimension: "access", sensitivity: "high" }] },
+        "operational",
+      ),
+    ).toBe(true);
   });
   it("S-1 persisting uses storage and training: either above the ceiling refuses (D-058)", () => {
-    expect(consentAllows({ ...grant, cells: [{ category: "operational", dimension: "storage", sensitivity: "high" }] }, "operational")).toBe(false);
-    expect(consentAllows({ ...grant, cells: [{ category: "operational", dimension: "storage", sensitivity: "medium" }] }, "operational")).toBe(false);
-    expect(consentAllows({ ...grant, persist_ceiling: "medium", cells: [{ category: "operational", dimension: "storage", sensitivity: "medium" }] }, "operational")).toBe(true);
-    expect(consentAllows({ ...grant, persist_ceiling: "medium", cells: [{ category: "operational", dimension: "training", sensitivity: "high" }] }, "operational")).toBe(false);
+    expect(
+      consentAllows(
+        { ...grant, cells: [{ category: "operational", dimension: "storage", sensitivity: "high" }] },
+        "operational",
+      ),
+    ).toBe(false);
+    expect(
+      consentAllows(
+        { ...grant, cells: [{ category: "operational", dimension: "storage", sensitivity: "medium" }] },
+        "operational",
+      ),
+    ).toBe(false);
+    expect(
+      consentAllows(
+        {
+          ...grant,
+          persist_ceiling: "medium",
+          cells: [{ category: "operational", dimension: "storage", sensitivity: "medium" }],
+        },
+        "operational",
+      ),
+    ).toBe(true);
+    expect(
+      consentAllows(
+        {
+          ...grant,
+          persist_ceiling: "medium",
+          cells: [{ category: "operational", dimension: "training", sensitivity: "high" }],
+        },
+        "operational",
+      ),
+    ).toBe(false);
   });
 });
 
@@ -148,14 +237,34 @@ describe("J-2 D-016 wildcard grants", () => {
 });
 
 describe("S-4 D-023 karmic momentum", () => {
-  const s1 = { entries: [{ key: "a", guidance: "x", weight: 100, category: "operational" as const, contested: false, contributors: ["d"] }] };
-  const s2 = { entries: [{ key: "a", guidance: "y", weight: 90, category: "operational" as const, contested: false, contributors: ["d"] }, { key: "b", guidance: "z", weight: -5, category: "operational" as const, contested: false, contributors: ["e"] }] };
+  const s1 = {
+    entries: [
+      { key: "a", guidance: "x", weight: 100, category: "operational" as const, contested: false, contributors: ["d"] },
+    ],
+  };
+  const s2 = {
+    entries: [
+      { key: "a", guidance: "y", weight: 90, category: "operational" as const, contested: false, contributors: ["d"] },
+      { key: "b", guidance: "z", weight: -5, category: "operational" as const, contested: false, contributors: ["e"] },
+    ],
+  };
   it("S-4 weight-only and guidance-aware distances", () => {
     expect(momentumWeightOnly(s1, s2)).toBe(15);
     expect(momentumGuidanceAware(s1, s2)).toBe(195);
   });
   it("S-4 guidance-aware distance counts full turnover only where the guidance was rewritten", () => {
-    const s3 = { entries: [{ key: "a", guidance: "x", weight: 90, category: "operational" as const, contested: false, contributors: ["d"] }] };
+    const s3 = {
+      entries: [
+        {
+          key: "a",
+          guidance: "x",
+          weight: 90,
+          category: "operational" as const,
+          contested: false,
+          contributors: ["d"],
+        },
+      ],
+    };
     expect(momentumGuidanceAware(s1, s3)).toBe(10); // same guidance: |90 - 100|, as weight-only
     expect(momentumWeightOnly(s1, s3)).toBe(10);
     expect(momentumGuidanceAware(s3, s1)).toBe(10);

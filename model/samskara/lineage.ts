@@ -4,8 +4,14 @@
  * wraps them with the agent's bookkeeping.
  */
 import {
-  batchDigestOf, genesisVersionOf, versionIdOf,
-  type Digest, type MergeBatch, type SamskaraDistillate, type StoreState, type StoreVersion,
+  batchDigestOf,
+  genesisVersionOf,
+  versionIdOf,
+  type Digest,
+  type MergeBatch,
+  type SamskaraDistillate,
+  type StoreState,
+  type StoreVersion,
 } from "../../spec/index.ts";
 import { EMPTY_STATE, aggregate, distillateDigest, stateDigest } from "./aggregate.ts";
 

@@ -12,7 +12,8 @@ export const momentumWeightOnly = (prev: StoreState, next: StoreState): number =
   const a = weights(prev);
   const b = weights(next);
   let k = 0;
-  for (const key of new Set([...a.keys(), ...b.keys()])) k += Math.abs((b.get(key)?.weight ?? 0) - (a.get(key)?.weight ?? 0));
+  for (const key of new Set([...a.keys(), ...b.keys()]))
+    k += Math.abs((b.get(key)?.weight ?? 0) - (a.get(key)?.weight ?? 0));
   return k;
 };
 

@@ -1,5 +1,18 @@
 import { describe, it, expect } from "vitest";
-import { AGENT, PIN, ROOT, K, accept, acceptAll, born, distilCmd, distilled, life, minted, rejection } from "../fixture.ts";
+import {
+  AGENT,
+  PIN,
+  ROOT,
+  K,
+  accept,
+  acceptAll,
+  born,
+  distilCmd,
+  distilled,
+  life,
+  minted,
+  rejection,
+} from "../fixture.ts";
 import { view } from "../view.ts";
 import type { Agent, Store, World } from "../state.ts";
 import { batchDigestOf, type Command, type Digest } from "../../spec/index.ts";
@@ -22,7 +35,12 @@ describe("S-1 only dispositions persist", () => {
   const setup = () => withdrawnLife(minted(), "i1");
   it("S-1 accept: a strict distillate with consented categories and non-leaking guidance; the trace is destroyed", () => {
     const { l, w } = setup();
-    const r = accept(w, distilCmd(l, 4, "d1", 500_000, 800_000, [K.disposition("a", 100_000, { guidance: "search fares earlier in the week" })]));
+    const r = accept(
+      w,
+      distilCmd(l, 4, "d1", 500_000, 800_000, [
+        K.disposition("a", 100_000, { guidance: "search fares earlier in the week" }),
+      ]),
+    );
     expect(r.events).toEqual([
       { type: "trace.destroyed", instance_id: "i1", entries: 1 },
       { type: "obligation.emitted", obligation_id: "ob-d1", kind: "reinforcing" },
@@ -31,14 +49,27 @@ describe("S-1 only dispositions persist", () => {
   it("S-1 reject: an episode field (D-028, with the issue path), unconsented category, leaking guidance", () => {
     const { l, w } = setup();
     const c = distilCmd(l, 4, "d1", 500_000, 800_000, [K.disposition("a", 100_000)]);
-    const withEpisode = { ...c, distillate: { ...(c as { distillate: object }).distillate, episode: "the whole transcript" } };
+    const withEpisode = {
+      ...c,
+      distillate: { ...(c as { distillate: object }).distillate, episode: "the whole transcript" },
+    };
     const r = rejection(w, withEpisode);
     expect(r).toMatchObject({ invariant: "S-1", code: "SAMSKARA_NON_DISPOSITIONAL" });
     expect(r.path?.[0]).toBe("distillate");
-    expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 800_000, [K.disposition("a", 1, { category: "health" })])).invariant).toBe("S-1");
-    expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 800_000, [K.disposition("a", 1, { category: "financial" })])).invariant).toBe("S-1");
+    expect(
+      rejection(w, distilCmd(l, 4, "d1", 500_000, 800_000, [K.disposition("a", 1, { category: "health" })])).invariant,
+    ).toBe("S-1");
+    expect(
+      rejection(w, distilCmd(l, 4, "d1", 500_000, 800_000, [K.disposition("a", 1, { category: "financial" })]))
+        .invariant,
+    ).toBe("S-1");
     const leak = K.disposition("a", 1, { guidance: "remember: fares to LISBON on Tuesday" });
-    expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 800_000, [leak])).path).toEqual(["distillate", "dispositions", 0, "guidance"]);
+    expect(rejection(w, distilCmd(l, 4, "d1", 500_000, 800_000, [leak])).path).toEqual([
+      "distillate",
+      "dispositions",
+      0,
+      "guidance",
+    ]);
   });
 });
 
@@ -61,7 +92,10 @@ describe("S-2 weights carry the principal's judgement", () => {
 /** Three lives distilled, ready to merge in any grouping. */
 const threeLives = (): World => {
   let w = minted();
-  w = distilled(w, life("i1"), 2, "d1", 600_000, 500_000, [K.disposition("k.a", 600_000), K.disposition("k.b", 100_000)]);
+  w = distilled(w, life("i1"), 2, "d1", 600_000, 500_000, [
+    K.disposition("k.a", 600_000),
+    K.disposition("k.b", 100_000),
+  ]);
   w = distilled(w, life("i2"), 2, "d2", -800_000, 700_000, [K.disposition("k.a", -800_000, { guidance: "avoid k.a" })]);
   w = distilled(w, life("i3"), 2, "d3", 300_000, 900_000, [K.disposition("k.c", 300_000)]);
   return w;
@@ -76,11 +110,23 @@ describe("S-3 append-only lineage", () => {
     expect(s?.chain.map((v) => v.seq)).toEqual([0, 1, 2]);
     expect(s?.chain[2]?.parent).toBe(s?.chain[1]?.version_id);
     expect(s?.batches[1]?.members.map((m) => m.distillate_id).sort()).toEqual(["d2", "d3"]);
-    expect(r2.events.map((e) => e.type)).toEqual(["store.merged", "custody.discharged", "custody.discharged", "memory.extended"]);
+    expect(r2.events.map((e) => e.type)).toEqual([
+      "store.merged",
+      "custody.discharged",
+      "custody.discharged",
+      "memory.extended",
+    ]);
   });
   it("S-3 reject: excision without a custodian's authorisation is refused (I2) and the chain stays", () => {
     const w = accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] }).world;
-    const r = rejection(w, { op: "samskara.excise", tick: 6, agent: AGENT, excision_id: "x", distillate_ids: ["d1"], authorization: { custodian: "mallory", decision_id: "d" } });
+    const r = rejection(w, {
+      op: "samskara.excise",
+      tick: 6,
+      agent: AGENT,
+      excision_id: "x",
+      distillate_ids: ["d1"],
+      authorization: { custodian: "mallory", decision_id: "d" },
+    });
     expect(r.invariant).toBe("I2");
   });
 });
@@ -93,13 +139,19 @@ describe("S-4 deterministic replay", () => {
     ]);
     const r = accept(w, { op: "samskara.replay", tick: 7, agent: AGENT });
     const s = view(w).agents[0]?.store;
-    expect(r.events[0]).toMatchObject({ type: "lineage.replayed", claim: { versions: 3, head: s?.head, excisions: 0, batch_digests: s?.batches.map((b) => b.batch_digest) } });
+    expect(r.events[0]).toMatchObject({
+      type: "lineage.replayed",
+      claim: { versions: 3, head: s?.head, excisions: 0, batch_digests: s?.batches.map((b) => b.batch_digest) },
+    });
   });
   it("S-4 reject: a corrupted recorded chain does not replay", () => {
     const w = accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] }).world;
     const a = w.agents.get(AGENT);
     if (a === undefined) throw new Error("agent");
-    const bad = { ...a, store: { ...a.store, chain: a.store.chain.map((v, i) => (i === 1 ? { ...v, state_digest: PIN } : v)) } };
+    const bad = {
+      ...a,
+      store: { ...a.store, chain: a.store.chain.map((v, i) => (i === 1 ? { ...v, state_digest: PIN } : v)) },
+    };
     const corrupted: World = { ...w, agents: new Map(w.agents).set(AGENT, bad) };
     expect(rejection(corrupted, { op: "samskara.replay", tick: 6, agent: AGENT }).invariant).toBe("S-4");
   });
@@ -111,7 +163,14 @@ describe("S-5 excisable lineage", () => {
       { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] },
       { op: "samskara.merge", tick: 6, agent: AGENT, obligation_ids: ["ob-d2", "ob-d3"] },
     ]);
-    const x = accept(w, { op: "samskara.excise", tick: 7, agent: AGENT, excision_id: "x1", distillate_ids: ["d1", "d2"], authorization: K.AUTH });
+    const x = accept(w, {
+      op: "samskara.excise",
+      tick: 7,
+      agent: AGENT,
+      excision_id: "x1",
+      distillate_ids: ["d1", "d2"],
+      authorization: K.AUTH,
+    });
     const fresh = acceptAll(threeLives(), [{ op: "samskara.merge", tick: 6, agent: AGENT, obligation_ids: ["ob-d3"] }]);
     const a = view(x.world).agents[0]?.store;
     const b = view(fresh).agents[0]?.store;
@@ -119,26 +178,64 @@ describe("S-5 excisable lineage", () => {
     expect(a?.batches).toEqual(b?.batches);
     expect(a?.state).toEqual(b?.state);
     expect(a?.distillates.map((d) => d.distillate_id)).toEqual(["d3"]);
-    expect(a?.excisions[0]).toMatchObject({ excision_id: "x1", prior_head: view(w).agents[0]?.store.head, new_head: a?.head });
+    expect(a?.excisions[0]).toMatchObject({
+      excision_id: "x1",
+      prior_head: view(w).agents[0]?.store.head,
+      new_head: a?.head,
+    });
   });
   it("S-5 reject: excising a distillate the store does not retain, or reusing an excision id", () => {
     const w = accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1"] }).world;
-    expect(rejection(w, { op: "samskara.excise", tick: 6, agent: AGENT, excision_id: "x", distillate_ids: ["d2"], authorization: K.AUTH }).code).toBe("NOT_FOUND");
-    const x = accept(w, { op: "samskara.excise", tick: 6, agent: AGENT, excision_id: "x", distillate_ids: ["d1"], authorization: K.AUTH }).world;
-    expect(rejection(x, { op: "samskara.excise", tick: 6, agent: AGENT, excision_id: "x", distillate_ids: ["d1"], authorization: K.AUTH }).code).toBe("DUPLICATE_ID");
+    expect(
+      rejection(w, {
+        op: "samskara.excise",
+        tick: 6,
+        agent: AGENT,
+        excision_id: "x",
+        distillate_ids: ["d2"],
+        authorization: K.AUTH,
+      }).code,
+    ).toBe("NOT_FOUND");
+    const x = accept(w, {
+      op: "samskara.excise",
+      tick: 6,
+      agent: AGENT,
+      excision_id: "x",
+      distillate_ids: ["d1"],
+      authorization: K.AUTH,
+    }).world;
+    expect(
+      rejection(x, {
+        op: "samskara.excise",
+        tick: 6,
+        agent: AGENT,
+        excision_id: "x",
+        distillate_ids: ["d1"],
+        authorization: K.AUTH,
+      }).code,
+    ).toBe("DUPLICATE_ID");
   });
 });
 
 describe("AD-3 convergent reconciliation (operations)", () => {
   it("AD-3 accept: a re-merge is a no-op; different batchings reach the same state digest", () => {
-    const a = acceptAll(threeLives(), [{ op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d3", "ob-d1", "ob-d2"] }]);
-    const noop = accept(a, { op: "samskara.merge", tick: 6, agent: AGENT, obligation_ids: ["ob-d2", "ob-d1", "ob-d2"] });
+    const a = acceptAll(threeLives(), [
+      { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d3", "ob-d1", "ob-d2"] },
+    ]);
+    const noop = accept(a, {
+      op: "samskara.merge",
+      tick: 6,
+      agent: AGENT,
+      obligation_ids: ["ob-d2", "ob-d1", "ob-d2"],
+    });
     expect(noop.events).toEqual([{ type: "store.merge_noop", obligation_ids: ["ob-d1", "ob-d2"] }]);
     const b = acceptAll(threeLives(), [
       { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d2"] },
       { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d3", "ob-d1"] },
     ]);
-    expect(view(a).agents[0]?.store.chain.at(-1)?.state_digest).toBe(view(b).agents[0]?.store.chain.at(-1)?.state_digest);
+    expect(view(a).agents[0]?.store.chain.at(-1)?.state_digest).toBe(
+      view(b).agents[0]?.store.chain.at(-1)?.state_digest,
+    );
     const e = view(a).agents[0]?.store.state.entries.find((x) => x.key === "k.a");
     expect(e).toMatchObject({ contested: true, contributors: ["d1", "d2"], guidance: "avoid k.a" });
   });
@@ -149,16 +246,26 @@ describe("AD-3 convergent reconciliation (operations)", () => {
       K.actCmd(3, AGENT, "i4", l.nonce, l.manifest),
       { op: "janma.withdraw", tick: 3, agent: AGENT, instance_id: "i4", reason: "principal" },
     ]);
-    const r = rejection(w, { ...distilCmd(l, 4, "d1", 100_000, 1, [K.disposition("z", 1)]), obligation_id: "ob-fresh" } as never);
+    const r = rejection(w, {
+      ...distilCmd(l, 4, "d1", 100_000, 1, [K.disposition("z", 1)]),
+      obligation_id: "ob-fresh",
+    } as never);
     expect(r).toMatchObject({ invariant: "AD-3", code: "ADVAITA_RECONCILIATION_DIVERGED" });
   });
 });
 
 describe("AD-4 attribution preservation (store side)", () => {
   it("AD-4 accept: every entry lists its contributing distillates", () => {
-    const w = accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1", "ob-d2", "ob-d3"] }).world;
+    const w = accept(threeLives(), {
+      op: "samskara.merge",
+      tick: 5,
+      agent: AGENT,
+      obligation_ids: ["ob-d1", "ob-d2", "ob-d3"],
+    }).world;
     expect(view(w).agents[0]?.store.state.entries.map((e) => [e.key, e.contributors])).toEqual([
-      ["k.a", ["d1", "d2"]], ["k.b", ["d1"]], ["k.c", ["d3"]],
+      ["k.a", ["d1", "d2"]],
+      ["k.b", ["d1"]],
+      ["k.c", ["d3"]],
     ]);
   });
   it("AD-4 reject: a distillate claiming another projection's nonce", () => {
@@ -181,23 +288,45 @@ const withStore = (w: World, f: (s: Store) => Store): World => {
 
 describe("OP-4.1 merge: events in the spec's order", () => {
   it("OP-4.1 custody.discharged is emitted per obligation sorted by obligation id, whatever the order of obligation_ids", () => {
-    const r = accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d3", "ob-d1", "ob-d2"] });
-    expect(r.events.filter((e) => e.type === "custody.discharged").map((e) => (e as { obligation_id: string }).obligation_id)).toEqual(["ob-d1", "ob-d2", "ob-d3"]);
+    const r = accept(threeLives(), {
+      op: "samskara.merge",
+      tick: 5,
+      agent: AGENT,
+      obligation_ids: ["ob-d3", "ob-d1", "ob-d2"],
+    });
+    expect(
+      r.events
+        .filter((e) => e.type === "custody.discharged")
+        .map((e) => (e as { obligation_id: string }).obligation_id),
+    ).toEqual(["ob-d1", "ob-d2", "ob-d3"]);
     expect(r.events[0]).toMatchObject({ type: "store.merged", added: ["d1", "d2", "d3"] });
   });
 });
 
 describe("OP-4.3 S-4 the replay check refuses a corrupted recorded store", () => {
-  const merged = () => accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1", "ob-d2"] }).world;
+  const merged = () =>
+    accept(threeLives(), { op: "samskara.merge", tick: 5, agent: AGENT, obligation_ids: ["ob-d1", "ob-d2"] }).world;
   it("OP-4.3.c1 S-4 reject: a recorded batch whose record differs from the one replay derives (the chain itself intact)", () => {
-    const w = withStore(merged(), (s) => ({ ...s, batches: s.batches.map((b) => ({ ...b, members: [...b.members].reverse() })) }));
-    expect(rejection(w, { op: "samskara.replay", tick: 6, agent: AGENT })).toMatchObject({ invariant: "S-4", check: "OP-4.3.c1" });
+    const w = withStore(merged(), (s) => ({
+      ...s,
+      batches: s.batches.map((b) => ({ ...b, members: [...b.members].reverse() })),
+    }));
+    expect(rejection(w, { op: "samskara.replay", tick: 6, agent: AGENT })).toMatchObject({
+      invariant: "S-4",
+      check: "OP-4.3.c1",
+    });
     expect(replayReproduces(agentOf(w).store).ok).toBe(false);
     expect(replayReproduces(agentOf(merged()).store).ok).toBe(true);
   });
   it("OP-4.3.c1 S-4 reject: a store that lost a batch member's content, or its genesis, does not replay", () => {
-    const lost = withStore(merged(), (s) => ({ ...s, retained: new Map([...s.retained].filter(([id]) => id !== "d2")) }));
-    expect(rejection(lost, { op: "samskara.replay", tick: 6, agent: AGENT })).toMatchObject({ invariant: "S-4", check: "OP-4.3.c1" });
+    const lost = withStore(merged(), (s) => ({
+      ...s,
+      retained: new Map([...s.retained].filter(([id]) => id !== "d2")),
+    }));
+    expect(rejection(lost, { op: "samskara.replay", tick: 6, agent: AGENT })).toMatchObject({
+      invariant: "S-4",
+      check: "OP-4.3.c1",
+    });
     expect(replayReproduces(agentOf(lost).store)).toEqual({ ok: false, lineage: null });
     expect(replayReproduces({ ...agentOf(merged()).store, chain: [] })).toEqual({ ok: false, lineage: null });
   });
@@ -205,7 +334,16 @@ describe("OP-4.3 S-4 the replay check refuses a corrupted recorded store", () =>
 
 describe("OP-1.6..OP-1.8 the lineage algebra (pure helpers)", () => {
   const dist = (id: string, key: string) =>
-    K.distillate({ id, agent: AGENT, nonce: `n-${id}`, instanceId: `i-${id}`, bornFrom: PIN, valence: 1, confidence: 1, dispositions: [K.disposition(key, 1)] });
+    K.distillate({
+      id,
+      agent: AGENT,
+      nonce: `n-${id}`,
+      instanceId: `i-${id}`,
+      bornFrom: PIN,
+      valence: 1,
+      confidence: 1,
+      dispositions: [K.disposition(key, 1)],
+    });
   const a = dist("a", "k.a");
   const b = dist("b", "k.b");
   const genesisOf = () => genesisVersion(K.BASE, ROOT);
@@ -231,7 +369,9 @@ describe("OP-1.6..OP-1.8 the lineage algebra (pure helpers)", () => {
   it("S-4 S-5 sameChain compares the batches as well as the chain", () => {
     const genesis = genesisOf();
     const l = replayLineage(genesis, [[a, b]]);
-    expect(sameChain(l, { chain: l.chain, batches: l.batches.map((x) => ({ ...x, members: [...x.members].reverse() })) })).toBe(false);
+    expect(
+      sameChain(l, { chain: l.chain, batches: l.batches.map((x) => ({ ...x, members: [...x.members].reverse() })) }),
+    ).toBe(false);
     expect(sameChain(l, replayLineage(genesis, [[b, a]]))).toBe(true);
   });
 });
@@ -242,8 +382,18 @@ describe("the check a rejection names (OP-0.2: the first failing check decides; 
     const cases: [Command, string][] = [
       [{ op: "custody.attempt", tick: 2, agent: AGENT, obligation_id: "ob-none", ack: "deferred" }, "OP-3.1.c1"],
       [{ op: "custody.expire", tick: 2, agent: AGENT, obligation_id: "ob-none" }, "OP-3.2.c1"],
-      [{ op: "advaita.project_write", tick: 2, agent: AGENT, instance_id: "i-none", disposition: K.disposition("k.w", 1) }, "OP-4.4.c1"],
+      [
+        {
+          op: "advaita.project_write",
+          tick: 2,
+          agent: AGENT,
+          instance_id: "i-none",
+          disposition: K.disposition("k.w", 1),
+        },
+        "OP-4.4.c1",
+      ],
     ];
-    for (const [c, check] of cases) expect(rejection(w, c), c.op).toMatchObject({ code: "NOT_FOUND", invariant: null, check });
+    for (const [c, check] of cases)
+      expect(rejection(w, c), c.op).toMatchObject({ code: "NOT_FOUND", invariant: null, check });
   });
 });

@@ -47,23 +47,37 @@ export const replayReproduces = (store: Store): { readonly ok: boolean; readonly
 export const merge: Handler<"samskara.merge"> = (world, agent, cmd) => {
   const ids = [...new Set(cmd.obligation_ids)];
   for (const [i, id] of ids.entries())
-    if (!agent.obligations.has(id)) return no(generic("NOT_FOUND", "OP-4.1.c2", `no obligation ${id}`, ["obligation_ids", i]));
+    if (!agent.obligations.has(id))
+      return no(generic("NOT_FOUND", "OP-4.1.c2", `no obligation ${id}`, ["obligation_ids", i]));
   const obs = ids.map((id) => agent.obligations.get(id)).filter((o) => o !== undefined);
   for (const ob of obs) {
     if (ob.view.status === "discharged" && ob.view.outcome !== "applied")
-      return no(violates("J-4", "OP-4.1.c3", `obligation ${ob.view.obligation_id} was discharged ${ob.view.outcome ?? ""}; it can no longer be applied`));
+      return no(
+        violates(
+          "J-4",
+          "OP-4.1.c3",
+          `obligation ${ob.view.obligation_id} was discharged ${ob.view.outcome ?? ""}; it can no longer be applied`,
+        ),
+      );
     // Strict (D-060): at the deadline tick only custody.expire acts.
     if (ob.view.status === "pending" && cmd.tick >= ob.view.deadline_tick)
       return no(violates("J-4", "OP-4.1.c4", `obligation ${ob.view.obligation_id} has reached its deadline`));
   }
-  const pending = obs.filter((o) => o.view.status === "pending").sort((a, b) => (a.view.obligation_id < b.view.obligation_id ? -1 : 1));
-  if (pending.length === 0) return withAgent(world, agent, [{ type: "store.merge_noop", obligation_ids: sortStrings(ids) }]); // D-008
+  const pending = obs
+    .filter((o) => o.view.status === "pending")
+    .sort((a, b) => (a.view.obligation_id < b.view.obligation_id ? -1 : 1));
+  if (pending.length === 0)
+    return withAgent(world, agent, [{ type: "store.merge_noop", obligation_ids: sortStrings(ids) }]); // D-008
   const added = pending.map((o) => {
     if (o.held === null) throw new Error(`pending obligation ${o.view.obligation_id} holds no distillate`);
     return o.held;
   });
   const store = agent.store;
-  const step = mergeStep(head(store), [...store.retained.values()].map((r) => r.distillate), added);
+  const step = mergeStep(
+    head(store),
+    [...store.retained.values()].map((r) => r.distillate),
+    added,
+  );
   const retained = new Map<string, Retained>(store.retained);
   for (const d of added) retained.set(d.distillate_id, { distillate: d, digest: distillateDigest(d) });
   let next: Agent = {
@@ -77,7 +91,12 @@ export const merge: Handler<"samskara.merge"> = (world, agent, cmd) => {
     },
   };
   const events: Event[] = [
-    { type: "store.merged", version_id: step.version.version_id, batch_digest: step.batch.batch_digest, added: sortStrings(added.map((d) => d.distillate_id)) },
+    {
+      type: "store.merged",
+      version_id: step.version.version_id,
+      batch_digest: step.batch.batch_digest,
+      added: sortStrings(added.map((d) => d.distillate_id)),
+    },
   ];
   for (const ob of pending) {
     const current = next.obligations.get(ob.view.obligation_id) ?? ob;
@@ -93,10 +112,16 @@ export const merge: Handler<"samskara.merge"> = (world, agent, cmd) => {
 export const excise: Handler<"samskara.excise"> = (world, agent, cmd) => {
   if (agent.store.excisions.some((e) => e.excision_id === cmd.excision_id))
     return no(generic("DUPLICATE_ID", "OP-4.2.c2", `excision ${cmd.excision_id} exists`, ["excision_id"]));
-  if (!authorised(agent, cmd.authorization)) return no(violates("I2", "OP-4.2.c3", "excision is a memory repair and needs a custodian's authorisation", ["authorization"]));
+  if (!authorised(agent, cmd.authorization))
+    return no(
+      violates("I2", "OP-4.2.c3", "excision is a memory repair and needs a custodian's authorisation", [
+        "authorization",
+      ]),
+    );
   const ids = [...new Set(cmd.distillate_ids)];
   for (const [i, id] of ids.entries())
-    if (!agent.store.retained.has(id)) return no(generic("NOT_FOUND", "OP-4.2.c4", `distillate ${id} is not retained`, ["distillate_ids", i]));
+    if (!agent.store.retained.has(id))
+      return no(generic("NOT_FOUND", "OP-4.2.c4", `distillate ${id} is not retained`, ["distillate_ids", i]));
   const store = agent.store;
   const genesis = store.chain[0];
   if (genesis === undefined) throw new Error("a store chain always has its genesis");
@@ -117,16 +142,27 @@ export const excise: Handler<"samskara.excise"> = (world, agent, cmd) => {
   };
   const next: Agent = {
     ...agent,
-    store: { ...store, chain: lineage.chain, states: lineage.states, batches: lineage.batches, retained, excisions: [...store.excisions, record] },
+    store: {
+      ...store,
+      chain: lineage.chain,
+      states: lineage.states,
+      batches: lineage.batches,
+      retained,
+      excisions: [...store.excisions, record],
+    },
   };
   const mem = extendMemory(next, "excise");
-  return withAgent(world, mem.agent, [{ type: "store.excised", excision_id: cmd.excision_id, new_head: newHead.version_id }, mem.event]);
+  return withAgent(world, mem.agent, [
+    { type: "store.excised", excision_id: cmd.excision_id, new_head: newHead.version_id },
+    mem.event,
+  ]);
 };
 
 /** OP-4.3 replay: attest the lineage (S-4). */
 export const replay: Handler<"samskara.replay"> = (world, agent) => {
   const store = agent.store;
-  if (!replayReproduces(store).ok) return no(violates("S-4", "OP-4.3.c1", "replaying the recorded batches does not reproduce the chain"));
+  if (!replayReproduces(store).ok)
+    return no(violates("S-4", "OP-4.3.c1", "replaying the recorded batches does not reproduce the chain"));
   return withAgent(world, agent, [
     {
       type: "lineage.replayed",
@@ -148,5 +184,7 @@ export const replay: Handler<"samskara.replay"> = (world, agent) => {
 export const projectWrite: Handler<"advaita.project_write"> = (_world, agent, cmd) => {
   const found = findInstance(agent, cmd.instance_id, "OP-4.4.c1");
   if (Result.isFailure(found)) return no(found.failure);
-  return no(violates("AD-2", "OP-4.4.c2", "a projection holds no state and cannot write the store; only its distillate can"));
+  return no(
+    violates("AD-2", "OP-4.4.c2", "a projection holds no state and cannot write the store; only its distillate can"),
+  );
 };

@@ -14,7 +14,10 @@ const UNASSIGNED = String.fromCodePoint(0x1fffd);
 
 describe("D-045: the tokeniser's Unicode version", () => {
   it(`the runtime's Unicode data is the pinned version ${UNICODE_VERSION}`, () => {
-    expect(process.versions.unicode, "Node's ICU implements another Unicode version: leakage verdicts (D-010) would differ from the spec's").toBe(UNICODE_VERSION);
+    expect(
+      process.versions.unicode,
+      "Node's ICU implements another Unicode version: leakage verdicts (D-010) would differ from the spec's",
+    ).toBe(UNICODE_VERSION);
   });
 
   it("a character assigned after Unicode 14.0 is a token under 17.0, so the verdict depends on the version", () => {

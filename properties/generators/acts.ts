@@ -16,17 +16,48 @@ export const narrowAct = (agent: AgentView, mem: GenMemory, tick: number): Comma
     const ttl = mem.lives.get(`${A}/${x.instance_id}`)?.manifest.ttl_ticks;
     return x.born_tick !== null && ttl !== undefined && tick < x.born_tick + ttl;
   };
-  const narrow = instancesIn(agent, ["ready", "active"]).find((x) => x.grants.includes("fare.search.*") && withinTtl(x));
+  const narrow = instancesIn(agent, ["ready", "active"]).find(
+    (x) => x.grants.includes("fare.search.*") && withinTtl(x),
+  );
   const life = narrow === undefined ? undefined : mem.lives.get(`${A}/${narrow.instance_id}`);
   if (narrow === undefined || life === undefined) return undefined;
-  const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["narrow wildcard"] };
-  const signature = digestOf(DOMAIN.action, { identity: A, nonce: life.nonce, manifest_digest: narrow.manifest_digest, action });
-  return { op: "janma.act", tick, agent: A, instance_id: narrow.instance_id, signed: { identity: A, nonce: life.nonce, manifest_digest: narrow.manifest_digest, action, signature } };
+  const action = {
+    tool: "search",
+    capability: "fare.search",
+    outcome: "ok" as const,
+    tick,
+    trace: ["narrow wildcard"],
+  };
+  const signature = digestOf(DOMAIN.action, {
+    identity: A,
+    nonce: life.nonce,
+    manifest_digest: narrow.manifest_digest,
+    action,
+  });
+  return {
+    op: "janma.act",
+    tick,
+    agent: A,
+    instance_id: narrow.instance_id,
+    signed: { identity: A, nonce: life.nonce, manifest_digest: narrow.manifest_digest, action, signature },
+  };
 };
 
 /** A validly signed act of a life that is over (dissolved): only its state may refuse it (OP-2.3.c4). */
-export const actAfterTheEnd = (A: string, instance_id: string, nonce: string, manifest_digest: string, tick: number): Command => {
+export const actAfterTheEnd = (
+  A: string,
+  instance_id: string,
+  nonce: string,
+  manifest_digest: string,
+  tick: number,
+): Command => {
   const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick, trace: ["after the end"] };
   const signature = digestOf(DOMAIN.action, { identity: A, nonce, manifest_digest, action });
-  return { op: "janma.act", tick, agent: A, instance_id, signed: { identity: A, nonce, manifest_digest, action, signature } };
+  return {
+    op: "janma.act",
+    tick,
+    agent: A,
+    instance_id,
+    signed: { identity: A, nonce, manifest_digest, action, signature },
+  };
 };

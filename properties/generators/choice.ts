@@ -19,7 +19,9 @@ export const choiceArb: fc.Arbitrary<Choice> = fc.record({
   bad: fc.nat(15),
 });
 
-export const choicesArb = (min: number, max: number): fc.Arbitrary<Choice[]> => fc.array(choiceArb, { minLength: min, maxLength: max });
+export const choicesArb = (min: number, max: number): fc.Arbitrary<Choice[]> =>
+  fc.array(choiceArb, { minLength: min, maxLength: max });
 
 /** The `n`-th element of `xs`, cyclically (a choice's field picks among whatever the view offers), or undefined when empty. */
-export const pick = <T>(xs: readonly T[], n: number): T | undefined => (xs.length === 0 ? undefined : xs[n % xs.length]);
+export const pick = <T>(xs: readonly T[], n: number): T | undefined =>
+  xs.length === 0 ? undefined : xs[n % xs.length];

@@ -41,7 +41,9 @@ export { traceEntriesOf } from "./traces.ts";
 export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command => {
   if (mem.pendingAct != null) {
     const p = mem.pendingAct;
-    const accepted = (v.agents.find((a) => a.identity.identity === p.agent)?.instances.find((x) => x.instance_id === p.instance_id)?.acts ?? p.acts) > p.acts;
+    const accepted =
+      (v.agents.find((a) => a.identity.identity === p.agent)?.instances.find((x) => x.instance_id === p.instance_id)
+        ?.acts ?? p.acts) > p.acts;
     if (accepted) mem.lives.get(`${p.agent}/${p.instance_id}`)?.trace.push(...p.trace);
     mem.pendingAct = null;
   }
@@ -62,8 +64,12 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   }
   // Concentrate on the first agent most of the time so that its lineage grows deep.
   if (mem.home === undefined && v.agents[0] !== undefined) mem.home = v.agents[0].identity.identity;
-  const agent = c.x % 4 === 0 && mem.profile === "mixed" ? pick(v.agents, c.x)
-    : mem.profile === "store" ? (v.agents.find((a) => a.identity.identity === mem.home) ?? v.agents[0]) : v.agents[0];
+  const agent =
+    c.x % 4 === 0 && mem.profile === "mixed"
+      ? pick(v.agents, c.x)
+      : mem.profile === "store"
+        ? (v.agents.find((a) => a.identity.identity === mem.home) ?? v.agents[0])
+        : v.agents[0];
   // A quiesced agent mostly moves its migration on (or cancels it), as an operator would.
   const quiesced = agent !== undefined && agent.ripa.migration !== null && c.bad % 4 !== 3;
   const all = OP_LISTS[mem.profile];
@@ -73,9 +79,14 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   // whether cancel drops only its own marker (spec review G-42), so it is made common.
   const early = agent?.ripa.migration?.phase === "fenced" || agent?.ripa.migration?.phase === "checkpointed";
   const cancelOverMarker = early && agent?.ripa.marker !== null && c.x % 2 === 0;
-  const kind: OpKind = quiesced ? (c.bad === 4 || cancelOverMarker ? "cancel" : "migrate") : (ops[c.op % ops.length] ?? "mint");
+  const kind: OpKind = quiesced
+    ? c.bad === 4 || cancelOverMarker
+      ? "cancel"
+      : "migrate"
+    : (ops[c.op % ops.length] ?? "mint");
   // G-39: the store profile mints one neighbour once its own agent has excised.
-  const neighbour = mem.profile === "store" && kind === "excise" && v.agents.length === 1 && (agent?.store.excisions.length ?? 0) > 0;
+  const neighbour =
+    mem.profile === "store" && kind === "excise" && v.agents.length === 1 && (agent?.store.excisions.length ?? 0) > 0;
   if (kind === "mint" || agent === undefined || neighbour) return mint({ v, c, bad, tick, id });
   const A = agent.identity.identity;
   // Edge cases replace the ordinary invalid command, and also take three more values of `bad`,
@@ -92,9 +103,12 @@ export const materialize = (v: WorldView, mem: GenMemory, c: Choice): Command =>
   const narrow = bad && c.y % 2 === 0 && agent.ripa.migration === null ? narrowAct(agent, mem, tick) : undefined;
   if (narrow !== undefined) return narrow;
   // Migrations are few and each phase lasts one step, so they get one more step in sixteen.
-  const special = agent.ripa.migration !== null && ((bad && c.op < 500) || c.bad === 14) ? migrationSituation({ v, mem, c, agent, A, tick, id })
-    : bad && c.op < 500 ? situation({ v, mem, c, agent, A, tick, id })
-    : undefined;
+  const special =
+    agent.ripa.migration !== null && ((bad && c.op < 500) || c.bad === 14)
+      ? migrationSituation({ v, mem, c, agent, A, tick, id })
+      : bad && c.op < 500
+        ? situation({ v, mem, c, agent, A, tick, id })
+        : undefined;
   if (special !== undefined) return special;
   return MAKERS[kind]({ v, mem, c, agent, A, tick, id, bad, regressed });
 };

@@ -3,10 +3,19 @@ import type { JanmaManifest } from "../../spec/index.ts";
 import { EVIDENCE } from "./values.ts";
 
 /** The satisfaction model a life's manifest declares, which its signal must name (D-053). */
-export const modelOf = (life: { manifest: JanmaManifest } | undefined): string | null => life?.manifest.distillation_policy.satisfaction_model ?? null;
+export const modelOf = (life: { manifest: JanmaManifest } | undefined): string | null =>
+  life?.manifest.distillation_policy.satisfaction_model ?? null;
 
 /** A distillate that passes every check of OP-2.7 for this life, with `guidance` for its one disposition. */
-export const distillateFor = (A: string, inst: { instance_id: string; born_from: string }, nonce: string, id: (p: string) => string, guidance: string, category = "operational", model: string | null = null) => ({
+export const distillateFor = (
+  A: string,
+  inst: { instance_id: string; born_from: string },
+  nonce: string,
+  id: (p: string) => string,
+  guidance: string,
+  category = "operational",
+  model: string | null = null,
+) => ({
   distillate_id: id("d"),
   source: { identity: A, nonce, instance_id: inst.instance_id },
   born_from: inst.born_from,

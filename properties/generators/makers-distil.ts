@@ -9,7 +9,10 @@ import { ASTRAL, EVIDENCE, GUIDANCE, KEYS } from "./values.ts";
 import { instancesIn } from "./views.ts";
 
 export const distil: Maker = ({ mem, c, agent, A, tick, id, bad }) => {
-  const i = pick(agent.instances.filter((x) => x.state === "withdrawn" && x.obligation_id === null), c.y);
+  const i = pick(
+    agent.instances.filter((x) => x.state === "withdrawn" && x.obligation_id === null),
+    c.y,
+  );
   const life = i === undefined ? undefined : mem.lives.get(lifeKey(A, i.instance_id));
   if (i === undefined || life === undefined) {
     const living = pick(instancesIn(agent, ["ready", "active"]), c.y);
@@ -29,14 +32,18 @@ export const distil: Maker = ({ mem, c, agent, A, tick, id, bad }) => {
   const from = snake > 0 && c.y % 2 === 0 ? snake - 1 : 0;
   const nearLeak = words.slice(from, from + 3).join(" ");
   const n = 1 + (c.x % 3);
-  const dispositions: Disposition[] = [...new Set([0, 1, 2].slice(0, n).map((k) => KEYS[(c.y + k * 2) % KEYS.length] ?? "k"))].map((k, j) => ({
+  const dispositions: Disposition[] = [
+    ...new Set([0, 1, 2].slice(0, n).map((k) => KEYS[(c.y + k * 2) % KEYS.length] ?? "k")),
+  ].map((k, j) => ({
     key: k,
     // Now and then a guidance of astral characters exactly at the 1000-code-point bound, or one
     // past it (S-1): an implementation counting UTF-16 units disagrees on both (D-041, review G-6).
     guidance:
-      j === 0 && c.x % 16 === 5 ? ASTRAL.repeat(c.x % 32 === 5 ? 1000 : 1001)
-      : j === 1 && nearLeak.length > 0 && c.x % 2 === 0 ? `${nearLeak} then confirm`
-      : (GUIDANCE[(c.x + j) % GUIDANCE.length] ?? "g"),
+      j === 0 && c.x % 16 === 5
+        ? ASTRAL.repeat(c.x % 32 === 5 ? 1000 : 1001)
+        : j === 1 && nearLeak.length > 0 && c.x % 2 === 0
+          ? `${nearLeak} then confirm`
+          : (GUIDANCE[(c.x + j) % GUIDANCE.length] ?? "g"),
     weight: Math.trunc((valence * (j + 1)) / 3) - nudge,
     evidence_digest: EVIDENCE,
     category: "operational",
@@ -44,36 +51,74 @@ export const distil: Maker = ({ mem, c, agent, A, tick, id, bad }) => {
   // G-52 / D-007: a shared key every such distillate contributes to with the same |w| and c, so
   // the leader among them is decided by the distillate id alone.
   const tie = (c.x + c.op) % 4 !== 3;
-  if (tie) dispositions.push({ key: "k.tie", guidance: GUIDANCE[c.x % GUIDANCE.length] ?? "g", weight: Math.sign(valence) * 300_000, evidence_digest: EVIDENCE, category: "operational" });
+  if (tie)
+    dispositions.push({
+      key: "k.tie",
+      guidance: GUIDANCE[c.x % GUIDANCE.length] ?? "g",
+      weight: Math.sign(valence) * 300_000,
+      evidence_digest: EVIDENCE,
+      category: "operational",
+    });
   // One kind of defect at a time, so each reaches the check it targets.
   const defect = bad ? c.y % 5 : -1;
   // G-31: a reused id is often one whose obligation was discharged without being applied.
-  const dropped = pick(agent.obligations.filter((o) => o.status === "discharged" && o.outcome !== "applied"), c.x);
-  const distillate_id = defect === 0
-    ? (((c.x % 2 === 0 ? dropped : undefined) ?? pick(agent.obligations, c.x))?.distillate_id ?? id("d"))
-    : ((!bad && c.x % 6 === 5 ? dropped?.distillate_id : undefined) ?? id("d"));
+  const dropped = pick(
+    agent.obligations.filter((o) => o.status === "discharged" && o.outcome !== "applied"),
+    c.x,
+  );
+  const distillate_id =
+    defect === 0
+      ? (((c.x % 2 === 0 ? dropped : undefined) ?? pick(agent.obligations, c.x))?.distillate_id ?? id("d"))
+      : ((!bad && c.x % 6 === 5 ? dropped?.distillate_id : undefined) ?? id("d"));
   const d: Record<string, unknown> = {
     distillate_id,
     // G-30: a zero confidence from a foreign nonce is AD-4 (attribution is checked first).
-    source: { identity: A, nonce: defect === 1 && c.x % 2 === 0 ? `${life.nonce}-other` : life.nonce, instance_id: i.instance_id },
+    source: {
+      identity: A,
+      nonce: defect === 1 && c.x % 2 === 0 ? `${life.nonce}-other` : life.nonce,
+      instance_id: i.instance_id,
+    },
     born_from: i.born_from,
-    signal: { valence, confidence: defect === 1 ? 0 : tie ? 600_000 : confidence, model_version: modelOf(life), explicit: true },
+    signal: {
+      valence,
+      confidence: defect === 1 ? 0 : tie ? 600_000 : confidence,
+      model_version: modelOf(life),
+      explicit: true,
+    },
     // Now and then one key twice: S-1 by a rule JSON Schema cannot express (rules.json, review G-5).
     // Defect 2: a weight against the valence's sign, or (odd x, valence not 0) one millionth
     // over |valence| (OP-2.7.c7, |weight| ≤ |valence| on its far side; issue 21).
-    dispositions: defect === 2 && c.x % 2 === 1 && valence !== 0 ? dispositions.map((x, j) => (j === 0 ? { ...x, weight: valence + Math.sign(valence) } : x))
-      : defect === 2 ? dispositions.map((x) => ({ ...x, weight: -x.weight || 1 })) : c.x % 16 === 9 ? [...dispositions, ...dispositions.slice(0, 1)] : dispositions,
+    dispositions:
+      defect === 2 && c.x % 2 === 1 && valence !== 0
+        ? dispositions.map((x, j) => (j === 0 ? { ...x, weight: valence + Math.sign(valence) } : x))
+        : defect === 2
+          ? dispositions.map((x) => ({ ...x, weight: -x.weight || 1 }))
+          : c.x % 16 === 9
+            ? [...dispositions, ...dispositions.slice(0, 1)]
+            : dispositions,
   };
   if (defect === 3 && c.x % 2 === 0) d["episode"] = life.trace.join("\n");
   // G-30: two dispositions for one key (a schema refinement, so S-1), the second otherwise valid.
-  if (defect === 3 && c.x % 2 === 1) d["dispositions"] = [...dispositions, { ...dispositions[0], guidance: "a second lesson" }];
+  if (defect === 3 && c.x % 2 === 1)
+    d["dispositions"] = [...dispositions, { ...dispositions[0], guidance: "a second lesson" }];
   // A leak: a guidance that quotes four or more consecutive words of the trace (S-1, D-010).
   // Runs do not span trace entries (D-010, G-51), so the quote is taken from one entry of four
   // words or more when there is one: verbatim, in upper case or in full width (issue 21).
-  const entry = life.trace.find((e) => e.split(" ").length >= 4)?.split(" ").slice(0, 5).join(" ");
+  const entry = life.trace
+    .find((e) => e.split(" ").length >= 4)
+    ?.split(" ")
+    .slice(0, 5)
+    .join(" ");
   const leak = entry === undefined ? undefined : [entry, entry.toUpperCase(), fullWidth(entry)][(c.x >> 1) % 3];
-  if (defect === 4) d["dispositions"] = [{ ...dispositions[0], guidance: `prefer ${leak ?? (words.length > 0 ? words.slice(0, 5).join(" ") : "leak leak leak leak")}` }];
+  if (defect === 4)
+    d["dispositions"] = [
+      {
+        ...dispositions[0],
+        guidance: `prefer ${leak ?? (words.length > 0 ? words.slice(0, 5).join(" ") : "leak leak leak leak")}`,
+      },
+    ];
   // G-51: an otherwise valid distillate whose guidance quotes four words across an entry boundary.
-  if (!bad && c.x % 7 === 3 && life.trace.length > 1) d["dispositions"] = [{ ...dispositions[0], guidance: `then ${words.slice(1, 5).join(" ")}` }];
+  if (!bad && c.x % 7 === 3 && life.trace.length > 1)
+    d["dispositions"] = [{ ...dispositions[0], guidance: `then ${words.slice(1, 5).join(" ")}` }];
   return { op: "janma.distil", tick, agent: A, instance_id: i.instance_id, obligation_id: id("ob"), distillate: d };
 };

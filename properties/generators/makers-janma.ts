@@ -13,7 +13,12 @@ import type { OpKind } from "./weights.ts";
 export const JANMA_MAKERS = {
   conceive: ({ mem, c, agent, A, tick, id, bad }) => {
     const pins = [...agent.store.chain.map((x) => x.version_id), ...agent.store.quarantined];
-    const pin = bad ? EVIDENCE : (c.y % 5 === 0 ? pick(agent.store.quarantined, c.x) : undefined) ?? agent.store.head ?? pick(pins, c.x) ?? EVIDENCE;
+    const pin = bad
+      ? EVIDENCE
+      : ((c.y % 5 === 0 ? pick(agent.store.quarantined, c.x) : undefined) ??
+        agent.store.head ??
+        pick(pins, c.x) ??
+        EVIDENCE);
     const instance_id = id("i");
     const nonce = bad && agent.instances.length > 0 ? (pick(agent.instances, c.y)?.nonce ?? id("n")) : id("n");
     const manifest = manifestFor(pin, c);
@@ -31,7 +36,13 @@ export const JANMA_MAKERS = {
       return { op: "janma.conceive", tick, agent: A, instance_id, nonce, manifest };
     }
     const env = ENV(bad && c.y % 2 === 0);
-    return { op: "janma.birth", tick, agent: A, instance_id: i?.instance_id ?? "ghost", environment: env.tools.length === 0 ? env : { ...env, tools: offeredTools(c) } };
+    return {
+      op: "janma.birth",
+      tick,
+      agent: A,
+      instance_id: i?.instance_id ?? "ghost",
+      environment: env.tools.length === 0 ? env : { ...env, tools: offeredTools(c) },
+    };
   },
   act: ({ mem, c, agent, A, tick, bad }) => {
     // A life holding a narrower wildcard lives only a few ticks: half its turns it acts outside it.
@@ -41,17 +52,37 @@ export const JANMA_MAKERS = {
     const life = i === undefined ? undefined : mem.lives.get(lifeKey(A, i.instance_id));
     if (i === undefined || life === undefined) {
       const conceived = pick(instancesIn(agent, ["conceived"]), c.y);
-      return { op: "janma.birth", tick, agent: A, instance_id: conceived?.instance_id ?? "ghost", environment: ENV(false) };
+      return {
+        op: "janma.birth",
+        tick,
+        agent: A,
+        instance_id: conceived?.instance_id ?? "ghost",
+        environment: ENV(false),
+      };
     }
     const words = [0, 1, 2, 3, 4].map((k) => WORDS[(c.x + k * c.y) % WORDS.length] ?? "x");
     const mails = life.manifest.capability_grants.includes("mail.send") && c.op % 4 === 1; // two tools used (G-28 tools_used order)
     const tool = (bad && c.y % 3 === 0) || mails ? "mail" : "search";
     const action = {
-      tool, capability: tool === "mail" ? "mail.send" : c.x % 5 === 0 ? "fare.book" : "fare.search",
-      outcome: c.x % 3 === 0 ? ("failed" as const) : ("ok" as const), tick, trace: traceEntriesOf(words, c),
+      tool,
+      capability: tool === "mail" ? "mail.send" : c.x % 5 === 0 ? "fare.book" : "fare.search",
+      outcome: c.x % 3 === 0 ? ("failed" as const) : ("ok" as const),
+      tick,
+      trace: traceEntriesOf(words, c),
     };
-    const signature = digestOf(DOMAIN.action, { identity: A, nonce: life.nonce, manifest_digest: i.manifest_digest, action });
-    const signed = { identity: A, nonce: life.nonce, manifest_digest: i.manifest_digest, action, signature: bad && c.y % 3 === 1 ? EVIDENCE : signature };
+    const signature = digestOf(DOMAIN.action, {
+      identity: A,
+      nonce: life.nonce,
+      manifest_digest: i.manifest_digest,
+      action,
+    });
+    const signed = {
+      identity: A,
+      nonce: life.nonce,
+      manifest_digest: i.manifest_digest,
+      action,
+      signature: bad && c.y % 3 === 1 ? EVIDENCE : signature,
+    };
     mem.pendingAct = { agent: A, instance_id: i.instance_id, acts: i.acts, trace: action.trace };
     return { op: "janma.act", tick, agent: A, instance_id: i.instance_id, signed };
   },
@@ -59,17 +90,35 @@ export const JANMA_MAKERS = {
     const i = pick(instancesIn(agent, bad ? ["conceived", "withdrawn"] : ["ready", "active"]), c.y);
     // Nothing living: a conceived life is born instead, as act does (short runs reach merges).
     const conceived = !bad && i === undefined ? pick(instancesIn(agent, ["conceived"]), c.y) : undefined;
-    if (conceived !== undefined) return { op: "janma.birth", tick, agent: A, instance_id: conceived.instance_id, environment: ENV(false) };
-    return { op: "janma.withdraw", tick, agent: A, instance_id: i?.instance_id ?? "ghost", reason: c.x % 2 === 0 ? "principal" : "forced" };
+    if (conceived !== undefined)
+      return { op: "janma.birth", tick, agent: A, instance_id: conceived.instance_id, environment: ENV(false) };
+    return {
+      op: "janma.withdraw",
+      tick,
+      agent: A,
+      instance_id: i?.instance_id ?? "ghost",
+      reason: c.x % 2 === 0 ? "principal" : "forced",
+    };
   },
   expire: ({ mem, c, agent, A, tick, regressed }) => {
     const i = pick(instancesIn(agent, ["ready", "active"]), c.y);
     if (c.x % 2 === 0) mem.tick += 10;
-    return { op: "janma.expire", tick: regressed ? tick : Math.max(tick, mem.tick), agent: A, instance_id: i?.instance_id ?? "ghost" };
+    return {
+      op: "janma.expire",
+      tick: regressed ? tick : Math.max(tick, mem.tick),
+      agent: A,
+      instance_id: i?.instance_id ?? "ghost",
+    };
   },
   dissolve: ({ c, agent, A, tick }) => {
     const i = pick(instancesIn(agent, ["withdrawn"]), c.y);
     return { op: "janma.dissolve", tick, agent: A, instance_id: i?.instance_id ?? "ghost" };
   },
-  acquire: ({ c, agent, A, tick }) => ({ op: "janma.acquire", tick, agent: A, instance_id: pick(agent.instances, c.y)?.instance_id ?? "ghost", acquisition: { kind: "capability", capability: "mail.send" } }),
+  acquire: ({ c, agent, A, tick }) => ({
+    op: "janma.acquire",
+    tick,
+    agent: A,
+    instance_id: pick(agent.instances, c.y)?.instance_id ?? "ghost",
+    acquisition: { kind: "capability", capability: "mail.send" },
+  }),
 } satisfies Partial<Record<OpKind, Maker>>;

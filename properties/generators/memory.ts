@@ -51,7 +51,12 @@ export interface GenMemory {
    * The last act made, whose trace joins its life's remembered trace only once the view shows it
    * accepted (the instance's act count grew): a leak quoting a refused act's trace is no leak.
    */
-  pendingAct?: { readonly agent: string; readonly instance_id: string; readonly acts: number; readonly trace: readonly string[] } | null;
+  pendingAct?: {
+    readonly agent: string;
+    readonly instance_id: string;
+    readonly acts: number;
+    readonly trace: readonly string[];
+  } | null;
 }
 /**
  * Which mix of operations to generate: `mixed` exercises every family; `store` concentrates on one
@@ -59,8 +64,18 @@ export interface GenMemory {
  * contested keys and rounding ties (D-002, D-007) occur often (AD-3, S-4, S-5).
  */
 export type GenProfile = "mixed" | "store";
-export const newMemory = (profile: GenProfile = "mixed", disabled: ReadonlySet<string> = new Set(), options: { readonly edges?: boolean } = {}): GenMemory => ({
-  seq: 0, tick: 1, lives: new Map(), profile, disabled, revoked: [], ...(options.edges === true ? { edges: true, lastEdge: null } : {}),
+export const newMemory = (
+  profile: GenProfile = "mixed",
+  disabled: ReadonlySet<string> = new Set(),
+  options: { readonly edges?: boolean } = {},
+): GenMemory => ({
+  seq: 0,
+  tick: 1,
+  lives: new Map(),
+  profile,
+  disabled,
+  revoked: [],
+  ...(options.edges === true ? { edges: true, lastEdge: null } : {}),
 });
 
 /** The remembered life of `instance_id` of agent `A` (lives are keyed `agent/instance`). */

@@ -13,12 +13,16 @@ import { BASE, exec } from "./values.ts";
  */
 const mintProviders = (y: number, duplicate: boolean): ProviderGrant[] => {
   const a: ProviderGrant = {
-    provider_id: "prov-a", kind: "service", contract_version: "v1",
+    provider_id: "prov-a",
+    kind: "service",
+    contract_version: "v1",
     capabilities: y % 3 === 1 ? ["mail.send", "fare.search", "mail.send"] : ["fare.search", "mail.send"],
   };
   if (duplicate) return [a, { ...a, capabilities: ["mail.send"] }];
   // prov-0 never grants vcs.push, which the generator's invalid effects ask for (I5).
-  return y % 3 === 2 ? [a, { provider_id: "prov-0", kind: "vcs", contract_version: "v1", capabilities: ["vcs.tag", "vcs.read"] }] : [a];
+  return y % 3 === 2
+    ? [a, { provider_id: "prov-0", kind: "vcs", contract_version: "v1", capabilities: ["vcs.tag", "vcs.read"] }]
+    : [a];
 };
 
 /** What a mint needs of a step: no agent. */
@@ -34,9 +38,16 @@ export const mint = ({ v, c, bad, tick, id }: MintStep): Command => {
   const duplicateProviders = bad && c.y % 2 === 1;
   const root = bad && !duplicateProviders && v.roots_used.length > 0 ? (pick(v.roots_used, c.x) ?? "r") : id("root-");
   return {
-    op: "advaita.mint", tick, base_digest: BASE, root, designation: "agent", body_revision: "rev-0", custodians: ["custodian-1"],
+    op: "advaita.mint",
+    tick,
+    base_digest: BASE,
+    root,
+    designation: "agent",
+    body_revision: "rev-0",
+    custodians: ["custodian-1"],
     execution: exec(id("exec-")),
     providers: mintProviders(c.y, duplicateProviders),
-    required_capabilities: ["fare.search"], authority_token: id("tok-"),
+    required_capabilities: ["fare.search"],
+    authority_token: id("tok-"),
   };
 };

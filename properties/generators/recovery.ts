@@ -11,9 +11,17 @@ import type { GenMemory } from "./memory.ts";
  * revoked by naming it; the generator remembers it to send the dead worker's late reply later.
  * Invalid on purpose: a nonce that is not live (an older attempt, as a stale recovery would name).
  */
-export const taskPause = (v: WorldView, chosen: AgentView, mem: GenMemory, c: Choice, bad: boolean, tick: number): Command => {
+export const taskPause = (
+  v: WorldView,
+  chosen: AgentView,
+  mem: GenMemory,
+  c: Choice,
+  bad: boolean,
+  tick: number,
+): Command => {
   // Recovery goes to an agent whose worker left an attempt live, when the chosen one has none.
-  const agent = chosen.ripa.live_attempts.length > 0 ? chosen : (v.agents.find((a) => a.ripa.live_attempts.length > 0) ?? chosen);
+  const agent =
+    chosen.ripa.live_attempts.length > 0 ? chosen : (v.agents.find((a) => a.ripa.live_attempts.length > 0) ?? chosen);
   const A = agent.identity.identity;
   const live = pick(agent.ripa.live_attempts, c.y);
   const task_id = live?.task_id ?? pick(agent.substrate.memory.task_ids, c.y) ?? "ghost";
@@ -24,7 +32,14 @@ export const taskPause = (v: WorldView, chosen: AgentView, mem: GenMemory, c: Ch
   const recorded = pick(agent.substrate.memory.task_ids, c.y);
   if (!bad && live === undefined && recorded !== undefined && agent.ripa.migration === null)
     return { op: "ripa.request", tick, agent: A, task_id: recorded, attempt_nonce: `a${mem.seq++}` };
-  if (bad || live === undefined) return { op: "ripa.task_pause", tick, agent: A, task_id, attempt_nonce: pick(mem.revoked, c.x)?.attempt_nonce ?? "stale" };
+  if (bad || live === undefined)
+    return {
+      op: "ripa.task_pause",
+      tick,
+      agent: A,
+      task_id,
+      attempt_nonce: pick(mem.revoked, c.x)?.attempt_nonce ?? "stale",
+    };
   mem.revoked.push({ agent: A, task_id, attempt_nonce: live.attempt_nonce });
   return { op: "ripa.task_pause", tick, agent: A, task_id, attempt_nonce: live.attempt_nonce };
 };
@@ -36,5 +51,7 @@ export const taskPause = (v: WorldView, chosen: AgentView, mem: GenMemory, c: Ch
 export const lateReply = (mem: GenMemory, c: Choice, tick: number): Command | undefined => {
   if (c.y % 3 === 0) return undefined;
   const r = mem.revoked.shift();
-  return r === undefined ? undefined : { op: "ripa.reply", tick, agent: r.agent, task_id: r.task_id, attempt_nonce: r.attempt_nonce };
+  return r === undefined
+    ? undefined
+    : { op: "ripa.reply", tick, agent: r.agent, task_id: r.task_id, attempt_nonce: r.attempt_nonce };
 };

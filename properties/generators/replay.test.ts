@@ -16,12 +16,19 @@ const FILE = "properties/generators/replay.test.ts";
 const ENV = ["FC_SEED", "FC_PATH", "FC_RUNS", "FUZZ_RUNS", "FC_NO_SHRINK"] as const;
 const saved = new Map<string, string | undefined>();
 beforeEach(() => {
-  ENV.forEach((k) => { saved.set(k, process.env[k]); delete process.env[k]; });
+  ENV.forEach((k) => {
+    saved.set(k, process.env[k]);
+    delete process.env[k];
+  });
   // The expected failures print their replay line; keep the test output quiet.
   vi.spyOn(console, "error").mockImplementation(() => undefined);
 });
 afterEach(() => {
-  ENV.forEach((k) => { const v = saved.get(k); if (v === undefined) delete process.env[k]; else process.env[k] = v; });
+  ENV.forEach((k) => {
+    const v = saved.get(k);
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  });
   vi.restoreAllMocks();
 });
 
@@ -34,13 +41,18 @@ const failureOf = (f: () => void): string => {
   throw new Error("expected a failure");
 };
 
-const tooBig = () => fc.property(fc.nat(), (n) => { if (n > 10) throw new Error(`n too big: ${n}`); });
+const tooBig = () =>
+  fc.property(fc.nat(), (n) => {
+    if (n > 10) throw new Error(`n too big: ${n}`);
+  });
 
 describe("assertReplayable failure report", () => {
   it("carries the original error of the shrunk counterexample, the replay line, and stays bounded", () => {
     const msg = failureOf(() => assertReplayable(FILE, tooBig(), 100));
     expect(msg).toContain("n too big: 11");
-    expect(msg).toMatch(/FC_SEED=-?\d+ FC_PATH=[\d:]+ npx vitest run properties\/generators\/replay\.test\.ts -t "carries the original error/);
+    expect(msg).toMatch(
+      /FC_SEED=-?\d+ FC_PATH=[\d:]+ npx vitest run properties\/generators\/replay\.test\.ts -t "carries the original error/,
+    );
     expect(msg).toContain("Counterexample (shrunk):\n[11]");
     // Not fast-check's list of every failure met while shrinking.
     expect(msg).not.toContain("Encountered failures");
@@ -48,7 +60,9 @@ describe("assertReplayable failure report", () => {
   });
 
   it("shows the counterexample through the caller's renderer, and cuts a huge rendering with a note", () => {
-    const msg = failureOf(() => assertReplayable(FILE, tooBig(), 100, ([n]) => `rendered: ${n}\n${"x".repeat(80)}\n`.repeat(2_000)));
+    const msg = failureOf(() =>
+      assertReplayable(FILE, tooBig(), 100, ([n]) => `rendered: ${n}\n${"x".repeat(80)}\n`.repeat(2_000)),
+    );
     expect(msg).toContain("n too big: 11");
     expect(msg).toContain("rendered: 11");
     expect(msg).toMatch(/more characters \(\d+ lines\) of the counterexample cut/);
@@ -56,7 +70,11 @@ describe("assertReplayable failure report", () => {
   });
 
   it("a renderer that throws does not hide the failure", () => {
-    const msg = failureOf(() => assertReplayable(FILE, tooBig(), 100, () => { throw new Error("boom"); }));
+    const msg = failureOf(() =>
+      assertReplayable(FILE, tooBig(), 100, () => {
+        throw new Error("boom");
+      }),
+    );
     expect(msg).toContain("n too big: 11");
     expect(msg).toContain("renderer failed: boom");
   });
@@ -80,12 +98,27 @@ describe("assertReplayable failure report", () => {
 describe("progress for long campaigns", () => {
   it("writes N/M runs and elapsed time, throttled by the interval", () => {
     const lines: string[] = [];
-    const p = withProgress(fc.property(fc.nat(), () => true), "t", 50, 0, (l) => lines.push(l));
+    const p = withProgress(
+      fc.property(fc.nat(), () => true),
+      "t",
+      50,
+      0,
+      (l) => lines.push(l),
+    );
     expect(fc.check(p, { numRuns: 50, seed: 1 }).failed).toBe(false);
     expect(lines).toHaveLength(50);
     expect(lines[49]).toMatch(/^fuzz t: 50\/50 runs, elapsed \d+s$/);
     const quiet: string[] = [];
-    fc.check(withProgress(fc.property(fc.nat(), () => true), "t", 50, 60_000, (l) => quiet.push(l)), { numRuns: 50, seed: 1 });
+    fc.check(
+      withProgress(
+        fc.property(fc.nat(), () => true),
+        "t",
+        50,
+        60_000,
+        (l) => quiet.push(l),
+      ),
+      { numRuns: 50, seed: 1 },
+    );
     expect(quiet).toHaveLength(0);
   });
 });
@@ -111,7 +144,10 @@ describe("renderCommands", () => {
     expect(failingStep(new Error("world views differ after step 7 (a -> b): x"))).toBe(7);
     expect(failingStep(new Error("J-1 violated after janma.act (step 3): y"))).toBe(3);
     expect(failingStep(new Error("no step here"))).toBeUndefined();
-    const out = commandsRenderer("store")([sample], new Error("model accepted, impl rejected with X (m) at step 5 (…)"));
+    const out = commandsRenderer("store")(
+      [sample],
+      new Error("model accepted, impl rejected with X (m) at step 5 (…)"),
+    );
     const lines = out.split("\n");
     expect(lines[0]).toContain("profile store");
     expect(lines.filter((l) => l.startsWith("#"))).toHaveLength(5);

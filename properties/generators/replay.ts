@@ -148,7 +148,9 @@ export const fuzzShard = (): { index: number; count: number } | null => {
 
 /** The seeds of the runs shard `shard` makes of a campaign of `total` runs seeded `seed`. */
 export const shardRunSeeds = (seed: number, total: number, shard: { index: number; count: number }): number[] =>
-  Array.from({ length: total }, (_, k) => k).filter((k) => ownsUnit(shard.index, shard.count, k)).map((k) => runSeed(seed, k));
+  Array.from({ length: total }, (_, k) => k)
+    .filter((k) => ownsUnit(shard.index, shard.count, k))
+    .map((k) => runSeed(seed, k));
 
 const checkShard = <T>(property: fc.IRawProperty<T, false>, p: fc.Parameters<T>, total: number): fc.RunDetails<T> => {
   const shard = fuzzShard() ?? { index: 0, count: 1 };
@@ -170,7 +172,12 @@ const checkShard = <T>(property: fc.IRawProperty<T, false>, p: fc.Parameters<T>,
  * counterexample, the one-line replay command and the counterexample (through `render` when
  * given: e.g. the commands sent rather than generator choices), at most MESSAGE_CAP characters.
  */
-export const assertReplayable = <T>(file: string, property: fc.IProperty<T>, fast: number, render?: Render<T>): void => {
+export const assertReplayable = <T>(
+  file: string,
+  property: fc.IProperty<T>,
+  fast: number,
+  render?: Render<T>,
+): void => {
   // -t narrows the run to this test, so the seed and path are not consumed by other properties.
   const name = expect.getState().currentTestName?.split(" > ").pop() ?? "";
   const p = params<T>(fast);
@@ -182,7 +189,10 @@ export const assertReplayable = <T>(file: string, property: fc.IProperty<T>, fas
   const checked = campaign > fast ? withProgress(property, name === "" ? file : name, total) : property;
   const started = Date.now();
   const details = shard === null ? fc.check(checked, p) : checkShard(checked, p, campaign);
-  if (campaign > fast) process.stderr.write(`fuzz ${name === "" ? file : name}: ${details.numRuns}/${total} runs, ${details.failed ? "FAILED" : "passed"} in ${((Date.now() - started) / 1000).toFixed(0)}s\n`);
+  if (campaign > fast)
+    process.stderr.write(
+      `fuzz ${name === "" ? file : name}: ${details.numRuns}/${total} runs, ${details.failed ? "FAILED" : "passed"} in ${((Date.now() - started) / 1000).toFixed(0)}s\n`,
+    );
   if (!details.failed) return;
   const filter = name === "" ? "" : ` -t ${JSON.stringify(name)}`;
   const replay = `FC_SEED=${details.seed} FC_PATH=${details.counterexamplePath ?? ""} npx vitest run ${file}${filter}`;

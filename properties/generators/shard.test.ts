@@ -19,7 +19,13 @@ describe("fuzz campaign shards", () => {
   });
 
   it("ownership and seeds are pure functions of the indices", () => {
-    fc.assert(fc.property(fc.nat(10_000), fc.integer({ min: 1, max: 16 }), (k, n) => Array.from({ length: n }, (_, i) => i).filter((i) => ownsUnit(i, n, k)).length === 1));
+    fc.assert(
+      fc.property(
+        fc.nat(10_000),
+        fc.integer({ min: 1, max: 16 }),
+        (k, n) => Array.from({ length: n }, (_, i) => i).filter((i) => ownsUnit(i, n, k)).length === 1,
+      ),
+    );
     expect(runSeed(3, 4)).toBe(runSeed(3, 4));
   });
 

@@ -15,13 +15,15 @@ export const runSeed = (seed: number, k: number): number => {
 };
 
 /** Does shard `index` of `count` (0-based) own unit k? */
-export const ownsUnit = (index: number, count: number, k: number, offset = 0): boolean => count <= 1 || (k + offset) % count === index;
+export const ownsUnit = (index: number, count: number, k: number, offset = 0): boolean =>
+  count <= 1 || (k + offset) % count === index;
 
 /** Parses `i/n` (1-based i); null when the text is not of that form or out of range. */
 export const parseShardText = (text: string, max = 1024): { index: number; count: number } | null => {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const i = Number(m?.[1]);
   const n = Number(m?.[2]);
-  if (m === null || !Number.isSafeInteger(i) || !Number.isSafeInteger(n) || n < 1 || n > max || i < 1 || i > n) return null;
+  if (m === null || !Number.isSafeInteger(i) || !Number.isSafeInteger(n) || n < 1 || n > max || i < 1 || i > n)
+    return null;
   return { index: i - 1, count: n };
 };

@@ -10,6 +10,11 @@ export const exec = (id: string) => ({ execution_id: id, reasoner: "r", harness:
 
 export const WORDS = ["fare", "lisbon", "tuesday", "cheapest", "window", "seat", "refund", "late", "train", "hotel"];
 export const KEYS = ["k.a", "k.b", "k.c", "k.d", "tool.search"];
-export const GUIDANCE = ["prefer early departures", "avoid overnight layovers", "ask before booking", "check refund terms"];
+export const GUIDANCE = [
+  "prefer early departures",
+  "avoid overnight layovers",
+  "ask before booking",
+  "check refund terms",
+];
 /** One code point, two UTF-16 code units: strings of it sit on a length bound in one unit only (D-041). */
 export const ASTRAL = "\u{1F680}";

@@ -178,7 +178,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     invariant: "S-5",
     clause: "OP-1.8",
     why: "breaks OP-1.8's 'skip any batch left empty' (D-009); S-5: the re-derived chain MUST be the one the remaining distillates produce",
-    description: "excision keeps a version for a batch left empty, so the chain differs from a store that never merged the forgotten lives",
+    description:
+      "excision keeps a version for a batch left empty, so the chain differs from a store that never merged the forgotten lives",
     file: "impl/core/store.ts",
     find: "if (members.length > 0) fresh.mergeBatch(members);",
     replace: "fresh.mergeBatch(members);",
@@ -213,7 +214,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     invariant: "S-2",
     clause: "OP-2.7.c6",
     why: "takes the reading D-057 decided against: OP-2.7.c6 (S-2) accepts a zero confidence with valence 0 and no dispositions, and the mutant refuses every zero-confidence signal, so a life without feedback never emits its obligation and never dissolves (J-4, D-062's drain)",
-    description: "distillation refuses the no-feedback distillate (confidence 0, valence 0, no dispositions), so such a life stays withdrawn for ever",
+    description:
+      "distillation refuses the no-feedback distillate (confidence 0, valence 0, no dispositions), so such a life stays withdrawn for ever",
     file: "impl/core/ops/distil.ts",
     find: "if (d.signal.confidence === 0 && d.signal.valence !== 0) violates(",
     replace: "if (d.signal.confidence === 0) violates(",
@@ -226,17 +228,20 @@ export const MUTANTS: readonly LabelledMutant[] = [
     invariant: "S-2",
     clause: "OP-2.7.c6",
     why: "drops OP-2.7.c6's satisfaction-model test (D-053), which rejects with S-2 a signal not computed under the model the principal's manifest declares",
-    description: "a distillate whose signal names another satisfaction model than the manifest's (the distiller's own judgement) is accepted",
+    description:
+      "a distillate whose signal names another satisfaction model than the manifest's (the distiller's own judgement) is accepted",
     file: "impl/core/ops/distil.ts",
     find: "if (d.signal.model_version !== inst.manifest.distillation_policy.satisfaction_model) {",
-    replace: "if (d.signal.model_version !== inst.manifest.distillation_policy.satisfaction_model && (false as boolean)) {",
+    replace:
+      "if (d.signal.model_version !== inst.manifest.distillation_policy.satisfaction_model && (false as boolean)) {",
   },
   {
     id: "S-1.consent-reads-training-only",
     invariant: "S-1",
     clause: "OP-2.7.c8",
     why: "takes D-011's first reading, training alone, against D-058: OP-2.7.c8 rejects with S-1 a category whose storage sensitivity exceeds the ceiling",
-    description: "a disposition whose category the principal refused to have stored, but allowed for training, persists",
+    description:
+      "a disposition whose category the principal refused to have stored, but allowed for training, persists",
     file: "impl/core/consent.ts",
     find: 'RANK[sensitivityOf(grant, category, "storage")] <= RANK[grant.persist_ceiling] &&',
     replace: "",
@@ -266,17 +271,20 @@ export const MUTANTS: readonly LabelledMutant[] = [
     invariant: "J-4",
     clause: "D-063",
     why: "breaks OP-2.7's effect that a reinforcing obligation declares no fail-safe (D-063); the obligation's fields are J-4's (one obligation per life, its custody and fail-safe)",
-    description: "a reinforcing obligation shows the quarantine fail-safe in the world view, as if its lesson were under custody",
+    description:
+      "a reinforcing obligation shows the quarantine fail-safe in the world view, as if its lesson were under custody",
     file: "impl/core/views.ts",
     find: ': { ...common, kind: "reinforcing", fail_safe: null };',
-    replace: ': ({ ...common, kind: "reinforcing", fail_safe: { action: "quarantine", store_version: o.bornFrom } } as unknown as DistillationObligation);',
+    replace:
+      ': ({ ...common, kind: "reinforcing", fail_safe: { action: "quarantine", store_version: o.bornFrom } } as unknown as DistillationObligation);',
   },
   {
     id: "J-4.reinforcing-always-best-effort",
     invariant: "J-4",
     clause: "OP-3.1",
     why: "takes the custody protocol's literal label, which D-061 decided against: OP-3.1 discharges a reinforcing obligation declined when the receiver declined; its outcome is J-4's (reported, never lost silently)",
-    description: "a reinforcing obligation the receiver declined is reported best_effort, as if its one delivery had been lost",
+    description:
+      "a reinforcing obligation the receiver declined is reported best_effort, as if its one delivery had been lost",
     file: "impl/core/ops/custody.ts",
     find: 'discharge(agent, ob, cmd.ack === "declined" ? "declined" : "best_effort", false, events);',
     replace: 'discharge(agent, ob, "best_effort", false, events);',
@@ -318,7 +326,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "removes OP-5.1.c1, which rejects with AD-1 a mint whose root was already used",
     description: "a lineage root may be used twice",
     file: "impl/core/ops/advaita.ts",
-    find: "if (world.rootsUsed.has(cmd.root)) violates(\"AD-1\", `root ${cmd.root} was already used`, [\"root\"]);\n  const ids",
+    find: 'if (world.rootsUsed.has(cmd.root)) violates("AD-1", `root ${cmd.root} was already used`, ["root"]);\n  const ids',
     replace: "const ids",
   },
   {
@@ -430,11 +438,12 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "OP-2.7.c4",
     why: "takes the UTF-16 reading of the strict distillate parse of OP-2.7.c4 (D-041 counts code points), which rejects with S-1",
     review: "G-6",
-    description: "a distillate's string bounds count UTF-16 code units: a guidance of 1000 astral characters is refused (D-041)",
+    description:
+      "a distillate's string bounds count UTF-16 code units: a guidance of 1000 astral characters is refused (D-041)",
     file: "impl/core/ops/distil.ts",
     find: "const parsed = SamskaraDistillate.safeParse(cmd.distillate);",
     replace:
-      "const utf16 = SamskaraDistillate.safeParse(JSON.parse(JSON.stringify(cmd.distillate ?? null).replace(/[\\u{10000}-\\u{10FFFF}]/gu, \"xx\")));\n  const parsed = utf16.success ? SamskaraDistillate.safeParse(cmd.distillate) : utf16;",
+      'const utf16 = SamskaraDistillate.safeParse(JSON.parse(JSON.stringify(cmd.distillate ?? null).replace(/[\\u{10000}-\\u{10FFFF}]/gu, "xx")));\n  const parsed = utf16.success ? SamskaraDistillate.safeParse(cmd.distillate) : utf16;',
   },
   {
     // What "a validator generated from the JSON Schemas" does without spec/json-schema/rules.json:
@@ -444,12 +453,13 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "OP-2.7.c4",
     why: "skips the rules.json refinement 'one disposition per key' of OP-2.7.c4's strict parse, which rejects with S-1 (D-028)",
     review: "G-5",
-    description: "a distillate carrying two dispositions for one key is accepted (the rule JSON Schema cannot express is skipped)",
+    description:
+      "a distillate carrying two dispositions for one key is accepted (the rule JSON Schema cannot express is skipped)",
     file: "impl/core/ops/distil.ts",
     find: "const parsed = SamskaraDistillate.safeParse(cmd.distillate);",
     replace: [
       "const strict = SamskaraDistillate.safeParse(cmd.distillate);",
-      "  const onlyRule = !strict.success && strict.error.issues.every((i) => i.code === \"custom\" && i.path[0] === \"dispositions\" && i.path[2] === \"key\");",
+      '  const onlyRule = !strict.success && strict.error.issues.every((i) => i.code === "custom" && i.path[0] === "dispositions" && i.path[2] === "key");',
       "  const parsed = onlyRule ? { success: true as const, data: cmd.distillate as never, error: undefined } : strict;",
     ].join("\n"),
   },
@@ -463,12 +473,13 @@ export const MUTANTS: readonly LabelledMutant[] = [
     invariant: "J-3",
     clause: "OP-0.2.c1",
     why: "skips the rules.json rule 'no two termination conditions share an id' of OP-0.2.c1's schema check (MALFORMED), a rule that protects J-3: a withdrawal names the condition that fired by its id (OP-2.3, D-015)",
-    description: "a manifest whose termination conditions share an id is conceived (the rule JSON Schema cannot express is skipped)",
+    description:
+      "a manifest whose termination conditions share an id is conceived (the rule JSON Schema cannot express is skipped)",
     file: "impl/core/dispatch.ts",
     find: "const parsed = CommandSchema.safeParse(raw);",
     replace: [
       "const strict = CommandSchema.safeParse(raw);",
-      "  const onlyRule = !strict.success && strict.error.issues.every((i) => i.code === \"custom\" && i.path[0] === \"manifest\" && i.path[1] === \"termination_conditions\" && i.path[3] === \"id\");",
+      '  const onlyRule = !strict.success && strict.error.issues.every((i) => i.code === "custom" && i.path[0] === "manifest" && i.path[1] === "termination_conditions" && i.path[3] === "id");',
       "  const parsed = onlyRule ? { success: true as const, data: raw as Command, error: undefined } : strict;",
     ].join("\n"),
   },
@@ -513,7 +524,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "breaks OP-6.12's effect that revokes the live attempt (D-046, which refines I4); I4: replies carrying a revoked attempt nonce MUST be rejected",
     review: "G-53",
     profile: "mixed",
-    description: "a pause reports task.paused but the dead worker's attempt stays live, so its late reply is accepted and the fence stays refused",
+    description:
+      "a pause reports task.paused but the dead worker's attempt stays live, so its late reply is accepted and the fence stays refused",
     file: "impl/core/ops/recovery.ts",
     find: "  agent.liveAttempts.delete(cmd.task_id);\n",
     replace: "",
@@ -525,10 +537,12 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "weakens OP-6.5.c2, which rejects with I4 a reply whose nonce is not the task's live attempt",
     review: "G-53",
     profile: "mixed",
-    description: "a reply for an already used nonce is accepted while the task has no live attempt (a revoked attempt's late reply gets in before the next attempt)",
+    description:
+      "a reply for an already used nonce is accepted while the task has no live attempt (a revoked attempt's late reply gets in before the next attempt)",
     file: "impl/core/ops/ripa.ts",
     find: "if (agent.liveAttempts.get(cmd.task_id) !== cmd.attempt_nonce) {",
-    replace: "if (agent.liveAttempts.get(cmd.task_id) !== cmd.attempt_nonce && (agent.liveAttempts.has(cmd.task_id) || !agent.usedAttemptNonces.has(cmd.attempt_nonce))) {",
+    replace:
+      "if (agent.liveAttempts.get(cmd.task_id) !== cmd.attempt_nonce && (agent.liveAttempts.has(cmd.task_id) || !agent.usedAttemptNonces.has(cmd.attempt_nonce))) {",
   },
   {
     // The reading the old flag name (memory_extended) claimed: resume extends memory with a
@@ -540,7 +554,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "breaks OP-7.6's 'the migration appends nothing to memory' (D-047, which refines I2)",
     review: "G-54",
     profile: "mixed",
-    description: "resume appends a memory snapshot, as the old flag name memory_extended claimed, instead of carrying the ancestry over unchanged (D-047)",
+    description:
+      "resume appends a memory snapshot, as the old flag name memory_extended claimed, instead of carrying the ancestry over unchanged (D-047)",
     file: "impl/core/ops/migration.ts",
     find: "  agent.reports.push(report);",
     replace: '  agent.reports.push(report);\n  agent.extendMemory("task_start");',
@@ -552,7 +567,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "W-1.8",
     why: "W-1.8 (D-043): an integral number is that integer whatever its spelling",
     review: "G-7",
-    description: "a number spelled with a fraction or an exponent (1.0, 1e2) or as -0 is kept as its spelling, not read as the integer it denotes",
+    description:
+      "a number spelled with a fraction or an exponent (1.0, 1e2) or as -0 is kept as its spelling, not read as the integer it denotes",
     file: "impl/wire/server.ts",
     find: "msg = JSON.parse(text);",
     replace: String.raw`msg = JSON.parse(text.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g, (t) => (t.startsWith('"') || !/[.eE]|^-0$/.test(t) ? t : JSON.stringify(t))));`,
@@ -565,7 +581,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "W-1.8",
     why: "W-1.8 (D-043): a number is never BAD_JSON for its size; an integer literal of 5000 digits is a number, not an integer",
     review: "G-7",
-    description: "a line holding an integer literal of more than 4300 digits is BAD_JSON (Python's int limit) instead of a number that is not an integer",
+    description:
+      "a line holding an integer literal of more than 4300 digits is BAD_JSON (Python's int limit) instead of a number that is not an integer",
     file: "impl/wire/server.ts",
     find: "msg = JSON.parse(text);",
     replace: String.raw`if (/(?:^|[^\d."\\])-?\d{4301,}/.test(text)) throw new SyntaxError("Exceeds the limit (4300 digits) for integer string conversion");
@@ -591,7 +608,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description: "a string holding a lone surrogate escape is accepted (JSON.parse's reading) instead of BAD_JSON",
     file: "impl/wire/server.ts",
     find: 'if (defect !== null) return wireError(null, "BAD_JSON", defect.message);',
-    replace: 'if (defect !== null && defect.rule !== "lone-surrogate") return wireError(null, "BAD_JSON", defect.message);',
+    replace:
+      'if (defect !== null && defect.rule !== "lone-surrogate") return wireError(null, "BAD_JSON", defect.message);',
   },
   {
     id: "G-9.lone-surrogate-names-accepted",
@@ -599,10 +617,12 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "W-1.8",
     why: "W-1.8 (D-044): a lone surrogate escape in any string, a member name too, makes the line BAD_JSON",
     review: "G-9",
-    description: "a lone surrogate escape in an object's member name is accepted (only values are checked), so the name reaches the envelope check as an unknown field",
+    description:
+      "a lone surrogate escape in an object's member name is accepted (only values are checked), so the name reaches the envelope check as an unknown field",
     file: "impl/wire/strict-json.ts",
-    find: "      const end = scanString(text, i);\n      if (typeof end !== \"number\") return end;\n      const top = stack.at(-1);",
-    replace: "      const top = stack.at(-1);\n      const scanned = scanString(text, i);\n      const end = typeof scanned !== \"number\" && top !== undefined && top !== null && top.expectName ? text.indexOf('\"', i + 1) : scanned;\n      if (typeof end !== \"number\") return end;",
+    find: '      const end = scanString(text, i);\n      if (typeof end !== "number") return end;\n      const top = stack.at(-1);',
+    replace:
+      '      const top = stack.at(-1);\n      const scanned = scanString(text, i);\n      const end = typeof scanned !== "number" && top !== undefined && top !== null && top.expectName ? text.indexOf(\'"\', i + 1) : scanned;\n      if (typeof end !== "number") return end;',
   },
   {
     id: "G-11.non-string-type-unknown-op",
@@ -621,7 +641,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "W-4.1",
     why: "W-4.1: an absent command field is BAD_REQUEST, a present one the operation's MALFORMED",
     review: "G-12",
-    description: "a command request without its command field is MALFORMED (the operation's reading) instead of BAD_REQUEST",
+    description:
+      "a command request without its command field is MALFORMED (the operation's reading) instead of BAD_REQUEST",
     file: "impl/wire/server.ts",
     find: "command: z.unknown() });",
     replace: "command: z.unknown().optional() });",
@@ -632,10 +653,12 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "W-4.1",
     why: "W-4.1: an unknown query name is UNKNOWN_OP before the parameters are checked",
     review: "G-13",
-    description: "an unknown query name is noticed only after the parameters fail the Query schema, so it is BAD_REQUEST instead of UNKNOWN_OP",
+    description:
+      "an unknown query name is noticed only after the parameters fail the Query schema, so it is BAD_REQUEST instead of UNKNOWN_OP",
     file: "impl/wire/server.ts",
     find: 'if (typeof name === "string" && !(QUERY_NAMES as readonly string[]).includes(name)) {',
-    replace: 'if ((false as boolean) && typeof name === "string" && !(QUERY_NAMES as readonly string[]).includes(name)) {',
+    replace:
+      'if ((false as boolean) && typeof name === "string" && !(QUERY_NAMES as readonly string[]).includes(name)) {',
   },
   {
     id: "G-13.query-parameters-malformed",
@@ -643,7 +666,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "W-4.1",
     why: "W-4.1: query parameters failing the Query schema are BAD_REQUEST, never MALFORMED",
     review: "G-13",
-    description: "query parameters failing the Query schema are MALFORMED (by analogy with commands) instead of BAD_REQUEST",
+    description:
+      "query parameters failing the Query schema are MALFORMED (by analogy with commands) instead of BAD_REQUEST",
     file: "impl/wire/server.ts",
     find: 'return wireError(id, "BAD_REQUEST", message, ["query", ...path]);',
     replace: 'return wireError(id, "MALFORMED" as WireErrorCode, message, ["query", ...path]);',
@@ -652,7 +676,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     id: "G-14.ids-compared-as-text",
     invariant: null,
     clause: "W-2.1",
-    why: "W-2.1: the string \"1\" and the integer 1 are different ids",
+    why: 'W-2.1: the string "1" and the integer 1 are different ids',
     review: "G-14",
     description: 'request ids are compared by their text, so the string "1" and the integer 1 collide',
     file: "impl/wire/server.ts",
@@ -665,7 +689,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "W-1.4",
     why: "W-1.4: MAX_LINE_BYTES counts every byte before the \n, a trailing \r included",
     review: "G-15",
-    description: "the line bound leaves a byte for a trailing \\r, so 1 MiB followed by \\r\\n is accepted instead of LINE_TOO_LONG",
+    description:
+      "the line bound leaves a byte for a trailing \\r, so 1 MiB followed by \\r\\n is accepted instead of LINE_TOO_LONG",
     file: "impl/wire/framing.ts",
     find: "if (this.size + piece.length > this.maxLineBytes) {",
     replace: "if (this.size + piece.length > this.maxLineBytes + 1) {",
@@ -676,7 +701,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "W-1.9",
     why: "W-1.9: all-whitespace means JSON whitespace only",
     review: "G-16",
-    description: "a line of Unicode White_Space (U+00A0, U+2028, U+3000...) is ignored like an empty line (String.prototype.trim) instead of BAD_JSON",
+    description:
+      "a line of Unicode White_Space (U+00A0, U+2028, U+3000...) is ignored like an empty line (String.prototype.trim) instead of BAD_JSON",
     file: "impl/wire/server.ts",
     find: "if (JSON_WHITESPACE_ONLY.test(text)) return null;",
     replace: 'if (text.trim() === "") return null;',
@@ -687,10 +713,12 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "W-1.5",
     why: "W-1.5: depth is a lexical count over the line, valid JSON or not",
     review: "G-17",
-    description: "nesting depth is judged only for text that parses, so an unclosed line 65 brackets deep is BAD_JSON instead of NESTING_TOO_DEEP",
+    description:
+      "nesting depth is judged only for text that parses, so an unclosed line 65 brackets deep is BAD_JSON instead of NESTING_TOO_DEEP",
     file: "impl/wire/server.ts",
     find: "if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) return",
-    replace: "if (nestsDeeperThan(text, MAX_NESTING_DEPTH) && (() => { try { JSON.parse(text); return true; } catch { return false; } })()) return",
+    replace:
+      "if (nestsDeeperThan(text, MAX_NESTING_DEPTH) && (() => { try { JSON.parse(text); return true; } catch { return false; } })()) return",
   },
   {
     id: "G-20.unknown-settings-refused",
@@ -698,10 +726,12 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "W-5.3",
     why: "W-5.3 (and W-2.5): unknown settings keys are accepted and ignored",
     review: "G-20",
-    description: "a hello whose settings hold keys version 1 does not define is refused with BAD_REQUEST instead of the keys being ignored",
+    description:
+      "a hello whose settings hold keys version 1 does not define is refused with BAD_REQUEST instead of the keys being ignored",
     file: "impl/wire/server.ts",
     find: "const chosen = p.data.protocol_versions.find(",
-    replace: 'if (Object.keys(p.data.settings).length > 0) return wireError(id, "BAD_REQUEST", "unknown settings", ["settings"]);\n    const chosen = p.data.protocol_versions.find(',
+    replace:
+      'if (Object.keys(p.data.settings).length > 0) return wireError(id, "BAD_REQUEST", "unknown settings", ["settings"]);\n    const chosen = p.data.protocol_versions.find(',
   },
   {
     id: "G-20.refused-hello-handshakes",
@@ -721,7 +751,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "OP-5.2",
     why: "breaks OP-5.2 (provider grants are sets, sorted and de-duplicated); providers are I5's (D-025)",
     review: "G-33",
-    description: "a provider's capabilities are kept in the order given, duplicates included, instead of as a sorted set",
+    description:
+      "a provider's capabilities are kept in the order given, duplicates included, instead of as a sorted set",
     file: "impl/core/agent.ts",
     find: "capabilities: [...new Set(p.capabilities)].sort() })",
     replace: "capabilities: [...p.capabilities] })",
@@ -755,7 +786,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "breaks OP-5.1's 'authority_token is now a token the agent has used' (D-026, which refines I4); I4: a new epoch with a used token MUST be rejected",
     review: "G-34",
     profile: "mixed",
-    description: "the authority token a mint or descend installs is not counted as used, so a later epoch may take it again",
+    description:
+      "the authority token a mint or descend installs is not counted as used, so a later epoch may take it again",
     file: "impl/core/ops/advaita.ts",
     find: "agent.usedTokens.add(x.authorityToken);",
     replace: "void x.authorityToken;",
@@ -770,7 +802,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description: "a descendant's body lineage is the parent's whole lineage instead of its current revision alone",
     file: "impl/core/ops/ripa.ts",
     find: 'events.push({ type: "agent.descended"',
-    replace: 'child.bodyLineage.splice(0, child.bodyLineage.length, ...agent.bodyLineage);\n  events.push({ type: "agent.descended"',
+    replace:
+      'child.bodyLineage.splice(0, child.bodyLineage.length, ...agent.bodyLineage);\n  events.push({ type: "agent.descended"',
   },
   {
     id: "G-35.child-inherits-surfaces",
@@ -806,7 +839,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description: "descend refuses (I4) a child token that the parent has used, as if tokens were shared by the family",
     file: "impl/core/ops/ripa.ts",
     find: "const { agent: child, events } = install(world, {",
-    replace: 'if (agent.usedTokens.has(cmd.authority_token)) violates("I4", "token used by the parent");\n  const { agent: child, events } = install(world, {',
+    replace:
+      'if (agent.usedTokens.has(cmd.authority_token)) violates("I4", "token used by the parent");\n  const { agent: child, events } = install(world, {',
   },
   {
     id: "G-36.replica-target-refused",
@@ -863,10 +897,12 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "rejects with I4 what OP-7.c1 makes NOT_FOUND: OP-7 keeps I4 for a phase out of order of the migration in progress, so the mutant misapplies I4",
     review: "G-38",
     profile: "mixed",
-    description: "a phase command or cancel when no migration is in progress is rejected as out of order (I4), not NOT_FOUND",
+    description:
+      "a phase command or cancel when no migration is in progress is rejected as out of order (I4), not NOT_FOUND",
     file: "impl/core/ops/migration.ts",
     find: 'if (m === null || m.migrationId !== migrationId) return refuse("NOT_FOUND"',
-    replace: 'if (m === null) return violates("I4", "no migration in progress");\n  if (m.migrationId !== migrationId) return refuse("NOT_FOUND"',
+    replace:
+      'if (m === null) return violates("I4", "no migration in progress");\n  if (m.migrationId !== migrationId) return refuse("NOT_FOUND"',
   },
   {
     id: "G-40.labels-merged",
@@ -878,7 +914,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description: "rebinding a surface merges the new labels into the old ones instead of replacing them",
     file: "impl/core/ops/ripa.ts",
     find: "agent.surfaces.set(cmd.surface.surface_id, { surface: cmd.surface, labels: cmd.labels });",
-    replace: "agent.surfaces.set(cmd.surface.surface_id, { surface: cmd.surface, labels: { ...agent.surfaces.get(cmd.surface.surface_id)?.labels, ...cmd.labels } });",
+    replace:
+      "agent.surfaces.set(cmd.surface.surface_id, { surface: cmd.surface, labels: { ...agent.surfaces.get(cmd.surface.surface_id)?.labels, ...cmd.labels } });",
   },
   {
     id: "G-42.cancel-always-drops-marker",
@@ -901,7 +938,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "OP-4.1.c2",
     why: "runs OP-4.1.c3's J-4 test before OP-4.1.c2 has looked every obligation up, so J-4 is applied where NOT_FOUND decides: a misapplied J-4",
     review: "G-23",
-    description: "merge examines each obligation in turn (existence, then J-4) instead of checking that all exist first",
+    description:
+      "merge examines each obligation in turn (existence, then J-4) instead of checking that all exist first",
     file: "impl/core/ops/samskara.ts",
     find: 'const obligations: Obligation[] = ids.map(\n    (id) => agent.obligations.touch(id) ?? refuse("NOT_FOUND", `no obligation ${id}`, ["obligation_ids"]), // for update\n  );',
     replace:
@@ -924,7 +962,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "OP-4.1",
     why: "breaks OP-4.1: custody.discharged names only the newly applied obligations; an obligation discharged twice breaks J-4's one discharge per obligation",
     review: "G-25",
-    description: "a merge mixing applied and pending obligations reports custody.discharged for the skipped applied ones too",
+    description:
+      "a merge mixing applied and pending obligations reports custody.discharged for the skipped applied ones too",
     file: "impl/core/ops/samskara.ts",
     find: "for (const ob of pending) {",
     replace: "for (const ob of obligations) {",
@@ -935,7 +974,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "OP-1.9",
     why: "breaks OP-1.9's sentence for excision: κ is recomputed over the re-derived chain, the list a store that never merged the excised lives would show, which is S-5's bit-identity promise",
     review: "G-26",
-    description: "karmic momentum is an append-only log: excision keeps the old values and appends those of the re-derived batches",
+    description:
+      "karmic momentum is an append-only log: excision keeps the old values and appends those of the re-derived batches",
     file: "impl/core/store.ts",
     find: "this.momentum.splice(from);",
     replace: "this.momentum.splice(from, 0);",
@@ -949,7 +989,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description: "a binding is resolved against the first offered entry with its tool name only",
     file: "impl/core/ops/janma.ts",
     find: "const offered = cmd.environment.tools.some((t) => t.tool === b.tool && b.capabilities.every((c) => t.capabilities.includes(c)));",
-    replace: "const first = cmd.environment.tools.find((t) => t.tool === b.tool);\n    const offered = first !== undefined && b.capabilities.every((c) => first.capabilities.includes(c));",
+    replace:
+      "const first = cmd.environment.tools.find((t) => t.tool === b.tool);\n    const offered = first !== undefined && b.capabilities.every((c) => first.capabilities.includes(c));",
   },
   {
     id: "G-28.ticks-since-birth-strict",
@@ -982,7 +1023,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description: "an act past its TTL is refused for the TTL (J-3) before its signature is checked (AD-4)",
     file: "impl/core/ops/janma.ts",
     find: "  const s = cmd.signed;\n",
-    replace: '  const s = cmd.signed;\n  if (cmd.tick >= (inst.bornTick ?? 0) + inst.manifest.ttl_ticks) violates("J-3", "TTL deadline reached");\n',
+    replace:
+      '  const s = cmd.signed;\n  if (cmd.tick >= (inst.bornTick ?? 0) + inst.manifest.ttl_ticks) violates("J-3", "TTL deadline reached");\n',
   },
   {
     id: "G-30.distil-signal-before-attribution",
@@ -993,7 +1035,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description: "distillation checks the zero-confidence signal (S-2) before the attribution (AD-4)",
     file: "impl/core/ops/distil.ts",
     find: "  const d = parsed.data;\n",
-    replace: '  const d = parsed.data;\n  if (d.signal.confidence === 0) violates("S-2", "zero confidence", ["distillate", "signal", "confidence"]);\n',
+    replace:
+      '  const d = parsed.data;\n  if (d.signal.confidence === 0) violates("S-2", "zero confidence", ["distillate", "signal", "confidence"]);\n',
   },
   {
     id: "G-30.duplicate-key-first-wins",
@@ -1016,7 +1059,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description: "a distillate id counts as used only while its obligation is pending or its distillate is retained",
     file: "impl/core/ops/distil.ts",
     find: "if (agent.distillateIds.has(d.distillate_id)) {",
-    replace: 'if (agent.store.retains(d.distillate_id) || [...agent.obligations.values()].some((o) => o.status === "pending" && o.distillateId === d.distillate_id)) {',
+    replace:
+      'if (agent.store.retains(d.distillate_id) || [...agent.obligations.values()].some((o) => o.status === "pending" && o.distillateId === d.distillate_id)) {',
   },
   {
     id: "G-32.trace-destroyed-counts-acts",
@@ -1049,8 +1093,9 @@ export const MUTANTS: readonly LabelledMutant[] = [
     review: "G-39",
     description: "an excision id is refused when any agent of the world has used it",
     file: "impl/core/ops/samskara.ts",
-    find: "export const excise: Handler<\"samskara.excise\"> = (_world, cmd, agent) => {\n  requireNotQuiesced(agent, cmd.op); // I4\n  if (agent.store.excisions.some(",
-    replace: "export const excise: Handler<\"samskara.excise\"> = (_world, cmd, agent) => {\n  requireNotQuiesced(agent, cmd.op); // I4\n  if ([..._world.agents.values()].some((a) => a.store.excisions.some((e) => e.excision_id === cmd.excision_id)) || agent.store.excisions.some(",
+    find: 'export const excise: Handler<"samskara.excise"> = (_world, cmd, agent) => {\n  requireNotQuiesced(agent, cmd.op); // I4\n  if (agent.store.excisions.some(',
+    replace:
+      'export const excise: Handler<"samskara.excise"> = (_world, cmd, agent) => {\n  requireNotQuiesced(agent, cmd.op); // I4\n  if ([..._world.agents.values()].some((a) => a.store.excisions.some((e) => e.excision_id === cmd.excision_id)) || agent.store.excisions.some(',
   },
   {
     id: "G-49.distillate-format-malformed",
@@ -1058,7 +1103,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     clause: "OP-2.7.c4",
     why: "rejects with MALFORMED what OP-2.7.c4 rejects with S-1 (D-028: a malformed distillate is an S-1 rejection)",
     review: "G-49",
-    description: "a distillate failing its schema (a decimal weight, an abbreviated digest) is MALFORMED instead of S-1",
+    description:
+      "a distillate failing its schema (a decimal weight, an abbreviated digest) is MALFORMED instead of S-1",
     file: "impl/core/ops/distil.ts",
     find: 'return violates("S-1", `distillate is not a strict SamskaraDistillate',
     replace: 'return refuse("MALFORMED", `distillate is not a strict SamskaraDistillate',
@@ -1112,7 +1158,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "breaks OP-5.1's custodians (sorted, de-duplicated); the custodians make an authorisation valid (OP-0.5) for D-022's governed changes and are installed with the identity, whose governance is I1's (the first invariant D-022 refines)",
     fieldOwner: true,
     profile: "mixed",
-    description: "the agent's custodians are kept as the mint listed them (unsorted, repeated) instead of sorted and de-duplicated",
+    description:
+      "the agent's custodians are kept as the mint listed them (unsorted, repeated) instead of sorted and de-duplicated",
     file: "impl/core/agent.ts",
     find: "readonly custodians: readonly string[] = [...new Set(init.custodians)].sort(),",
     replace: "readonly custodians: readonly string[] = [...init.custodians],",
@@ -1163,7 +1210,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description: "resume keeps the old source execution as a replica of the agent instead of dropping it (D-051)",
     file: "impl/core/ops/migration.ts",
     find: "  agent.execution = target.execution;\n  // G-36:",
-    replace: "  agent.replicas.set(agent.execution.execution_id, agent.execution);\n  agent.execution = target.execution;\n  // G-36:",
+    replace:
+      "  agent.replicas.set(agent.execution.execution_id, agent.execution);\n  agent.execution = target.execution;\n  // G-36:",
   },
   {
     // Python's re.match reading of a JSON Schema pattern: `$` also matches before a final newline,
@@ -1172,7 +1220,8 @@ export const MUTANTS: readonly LabelledMutant[] = [
     invariant: "AD-1",
     clause: "OP-0.2.c1",
     why: "accepts at OP-0.2.c1 (whose MALFORMED names no invariant) a pattern-checked string followed by a newline, reading `$` as Python's re does; the digest pattern guards the base digest AD-1 computes an identity from (H(base digest || lineage root)), which becomes a value that is no digest",
-    description: "an identifier or digest followed by a newline passes its pattern (Python's re.match) instead of MALFORMED (OP-0.2, ECMA-262)",
+    description:
+      "an identifier or digest followed by a newline passes its pattern (Python's re.match) instead of MALFORMED (OP-0.2, ECMA-262)",
     file: "impl/core/dispatch.ts",
     find: "const parsed = CommandSchema.safeParse(raw);",
     replace: [

@@ -38,7 +38,11 @@ export const lockProblems = (mutants: readonly LabelledMutant[], lock: Lock): Lo
   for (const m of mutants) {
     const l = lock[m.id];
     if (l === undefined) {
-      out.push({ id: m.id, kind: "not-locked", message: `${m.id}: not in ${LOCK_FILE} (a new or renamed mutant): run ${LOCK_COMMAND}` });
+      out.push({
+        id: m.id,
+        kind: "not-locked",
+        message: `${m.id}: not in ${LOCK_FILE} (a new or renamed mutant): run ${LOCK_COMMAND}`,
+      });
       continue;
     }
     const changed = [
@@ -47,13 +51,26 @@ export const lockProblems = (mutants: readonly LabelledMutant[], lock: Lock): Lo
     ];
     const sameWhy = l.why === whyDigest(m.why);
     if (changed.length > 0 && sameWhy) {
-      out.push({ id: m.id, kind: "unreasoned", message: `${m.id}: label changed (${changed.join(", ")}) but its why did not: a label follows the rule it breaks, so say in \`why\` why the new one is that rule's, then run ${LOCK_COMMAND}` });
+      out.push({
+        id: m.id,
+        kind: "unreasoned",
+        message: `${m.id}: label changed (${changed.join(", ")}) but its why did not: a label follows the rule it breaks, so say in \`why\` why the new one is that rule's, then run ${LOCK_COMMAND}`,
+      });
     } else if (!sameWhy) {
-      out.push({ id: m.id, kind: "reason-changed", message: `${m.id}: its why changed${changed.length > 0 ? ` with the label (${changed.join(", ")})` : ""}: check the label against the new reason, then run ${LOCK_COMMAND}` });
+      out.push({
+        id: m.id,
+        kind: "reason-changed",
+        message: `${m.id}: its why changed${changed.length > 0 ? ` with the label (${changed.join(", ")})` : ""}: check the label against the new reason, then run ${LOCK_COMMAND}`,
+      });
     }
   }
   for (const id of Object.keys(lock)) {
-    if (!mutants.some((m) => m.id === id)) out.push({ id, kind: "no-mutant", message: `${id}: in ${LOCK_FILE} but not in the catalog (removed or renamed): run ${LOCK_COMMAND}` });
+    if (!mutants.some((m) => m.id === id))
+      out.push({
+        id,
+        kind: "no-mutant",
+        message: `${id}: in ${LOCK_FILE} but not in the catalog (removed or renamed): run ${LOCK_COMMAND}`,
+      });
   }
   return out;
 };

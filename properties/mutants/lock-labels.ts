@@ -21,4 +21,6 @@ if (refused.length > 0) {
   process.exit(1);
 }
 writeFileSync(file, `${JSON.stringify(lockOf(MUTANTS), null, 2)}\n`);
-process.stdout.write(`wrote ${LOCK_FILE}: ${MUTANTS.length} labels${problems.length === 0 ? " (unchanged)" : `; recorded: ${problems.map((p) => `${p.id} (${p.kind})`).join(", ")}`}\n`);
+process.stdout.write(
+  `wrote ${LOCK_FILE}: ${MUTANTS.length} labels${problems.length === 0 ? " (unchanged)" : `; recorded: ${problems.map((p) => `${p.id} (${p.kind})`).join(", ")}`}\n`,
+);

@@ -9,7 +9,8 @@ const codes = (xs: readonly string[]): string => (xs.length === 0 ? "—" : xs.m
 
 const pinsOf = (r: AdjacentRow): string => {
   const parts: string[] = [];
-  if (r.golden.length > 0) parts.push(`golden: ${codes(r.golden)} (lines ${r.decisions.map((d) => `\`${d}.<n>\``).join(", ")})`);
+  if (r.golden.length > 0)
+    parts.push(`golden: ${codes(r.golden)} (lines ${r.decisions.map((d) => `\`${d}.<n>\``).join(", ")})`);
   if (r.mutants.length > 0) parts.push(`mutants: ${codes(r.mutants)}`);
   if (r.unpinned !== undefined) parts.push(`not pinned by a line: ${r.unpinned}`);
   return parts.length === 0 ? "—" : parts.join("; ");
@@ -38,7 +39,10 @@ export const renderAdjacent = (rows: readonly AdjacentRow[]): string => {
     "",
     "| point | protocol | status | decided in | what is now the rule | pinned by |",
     "|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.item} ${cell(r.title)} | ${r.protocol} | ${r.status} | ${codes(r.decisions)} | ${cell(r.summary)} | ${cell(pinsOf(r))} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.item} ${cell(r.title)} | ${r.protocol} | ${r.status} | ${codes(r.decisions)} | ${cell(r.summary)} | ${cell(pinsOf(r))} |`,
+    ),
     "",
   ].join("\n");
 };

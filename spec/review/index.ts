@@ -11,7 +11,14 @@ import { ROWS as SPEC_TEXT } from "./spec-text.ts";
 import { ROWS as WIRE } from "./wire.ts";
 import { ROWS as WITNESS } from "./witness.ts";
 
-export const REVIEW_ROWS: readonly ReviewRow[] = [...SPEC_TEXT, ...WITNESS, ...WIRE, ...JANMA_SAMSKARA, ...RIPA, ...LIVENESS];
+export const REVIEW_ROWS: readonly ReviewRow[] = [
+  ...SPEC_TEXT,
+  ...WITNESS,
+  ...WIRE,
+  ...JANMA_SAMSKARA,
+  ...RIPA,
+  ...LIVENESS,
+];
 
 export { renderReview } from "./render.ts";
 export { REVIEW_ITEMS, ABSENT_FROM_REVIEW } from "./titles.ts";

@@ -19,7 +19,8 @@ const pinsOf = (r: ReviewRow): string => {
 
 export const renderReview = (rows: readonly ReviewRow[]): string => {
   const sorted = [...rows].sort((a, b) => itemNumber(a.item) - itemNumber(b.item));
-  const count = (s: ReviewRow["status"]): number => new Set(sorted.filter((r) => r.status === s).map((r) => r.item)).size;
+  const count = (s: ReviewRow["status"]): number =>
+    new Set(sorted.filter((r) => r.status === s).map((r) => r.item)).size;
   const lines = [
     "# Spec review 1: how each item was closed",
     "",

@@ -44,7 +44,9 @@ export const ROWS: readonly ReviewRow[] = [
       "Same three readings as the review's; they were unpinned and are now pinned by lines G-35.52 (descend with a token the parent used), the world query G-35.53 right after it (the child's lineage, surfaces and replicas), G-35.54 (the child evolves to the parent's earlier revision), G-35.56 (the child restarts with the parent's current token) and G-35.58 (the child replicates the parent's replica id).",
     golden: [SCRIPTED],
     mutants: [
-      "G-35.child-inherits-body-lineage", "G-35.child-inherits-surfaces", "G-35.child-inherits-replicas",
+      "G-35.child-inherits-body-lineage",
+      "G-35.child-inherits-surfaces",
+      "G-35.child-inherits-replicas",
       "G-35.child-token-checked-against-parent",
     ],
   },
@@ -95,7 +97,8 @@ export const ROWS: readonly ReviewRow[] = [
       "OP-7.6 now says so; properties/generators/ripa-situations.test.ts checks the equality at every generated resume, so a change that let the two differ would fail there first.",
     golden: [],
     mutants: [],
-    unpinned: "No command sequence can make the current generation differ from the bundle's source generation at resume, so no golden line or mutant can tell the readings apart.",
+    unpinned:
+      "No command sequence can make the current generation differ from the bundle's source generation at resume, so no golden line or mutant can tell the readings apart.",
   },
   {
     item: "G-42",

@@ -15,7 +15,7 @@ export const ROWS: readonly ReviewRow[] = [
     status: "fixed",
     where: ["ENC-2"],
     summary:
-      "ENC-2 now spells out RFC 8785's string escaping: \\\" and \\\\, the short escapes \\b \\t \\n \\f \\r for those five controls, lowercase \\u00xx for the other controls below U+0020, everything else literal. A new digest vector \"short escapes and other controls\" holds every short escape, two other controls, U+007F and a slash; the review's reading (short escapes, as the vectors showed) is the rule.",
+      'ENC-2 now spells out RFC 8785\'s string escaping: \\" and \\\\, the short escapes \\b \\t \\n \\f \\r for those five controls, lowercase \\u00xx for the other controls below U+0020, everything else literal. A new digest vector "short escapes and other controls" holds every short escape, two other controls, U+007F and a slash; the review\'s reading (short escapes, as the vectors showed) is the rule.',
     golden: [],
     mutants: [],
     unpinned: DOCUMENTS_ONLY,
@@ -25,7 +25,7 @@ export const ROWS: readonly ReviewRow[] = [
     status: "fixed",
     where: ["ENC-7", "OP-1.4", "D-006"],
     summary:
-      "ENC-7 and D-006 now separate the genesis version, whose id is H(genesis, {base_digest, root}) and whose record has parent and batch_digest null and the empty state's digest, from later versions, whose id is H(version, {parent, batch, state}); the preimage members are named parent, batch and state although the record's fields are batch_digest and state_digest. This is the review's reading (OP-1.4); the vectors \"genesis version\" and \"version after the first batch\" pin both forms.",
+      'ENC-7 and D-006 now separate the genesis version, whose id is H(genesis, {base_digest, root}) and whose record has parent and batch_digest null and the empty state\'s digest, from later versions, whose id is H(version, {parent, batch, state}); the preimage members are named parent, batch and state although the record\'s fields are batch_digest and state_digest. This is the review\'s reading (OP-1.4); the vectors "genesis version" and "version after the first batch" pin both forms.',
     golden: [],
     mutants: [],
     unpinned: DOCUMENTS_ONLY,
@@ -33,12 +33,28 @@ export const ROWS: readonly ReviewRow[] = [
   {
     item: "G-4",
     status: "fixed",
-    where: ["OP-0.6", "OP-0.7", "OP-6.9", "OP-7.4", "W-2.2", "W-3.2", "W-4", "W-6", "ENC-4", "TAB-1", "TAB-2", "TAB-3", "TAB-4", "TAB-5"],
+    where: [
+      "OP-0.6",
+      "OP-0.7",
+      "OP-6.9",
+      "OP-7.4",
+      "W-2.2",
+      "W-3.2",
+      "W-4",
+      "W-6",
+      "ENC-4",
+      "TAB-1",
+      "TAB-2",
+      "TAB-3",
+      "TAB-4",
+      "TAB-5",
+    ],
     summary:
       "The domain tags (with the names OPERATIONS.md uses in digestOf), the reserved label keys, every operation and wire error code with its invariant and definiteness, every operation with its clause, and every list order are tables TAB-1..TAB-5 of spec/TABLES.md and keys of spec/tables.json, generated from the kit's source; the clauses cite the tables, OP-0.7 defines genesisVersionOf, identityOf, batchDigestOf and versionIdOf, and a test forbids a .ts file in normative prose outside a generated header or a line marked informative.",
     golden: [],
     mutants: [],
-    unpinned: "Documents only: the tables are generated from the code the model and implementation already run (spec/generated.test.ts fails when they are stale, spec/tables.test.ts checks them against the prose); no behaviour changed, so no golden line or mutant can tell the old text from the new.",
+    unpinned:
+      "Documents only: the tables are generated from the code the model and implementation already run (spec/generated.test.ts fails when they are stale, spec/tables.test.ts checks them against the prose); no behaviour changed, so no golden line or mutant can tell the old text from the new.",
   },
   {
     item: "G-5",

@@ -22,7 +22,7 @@ export const ROWS: readonly ReviewRow[] = [
     status: "decided",
     where: ["W-1.8", "W-4", "D-044"],
     summary:
-      "A duplicate member name anywhere in the line (compared after unescaping) makes it BAD_JSON with id null, as I-JSON (RFC 7493 §2.3) requires; the implementation now checks it (impl/wire/strict-json.ts). The review read last-wins; D-028's \"duplicate key\" remains the duplicate disposition key, a schema failure.",
+      'A duplicate member name anywhere in the line (compared after unescaping) makes it BAD_JSON with id null, as I-JSON (RFC 7493 §2.3) requires; the implementation now checks it (impl/wire/strict-json.ts). The review read last-wins; D-028\'s "duplicate key" remains the duplicate disposition key, a schema failure.',
     golden: ["wire-session"],
     mutants: ["G-8.duplicate-names-last-wins"],
   },
@@ -78,7 +78,7 @@ export const ROWS: readonly ReviewRow[] = [
     status: "decided",
     where: ["W-2.1"],
     summary:
-      "The string \"1\" and the integer 1 are different ids, each colliding only with itself; an integer id is read by value (1e2 is 100, G-7). W-2.1 already said so; it now also says how integers are read, and the session pins both.",
+      'The string "1" and the integer 1 are different ids, each colliding only with itself; an integer id is read by value (1e2 is 100, G-7). W-2.1 already said so; it now also says how integers are read, and the session pins both.',
     golden: ["wire-session"],
     mutants: ["G-14.ids-compared-as-text"],
   },

@@ -13,7 +13,10 @@ export const AdvaitaIdentity = z
     lineage_root: DigestText,
     root: Id,
   })
-  .meta({ id: "AdvaitaIdentity", description: "identity = H(base digest || lineage root); lineage root = genesis version." });
+  .meta({
+    id: "AdvaitaIdentity",
+    description: "identity = H(base digest || lineage root); lineage root = genesis version.",
+  });
 export type AdvaitaIdentity = z.infer<typeof AdvaitaIdentity>;
 
 /** A projection: a running instance, distinguished by a nonce that carries attribution, not identity (AD-2). */

@@ -70,7 +70,10 @@ export const CapabilityGrant = z
     error: "expected a capability grant: a capability, optionally ending in '.*'",
   })
   .max(200)
-  .meta({ id: "CapabilityGrant", description: "A capability, or a prefix ending in '.*' covering every capability below it." });
+  .meta({
+    id: "CapabilityGrant",
+    description: "A capability, or a prefix ending in '.*' covering every capability below it.",
+  });
 
 /**
  * A governance authorisation (D-022): names the custodian who decided and the decision id.
@@ -114,6 +117,9 @@ export const codePointLength = (s: string): number => {
 export const Text = (max: number, min = 0, emptyError?: string) =>
   z
     .string()
-    .refine((s) => codePointLength(s) >= min, { error: emptyError ?? `must be at least ${min} characters (code points)`, abort: true })
+    .refine((s) => codePointLength(s) >= min, {
+      error: emptyError ?? `must be at least ${min} characters (code points)`,
+      abort: true,
+    })
     .refine((s) => codePointLength(s) <= max, { error: `must be at most ${max} characters (code points)` })
     .meta({ ...(min > 0 ? { minLength: min } : {}), maxLength: max });

@@ -24,8 +24,14 @@ export const Event = z
     ev("custody.attempted", { obligation_id: Id, ack: CustodyAck, attempts: Count }),
     ev("custody.discharged", { obligation_id: Id, outcome: CustodyOutcome }),
     ev("version.quarantined", { store_version: DigestText }),
-    ev("store.merged", { version_id: DigestText, batch_digest: DigestText, added: z.array(Id).describe(listOrder("event store.merged", "added")) }),
-    ev("store.merge_noop", { obligation_ids: z.array(Id).describe(listOrder("event store.merge_noop", "obligation_ids")) }),
+    ev("store.merged", {
+      version_id: DigestText,
+      batch_digest: DigestText,
+      added: z.array(Id).describe(listOrder("event store.merged", "added")),
+    }),
+    ev("store.merge_noop", {
+      obligation_ids: z.array(Id).describe(listOrder("event store.merge_noop", "obligation_ids")),
+    }),
     ev("store.excised", { excision_id: Id, new_head: DigestText }),
     ev("memory.extended", { snapshot: DigestText }),
     ev("instance.dissolved", { instance_id: Id }),

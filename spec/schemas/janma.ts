@@ -85,12 +85,24 @@ export const JanmaManifest = z
   .superRefine((m, ctx) => {
     const tools = new Set<string>();
     m.tool_bindings.forEach((b, i) => {
-      if (tools.has(b.tool)) ctx.addIssue({ code: "custom", path: ["tool_bindings", i, "tool"], message: `tool ${b.tool} bound twice`, params: { rule: "JanmaManifest.unique-tool-bindings" } });
+      if (tools.has(b.tool))
+        ctx.addIssue({
+          code: "custom",
+          path: ["tool_bindings", i, "tool"],
+          message: `tool ${b.tool} bound twice`,
+          params: { rule: "JanmaManifest.unique-tool-bindings" },
+        });
       tools.add(b.tool);
     });
     const conds = new Set<string>();
     m.termination_conditions.forEach((c, i) => {
-      if (conds.has(c.id)) ctx.addIssue({ code: "custom", path: ["termination_conditions", i, "id"], message: `duplicate condition id ${c.id}`, params: { rule: "JanmaManifest.unique-termination-condition-ids" } });
+      if (conds.has(c.id))
+        ctx.addIssue({
+          code: "custom",
+          path: ["termination_conditions", i, "id"],
+          message: `duplicate condition id ${c.id}`,
+          params: { rule: "JanmaManifest.unique-termination-condition-ids" },
+        });
       conds.add(c.id);
     });
   })
@@ -134,7 +146,9 @@ export const ObligationKind = z.enum(["corrective", "reinforcing"]).meta({ id: "
 export type ObligationKind = z.infer<typeof ObligationKind>;
 
 /** Terminal custody outcomes (D-018). */
-export const CustodyOutcome = z.enum(["applied", "declined", "escalated", "best_effort"]).meta({ id: "CustodyOutcome" });
+export const CustodyOutcome = z
+  .enum(["applied", "declined", "escalated", "best_effort"])
+  .meta({ id: "CustodyOutcome" });
 export type CustodyOutcome = z.infer<typeof CustodyOutcome>;
 
 /** What a delivery attempt observed, as scripted by the runner (D-018). `applied` comes only from a merge. */
@@ -142,7 +156,9 @@ export const CustodyAck = z.enum(["declined", "deferred", "lost"]).meta({ id: "C
 export type CustodyAck = z.infer<typeof CustodyAck>;
 
 /** The fail-safe a corrective obligation declares: quarantine the version its life was born from (D-019, D-055). */
-export const FailSafe = z.strictObject({ action: z.literal("quarantine"), store_version: DigestText }).meta({ id: "FailSafe" });
+export const FailSafe = z
+  .strictObject({ action: z.literal("quarantine"), store_version: DigestText })
+  .meta({ id: "FailSafe" });
 export type FailSafe = z.infer<typeof FailSafe>;
 
 /**
@@ -151,22 +167,25 @@ export type FailSafe = z.infer<typeof FailSafe>;
  * a reinforcing one declares none (`fail_safe: null`), so the JSON Schema states the rule too.
  */
 const obligationFields = {
-    obligation_id: Id,
-    instance_id: Id,
-    distillate_id: Id,
-    distillate_digest: DigestText,
-    born_from: DigestText,
-    created_tick: Tick,
-    deadline_tick: Tick,
-    max_retries: Count,
-    attempts: Count,
-    status: z.enum(["pending", "discharged"]),
-    outcome: z.union([CustodyOutcome, z.null()]),
+  obligation_id: Id,
+  instance_id: Id,
+  distillate_id: Id,
+  distillate_digest: DigestText,
+  born_from: DigestText,
+  created_tick: Tick,
+  deadline_tick: Tick,
+  max_retries: Count,
+  attempts: Count,
+  status: z.enum(["pending", "discharged"]),
+  outcome: z.union([CustodyOutcome, z.null()]),
 };
 export const DistillationObligation = z
   .discriminatedUnion("kind", [
     z.strictObject({ ...obligationFields, kind: z.literal("corrective"), fail_safe: FailSafe }),
     z.strictObject({ ...obligationFields, kind: z.literal("reinforcing"), fail_safe: z.null() }),
   ])
-  .meta({ id: "DistillationObligation", description: "Exactly one per withdrawn life (J-4); only a corrective one declares a fail-safe (D-063)." });
+  .meta({
+    id: "DistillationObligation",
+    description: "Exactly one per withdrawn life (J-4); only a corrective one declares a fail-safe (D-063).",
+  });
 export type DistillationObligation = z.infer<typeof DistillationObligation>;

@@ -9,16 +9,29 @@ import { Authorization, Count, DigestText, Id, SignedMicro, Text, Tick, UnitMicr
 
 /** The nine data categories of the consent grid (D-011). */
 export const DATA_CATEGORIES = [
-  "biometric", "health", "financial", "location", "behavioral",
-  "identity", "communications", "minor_or_dependent", "operational",
+  "biometric",
+  "health",
+  "financial",
+  "location",
+  "behavioral",
+  "identity",
+  "communications",
+  "minor_or_dependent",
+  "operational",
 ] as const;
 export const DataCategory = z.enum(DATA_CATEGORIES).meta({ id: "DataCategory" });
 export type DataCategory = z.infer<typeof DataCategory>;
 
 /** The eight usage dimensions of the consent grid; persisting a disposition is `storage` and `training` (D-011, D-058). */
 export const USAGE_DIMENSIONS = [
-  "storage", "access", "third_party_sharing", "automated_decision",
-  "training", "aggregation", "cross_context_use", "deletion_or_portability",
+  "storage",
+  "access",
+  "third_party_sharing",
+  "automated_decision",
+  "training",
+  "aggregation",
+  "cross_context_use",
+  "deletion_or_portability",
 ] as const;
 export const UsageDimension = z.enum(USAGE_DIMENSIONS).meta({ id: "UsageDimension" });
 
@@ -57,13 +70,24 @@ export const ConsentGrant = z
     const seen = new Set<string>();
     g.cells.forEach((c, i) => {
       const k = `${c.category}/${c.dimension}`;
-      if (seen.has(k)) ctx.addIssue({ code: "custom", path: ["cells", i], message: `duplicate consent cell ${k}`, params: { rule: "ConsentGrant.unique-cells" } });
+      if (seen.has(k))
+        ctx.addIssue({
+          code: "custom",
+          path: ["cells", i],
+          message: `duplicate consent cell ${k}`,
+          params: { rule: "ConsentGrant.unique-cells" },
+        });
       seen.add(k);
     });
     const cats = new Set<string>();
     g.category_defaults.forEach((d, i) => {
       if (cats.has(d.category))
-        ctx.addIssue({ code: "custom", path: ["category_defaults", i], message: `duplicate default row for ${d.category}`, params: { rule: "ConsentGrant.unique-category-defaults" } });
+        ctx.addIssue({
+          code: "custom",
+          path: ["category_defaults", i],
+          message: `duplicate default row for ${d.category}`,
+          params: { rule: "ConsentGrant.unique-category-defaults" },
+        });
       cats.add(d.category);
     });
   })
@@ -95,7 +119,10 @@ export const Disposition = z
     evidence_digest: DigestText,
     category: DataCategory,
   })
-  .meta({ id: "Disposition", description: "A typed behavioural rule: key, guidance, signed weight, evidence digest, consent category." });
+  .meta({
+    id: "Disposition",
+    description: "A typed behavioural rule: key, guidance, signed weight, evidence digest, consent category.",
+  });
 export type Disposition = z.infer<typeof Disposition>;
 
 /**
@@ -110,7 +137,11 @@ export const SatisfactionSignal = z
     model_version: z.union([Text(128), z.null()]),
     explicit: z.boolean(),
   })
-  .meta({ id: "SatisfactionSignal", description: "Principal-declared valence in [-1,1] and confidence in [0,1] (0 only for a life without feedback, D-057), under the model the manifest declares (D-053)." });
+  .meta({
+    id: "SatisfactionSignal",
+    description:
+      "Principal-declared valence in [-1,1] and confidence in [0,1] (0 only for a life without feedback, D-057), under the model the manifest declares (D-053).",
+  });
 export type SatisfactionSignal = z.infer<typeof SatisfactionSignal>;
 
 /** Where a distillate came from: the projection (identity, nonce) and its instance id (AD-4). */
@@ -136,7 +167,12 @@ export const SamskaraDistillate = z
     const keys = new Set<string>();
     d.dispositions.forEach((disp, i) => {
       if (keys.has(disp.key))
-        ctx.addIssue({ code: "custom", path: ["dispositions", i, "key"], message: `duplicate disposition key ${disp.key}`, params: { rule: "SamskaraDistillate.unique-disposition-keys" } });
+        ctx.addIssue({
+          code: "custom",
+          path: ["dispositions", i, "key"],
+          message: `duplicate disposition key ${disp.key}`,
+          params: { rule: "SamskaraDistillate.unique-disposition-keys" },
+        });
       keys.add(disp.key);
     });
   })
@@ -214,5 +250,8 @@ export const LineageReplayClaim = z
     state_digest: DigestText,
     excisions: Count,
   })
-  .meta({ id: "LineageReplayClaim", description: "Claim that replaying the batches from genesis reproduces the head." });
+  .meta({
+    id: "LineageReplayClaim",
+    description: "Claim that replaying the batches from genesis reproduces the head.",
+  });
 export type LineageReplayClaim = z.infer<typeof LineageReplayClaim>;

@@ -14,8 +14,17 @@ import { DistillationObligation, InstanceState, WithdrawalReason } from "./janma
 import { AdvaitaIdentity } from "./advaita.ts";
 import { BatchMember, ExcisionRecord, MergeBatch, StoreState, StoreVersion } from "./samskara.ts";
 import {
-  AuthorityEpoch, BundleManifest, CapabilityDelta, ExecutionBinding, InteractionSurface, Labels,
-  MigrationReport, PersistentSubstrate, ProviderGrant, SourceFence, TargetMarker,
+  AuthorityEpoch,
+  BundleManifest,
+  CapabilityDelta,
+  ExecutionBinding,
+  InteractionSurface,
+  Labels,
+  MigrationReport,
+  PersistentSubstrate,
+  ProviderGrant,
+  SourceFence,
+  TargetMarker,
 } from "./ripa.ts";
 
 /** One life as observed from outside. Trace content is never exposed, only its length. */
@@ -87,7 +96,9 @@ export const RipaView = z
     providers: z.array(ProviderGrant).describe(listOrder("RipaView", "providers")),
     required_capabilities: z.array(CapabilityId).describe(listOrder("RipaView", "required_capabilities")),
     authority: AuthorityEpoch,
-    live_attempts: z.array(z.strictObject({ task_id: Id, attempt_nonce: Id })).describe(listOrder("RipaView", "live_attempts")),
+    live_attempts: z
+      .array(z.strictObject({ task_id: Id, attempt_nonce: Id }))
+      .describe(listOrder("RipaView", "live_attempts")),
     effects: z.array(Id).describe(listOrder("RipaView", "effects")),
     fences: z.array(SourceFence).describe(listOrder("RipaView", "fences")),
     marker: z.union([TargetMarker, z.null()]),

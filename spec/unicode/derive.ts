@@ -16,7 +16,11 @@ export const MAX_CODE_POINT = 0x10ffff;
 export const isSurrogate = (cp: number): boolean => cp >= 0xd800 && cp <= 0xdfff;
 
 /** The D-010 tokens as the runtime computes them: NFKC, default lower-casing, runs of L|M|N. */
-export const runtimeTokens = (text: string): string[] => text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+export const runtimeTokens = (text: string): string[] =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
 
 const chr = (cp: number): string => String.fromCodePoint(cp);
 const codePoints = (s: string): number[] => Array.from(s, (c) => c.codePointAt(0) as number);
@@ -42,7 +46,15 @@ export const rangesWhere = (holds: (cp: number) => boolean): string[] => {
   return out;
 };
 
-export const HANGUL: HangulConstants = { SBase: "AC00", LBase: "1100", VBase: "1161", TBase: "11A7", LCount: 19, VCount: 21, TCount: 28 };
+export const HANGUL: HangulConstants = {
+  SBase: "AC00",
+  LBase: "1100",
+  VBase: "1161",
+  TBase: "11A7",
+  LCount: 19,
+  VCount: 21,
+  TCount: 28,
+};
 const S_BASE = 0xac00;
 const S_COUNT = HANGUL.LCount * HANGUL.VCount * HANGUL.TCount;
 const N_COUNT = HANGUL.VCount * HANGUL.TCount;
@@ -68,7 +80,8 @@ export const deriveDecompositions = (): Record<string, string> => {
     const s = chr(cp);
     const d = s.normalize("NFKD");
     if (isHangulSyllable(cp)) {
-      if (d !== String.fromCodePoint(...hangulDecomposition(cp))) fail(`U+${hexOf(cp)} NFKD is ${sequence(d)}, not the Hangul algorithm's`);
+      if (d !== String.fromCodePoint(...hangulDecomposition(cp)))
+        fail(`U+${hexOf(cp)} NFKD is ${sequence(d)}, not the Hangul algorithm's`);
       continue;
     }
     if (d !== s) out[hexOf(cp)] = sequence(d);
@@ -103,7 +116,8 @@ export const deriveCombiningClassRanks = (): string[][] => {
   groups.forEach((g, i) => {
     for (const cp of g) {
       groups.forEach((h, j) => {
-        if (compareClass(cp, h[0] as number) !== Math.sign(i - j)) fail(`the class of U+${hexOf(cp)} is not ordered consistently`);
+        if (compareClass(cp, h[0] as number) !== Math.sign(i - j))
+          fail(`the class of U+${hexOf(cp)} is not ordered consistently`);
       });
     }
   });
@@ -142,10 +156,13 @@ export const deriveCompositions = (): Record<string, string> => {
     const b = d[d.length - 1] as number;
     const a = codePoints(String.fromCodePoint(...d.slice(0, -1)).normalize("NFC"));
     const first = a[0];
-    if (a.length !== 1 || first === undefined) fail(`U+${hexOf(cp)} has no one-level canonical pair ending in U+${hexOf(b)}`);
+    if (a.length !== 1 || first === undefined)
+      fail(`U+${hexOf(cp)} has no one-level canonical pair ending in U+${hexOf(b)}`);
     const head = first as number;
-    if (chr(head).normalize("NFD") !== String.fromCodePoint(...d.slice(0, -1))) fail(`U+${hexOf(cp)}: NFD(U+${hexOf(head)}) is not its decomposition's head`);
-    if ((chr(head) + chr(b)).normalize("NFC") !== s) fail(`U+${hexOf(head)} U+${hexOf(b)} does not compose to U+${hexOf(cp)}`);
+    if (chr(head).normalize("NFD") !== String.fromCodePoint(...d.slice(0, -1)))
+      fail(`U+${hexOf(cp)}: NFD(U+${hexOf(head)}) is not its decomposition's head`);
+    if ((chr(head) + chr(b)).normalize("NFC") !== s)
+      fail(`U+${hexOf(head)} U+${hexOf(b)} does not compose to U+${hexOf(cp)}`);
     out[`${hexOf(head)} ${hexOf(b)}`] = hexOf(cp);
   }
   return out;
@@ -174,7 +191,10 @@ const lowerOf = (s: string): string => {
 };
 
 const lowerPieces = (pieces: readonly (readonly [string, string])[], what: (i: number) => string): boolean[] => {
-  const got = pieces.map(([pre, post]) => `${pre}\u03a3${post} `).join("").toLowerCase();
+  const got = pieces
+    .map(([pre, post]) => `${pre}\u03a3${post} `)
+    .join("")
+    .toLowerCase();
   const sigmaAt: number[] = [];
   let expected = "";
   for (const [pre, post] of pieces) {
@@ -184,14 +204,19 @@ const lowerPieces = (pieces: readonly (readonly [string, string])[], what: (i: n
   }
   // Apart from the sigmas' forms, the whole must be what each code point gives alone.
   if (got.replaceAll("\u03c2", "\u03c3") !== expected.replaceAll("\u03c2", "\u03c3")) {
-    const i = pieces.findIndex(([pre, post]) => `${pre}\u03a3${post} `.toLowerCase().replaceAll("\u03c2", "\u03c3") !== `${lowerOf(pre)}\u03c3${lowerOf(post)} `.replaceAll("\u03c2", "\u03c3"));
+    const i = pieces.findIndex(
+      ([pre, post]) =>
+        `${pre}\u03a3${post} `.toLowerCase().replaceAll("\u03c2", "\u03c3") !==
+        `${lowerOf(pre)}\u03c3${lowerOf(post)} `.replaceAll("\u03c2", "\u03c3"),
+    );
     fail(`lower-casing ${what(Math.max(i, 0))} depends on its context`);
   }
   return sigmaAt.map((o) => got[o] === "\u03c2");
 };
 
 const CHUNK = 4096;
-const chunksOf = <T>(xs: readonly T[]): T[][] => Array.from({ length: Math.ceil(xs.length / CHUNK) }, (_, i) => xs.slice(i * CHUNK, (i + 1) * CHUNK));
+const chunksOf = <T>(xs: readonly T[]): T[][] =>
+  Array.from({ length: Math.ceil(xs.length / CHUNK) }, (_, i) => xs.slice(i * CHUNK, (i + 1) * CHUNK));
 const ALL = [...scalarValues()];
 
 /**
@@ -206,10 +231,16 @@ export const deriveLowercase = (): Record<string, string> => {
     if (l !== chr(cp)) out[hexOf(cp)] = sequence(l);
   }
   for (const chunk of chunksOf(ALL.filter((cp) => cp !== 0x03a3))) {
-    for (const [before, after] of [["A", "A"], ["I", "."], ["\u0130", "\u0307"]] as const) {
+    for (const [before, after] of [
+      ["A", "A"],
+      ["I", "."],
+      ["\u0130", "\u0307"],
+    ] as const) {
       const text = chunk.map((cp) => `${before}${chr(cp)}${after}`).join("");
       if (text.toLowerCase() !== lowerOf(text)) {
-        const cp = chunk.find((c) => `${before}${chr(c)}${after}`.toLowerCase() !== lowerOf(`${before}${chr(c)}${after}`));
+        const cp = chunk.find(
+          (c) => `${before}${chr(c)}${after}`.toLowerCase() !== lowerOf(`${before}${chr(c)}${after}`),
+        );
         fail(`lower-casing U+${hexOf(cp ?? chunk[0] ?? 0)} depends on its context`);
       }
     }
@@ -232,10 +263,16 @@ export const deriveFinalSigmaSets = (): { caseIgnorable: string[]; cased: string
     const ignorable = xs.map((x) => CASE_IGNORABLE.test(x));
     const cased = xs.map((x, i) => CASED.test(x) && !(ignorable[i] as boolean));
     const contexts = {
-      beforeA: { pieces: xs.map((x) => [` a${x}`, ""] as const), expected: (i: number) => (ignorable[i] as boolean) || (cased[i] as boolean) },
+      beforeA: {
+        pieces: xs.map((x) => [` a${x}`, ""] as const),
+        expected: (i: number) => (ignorable[i] as boolean) || (cased[i] as boolean),
+      },
       beforeSpace: { pieces: xs.map((x) => [`  ${x}`, ""] as const), expected: (i: number) => cased[i] as boolean },
       afterEnd: { pieces: xs.map((x) => [" a", x] as const), expected: (i: number) => !(cased[i] as boolean) },
-      afterB: { pieces: xs.map((x) => [" a", `${x}b`] as const), expected: (i: number) => !(ignorable[i] as boolean) && !(cased[i] as boolean) },
+      afterB: {
+        pieces: xs.map((x) => [" a", `${x}b`] as const),
+        expected: (i: number) => !(ignorable[i] as boolean) && !(cased[i] as boolean),
+      },
     };
     for (const [name, c] of Object.entries(contexts)) {
       lowerPieces(c.pieces, (i) => `U+${hexOf(chunk[i] as number)} beside U+03A3`).forEach((isFinal, i) => {
@@ -243,7 +280,10 @@ export const deriveFinalSigmaSets = (): { caseIgnorable: string[]; cased: string
       });
     }
   }
-  return { caseIgnorable: rangesWhere((cp) => CASE_IGNORABLE.test(chr(cp))), cased: rangesWhere((cp) => CASED.test(chr(cp))) };
+  return {
+    caseIgnorable: rangesWhere((cp) => CASE_IGNORABLE.test(chr(cp))),
+    cased: rangesWhere((cp) => CASED.test(chr(cp))),
+  };
 };
 
 /** The Hangul composition the table leaves to the algorithm: checked on every L V and LV T pair. */
@@ -265,7 +305,7 @@ export const ALGORITHM: readonly string[] = [
   "Input: a string, read as its sequence of Unicode code points. Every step below maps a code point sequence to a code point sequence. A code point the table does not name (every code point unassigned in Unicode 17.0 among them) is a starter with no decomposition, composition or lower-case mapping, and is not a token character.",
   "1 (NFKC, decompose). Replace every code point by its `decompositions` entry, applied once (entries are full, recursive decompositions). A Hangul syllable s with SBase <= s < SBase + LCount * VCount * TCount is replaced by L = LBase + (s - SBase) div (VCount * TCount), V = VBase + ((s - SBase) mod (VCount * TCount)) div TCount and, if T = (s - SBase) mod TCount is not 0, by a third code point TBase + T. Other code points stay.",
   "2 (NFKC, reorder). The rank of a code point is i + 1 when it is in group i (counted from 0) of `combiningClassRanks`, else 0: a starter. Sort every maximal run of code points of nonzero rank by rank, keeping the order of equal ranks (a stable sort). Ranks order non-starters as their Canonical_Combining_Class values do; the algorithm only compares them.",
-  "3 (NFKC, compose). Start with an empty output, no last starter and no last rank. For each code point c of the sequence, with rank k: if there is a last starter s and (the last rank is 0 or the last rank is less than k) and compose(s, c) exists, replace s in the output by compose(s, c) and keep the last rank; otherwise append c, make it the last starter if k is 0, and set the last rank to k. compose(a, b) is the `compositions` entry for \"a b\"; else, for Hangul, LBase <= a < LBase + LCount and VBase <= b < VBase + VCount give SBase + ((a - LBase) * VCount + (b - VBase)) * TCount, and a Hangul syllable a with (a - SBase) mod TCount = 0 and TBase < b < TBase + TCount gives a + (b - TBase); else it does not exist.",
+  '3 (NFKC, compose). Start with an empty output, no last starter and no last rank. For each code point c of the sequence, with rank k: if there is a last starter s and (the last rank is 0 or the last rank is less than k) and compose(s, c) exists, replace s in the output by compose(s, c) and keep the last rank; otherwise append c, make it the last starter if k is 0, and set the last rank to k. compose(a, b) is the `compositions` entry for "a b"; else, for Hangul, LBase <= a < LBase + LCount and VBase <= b < VBase + VCount give SBase + ((a - LBase) * VCount + (b - VBase)) * TCount, and a Hangul syllable a with (a - SBase) mod TCount = 0 and TBase < b < TBase + TCount gives a + (b - TBase); else it does not exist.',
   "4 (lower-case). Replace every code point by its `lowercase` entry; code points without one stay. The one exception is finalSigma.capital when the final-sigma condition holds at it, which becomes finalSigma.final instead. The condition is read in the sequence of step 3: going backwards from the sigma and skipping code points in finalSigma.caseIgnorable, a code point is reached and it is in finalSigma.cased; and going forwards and skipping code points in finalSigma.caseIgnorable, the end is reached or the code point reached is not in finalSigma.cased. A code point in both sets is skipped, never counted as cased (as ICU's and CPython's lower-casing read Unicode's Final_Sigma condition).",
   "5 (tokens). The tokens are the maximal runs of consecutive code points of the sequence of step 4 that lie in `tokenCharacters`, in order of occurrence; all other code points separate tokens and belong to none.",
 ];
@@ -273,14 +313,17 @@ export const ALGORITHM: readonly string[] = [
 /** The whole table, derived and checked. Throws on a runtime with other Unicode data. */
 export const deriveTable = (): TokeniserTable => {
   if (process.versions.unicode !== UNICODE_VERSION) {
-    throw new Error(`the runtime implements Unicode ${process.versions.unicode ?? "(unknown)"}, D-045 pins ${UNICODE_VERSION}: the table would describe other data`);
+    throw new Error(
+      `the runtime implements Unicode ${process.versions.unicode ?? "(unknown)"}, D-045 pins ${UNICODE_VERSION}: the table would describe other data`,
+    );
   }
   checkHangulComposition();
   return {
     description:
       "The character data of the D-010 leakage tokeniser (S-1) at Unicode 17.0, normative by D-045: an implementation that follows `algorithm` with these members computes the tokens of every string exactly as the kit does, with no Unicode library of its own. Vectors: vectors.json beside this file.",
     unicodeVersion: UNICODE_VERSION,
-    source: "Derived from an ECMAScript runtime's String.prototype.normalize, String.prototype.toLowerCase and RegExp property escapes (ICU implementing Unicode 17.0), which are what the kit's tokeniser calls; the derivation checks each rule against the runtime.",
+    source:
+      "Derived from an ECMAScript runtime's String.prototype.normalize, String.prototype.toLowerCase and RegExp property escapes (ICU implementing Unicode 17.0), which are what the kit's tokeniser calls; the derivation checks each rule against the runtime.",
     algorithm: ALGORITHM,
     tokenCharacters: rangesWhere((cp) => TOKEN_CHARACTER.test(chr(cp))),
     decompositions: deriveDecompositions(),

@@ -18,9 +18,12 @@ import { deriveVectors } from "./vectors.ts";
  */
 export const renderJson = (value: object): string => {
   const lines = Object.entries(value).map(([k, v]) => {
-    if (Array.isArray(v) && v.length > 0) return `  ${JSON.stringify(k)}: [\n${v.map((x) => `    ${JSON.stringify(x)}`).join(",\n")}\n  ]`;
+    if (Array.isArray(v) && v.length > 0)
+      return `  ${JSON.stringify(k)}: [\n${v.map((x) => `    ${JSON.stringify(x)}`).join(",\n")}\n  ]`;
     if (typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length > 0) {
-      return `  ${JSON.stringify(k)}: {\n${Object.entries(v).map(([a, b]) => `    ${JSON.stringify(a)}: ${JSON.stringify(b)}`).join(",\n")}\n  }`;
+      return `  ${JSON.stringify(k)}: {\n${Object.entries(v)
+        .map(([a, b]) => `    ${JSON.stringify(a)}: ${JSON.stringify(b)}`)
+        .join(",\n")}\n  }`;
     }
     return `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`;
   });
@@ -28,8 +31,9 @@ export const renderJson = (value: object): string => {
 };
 
 export const renderVectorsJson = (vectors: ReturnType<typeof deriveVectors>): string => {
-  const groups = vectors.groups.map((g) =>
-    `    {\n      "name": ${JSON.stringify(g.name)},\n      "about": ${JSON.stringify(g.about)},\n      "cases": [\n${g.cases.map((c) => `        ${JSON.stringify(c)}`).join(",\n")}\n      ]\n    }`,
+  const groups = vectors.groups.map(
+    (g) =>
+      `    {\n      "name": ${JSON.stringify(g.name)},\n      "about": ${JSON.stringify(g.about)},\n      "cases": [\n${g.cases.map((c) => `        ${JSON.stringify(c)}`).join(",\n")}\n      ]\n    }`,
   );
   return `{\n  "description": ${JSON.stringify(vectors.description)},\n  "unicodeVersion": ${JSON.stringify(vectors.unicodeVersion)},\n  "groups": [\n${groups.join(",\n")}\n  ],\n  "everyCodePoint": ${JSON.stringify(vectors.everyCodePoint)}\n}\n`;
 };
@@ -37,7 +41,13 @@ export const renderVectorsJson = (vectors: ReturnType<typeof deriveVectors>): st
 /** Both files' paths and contents, derived afresh. */
 export const renderUnicodeFiles = (): { table: TokeniserTable; files: Map<string, string> } => {
   const table = deriveTable();
-  return { table, files: new Map([[TABLE_PATH, renderJson(table)], [VECTORS_PATH, renderVectorsJson(deriveVectors(table))]]) };
+  return {
+    table,
+    files: new Map([
+      [TABLE_PATH, renderJson(table)],
+      [VECTORS_PATH, renderVectorsJson(deriveVectors(table))],
+    ]),
+  };
 };
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

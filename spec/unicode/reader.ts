@@ -54,7 +54,8 @@ export const compileTable = (table: TokeniserTable): TableTokeniser => {
   const compositions = new Map<number, number>();
   for (const [pair, c] of Object.entries(table.compositions)) {
     const [a, b, ...rest] = sequenceOf(pair, `compositions key ${pair}`);
-    if (a === undefined || b === undefined || rest.length > 0) throw new Error(`compositions: key "${pair}" is not two code points`);
+    if (a === undefined || b === undefined || rest.length > 0)
+      throw new Error(`compositions: key "${pair}" is not two code points`);
     compositions.set(a * SIZE + b, codePointOf(c, `compositions.${pair}`));
   }
 
@@ -104,7 +105,8 @@ export const compileTable = (table: TokeniserTable): TableTokeniser => {
     if (a >= lBase && a < lBase + h.LCount && b >= vBase && b < vBase + h.VCount) {
       return sBase + ((a - lBase) * h.VCount + (b - vBase)) * h.TCount;
     }
-    if (a >= sBase && a < sBase + sCount && (a - sBase) % h.TCount === 0 && b > tBase && b < tBase + h.TCount) return a + (b - tBase);
+    if (a >= sBase && a < sBase + sCount && (a - sBase) % h.TCount === 0 && b > tBase && b < tBase + h.TCount)
+      return a + (b - tBase);
     return undefined;
   };
 
@@ -114,7 +116,8 @@ export const compileTable = (table: TokeniserTable): TableTokeniser => {
     let lastRank = -1;
     for (const c of cps) {
       const k = rank[c] as number;
-      const composite = starter >= 0 && (lastRank === 0 || lastRank < k) ? compose(out[starter] as number, c) : undefined;
+      const composite =
+        starter >= 0 && (lastRank === 0 || lastRank < k) ? compose(out[starter] as number, c) : undefined;
       if (composite !== undefined) {
         out[starter] = composite;
         continue;

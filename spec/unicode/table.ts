@@ -115,7 +115,8 @@ const stringList = (v: unknown, where: string): string[] => {
 };
 
 const stringMap = (v: unknown, where: string): Record<string, string> => {
-  if (!isRecord(v) || !Object.values(v).every((x) => typeof x === "string")) throw new Error(`${where}: not an object of strings`);
+  if (!isRecord(v) || !Object.values(v).every((x) => typeof x === "string"))
+    throw new Error(`${where}: not an object of strings`);
   return v as Record<string, string>;
 };
 
@@ -127,7 +128,9 @@ export const parseTable = (text: string, where = "tokeniser table"): TokeniserTa
     if (typeof v[k] !== "string") throw new Error(`${where}.${k}: not a string`);
   }
   stringList(v["algorithm"], `${where}.algorithm`);
-  stringList(v["tokenCharacters"], `${where}.tokenCharacters`).forEach((r, i) => rangeOf(r, `${where}.tokenCharacters[${i}]`));
+  stringList(v["tokenCharacters"], `${where}.tokenCharacters`).forEach((r, i) =>
+    rangeOf(r, `${where}.tokenCharacters[${i}]`),
+  );
   for (const k of ["decompositions", "compositions", "lowercase"]) stringMap(v[k], `${where}.${k}`);
   const ranks = v["combiningClassRanks"];
   if (!Array.isArray(ranks)) throw new Error(`${where}.combiningClassRanks: not an array`);
@@ -136,7 +139,8 @@ export const parseTable = (text: string, where = "tokeniser table"): TokeniserTa
   if (!isRecord(h)) throw new Error(`${where}.hangul: not an object`);
   for (const k of ["SBase", "LBase", "VBase", "TBase"]) codePointOf(String(h[k]), `${where}.hangul.${k}`);
   for (const k of ["LCount", "VCount", "TCount"]) {
-    if (!Number.isSafeInteger(h[k]) || (h[k] as number) <= 0) throw new Error(`${where}.hangul.${k}: not a positive integer`);
+    if (!Number.isSafeInteger(h[k]) || (h[k] as number) <= 0)
+      throw new Error(`${where}.hangul.${k}: not a positive integer`);
   }
   const s = v["finalSigma"];
   if (!isRecord(s)) throw new Error(`${where}.finalSigma: not an object`);

@@ -17,7 +17,8 @@ import { codePointDigest, expand, poolsOf } from "./vectors.ts";
 const table = readTable();
 const vectors = readVectors();
 const reader = compileTable(table);
-const hex = (s: string): string => Array.from(s, (c) => (c.codePointAt(0) as number).toString(16).toUpperCase()).join(" ");
+const hex = (s: string): string =>
+  Array.from(s, (c) => (c.codePointAt(0) as number).toString(16).toUpperCase()).join(" ");
 
 /** The code points (all 1,114,112, surrogates included) where a reader and the runtime differ. */
 const disagreements = (tokeniser: TableTokeniser, from = 0, to = MAX_CODE_POINT): number[] => {
@@ -31,7 +32,9 @@ const disagreements = (tokeniser: TableTokeniser, from = 0, to = MAX_CODE_POINT)
   return out;
 };
 
-const withTable = (change: (t: { -readonly [K in keyof TokeniserTable]: TokeniserTable[K] }) => void): TableTokeniser => {
+const withTable = (
+  change: (t: { -readonly [K in keyof TokeniserTable]: TokeniserTable[K] }) => void,
+): TableTokeniser => {
   const copy = structuredClone(table) as { -readonly [K in keyof TokeniserTable]: TokeniserTable[K] };
   change(copy);
   return compileTable(copy);
@@ -70,7 +73,9 @@ describe("D-045: the reference reader, which uses only the table, computes the D
 
   it("on every pair of a composition's first code point or composite (or a base) with a composition's second code point", () => {
     const pools = poolsOf(table);
-    const lefts = [...new Set([...(pools["compositionFirsts"] ?? []), ...(pools["composites"] ?? []), 0x41, 0x3b1, 0x1100, 0xac00])];
+    const lefts = [
+      ...new Set([...(pools["compositionFirsts"] ?? []), ...(pools["composites"] ?? []), 0x41, 0x3b1, 0x1100, 0xac00]),
+    ];
     const rights = [...new Set([...(pools["compositionSeconds"] ?? []), 0x1161, 0x11a8])];
     let n = 0;
     const bad: string[] = [];
@@ -109,19 +114,36 @@ describe("D-045: the reference reader, which uses only the table, computes the D
 
 describe("D-045: the comparisons fail when the table is wrong", () => {
   it("a missing lower-case mapping, decomposition or token range shows on the code points it covers", () => {
-    expect(disagreements(withTable((t) => void (t.lowercase = { ...t.lowercase, "0041": "0041" })), 0x40, 0x42)).toEqual([0x41]);
+    expect(
+      disagreements(
+        withTable((t) => void (t.lowercase = { ...t.lowercase, "0041": "0041" })),
+        0x40,
+        0x42,
+      ),
+    ).toEqual([0x41]);
     const noFi = withTable((t) => {
       const { FB01: _fi, ...rest } = t.decompositions;
       t.decompositions = rest;
     });
     expect(disagreements(noFi, 0xfb00, 0xfb02)).toEqual([0xfb01]);
-    expect(disagreements(withTable((t) => void (t.tokenCharacters = t.tokenCharacters.filter((r) => r !== "1E4D0..1E4F9"))), 0x1e4cf, 0x1e4d1)).toEqual([0x1e4d0, 0x1e4d1]);
+    expect(
+      disagreements(
+        withTable((t) => void (t.tokenCharacters = t.tokenCharacters.filter((r) => r !== "1E4D0..1E4F9"))),
+        0x1e4cf,
+        0x1e4d1,
+      ),
+    ).toEqual([0x1e4d0, 0x1e4d1]);
   });
 
   it("the final-sigma condition read as Unicode's regular expression (a cased case-ignorable counts as cased) differs", () => {
     const regexReading = withTable((t) => {
       const cased = new Set(expand(t.finalSigma.cased, "cased"));
-      t.finalSigma = { ...t.finalSigma, caseIgnorable: expand(t.finalSigma.caseIgnorable, "caseIgnorable").filter((cp) => !cased.has(cp)).map((cp) => cp.toString(16).toUpperCase().padStart(4, "0")) };
+      t.finalSigma = {
+        ...t.finalSigma,
+        caseIgnorable: expand(t.finalSigma.caseIgnorable, "caseIgnorable")
+          .filter((cp) => !cased.has(cp))
+          .map((cp) => cp.toString(16).toUpperCase().padStart(4, "0")),
+      };
     });
     expect(runtimeTokens(" \u0345\u03a3")).toEqual(["\u0345\u03c3"]);
     expect(regexReading.tokens(" \u0345\u03a3")).toEqual(["\u0345\u03c2"]);
@@ -151,11 +173,19 @@ describe("D-045: the comparisons fail when the table is wrong", () => {
       edit(v);
       return JSON.stringify(v);
     };
-    expect(() => parseTable(bad((v) => void (v["tokenCharacters"] = ["0041..zz"])))).toThrow(/tokenCharacters\[0\].*"zz" is not a code point/);
-    expect(() => parseTable(bad((v) => void (v["tokenCharacters"] = ["005A..0041"])))).toThrow(/tokenCharacters\[0\]: range 005A..0041 ends before it starts/);
+    expect(() => parseTable(bad((v) => void (v["tokenCharacters"] = ["0041..zz"])))).toThrow(
+      /tokenCharacters\[0\].*"zz" is not a code point/,
+    );
+    expect(() => parseTable(bad((v) => void (v["tokenCharacters"] = ["005A..0041"])))).toThrow(
+      /tokenCharacters\[0\]: range 005A..0041 ends before it starts/,
+    );
     expect(() => parseTable(bad((v) => void delete v["lowercase"]))).toThrow(/lowercase: not an object of strings/);
-    expect(() => parseTable(bad((v) => void ((v["hangul"] as Record<string, unknown>)["TCount"] = 0)))).toThrow(/hangul.TCount: not a positive integer/);
-    expect(() => compileTable(parseTable(bad((v) => void (v["decompositions"] = { "00C0": "0041  0300" }))))).toThrow(/decompositions.00C0\[1\]: "" is not a code point/);
+    expect(() => parseTable(bad((v) => void ((v["hangul"] as Record<string, unknown>)["TCount"] = 0)))).toThrow(
+      /hangul.TCount: not a positive integer/,
+    );
+    expect(() => compileTable(parseTable(bad((v) => void (v["decompositions"] = { "00C0": "0041  0300" }))))).toThrow(
+      /decompositions.00C0\[1\]: "" is not a code point/,
+    );
     expect(() => parseTable("[]")).toThrow(/not a JSON object/);
   });
 });

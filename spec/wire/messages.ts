@@ -28,18 +28,23 @@ export const HelloRequest = z
   .strictObject({
     type: z.literal("hello"),
     id: RequestId,
-    protocol_versions: z.array(ProtocolVersion).min(1).max(16).describe("versions the runner speaks, most preferred first"),
-    settings: z.record(Text(64), z.json()).describe("runner settings; keys an implementation does not know are ignored"),
+    protocol_versions: z
+      .array(ProtocolVersion)
+      .min(1)
+      .max(16)
+      .describe("versions the runner speaks, most preferred first"),
+    settings: z
+      .record(Text(64), z.json())
+      .describe("runner settings; keys an implementation does not know are ignored"),
   })
   .meta({ id: "HelloRequest", description: "First message of every connection: version negotiation." });
 export type HelloRequest = z.infer<typeof HelloRequest>;
 
-export const CommandRequest = z
-  .strictObject({ type: z.literal("command"), id: RequestId, command: Command })
-  .meta({
-    id: "CommandRequest",
-    description: "Apply one operation. A command failing the Command schema is the operation rejection MALFORMED, not a wire error.",
-  });
+export const CommandRequest = z.strictObject({ type: z.literal("command"), id: RequestId, command: Command }).meta({
+  id: "CommandRequest",
+  description:
+    "Apply one operation. A command failing the Command schema is the operation rejection MALFORMED, not a wire error.",
+});
 export type CommandRequest = z.infer<typeof CommandRequest>;
 
 export const QueryRequest = z
@@ -49,7 +54,10 @@ export type QueryRequest = z.infer<typeof QueryRequest>;
 
 export const ResetRequest = z
   .strictObject({ type: z.literal("reset"), id: RequestId })
-  .meta({ id: "ResetRequest", description: "Replace the whole state by the empty world (tick 0), durably, on the same process." });
+  .meta({
+    id: "ResetRequest",
+    description: "Replace the whole state by the empty world (tick 0), durably, on the same process.",
+  });
 export type ResetRequest = z.infer<typeof ResetRequest>;
 
 export const CrashAfterRequest = z
@@ -57,9 +65,16 @@ export const CrashAfterRequest = z
     type: z.literal("crash_after"),
     id: RequestId,
     writes: z.int().min(1).max(1_000_000).describe("the process dies at the writes-th durable write from now"),
-    at: z.enum(["before_commit", "after_commit"]).describe("before_commit: killed with the write prepared but not committed; after_commit: killed right after it is durable, before replying"),
+    at: z
+      .enum(["before_commit", "after_commit"])
+      .describe(
+        "before_commit: killed with the write prepared but not committed; after_commit: killed right after it is durable, before replying",
+      ),
   })
-  .meta({ id: "CrashAfterRequest", description: "Optional crash-cut hook: arm an abrupt exit (SIGKILL) at a durable write." });
+  .meta({
+    id: "CrashAfterRequest",
+    description: "Optional crash-cut hook: arm an abrupt exit (SIGKILL) at a durable write.",
+  });
 export type CrashAfterRequest = z.infer<typeof CrashAfterRequest>;
 
 export const ShutdownRequest = z
@@ -68,7 +83,14 @@ export const ShutdownRequest = z
 export type ShutdownRequest = z.infer<typeof ShutdownRequest>;
 
 export const Request = z
-  .discriminatedUnion("type", [HelloRequest, CommandRequest, QueryRequest, ResetRequest, CrashAfterRequest, ShutdownRequest])
+  .discriminatedUnion("type", [
+    HelloRequest,
+    CommandRequest,
+    QueryRequest,
+    ResetRequest,
+    CrashAfterRequest,
+    ShutdownRequest,
+  ])
   .meta({ id: "Request", description: "Any runner-to-implementation message." });
 export type Request = z.infer<typeof Request>;
 export type RequestType = Request["type"];
@@ -108,12 +130,16 @@ export const ErrorReply = z
   .meta({ id: "ErrorReply" });
 export type ErrorReply = z.infer<typeof ErrorReply>;
 
-export const Reply = z.union([OkReply, ErrorReply]).meta({ id: "Reply", description: "Any implementation-to-runner message." });
+export const Reply = z
+  .union([OkReply, ErrorReply])
+  .meta({ id: "Reply", description: "Any implementation-to-runner message." });
 export type Reply = z.infer<typeof Reply>;
 
 export const CapabilityProfile = z
   .strictObject({
-    families: z.array(z.enum(PROFILE_FAMILIES)).describe("protocol families implemented; invariants of other families are reported not-applicable"),
+    families: z
+      .array(z.enum(PROFILE_FAMILIES))
+      .describe("protocol families implemented; invariants of other families are reported not-applicable"),
     crash_hook: z.boolean().describe("whether crash_after is supported"),
   })
   .meta({ id: "CapabilityProfile" });

@@ -11,7 +11,13 @@ import { DigestText, Id } from "../schemas/common.ts";
 import { AdvaitaIdentity } from "../schemas/advaita.ts";
 import { DistillationObligation, InstanceState } from "../schemas/janma.ts";
 import {
-  AuthorityEpoch, ExecutionBinding, IdentityRecord, MigrationReport, PersistentSubstrate, SourceFence, TargetMarker,
+  AuthorityEpoch,
+  ExecutionBinding,
+  IdentityRecord,
+  MigrationReport,
+  PersistentSubstrate,
+  SourceFence,
+  TargetMarker,
 } from "../schemas/ripa.ts";
 import { AgentView, InstanceView, MigrationView, StoreView, WorldView } from "../schemas/views.ts";
 
@@ -25,10 +31,18 @@ export const Query = z
   .discriminatedUnion("name", [
     q("world", {}, "The whole WorldView."),
     q("agent", agent, "One AgentView."),
-    q("store", agent, "The agent's StoreView: head, chain, batches, state, retained distillates, excisions, quarantine, momentum."),
+    q(
+      "store",
+      agent,
+      "The agent's StoreView: head, chain, batches, state, retained distillates, excisions, quarantine, momentum.",
+    ),
     q("lineage", agent, "Genesis, head, chain, batches and excision records."),
     q("instances", agent, "Every InstanceView of the agent, sorted by instance_id."),
-    q("instance_state", { ...agent, instance_id: Id }, "The lifecycle state of one instance id; 'avyakrta' if it was never conceived (D-017)."),
+    q(
+      "instance_state",
+      { ...agent, instance_id: Id },
+      "The lifecycle state of one instance id; 'avyakrta' if it was never conceived (D-017).",
+    ),
     q("obligations", agent, "Every distillation obligation, sorted by obligation_id."),
     q("identity", agent, "The Advaita identity, the installed identity record and its digest."),
     q("substrate", agent, "The persistent substrate P = (I, M, B)."),

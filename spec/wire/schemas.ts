@@ -5,11 +5,28 @@
  */
 import type { z } from "zod";
 import {
-  CapabilityProfile, CommandRequest, CrashAfterRequest, ErrorReply, HelloRequest, HelloResult, OkReply, QueryRequest,
-  Reply, Request, RequestId, ResetRequest, ShutdownRequest, WireError,
+  CapabilityProfile,
+  CommandRequest,
+  CrashAfterRequest,
+  ErrorReply,
+  HelloRequest,
+  HelloResult,
+  OkReply,
+  QueryRequest,
+  Reply,
+  Request,
+  RequestId,
+  ResetRequest,
+  ShutdownRequest,
+  WireError,
 } from "./messages.ts";
 import {
-  AuthorityResult, IdentityResult, InstanceStateResult, LineageResult, MigrationResult, Query,
+  AuthorityResult,
+  IdentityResult,
+  InstanceStateResult,
+  LineageResult,
+  MigrationResult,
+  Query,
 } from "./queries.ts";
 
 export const WIRE_SCHEMAS: Readonly<Record<string, z.ZodType>> = {

@@ -30,7 +30,8 @@ export const canonical = (value, where = "$") => {
   if (value === null || typeof value === "boolean") return String(value);
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "number") {
-    if (!Number.isSafeInteger(value)) throw new Error(`canonical JSON: ${where} is ${value}, not an integer in the safe range (ENC-1)`);
+    if (!Number.isSafeInteger(value))
+      throw new Error(`canonical JSON: ${where} is ${value}, not an integer in the safe range (ENC-1)`);
     return String(value === 0 ? 0 : value); // -0 is written 0
   }
   if (Array.isArray(value)) return `[${value.map((v, i) => canonical(v, `${where}[${i}]`)).join(",")}]`;
@@ -56,7 +57,8 @@ const NUL = Buffer.from([0]);
  */
 export const digestOf = (name, value) => {
   const tag = DOMAIN_TAGS.get(name);
-  if (tag === undefined || name === "identity") throw new Error(`digestOf: ${JSON.stringify(name)} is not a JSON-valued domain tag of TAB-1`);
+  if (tag === undefined || name === "identity")
+    throw new Error(`digestOf: ${JSON.stringify(name)} is not a JSON-valued domain tag of TAB-1`);
   return sha256([Buffer.from(tag, "utf8"), NUL, Buffer.from(canonical(value), "utf8")]);
 };
 
@@ -65,4 +67,10 @@ export const digestOf = (name, value) => {
  * @param {string} baseDigest @param {string} lineageRoot the genesis version id
  */
 export const identityOf = (baseDigest, lineageRoot) =>
-  sha256([Buffer.from(/** @type {string} */ (DOMAIN_TAGS.get("identity")), "utf8"), NUL, Buffer.from(baseDigest, "utf8"), NUL, Buffer.from(lineageRoot, "utf8")]);
+  sha256([
+    Buffer.from(/** @type {string} */ (DOMAIN_TAGS.get("identity")), "utf8"),
+    NUL,
+    Buffer.from(baseDigest, "utf8"),
+    NUL,
+    Buffer.from(lineageRoot, "utf8"),
+  ]);

@@ -15,7 +15,9 @@ import { byString, checkQuiescent, mint } from "./world.mjs";
 import { extendMemory } from "./lineage.mjs";
 
 /** TAB-2, from the adapter's copy of tables.json. */
-const { reserved_label_keys: RESERVED_LABEL_KEYS } = JSON.parse(readFileSync(new URL("../spec-copy/tables.json", import.meta.url), "utf8"));
+const { reserved_label_keys: RESERVED_LABEL_KEYS } = JSON.parse(
+  readFileSync(new URL("../spec-copy/tables.json", import.meta.url), "utf8"),
+);
 
 export const I1 = (message, path) => new Refusal("RIPA_IDENTITY_DISCONTINUOUS", "I1", message, path);
 export const I2 = (message, path) => new Refusal("RIPA_MEMORY_ANCESTRY_BROKEN", "I2", message, path);
@@ -32,11 +34,13 @@ export const I6 = (message, path) => new Refusal("RIPA_LABEL_OVERWRITES_IDENTITY
  * is the one the agent was minted with (OP-5.1); only this module and migration.mjs change the
  * authority token, and each records the old one here before, so the lazy start is exact.
  */
-export const continuityOf = (agent) => (agent.continuity ??= { tokens: [agent.ripa.authority.token], nonces: [], migrations: [] });
+export const continuityOf = (agent) =>
+  (agent.continuity ??= { tokens: [agent.ripa.authority.token], nonces: [], migrations: [] });
 
 /** D-026: a token the agent has used before is refused with I4. */
 export const checkTokenFresh = (agent, token) => {
-  if (continuityOf(agent).tokens.includes(token)) throw I4(`authority token ${token} was used before by this agent`, ["token"]);
+  if (continuityOf(agent).tokens.includes(token))
+    throw I4(`authority token ${token} was used before by this agent`, ["token"]);
 };
 
 /** A new authority epoch `{ token, generation, holder }`, its token used from now on. */
@@ -62,14 +66,16 @@ export const bySurfaceId = (a, b) => byString(a.surface.surface_id, b.surface.su
 const byExecutionId = (a, b) => byString(a.execution_id, b.execution_id);
 
 const taskRecorded = (agent, taskId) => {
-  if (!agent.substrate.memory.task_ids.includes(taskId)) throw I2(`task ${taskId} is not recorded in memory`, ["task_id"]);
+  if (!agent.substrate.memory.task_ids.includes(taskId))
+    throw I2(`task ${taskId} is not recorded in memory`, ["task_id"]);
 };
 
 const liveAttempt = (agent, taskId) => agent.ripa.live_attempts.find((a) => a.task_id === taskId);
 
 /** The task's live attempt is `nonce`, else I4 (OP-6.5, OP-6.12). */
 const checkLive = (agent, taskId, nonce) => {
-  if (liveAttempt(agent, taskId)?.attempt_nonce !== nonce) throw I4(`attempt ${nonce} is not task ${taskId}'s live attempt`, ["attempt_nonce"]);
+  if (liveAttempt(agent, taskId)?.attempt_nonce !== nonce)
+    throw I4(`attempt ${nonce} is not task ${taskId}'s live attempt`, ["attempt_nonce"]);
 };
 
 const clearAttempt = (agent, taskId) => {
@@ -82,7 +88,8 @@ const clearAttempt = (agent, taskId) => {
 /** OP-6.1 ripa.restart */
 export const restart = (world, cmd, agent) => {
   checkQuiescent(agent); // c1
-  if (cmd.execution_id !== agent.ripa.execution.execution_id) throw I4(`${cmd.execution_id} is not the bound execution`, ["execution_id"]); // c2
+  if (cmd.execution_id !== agent.ripa.execution.execution_id)
+    throw I4(`${cmd.execution_id} is not the bound execution`, ["execution_id"]); // c2
   checkTokenFresh(agent, cmd.token); // c3
   return [advanceEpoch(agent, cmd.token, agent.ripa.authority.generation + 1, cmd.execution_id)];
 };
@@ -90,7 +97,8 @@ export const restart = (world, cmd, agent) => {
 /** OP-6.2 ripa.task_start */
 export const taskStart = (world, cmd, agent) => {
   checkQuiescent(agent); // c1
-  if (agent.substrate.memory.task_ids.includes(cmd.task_id)) throw new Refusal("DUPLICATE_ID", null, `task ${cmd.task_id} was started before`, ["task_id"]); // c2
+  if (agent.substrate.memory.task_ids.includes(cmd.task_id))
+    throw new Refusal("DUPLICATE_ID", null, `task ${cmd.task_id} was started before`, ["task_id"]); // c2
   agent.substrate.memory.task_ids.push(cmd.task_id);
   return [{ type: "task.started", task_id: cmd.task_id }, extendMemory(agent, "task_start")]; // the snapshot holds the new task id
 };
@@ -107,10 +115,14 @@ export const request = (world, cmd, agent) => {
   checkQuiescent(agent); // c1
   taskRecorded(agent, cmd.task_id); // c2
   const { nonces } = continuityOf(agent);
-  if (nonces.includes(cmd.attempt_nonce)) throw I4(`attempt nonce ${cmd.attempt_nonce} was used before by this agent`, ["attempt_nonce"]); // c3
+  if (nonces.includes(cmd.attempt_nonce))
+    throw I4(`attempt nonce ${cmd.attempt_nonce} was used before by this agent`, ["attempt_nonce"]); // c3
   nonces.push(cmd.attempt_nonce);
   clearAttempt(agent, cmd.task_id); // the task's only live attempt from now on
-  agent.ripa.live_attempts = [...agent.ripa.live_attempts, { task_id: cmd.task_id, attempt_nonce: cmd.attempt_nonce }].sort((a, b) => byString(a.task_id, b.task_id));
+  agent.ripa.live_attempts = [
+    ...agent.ripa.live_attempts,
+    { task_id: cmd.task_id, attempt_nonce: cmd.attempt_nonce },
+  ].sort((a, b) => byString(a.task_id, b.task_id));
   return [{ type: "attempt.published", task_id: cmd.task_id, attempt_nonce: cmd.attempt_nonce }];
 };
 
@@ -125,21 +137,27 @@ export const reply = (world, cmd, agent) => {
 /** OP-6.6 ripa.effect */
 export const effect = (world, cmd, agent) => {
   const { authority, providers, effects } = agent.ripa;
-  if (cmd.token !== authority.token || cmd.execution_id !== authority.holder) throw I4("the effect does not carry the current epoch's token and holder", ["token"]); // c1
+  if (cmd.token !== authority.token || cmd.execution_id !== authority.holder)
+    throw I4("the effect does not carry the current epoch's token and holder", ["token"]); // c1
   const provider = providers.find((p) => p.provider_id === cmd.provider_id);
   if (provider === undefined) throw I5(`provider ${cmd.provider_id} is not bound`, ["provider_id"]); // c2
-  if (!provider.capabilities.includes(cmd.capability)) throw I5(`provider ${cmd.provider_id} does not grant ${cmd.capability}`, ["capability"]); // c3: never substitute
+  if (!provider.capabilities.includes(cmd.capability))
+    throw I5(`provider ${cmd.provider_id} does not grant ${cmd.capability}`, ["capability"]); // c3: never substitute
   if (effects.includes(cmd.effect_id)) return [{ type: "effect.duplicate", effect_id: cmd.effect_id }]; // c4: idempotent
   agent.ripa.effects = [...effects, cmd.effect_id].sort(byString);
-  return [{ type: "effect.performed", effect_id: cmd.effect_id, provider_id: cmd.provider_id, capability: cmd.capability }];
+  return [
+    { type: "effect.performed", effect_id: cmd.effect_id, provider_id: cmd.provider_id, capability: cmd.capability },
+  ];
 };
 
 /** OP-6.7 ripa.evolve */
 export const evolve = (world, cmd, agent) => {
   checkQuiescent(agent); // c1
-  if (!authorised(agent, cmd.authorization)) throw I3(`${cmd.authorization.custodian} is not a custodian of the agent`, ["authorization", "custodian"]); // c2
+  if (!authorised(agent, cmd.authorization))
+    throw I3(`${cmd.authorization.custodian} is not a custodian of the agent`, ["authorization", "custodian"]); // c2
   const body = agent.substrate.body;
-  if (body.lineage.includes(cmd.revision)) throw I3(`revision ${cmd.revision} is already in the body lineage`, ["revision"]); // c3
+  if (body.lineage.includes(cmd.revision))
+    throw I3(`revision ${cmd.revision} is already in the body lineage`, ["revision"]); // c3
   body.revision = cmd.revision;
   body.lineage.push(cmd.revision);
   return [{ type: "body.evolved", revision: cmd.revision }];
@@ -148,7 +166,8 @@ export const evolve = (world, cmd, agent) => {
 /** OP-6.8 ripa.identity_update */
 export const identityUpdate = (world, cmd, agent) => {
   checkQuiescent(agent); // c1
-  if (!authorised(agent, cmd.authorization)) throw I1(`${cmd.authorization.custodian} is not a custodian of the agent`, ["authorization", "custodian"]); // c2
+  if (!authorised(agent, cmd.authorization))
+    throw I1(`${cmd.authorization.custodian} is not a custodian of the agent`, ["authorization", "custodian"]); // c2
   const record = agent.substrate.identity;
   record.designation = cmd.designation;
   record.identity_version += 1;
@@ -168,7 +187,10 @@ export const replicate = (world, cmd, agent) => {
   checkQuiescent(agent); // c1
   const id = cmd.execution.execution_id;
   if (id === agent.ripa.execution.execution_id || agent.ripa.replicas.some((r) => r.execution_id === id)) {
-    throw new Refusal("DUPLICATE_ID", null, `execution ${id} is already bound to the agent`, ["execution", "execution_id"]); // c2
+    throw new Refusal("DUPLICATE_ID", null, `execution ${id} is already bound to the agent`, [
+      "execution",
+      "execution_id",
+    ]); // c2
   }
   agent.ripa.replicas = [...agent.ripa.replicas, cmd.execution].sort(byExecutionId); // holds no authority
   return [{ type: "replica.created", execution_id: id }];
@@ -178,9 +200,11 @@ export const replicate = (world, cmd, agent) => {
 export const descend = (world, cmd, agent) => {
   checkQuiescent(agent); // c1
   const head = agent.store.chain[agent.store.chain.length - 1].version_id;
-  if (agent.store.quarantined.includes(head)) throw new Refusal("JANMA_DISTILLATION_OBLIGATION", "J-4", "the store head is quarantined", ["agent"]); // c2
+  if (agent.store.quarantined.includes(head))
+    throw new Refusal("JANMA_DISTILLATION_OBLIGATION", "J-4", "the store head is quarantined", ["agent"]); // c2
   const { ripa } = agent;
-  const events = mint(world, { // c3 (root never used, AD-1) is mint's first check; the parent's providers are unique
+  const events = mint(world, {
+    // c3 (root never used, AD-1) is mint's first check; the parent's providers are unique
     root: cmd.root,
     base_digest: agent.identity.base_digest,
     designation: cmd.designation,

@@ -8,7 +8,17 @@
  * Rewriting the whole file is also what W-7.2 asks for: once a life is distilled its trace is no
  * longer in the state, so it is in no file either (an append-only log of commands would keep it).
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 
 const FILE = "state.json";
@@ -41,7 +51,9 @@ export const openSnapshot = (dir, empty) => {
     try {
       state = JSON.parse(text);
     } catch (e) {
-      throw new Error(`${file} is not the JSON snapshot this program writes (${/** @type {Error} */ (e).message}); was the data directory used by another program?`);
+      throw new Error(
+        `${file} is not the JSON snapshot this program writes (${/** @type {Error} */ (e).message}); was the data directory used by another program?`,
+      );
     }
   }
   const save = (next) => {

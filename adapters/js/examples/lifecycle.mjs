@@ -73,15 +73,24 @@ const grantable = (g, offered) =>
 
 const holds = (p, instance, now) => {
   switch (p.op) {
-    case "acts_at_least": return instance.acts >= p.n;
-    case "failures_at_least": return instance.failures >= p.n;
-    case "consecutive_failures_at_least": return instance.consecutive_failures >= p.n;
-    case "ticks_since_birth_at_least": return now - instance.born_tick >= p.n;
-    case "tool_used": return instance.tools_used.includes(p.tool);
-    case "all": return p.of.every((q) => holds(q, instance, now));
-    case "any": return p.of.some((q) => holds(q, instance, now));
-    case "not": return !holds(p.of, instance, now);
-    default: throw new Error(`termination predicate ${JSON.stringify(p.op)} is not one of D-015's`);
+    case "acts_at_least":
+      return instance.acts >= p.n;
+    case "failures_at_least":
+      return instance.failures >= p.n;
+    case "consecutive_failures_at_least":
+      return instance.consecutive_failures >= p.n;
+    case "ticks_since_birth_at_least":
+      return now - instance.born_tick >= p.n;
+    case "tool_used":
+      return instance.tools_used.includes(p.tool);
+    case "all":
+      return p.of.every((q) => holds(q, instance, now));
+    case "any":
+      return p.of.some((q) => holds(q, instance, now));
+    case "not":
+      return !holds(p.of, instance, now);
+    default:
+      throw new Error(`termination predicate ${JSON.stringify(p.op)} is not one of D-015's`);
   }
 };
 
@@ -98,13 +107,21 @@ const withdraw = (instance, reason, tick) => {
 /** OP-2.1 janma.conceive */
 export const conceive = (world, cmd, agent) => {
   checkQuiescent(agent); // c1
-  if (own(agent.instances, cmd.instance_id) !== undefined) throw new Refusal("DUPLICATE_ID", null, `instance ${cmd.instance_id} exists`, ["instance_id"]); // c2
+  if (own(agent.instances, cmd.instance_id) !== undefined)
+    throw new Refusal("DUPLICATE_ID", null, `instance ${cmd.instance_id} exists`, ["instance_id"]); // c2
   if (Object.values(agent.instances).some((i) => i.nonce === cmd.nonce)) {
-    throw new Refusal("ADVAITA_PROJECTION_STATEFUL", "AD-2", `nonce ${cmd.nonce} is already used by an instance of this agent`, ["nonce"]); // c3
+    throw new Refusal(
+      "ADVAITA_PROJECTION_STATEFUL",
+      "AD-2",
+      `nonce ${cmd.nonce} is already used by an instance of this agent`,
+      ["nonce"],
+    ); // c3
   }
   const { base_digest, store_version } = cmd.manifest.substrate;
-  if (base_digest !== agent.identity.base_digest) throw J1("the manifest's base digest is not the agent's", ["manifest", "substrate", "base_digest"]); // c4
-  if (agent.store.quarantined.includes(store_version)) throw J4(`store version ${store_version} is quarantined`, ["manifest", "substrate", "store_version"]); // c5
+  if (base_digest !== agent.identity.base_digest)
+    throw J1("the manifest's base digest is not the agent's", ["manifest", "substrate", "base_digest"]); // c4
+  if (agent.store.quarantined.includes(store_version))
+    throw J4(`store version ${store_version} is quarantined`, ["manifest", "substrate", "store_version"]); // c5
 
   agent.instances[cmd.instance_id] = {
     instance_id: cmd.instance_id,
@@ -134,17 +151,25 @@ export const conceive = (world, cmd, agent) => {
 export const birth = (world, cmd, agent) => {
   checkQuiescent(agent); // c1
   const instance = instanceOf(agent, cmd.instance_id); // c2
-  if (instance.state !== "conceived") throw J1(`instance ${instance.instance_id} is ${instance.state}, not conceived`, ["instance_id"]); // c3
-  if (!agent.store.chain.some((v) => v.version_id === instance.born_from)) throw J1("the pinned store version is not in the current chain", ["instance_id"]); // c4
-  if (agent.store.quarantined.includes(instance.born_from)) throw J1("the pinned store version is quarantined", ["instance_id"]); // c5
+  if (instance.state !== "conceived")
+    throw J1(`instance ${instance.instance_id} is ${instance.state}, not conceived`, ["instance_id"]); // c3
+  if (!agent.store.chain.some((v) => v.version_id === instance.born_from))
+    throw J1("the pinned store version is not in the current chain", ["instance_id"]); // c4
+  if (agent.store.quarantined.includes(instance.born_from))
+    throw J1("the pinned store version is quarantined", ["instance_id"]); // c5
   const manifest = livesOf(agent).manifests[instance.instance_id];
-  manifest.tool_bindings.forEach((b, i) => { // c6: one offered entry must have every capability of the binding
-    if (!cmd.environment.tools.some((t) => t.tool === b.tool && b.capabilities.every((c) => t.capabilities.includes(c)))) {
+  manifest.tool_bindings.forEach((b, i) => {
+    // c6: one offered entry must have every capability of the binding
+    if (
+      !cmd.environment.tools.some((t) => t.tool === b.tool && b.capabilities.every((c) => t.capabilities.includes(c)))
+    ) {
       throw J1(`tool ${b.tool} is not offered with the capabilities its binding declares`, ["environment", "tools"]);
     }
   });
-  manifest.capability_grants.forEach((g) => { // c7
-    if (!grantable(g, cmd.environment.grantable)) throw J1(`capability grant ${g} is not grantable`, ["environment", "grantable"]);
+  manifest.capability_grants.forEach((g) => {
+    // c7
+    if (!grantable(g, cmd.environment.grantable))
+      throw J1(`capability grant ${g} is not grantable`, ["environment", "grantable"]);
   });
 
   instance.state = "ready";
@@ -159,19 +184,37 @@ export const act = (world, cmd, agent) => {
   checkQuiescent(agent); // c1
   const instance = instanceOf(agent, cmd.instance_id); // c2
   if (instance.state === "conceived") throw J1(`instance ${instance.instance_id} was never born`, ["instance_id"]); // c3
-  if (instance.state === "withdrawn" || instance.state === "dissolved") throw J3(`instance ${instance.instance_id} is ${instance.state}`, ["instance_id"]); // c4
+  if (instance.state === "withdrawn" || instance.state === "dissolved")
+    throw J3(`instance ${instance.instance_id} is ${instance.state}`, ["instance_id"]); // c4
   const { signed } = cmd;
   const { action } = signed;
-  const signature = digestOf("action", { identity: signed.identity, nonce: signed.nonce, manifest_digest: signed.manifest_digest, action });
-  if (signed.identity !== agent.identity.identity || signed.nonce !== instance.nonce || signed.manifest_digest !== instance.manifest_digest
-    || action.tick !== cmd.tick || signed.signature !== signature) {
-    throw new Refusal("ADVAITA_ATTRIBUTION_LOST", "AD-4", "the act is not signed by this projection (D-021)", ["signed"]); // c5
+  const signature = digestOf("action", {
+    identity: signed.identity,
+    nonce: signed.nonce,
+    manifest_digest: signed.manifest_digest,
+    action,
+  });
+  if (
+    signed.identity !== agent.identity.identity ||
+    signed.nonce !== instance.nonce ||
+    signed.manifest_digest !== instance.manifest_digest ||
+    action.tick !== cmd.tick ||
+    signed.signature !== signature
+  ) {
+    throw new Refusal("ADVAITA_ATTRIBUTION_LOST", "AD-4", "the act is not signed by this projection (D-021)", [
+      "signed",
+    ]); // c5
   }
   const manifest = livesOf(agent).manifests[instance.instance_id];
-  if (cmd.tick >= instance.born_tick + manifest.ttl_ticks) throw J3(`the lifetime ended at tick ${instance.born_tick + manifest.ttl_ticks}`, ["tick"]); // c6
+  if (cmd.tick >= instance.born_tick + manifest.ttl_ticks)
+    throw J3(`the lifetime ended at tick ${instance.born_tick + manifest.ttl_ticks}`, ["tick"]); // c6
   const binding = manifest.tool_bindings.find((b) => b.tool === action.tool);
-  if (!instance.tools.includes(action.tool) || binding === undefined || !binding.capabilities.includes(action.capability)
-    || !instance.grants.some((g) => covers(g, action.capability))) {
+  if (
+    !instance.tools.includes(action.tool) ||
+    binding === undefined ||
+    !binding.capabilities.includes(action.capability) ||
+    !instance.grants.some((g) => covers(g, action.capability))
+  ) {
     throw J2(`${action.tool} / ${action.capability} is not in the instance's scope`, ["signed", "action"]); // c7
   }
 
@@ -186,9 +229,18 @@ export const act = (world, cmd, agent) => {
   instance.tools_used = sortedSet([...instance.tools_used, action.tool]);
   livesOf(agent).traces[instance.instance_id].push(...action.trace);
   instance.trace_entries += action.trace.length;
-  const events = [{ type: "instance.acted", instance_id: instance.instance_id, tool: action.tool, capability: action.capability, outcome: action.outcome }];
+  const events = [
+    {
+      type: "instance.acted",
+      instance_id: instance.instance_id,
+      tool: action.tool,
+      capability: action.capability,
+      outcome: action.outcome,
+    },
+  ];
   const fired = manifest.termination_conditions.find((c) => holds(c.when, instance, cmd.tick));
-  if (fired !== undefined) events.push(withdraw(instance, { kind: "termination_condition", condition_id: fired.id }, cmd.tick));
+  if (fired !== undefined)
+    events.push(withdraw(instance, { kind: "termination_condition", condition_id: fired.id }, cmd.tick));
   return events;
 };
 
@@ -211,7 +263,8 @@ export const expire = (world, cmd, agent) => {
 export const withdrawInstance = (world, cmd, agent) => {
   const instance = instanceOf(agent, cmd.instance_id); // c1
   if (instance.state === "conceived") throw J1(`instance ${instance.instance_id} was never born`, ["instance_id"]); // c2
-  if (instance.state === "withdrawn" || instance.state === "dissolved") throw J4(`instance ${instance.instance_id} is already ${instance.state}`, ["instance_id"]); // c3
+  if (instance.state === "withdrawn" || instance.state === "dissolved")
+    throw J4(`instance ${instance.instance_id} is already ${instance.state}`, ["instance_id"]); // c3
   return [withdraw(instance, { kind: cmd.reason }, cmd.tick)];
 };
 
@@ -232,7 +285,9 @@ const sensitivityOf = (grant, category, dimension) => {
 
 /** A disposition of `category` may persist iff both its storage and its training sensitivity are at or below the ceiling. */
 const consents = (grant, category) =>
-  PERSIST_DIMENSIONS.every((dim) => SENSITIVITY[sensitivityOf(grant, category, dim)] <= SENSITIVITY[grant.persist_ceiling]);
+  PERSIST_DIMENSIONS.every(
+    (dim) => SENSITIVITY[sensitivityOf(grant, category, dim)] <= SENSITIVITY[grant.persist_ceiling],
+  );
 
 /** D-010: some 4 consecutive tokens of the guidance are 4 consecutive tokens of the trace. */
 const leaks = (guidance, trace) => {
@@ -246,25 +301,38 @@ const leaks = (guidance, trace) => {
 };
 
 /** Every distillate id the agent has used: by an obligation (whatever its outcome) or by its store. */
-const distillateIdsUsed = (agent) => new Set([
-  ...Object.values(agent.obligations).map((o) => o.distillate_id),
-  ...agent.store.distillates.map((d) => d.distillate_id),
-  ...agent.store.excisions.flatMap((x) => x.excised.map((d) => d.distillate_id)),
-]);
+const distillateIdsUsed = (agent) =>
+  new Set([
+    ...Object.values(agent.obligations).map((o) => o.distillate_id),
+    ...agent.store.distillates.map((d) => d.distillate_id),
+    ...agent.store.excisions.flatMap((x) => x.excised.map((d) => d.distillate_id)),
+  ]);
 
 /** OP-2.7 janma.distil */
 export const distil = (world, cmd, agent) => {
   const instance = instanceOf(agent, cmd.instance_id); // c1
   if (instance.state !== "withdrawn" || instance.obligation_id !== null) {
-    throw J4(`instance ${instance.instance_id} is ${instance.state}${instance.obligation_id === null ? "" : " and already distilled"}`, ["instance_id"]); // c2
+    throw J4(
+      `instance ${instance.instance_id} is ${instance.state}${instance.obligation_id === null ? "" : " and already distilled"}`,
+      ["instance_id"],
+    ); // c2
   }
-  if (own(agent.obligations, cmd.obligation_id) !== undefined) throw new Refusal("DUPLICATE_ID", null, `obligation ${cmd.obligation_id} exists`, ["obligation_id"]); // c3
+  if (own(agent.obligations, cmd.obligation_id) !== undefined)
+    throw new Refusal("DUPLICATE_ID", null, `obligation ${cmd.obligation_id} exists`, ["obligation_id"]); // c3
   const failure = validate("SamskaraDistillate", cmd.distillate); // c4 (D-028)
-  if (failure !== null) throw S1(`the distillate is not a SamskaraDistillate: ${failure.message}`, ["distillate", ...failure.path]);
+  if (failure !== null)
+    throw S1(`the distillate is not a SamskaraDistillate: ${failure.message}`, ["distillate", ...failure.path]);
   const d = cmd.distillate;
-  if (d.source.identity !== agent.identity.identity || d.source.nonce !== instance.nonce || d.source.instance_id !== instance.instance_id
-    || d.born_from !== instance.born_from) {
-    throw new Refusal("ADVAITA_ATTRIBUTION_LOST", "AD-4", "the distillate is not attributed to this instance", ["distillate", "source"]); // c5
+  if (
+    d.source.identity !== agent.identity.identity ||
+    d.source.nonce !== instance.nonce ||
+    d.source.instance_id !== instance.instance_id ||
+    d.born_from !== instance.born_from
+  ) {
+    throw new Refusal("ADVAITA_ATTRIBUTION_LOST", "AD-4", "the distillate is not attributed to this instance", [
+      "distillate",
+      "source",
+    ]); // c5
   }
   // c6: the signal is the principal's: computed under the manifest's satisfaction model (D-053;
   // null is the reference formula, compared exactly), and a confidence of 0 only with valence 0 and
@@ -272,25 +340,44 @@ export const distil = (world, cmd, agent) => {
   const lives = livesOf(agent);
   const manifest = lives.manifests[instance.instance_id];
   if (d.signal.model_version !== manifest.distillation_policy.satisfaction_model) {
-    throw S2("the signal was not computed under the principal's declared satisfaction model", ["distillate", "signal", "model_version"]);
+    throw S2("the signal was not computed under the principal's declared satisfaction model", [
+      "distillate",
+      "signal",
+      "model_version",
+    ]);
   }
-  if (d.signal.confidence === 0 && d.signal.valence !== 0) throw S2("a zero-confidence signal carries no valence", ["distillate", "signal", "valence"]);
-  if (d.signal.confidence === 0 && d.dispositions.length > 0) throw S2("a zero-confidence signal backs no disposition", ["distillate", "dispositions"]);
+  if (d.signal.confidence === 0 && d.signal.valence !== 0)
+    throw S2("a zero-confidence signal carries no valence", ["distillate", "signal", "valence"]);
+  if (d.signal.confidence === 0 && d.dispositions.length > 0)
+    throw S2("a zero-confidence signal backs no disposition", ["distillate", "dispositions"]);
   const valence = d.signal.valence;
-  d.dispositions.forEach((p, i) => { // c7 (D-012)
+  d.dispositions.forEach((p, i) => {
+    // c7 (D-012)
     if (Math.sign(p.weight) !== Math.sign(valence) || Math.abs(p.weight) > Math.abs(valence)) {
       throw S2(`weight ${p.weight} does not carry the valence ${valence}`, ["distillate", "dispositions", i, "weight"]);
     }
   });
-  d.dispositions.forEach((p, i) => { // c8 (D-011, D-058)
-    if (!consents(manifest.consent_scope, p.category)) throw S1(`category ${p.category} may not persist under the consent grant for both storage and training`, ["distillate", "dispositions", i, "category"]);
+  d.dispositions.forEach((p, i) => {
+    // c8 (D-011, D-058)
+    if (!consents(manifest.consent_scope, p.category))
+      throw S1(`category ${p.category} may not persist under the consent grant for both storage and training`, [
+        "distillate",
+        "dispositions",
+        i,
+        "category",
+      ]);
   });
   const trace = lives.traces[instance.instance_id];
-  d.dispositions.forEach((p, i) => { // c9
-    if (leaks(p.guidance, trace)) throw S1("the guidance repeats 4 consecutive tokens of the trace", ["distillate", "dispositions", i, "guidance"]);
+  d.dispositions.forEach((p, i) => {
+    // c9
+    if (leaks(p.guidance, trace))
+      throw S1("the guidance repeats 4 consecutive tokens of the trace", ["distillate", "dispositions", i, "guidance"]);
   });
   if (distillateIdsUsed(agent).has(d.distillate_id)) {
-    throw new Refusal("ADVAITA_RECONCILIATION_DIVERGED", "AD-3", `distillate id ${d.distillate_id} was used before`, ["distillate", "distillate_id"]); // c10
+    throw new Refusal("ADVAITA_RECONCILIATION_DIVERGED", "AD-3", `distillate id ${d.distillate_id} was used before`, [
+      "distillate",
+      "distillate_id",
+    ]); // c10
   }
 
   const entries = trace.length;
@@ -324,9 +411,11 @@ export const distil = (world, cmd, agent) => {
 /** OP-2.8 janma.dissolve */
 export const dissolve = (world, cmd, agent) => {
   const instance = instanceOf(agent, cmd.instance_id); // c1
-  if (instance.state !== "withdrawn") throw J4(`instance ${instance.instance_id} is ${instance.state}, not withdrawn`, ["instance_id"]); // c2
+  if (instance.state !== "withdrawn")
+    throw J4(`instance ${instance.instance_id} is ${instance.state}, not withdrawn`, ["instance_id"]); // c2
   const obligation = instance.obligation_id === null ? undefined : own(agent.obligations, instance.obligation_id);
-  if (obligation === undefined || obligation.status !== "discharged") throw J4(`instance ${instance.instance_id}'s obligation is not discharged`, ["instance_id"]); // c3
+  if (obligation === undefined || obligation.status !== "discharged")
+    throw J4(`instance ${instance.instance_id}'s obligation is not discharged`, ["instance_id"]); // c3
   instance.state = "dissolved";
   return [{ type: "instance.dissolved", instance_id: instance.instance_id }];
 };
@@ -344,7 +433,10 @@ export const discharge = (agent, obligation, outcome) => {
   obligation.outcome = outcome;
   delete livesOf(agent).held[obligation.obligation_id];
   const events = [{ type: "custody.discharged", obligation_id: obligation.obligation_id, outcome }];
-  const failSafe = obligation.kind === "corrective" && (outcome === "declined" || outcome === "escalated") ? obligation.fail_safe : null;
+  const failSafe =
+    obligation.kind === "corrective" && (outcome === "declined" || outcome === "escalated")
+      ? obligation.fail_safe
+      : null;
   const version = failSafe?.store_version;
   if (failSafe !== null && !agent.store.quarantined.includes(version)) {
     agent.store.quarantined = [...agent.store.quarantined, version].sort(byString);
@@ -356,23 +448,29 @@ export const discharge = (agent, obligation, outcome) => {
 /** OP-3.1 custody.attempt */
 export const custodyAttempt = (world, cmd, agent) => {
   const obligation = obligationOf(agent, cmd.obligation_id); // c1
-  if (obligation.status !== "pending") throw J4(`obligation ${obligation.obligation_id} is already discharged`, ["obligation_id"]); // c2
+  if (obligation.status !== "pending")
+    throw J4(`obligation ${obligation.obligation_id} is already discharged`, ["obligation_id"]); // c2
   // c3, strict: the deadline tick belongs to custody.expire (D-060)
-  if (cmd.tick >= obligation.deadline_tick) throw J4(`the deadline is tick ${obligation.deadline_tick}; an attempt comes before it`, ["tick"]);
+  if (cmd.tick >= obligation.deadline_tick)
+    throw J4(`the deadline is tick ${obligation.deadline_tick}; an attempt comes before it`, ["tick"]);
   if (obligation.attempts >= obligation.max_retries + 1) throw J4("no attempt is left", ["obligation_id"]); // c4
 
   obligation.attempts += 1;
-  const events = [{ type: "custody.attempted", obligation_id: obligation.obligation_id, ack: cmd.ack, attempts: obligation.attempts }];
+  const events = [
+    { type: "custody.attempted", obligation_id: obligation.obligation_id, ack: cmd.ack, attempts: obligation.attempts },
+  ];
   if (cmd.ack === "declined") return [...events, ...discharge(agent, obligation, "declined")];
   if (obligation.kind === "reinforcing") return [...events, ...discharge(agent, obligation, "best_effort")];
-  if (obligation.attempts === obligation.max_retries + 1) return [...events, ...discharge(agent, obligation, "escalated")];
+  if (obligation.attempts === obligation.max_retries + 1)
+    return [...events, ...discharge(agent, obligation, "escalated")];
   return events; // a corrective delivery deferred or lost, with attempts left: still pending
 };
 
 /** OP-3.2 custody.expire */
 export const custodyExpire = (world, cmd, agent) => {
   const obligation = obligationOf(agent, cmd.obligation_id); // c1
-  if (obligation.status !== "pending") throw J4(`obligation ${obligation.obligation_id} is already discharged`, ["obligation_id"]); // c2
+  if (obligation.status !== "pending")
+    throw J4(`obligation ${obligation.obligation_id} is already discharged`, ["obligation_id"]); // c2
   if (cmd.tick < obligation.deadline_tick) throw J4(`the deadline is tick ${obligation.deadline_tick}`, ["tick"]); // c3
   return discharge(agent, obligation, obligation.kind === "corrective" ? "escalated" : "best_effort");
 };

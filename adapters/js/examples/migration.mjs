@@ -14,23 +14,41 @@
 import { Refusal } from "../index.mjs";
 import { digestOf } from "./canonical.mjs";
 import { byString, providerSet } from "./world.mjs";
-import { I1, I2, I3, I4, I5, advanceEpoch, authorised, bySurfaceId, checkLabels, checkTokenFresh, continuityOf } from "./continuity.mjs";
+import {
+  I1,
+  I2,
+  I3,
+  I4,
+  I5,
+  advanceEpoch,
+  authorised,
+  bySurfaceId,
+  checkLabels,
+  checkTokenFresh,
+  continuityOf,
+} from "./continuity.mjs";
 
 /** OP-7.c1: the named migration is the one in progress, else NOT_FOUND (G-38). */
 const inProgress = (agent, migrationId) => {
   const migration = agent.ripa.migration;
-  if (migration === null || migration.migration_id !== migrationId) throw new Refusal("NOT_FOUND", null, `migration ${migrationId} is not in progress`, ["migration_id"]);
+  if (migration === null || migration.migration_id !== migrationId)
+    throw new Refusal("NOT_FOUND", null, `migration ${migrationId} is not in progress`, ["migration_id"]);
   return migration;
 };
 
 /** A phase out of order is I4. */
 const checkPhase = (migration, phase) => {
-  if (migration.phase !== phase) throw I4(`migration ${migration.migration_id} is ${migration.phase}, not ${phase}`, ["migration_id"]);
+  if (migration.phase !== phase)
+    throw I4(`migration ${migration.migration_id} is ${migration.phase}, not ${phase}`, ["migration_id"]);
 };
 
 const fenceOf = (agent, migrationId) => agent.ripa.fences.find((f) => f.migration_id === migrationId);
 
-const markerEvent = (marker) => ({ type: "migration.marker", migration_id: marker.migration_id, status: marker.status });
+const markerEvent = (marker) => ({
+  type: "migration.marker",
+  migration_id: marker.migration_id,
+  status: marker.status,
+});
 
 const capabilitiesOf = (providers) => new Set(providers.flatMap((p) => p.capabilities));
 
@@ -46,14 +64,21 @@ export const fence = (world, cmd, agent) => {
   const { ripa } = agent;
   if (ripa.migration !== null) throw I4(`migration ${ripa.migration.migration_id} is in progress`, ["migration_id"]); // c1
   const { migrations } = continuityOf(agent);
-  if (migrations.includes(cmd.migration_id)) throw new Refusal("DUPLICATE_ID", null, `migration ${cmd.migration_id} was started before`, ["migration_id"]); // c2
+  if (migrations.includes(cmd.migration_id))
+    throw new Refusal("DUPLICATE_ID", null, `migration ${cmd.migration_id} was started before`, ["migration_id"]); // c2
   if (ripa.live_attempts.length > 0) throw I4(`task ${ripa.live_attempts[0].task_id} has a live attempt`, ["agent"]); // c3
   checkTokenFresh(agent, cmd.token); // c4
 
   migrations.push(cmd.migration_id);
   const generation = ripa.authority.generation + 1;
   const epoch = advanceEpoch(agent, cmd.token, generation, null); // no holder while fenced
-  ripa.fences.push({ migration_id: cmd.migration_id, status: "preparing", body_revision: agent.substrate.body.revision, source_generation: generation, bundle_digest: null });
+  ripa.fences.push({
+    migration_id: cmd.migration_id,
+    status: "preparing",
+    body_revision: agent.substrate.body.revision,
+    source_generation: generation,
+    bundle_digest: null,
+  });
   ripa.migration = {
     migration_id: cmd.migration_id,
     phase: "fenced",
@@ -98,31 +123,62 @@ export const validateTarget = (world, cmd, agent) => {
   const migration = inProgress(agent, cmd.migration_id); // OP-7.c1
   checkPhase(migration, "checkpointed"); // c1
   const { bundle } = migration;
-  if (cmd.bundle_digest !== migration.bundle_digest) throw I2("the bundle digest is not the checkpoint's (corrupt artefact)", ["bundle_digest"]); // c2
+  if (cmd.bundle_digest !== migration.bundle_digest)
+    throw I2("the bundle digest is not the checkpoint's (corrupt artefact)", ["bundle_digest"]); // c2
   const installed = agent.substrate.identity;
-  if (bundle.identity !== agent.identity.identity || bundle.identity_version !== installed.identity_version) throw I1("the bundle's identity is not the installed one", ["bundle_digest"]); // c3
+  if (bundle.identity !== agent.identity.identity || bundle.identity_version !== installed.identity_version)
+    throw I1("the bundle's identity is not the installed one", ["bundle_digest"]); // c3
   const { target } = cmd;
-  if (target.body_revision !== bundle.body_revision) throw I3(`target body ${target.body_revision} is not the bundle's ${bundle.body_revision}`, ["target", "body_revision"]); // c4
+  if (target.body_revision !== bundle.body_revision)
+    throw I3(`target body ${target.body_revision} is not the bundle's ${bundle.body_revision}`, [
+      "target",
+      "body_revision",
+    ]); // c4
   if (target.execution.execution_id === migration.source_execution_id) {
-    throw new Refusal("DUPLICATE_ID", null, `the target execution is the source ${migration.source_execution_id}`, ["target", "execution", "execution_id"]); // c5
+    throw new Refusal("DUPLICATE_ID", null, `the target execution is the source ${migration.source_execution_id}`, [
+      "target",
+      "execution",
+      "execution_id",
+    ]); // c5
   }
   const seen = new Set();
-  target.providers.forEach((p, i) => { // c6
-    if (seen.has(p.provider_id)) throw new Refusal("DUPLICATE_ID", null, `target provider ${p.provider_id} is listed twice`, ["target", "providers", i, "provider_id"]);
+  target.providers.forEach((p, i) => {
+    // c6
+    if (seen.has(p.provider_id))
+      throw new Refusal("DUPLICATE_ID", null, `target provider ${p.provider_id} is listed twice`, [
+        "target",
+        "providers",
+        i,
+        "provider_id",
+      ]);
     seen.add(p.provider_id);
   });
   const granted = capabilitiesOf(target.providers);
-  for (const c of bundle.required_capabilities) { // c7: fail closed
+  for (const c of bundle.required_capabilities) {
+    // c7: fail closed
     if (!granted.has(c)) throw I5(`no target provider grants the required capability ${c}`, ["target", "providers"]);
   }
   const delta = deltaOf(capabilitiesOf(agent.ripa.providers), granted);
-  if (delta.gained.length > 0 && (cmd.gain_authorization === null || !authorised(agent, cmd.gain_authorization))) { // c8
+  if (delta.gained.length > 0 && (cmd.gain_authorization === null || !authorised(agent, cmd.gain_authorization))) {
+    // c8
     throw I5(`the target gains ${delta.gained.join(", ")} without a valid gain authorisation`, ["gain_authorization"]);
   }
 
-  const marker = { migration_id: migration.migration_id, status: "importing", target_execution_id: target.execution.execution_id };
+  const marker = {
+    migration_id: migration.migration_id,
+    status: "importing",
+    target_execution_id: target.execution.execution_id,
+  };
   agent.ripa.marker = marker;
-  Object.assign(migration, { phase: "validated", target: { execution: target.execution, providers: providerSet(target.providers), body_revision: target.body_revision }, delta });
+  Object.assign(migration, {
+    phase: "validated",
+    target: {
+      execution: target.execution,
+      providers: providerSet(target.providers),
+      body_revision: target.body_revision,
+    },
+    delta,
+  });
   return [{ type: "migration.validated", migration_id: migration.migration_id, delta }, markerEvent(marker)];
 };
 
@@ -132,8 +188,10 @@ export const bind = (world, cmd, agent) => {
   checkPhase(migration, "validated"); // c1
   checkLabels(cmd.labels); // c2
   const seen = new Set();
-  cmd.surfaces.forEach((s, i) => { // c3
-    if (seen.has(s.surface_id)) throw new Refusal("DUPLICATE_ID", null, `surface ${s.surface_id} is listed twice`, ["surfaces", i, "surface_id"]);
+  cmd.surfaces.forEach((s, i) => {
+    // c3
+    if (seen.has(s.surface_id))
+      throw new Refusal("DUPLICATE_ID", null, `surface ${s.surface_id} is listed twice`, ["surfaces", i, "surface_id"]);
     seen.add(s.surface_id);
   });
 
@@ -158,9 +216,11 @@ export const resume = (world, cmd, agent) => {
   checkTokenFresh(agent, cmd.token); // c2
   const { bundle } = migration;
   const { identity, memory, body } = agent.substrate;
-  if (digestOf("identityRecord", identity) !== bundle.identity_record_digest) throw I1("the installed identity record is not the bundle's"); // c3
+  if (digestOf("identityRecord", identity) !== bundle.identity_record_digest)
+    throw I1("the installed identity record is not the bundle's"); // c3
   const storeHead = agent.store.chain[agent.store.chain.length - 1].version_id;
-  if (memory.ancestry[memory.ancestry.length - 1] !== bundle.memory_head || storeHead !== bundle.store_head) throw I2("memory or store head is not the bundle's"); // c4
+  if (memory.ancestry[memory.ancestry.length - 1] !== bundle.memory_head || storeHead !== bundle.store_head)
+    throw I2("memory or store head is not the bundle's"); // c4
   if (body.revision !== bundle.body_revision) throw I3("the body revision is not the bundle's"); // c5
 
   const { ripa } = agent;
@@ -197,8 +257,10 @@ export const resume = (world, cmd, agent) => {
 /** OP-7.7 ripa.migration_cancel */
 export const cancel = (world, cmd, agent) => {
   const migration = inProgress(agent, cmd.migration_id); // c1
-  if (!cmd.no_target_active) throw I4("a target may be active; rollback needs the decision that none is", ["no_target_active"]); // c2
-  if (!authorised(agent, cmd.authorization)) throw I4(`${cmd.authorization.custodian} is not a custodian of the agent`, ["authorization", "custodian"]); // c3
+  if (!cmd.no_target_active)
+    throw I4("a target may be active; rollback needs the decision that none is", ["no_target_active"]); // c2
+  if (!authorised(agent, cmd.authorization))
+    throw I4(`${cmd.authorization.custodian} is not a custodian of the agent`, ["authorization", "custodian"]); // c3
 
   const { ripa } = agent;
   ripa.fences = ripa.fences.filter((f) => f.migration_id !== migration.migration_id);

@@ -22,7 +22,9 @@ export const declaredFamilies = (argv, all) => {
   const named = value.split(",");
   const unknown = named.filter((f) => !all.includes(f));
   if (value === "" || unknown.length > 0) {
-    process.stderr.write(`--families takes a non-empty comma-separated subset of ${all.join(", ")}; got ${JSON.stringify(value)}\n`);
+    process.stderr.write(
+      `--families takes a non-empty comma-separated subset of ${all.join(", ")}; got ${JSON.stringify(value)}\n`,
+    );
     process.exit(2);
   }
   return all.filter((f) => named.includes(f));
@@ -30,4 +32,8 @@ export const declaredFamilies = (argv, all) => {
 
 /** The operations of `operations` (by op) that the declared `families` allow, `advaita.mint` always. */
 export const allowedOperations = (operations, families) =>
-  Object.fromEntries(Object.entries(operations).filter(([op]) => op === "advaita.mint" || families.includes(OPERATION_FAMILY.get(op) ?? "")));
+  Object.fromEntries(
+    Object.entries(operations).filter(
+      ([op]) => op === "advaita.mint" || families.includes(OPERATION_FAMILY.get(op) ?? ""),
+    ),
+  );

@@ -24,7 +24,10 @@ export const byString = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 export const sortedSet = (xs) => [...new Set(xs)].sort(byString);
 
 /** The values of a map keyed by id, in the order of their keys (TAB-5's "sorted by …_id"). */
-export const valuesByKey = (map) => Object.keys(map).sort(byString).map((k) => map[k]);
+export const valuesByKey = (map) =>
+  Object.keys(map)
+    .sort(byString)
+    .map((k) => map[k]);
 
 /** A map's own entry, never one inherited from Object.prototype (an id may be "constructor"). */
 export const own = (map, key) => (Object.hasOwn(map, key) ? map[key] : undefined);
@@ -48,7 +51,8 @@ export const agentOf = (world, identity, path = ["agent"]) => {
  * each guarded operation states the check where OPERATIONS.md lists it.
  */
 export const checkQuiescent = (agent) => {
-  if (agent.ripa.migration !== null) throw new Refusal("RIPA_AUTHORITY_CONFLICT", "I4", `migration ${agent.ripa.migration.migration_id} is in progress`);
+  if (agent.ripa.migration !== null)
+    throw new Refusal("RIPA_AUTHORITY_CONFLICT", "I4", `migration ${agent.ripa.migration.migration_id} is in progress`);
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -56,7 +60,9 @@ export const checkQuiescent = (agent) => {
 
 /** OP-5.2: a provider grant's capabilities are a set; providers are sorted by provider_id. */
 export const providerSet = (providers) =>
-  providers.map((p) => ({ ...p, capabilities: sortedSet(p.capabilities) })).sort((a, b) => byString(a.provider_id, b.provider_id));
+  providers
+    .map((p) => ({ ...p, capabilities: sortedSet(p.capabilities) }))
+    .sort((a, b) => byString(a.provider_id, b.provider_id));
 
 /** OP-5.1. */
 export const mint = (world, cmd) => {
@@ -65,7 +71,12 @@ export const mint = (world, cmd) => {
   }
   const seen = new Set();
   cmd.providers.forEach((p, i) => {
-    if (seen.has(p.provider_id)) throw new Refusal("DUPLICATE_ID", null, `provider ${p.provider_id} is granted twice`, ["providers", i, "provider_id"]);
+    if (seen.has(p.provider_id))
+      throw new Refusal("DUPLICATE_ID", null, `provider ${p.provider_id} is granted twice`, [
+        "providers",
+        i,
+        "provider_id",
+      ]);
     seen.add(p.provider_id);
   });
 
@@ -80,7 +91,15 @@ export const mint = (world, cmd) => {
       body: { revision: cmd.body_revision, lineage: [cmd.body_revision] },
     },
     store: {
-      chain: [{ version_id: genesis, seq: 0, parent: null, batch_digest: null, state_digest: digestOf("storeState", { entries: [] }) }],
+      chain: [
+        {
+          version_id: genesis,
+          seq: 0,
+          parent: null,
+          batch_digest: null,
+          state_digest: digestOf("storeState", { entries: [] }),
+        },
+      ],
       batches: [],
       state: { entries: [] },
       distillates: [],
@@ -115,14 +134,23 @@ export const mint = (world, cmd) => {
 
 /** OP-4.4: a projection never writes the store; the door exists so that it can be refused. */
 export const projectWrite = (world, cmd, agent) => {
-  if (own(agent.instances, cmd.instance_id) === undefined) throw new Refusal("NOT_FOUND", null, `no instance ${cmd.instance_id}`, ["instance_id"]);
-  throw new Refusal("ADVAITA_PROJECTION_STATEFUL", "AD-2", "a projection cannot write the store; its only path to it is its distillate", ["disposition"]);
+  if (own(agent.instances, cmd.instance_id) === undefined)
+    throw new Refusal("NOT_FOUND", null, `no instance ${cmd.instance_id}`, ["instance_id"]);
+  throw new Refusal(
+    "ADVAITA_PROJECTION_STATEFUL",
+    "AD-2",
+    "a projection cannot write the store; its only path to it is its distillate",
+    ["disposition"],
+  );
 };
 
 // ---------------------------------------------------------------------------------------------
 // Views (W-6, WorldView.schema.json): each query result is a slice of the world view
 
-export const storeView = (agent) => ({ head: agent.store.chain[agent.store.chain.length - 1].version_id, ...agent.store });
+export const storeView = (agent) => ({
+  head: agent.store.chain[agent.store.chain.length - 1].version_id,
+  ...agent.store,
+});
 
 export const agentView = (agent) => ({
   identity: agent.identity,
@@ -133,7 +161,11 @@ export const agentView = (agent) => ({
   ripa: agent.ripa,
 });
 
-export const worldView = (world) => ({ tick: world.tick, roots_used: world.roots_used, agents: valuesByKey(world.agents).map(agentView) });
+export const worldView = (world) => ({
+  tick: world.tick,
+  roots_used: world.roots_used,
+  agents: valuesByKey(world.agents).map(agentView),
+});
 
 /** The W-6 queries over a world; `world()` returns the current one. */
 export const queries = (world) => {
@@ -145,15 +177,29 @@ export const queries = (world) => {
     lineage: (q) => {
       const a = agent(q);
       const s = storeView(a);
-      return { identity: a.identity.identity, genesis: a.identity.lineage_root, head: s.head, chain: s.chain, batches: s.batches, excisions: s.excisions };
+      return {
+        identity: a.identity.identity,
+        genesis: a.identity.lineage_root,
+        head: s.head,
+        chain: s.chain,
+        batches: s.batches,
+        excisions: s.excisions,
+      };
     },
     instances: (q) => valuesByKey(agent(q).instances),
     // D-017: an id never conceived is avyakrta (unmanifest), not NOT_FOUND.
-    instance_state: (q) => ({ instance_id: q.instance_id, state: own(agent(q).instances, q.instance_id)?.state ?? "avyakrta" }),
+    instance_state: (q) => ({
+      instance_id: q.instance_id,
+      state: own(agent(q).instances, q.instance_id)?.state ?? "avyakrta",
+    }),
     obligations: (q) => valuesByKey(agent(q).obligations),
     identity: (q) => {
       const a = agent(q);
-      return { identity: a.identity, record: a.substrate.identity, record_digest: digestOf("identityRecord", a.substrate.identity) }; // OP-1.11
+      return {
+        identity: a.identity,
+        record: a.substrate.identity,
+        record_digest: digestOf("identityRecord", a.substrate.identity),
+      }; // OP-1.11
     },
     substrate: (q) => agent(q).substrate,
     authority: (q) => {
@@ -189,7 +235,8 @@ export const serveWorld = ({ implementation, families, operations }) => {
   for (const [op, run] of Object.entries(operations)) {
     command[op] = (cmd) => {
       const draft = structuredClone(world);
-      if (cmd.tick < draft.tick) throw new Refusal("TICK_REGRESSED", null, `tick ${cmd.tick} is before the world tick ${draft.tick}`, ["tick"]);
+      if (cmd.tick < draft.tick)
+        throw new Refusal("TICK_REGRESSED", null, `tick ${cmd.tick} is before the world tick ${draft.tick}`, ["tick"]);
       const agent = cmd.agent === undefined ? undefined : agentOf(draft, cmd.agent);
       const events = run(draft, cmd, agent);
       draft.tick = cmd.tick;

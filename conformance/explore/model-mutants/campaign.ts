@@ -66,9 +66,14 @@ type ExploreJson = ExploreResult & { readonly traces?: readonly TraceFiles[] };
 /** Runs the copy's `srk explore --scope <scope> --out <out>`; resolves with its exit code and stderr. */
 const exploreIn = (copy: string, scope: string, out: string): Promise<{ code: number | null; stderr: string }> =>
   new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join("conformance", "cli", "main.ts"), "explore", "--scope", scope, "--out", out], {
-      cwd: copy, stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join("conformance", "cli", "main.ts"), "explore", "--scope", scope, "--out", out],
+      {
+        cwd: copy,
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (b: Buffer) => {
       stderr = (stderr + b.toString()).slice(-4000);
@@ -78,13 +83,19 @@ const exploreIn = (copy: string, scope: string, out: string): Promise<{ code: nu
   });
 
 /** A scope argument the copy understands: a shipped name as is, a file as an absolute path. */
-export const scopeArgument = (scope: string): string => (/^[a-z0-9_-]+$/.test(scope) && !existsSync(scope) ? scope : resolve(scope));
+export const scopeArgument = (scope: string): string =>
+  /^[a-z0-9_-]+$/.test(scope) && !existsSync(scope) ? scope : resolve(scope);
 
 /**
  * Explores `mutant` (null: the control) in a fresh copy of `root` (default: the kit); returns the
  * copy's explore.json and its output folder.
  */
-export const exploreCopy = async (name: string, mutant: ModelMutant | null, scope: string, root?: string): Promise<{ result: ExploreJson; out: string }> => {
+export const exploreCopy = async (
+  name: string,
+  mutant: ModelMutant | null,
+  scope: string,
+  root?: string,
+): Promise<{ result: ExploreJson; out: string }> => {
   const copy = materializeModel(name, mutant, root);
   const out = join(copy, "out");
   const r = await exploreIn(copy, scopeArgument(scope), out);
@@ -98,7 +109,11 @@ export const exploreCopy = async (name: string, mutant: ModelMutant | null, scop
  * part's), written beside `at`. Breadth-first, the exploration up to `bound` is the full one's up
  * to that depth, so a violation it finds is one the full exploration finds, with a path as short.
  */
-export const boundedScope = (file: string, bound: number, at: string): { readonly file: string; readonly depth: number } => {
+export const boundedScope = (
+  file: string,
+  bound: number,
+  at: string,
+): { readonly file: string; readonly depth: number } => {
   const raw = JSON.parse(readFileSync(file, "utf8")) as { max_depth: number; parts?: { max_depth?: number }[] };
   const top = Math.min(raw.max_depth, bound);
   const parts = raw.parts?.map((p) => ({ ...p, max_depth: Math.min(p.max_depth ?? raw.max_depth, bound) }));
@@ -137,12 +152,24 @@ export interface RunOptions {
  */
 export const runMutant = async (m: ModelMutant, reached: Reached, o: RunOptions): Promise<MutantResult> => {
   const common = {
-    id: m.id, invariant: m.invariant, clause: m.clause, twin: m.twin, description: m.description,
+    id: m.id,
+    invariant: m.invariant,
+    clause: m.clause,
+    twin: m.twin,
+    description: m.description,
     reachedAt: reached.reached ? reached.depth : null,
     reason: reached.reached ? null : reached.reason,
   };
   if (!reached.reached && o.runUnreached !== true) {
-    return { ...common, outcome: "not-reached", found: [], foundUnderLabel: false, explored: "not run", states: 0, elapsedMs: 0 };
+    return {
+      ...common,
+      outcome: "not-reached",
+      found: [],
+      foundUnderLabel: false,
+      explored: "not run",
+      states: 0,
+      elapsedMs: 0,
+    };
   }
   const name = `${o.copyPrefix ?? ""}${m.id}`;
   let explored: MutantResult["explored"] = "whole scope";
@@ -192,12 +219,21 @@ export const runMutant = async (m: ModelMutant, reached: Reached, o: RunOptions)
 
 /** The result of a mutant whose exploration failed to run. */
 export const erroredMutant = (m: ModelMutant, reached: Reached, e: unknown): MutantResult => ({
-  id: m.id, invariant: m.invariant, clause: m.clause, twin: m.twin, description: m.description,
-  outcome: "error", found: [], foundUnderLabel: false,
+  id: m.id,
+  invariant: m.invariant,
+  clause: m.clause,
+  twin: m.twin,
+  description: m.description,
+  outcome: "error",
+  found: [],
+  foundUnderLabel: false,
   reachedAt: reached.reached ? reached.depth : null,
   reason: `the exploration did not run: ${e instanceof Error ? e.message : String(e)}`.slice(0, 2000),
-  explored: "not run", states: 0, elapsedMs: 0,
+  explored: "not run",
+  states: 0,
+  elapsedMs: 0,
 });
 
 /** Whether the campaign holds: every reached mutant found, nothing found that the scope does not reach. */
-export const campaignHolds = (rs: readonly MutantResult[]): boolean => rs.every((r) => r.outcome === "found" || r.outcome === "not-reached");
+export const campaignHolds = (rs: readonly MutantResult[]): boolean =>
+  rs.every((r) => r.outcome === "found" || r.outcome === "not-reached");

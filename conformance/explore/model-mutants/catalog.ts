@@ -52,7 +52,9 @@ export interface ModelMutant {
 const agentOf = (s: TransitionStep) => ("agent" in s.command ? s.prev.agents.get(s.command.agent) : undefined);
 const obligationOf = (s: TransitionStep) => {
   const c = s.command;
-  return c.op === "custody.attempt" || c.op === "custody.expire" ? agentOf(s)?.obligations.get(c.obligation_id) : undefined;
+  return c.op === "custody.attempt" || c.op === "custody.expire"
+    ? agentOf(s)?.obligations.get(c.obligation_id)
+    : undefined;
 };
 const instanceOf = (s: TransitionStep) => {
   const c = s.command;
@@ -69,7 +71,11 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     file: "model/janma/lifecycle.ts",
     find: "if (!toolsResolve(inst.manifest.tool_bindings, cmd.environment.tools))",
     replace: "if (!toolsResolve(inst.manifest.tool_bindings, cmd.environment.tools) && (false as boolean))",
-    reach: { op: "janma.birth", check: "OP-2.2.c6", situation: "a birth whose environment does not offer a bound tool" },
+    reach: {
+      op: "janma.birth",
+      check: "OP-2.2.c6",
+      situation: "a birth whose environment does not offer a bound tool",
+    },
   },
   {
     id: "J-1.birth-from-quarantined-pin",
@@ -80,7 +86,11 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     file: "model/janma/lifecycle.ts",
     find: 'if (agent.store.quarantined.includes(inst.view.born_from)) return no(violates("J-1", "OP-2.2.c5"',
     replace: 'if (false as boolean) return no(violates("J-1", "OP-2.2.c5"',
-    reach: { op: "janma.birth", check: "OP-2.2.c5", situation: "a birth of a life whose pinned version is quarantined" },
+    reach: {
+      op: "janma.birth",
+      check: "OP-2.2.c5",
+      situation: "a birth of a life whose pinned version is quarantined",
+    },
   },
   {
     id: "J-2.act-without-covering-grant",
@@ -92,13 +102,18 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: "|| !heldGrantCovers(inst.view.grants, sig.action.capability))",
     replace: "|| (!heldGrantCovers(inst.view.grants, sig.action.capability) && (false as boolean)))",
     reach: {
-      op: "janma.act", check: "OP-2.3.c7", situation: "an act of a bound tool and a capability of its binding that no held grant covers",
+      op: "janma.act",
+      check: "OP-2.3.c7",
+      situation: "an act of a bound tool and a capability of its binding that no held grant covers",
       // OP-2.3.c7 also refuses an unbound tool or a capability outside the binding; the mutant keeps those.
       when: (s) => {
         const i = instanceOf(s);
         if (s.command.op !== "janma.act" || i === undefined) return false;
         const a = s.command.signed.action;
-        return i.view.tools.includes(a.tool) && (i.manifest.tool_bindings.find((b) => b.tool === a.tool)?.capabilities.includes(a.capability) ?? false);
+        return (
+          i.view.tools.includes(a.tool) &&
+          (i.manifest.tool_bindings.find((b) => b.tool === a.tool)?.capabilities.includes(a.capability) ?? false)
+        );
       },
     },
   },
@@ -111,7 +126,11 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     file: "model/janma/lifecycle.ts",
     find: 'if (pastTtl(inst, cmd.tick)) return no(violates("J-3", "OP-2.3.c6"',
     replace: 'if (pastTtl(inst, cmd.tick - 1_000_000)) return no(violates("J-3", "OP-2.3.c6"',
-    reach: { op: "janma.act", check: "OP-2.3.c6", situation: "an act of a living instance at or after born_tick + ttl_ticks" },
+    reach: {
+      op: "janma.act",
+      check: "OP-2.3.c6",
+      situation: "an act of a living instance at or after born_tick + ttl_ticks",
+    },
   },
   {
     id: "J-4.dissolve-before-discharge",
@@ -123,7 +142,9 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: 'if (ob === undefined || ob.view.status !== "discharged")',
     replace: "if (ob === undefined)",
     reach: {
-      op: "janma.dissolve", check: "OP-2.8.c3", situation: "a dissolve of a withdrawn life whose obligation is pending",
+      op: "janma.dissolve",
+      check: "OP-2.8.c3",
+      situation: "a dissolve of a withdrawn life whose obligation is pending",
       when: (s) => instanceOf(s)?.view.obligation_id !== null && instanceOf(s)?.view.obligation_id !== undefined,
     },
   },
@@ -148,7 +169,9 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: "if (cmd.tick >= ob.view.deadline_tick) return no(",
     replace: "if (cmd.tick > ob.view.deadline_tick) return no(",
     reach: {
-      op: "custody.attempt", check: "OP-3.1.c3", situation: "a delivery attempt exactly at the obligation's deadline tick",
+      op: "custody.attempt",
+      check: "OP-3.1.c3",
+      situation: "a delivery attempt exactly at the obligation's deadline tick",
       when: (s) => s.command.tick === obligationOf(s)?.view.deadline_tick,
     },
   },
@@ -162,11 +185,16 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: 'if (ob.view.status === "pending" && cmd.tick >= ob.view.deadline_tick)',
     replace: 'if (ob.view.status === "pending" && cmd.tick > ob.view.deadline_tick)',
     reach: {
-      op: "samskara.merge", check: "OP-4.1.c4", situation: "a merge of a pending obligation exactly at its deadline tick",
+      op: "samskara.merge",
+      check: "OP-4.1.c4",
+      situation: "a merge of a pending obligation exactly at its deadline tick",
       when: (s) => {
         const c = s.command;
         const a = agentOf(s);
-        return c.op === "samskara.merge" && c.obligation_ids.some((id) => a?.obligations.get(id)?.view.deadline_tick === c.tick);
+        return (
+          c.op === "samskara.merge" &&
+          c.obligation_ids.some((id) => a?.obligations.get(id)?.view.deadline_tick === c.tick)
+        );
       },
     },
   },
@@ -180,8 +208,13 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: 'settled = discharge(a1, tried, "declined", true);',
     replace: 'settled = discharge(a1, tried, "declined", false);',
     reach: {
-      op: "custody.attempt", situation: "an accepted attempt whose ack declines a corrective obligation",
-      when: (s) => s.accepted && s.command.op === "custody.attempt" && s.command.ack === "declined" && obligationOf(s)?.view.kind === "corrective",
+      op: "custody.attempt",
+      situation: "an accepted attempt whose ack declines a corrective obligation",
+      when: (s) =>
+        s.accepted &&
+        s.command.op === "custody.attempt" &&
+        s.command.ack === "declined" &&
+        obligationOf(s)?.view.kind === "corrective",
     },
   },
   {
@@ -194,10 +227,17 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: "} else if (attempts === ob.view.max_retries + 1) {",
     replace: "} else if (attempts === ob.view.max_retries + 2) {",
     reach: {
-      op: "custody.attempt", situation: "an accepted, not declined attempt that uses a corrective obligation's last retry",
+      op: "custody.attempt",
+      situation: "an accepted, not declined attempt that uses a corrective obligation's last retry",
       when: (s) => {
         const o = obligationOf(s);
-        return s.accepted && s.command.op === "custody.attempt" && s.command.ack !== "declined" && o?.view.kind === "corrective" && o.view.attempts + 1 === o.view.max_retries + 1;
+        return (
+          s.accepted &&
+          s.command.op === "custody.attempt" &&
+          s.command.ack !== "declined" &&
+          o?.view.kind === "corrective" &&
+          o.view.attempts + 1 === o.view.max_retries + 1
+        );
       },
     },
   },
@@ -211,7 +251,8 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: "{ ...withView(inst, { trace_entries: 0, obligation_id: cmd.obligation_id }), trace: [] }",
     replace: "{ ...withView(inst, { obligation_id: cmd.obligation_id }), trace: inst.trace }",
     reach: {
-      op: "janma.distil", situation: "an accepted distillation of a life that acted (its trace is not empty)",
+      op: "janma.distil",
+      situation: "an accepted distillation of a life that acted (its trace is not empty)",
       when: (s) => s.accepted && (instanceOf(s)?.trace.length ?? 0) > 0,
     },
   },
@@ -224,7 +265,11 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     file: "model/janma/distil.ts",
     find: "const j = d.dispositions.findIndex((x) => leaks(x.guidance, trace));",
     replace: "const j = d.dispositions.findIndex((x) => leaks(x.guidance, trace) && (false as boolean));",
-    reach: { op: "janma.distil", check: "OP-2.7.c9", situation: "a distillate whose guidance repeats 4 consecutive trace tokens" },
+    reach: {
+      op: "janma.distil",
+      check: "OP-2.7.c9",
+      situation: "a distillate whose guidance repeats 4 consecutive trace tokens",
+    },
   },
   {
     id: "S-2.sign-not-checked",
@@ -236,7 +281,9 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: "(x) => Math.sign(x.weight) === Math.sign(d.signal.valence) && Math.abs(x.weight) <= Math.abs(d.signal.valence),",
     replace: "(x) => Math.abs(x.weight) <= Math.abs(d.signal.valence),",
     reach: {
-      op: "janma.distil", check: "OP-2.7.c7", situation: "a distillate with a weight of the opposite sign to its valence and no weight above it",
+      op: "janma.distil",
+      check: "OP-2.7.c7",
+      situation: "a distillate with a weight of the opposite sign to its valence and no weight above it",
       // OP-2.7.c7 also refuses a weight larger than the valence; the mutant keeps that.
       when: (s) => {
         if (s.command.op !== "janma.distil") return false;
@@ -257,8 +304,13 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: "if (d.signal.model_version !== satisfactionModel)",
     replace: "if (d.signal.model_version !== satisfactionModel && (false as boolean))",
     reach: {
-      op: "janma.distil", check: "OP-2.7.c6", situation: "a distillate judged under another satisfaction model than the manifest's",
-      when: (s) => s.command.op === "janma.distil" && (s.command.distillate as { signal?: { model_version?: unknown } }).signal?.model_version !== instanceOf(s)?.manifest.distillation_policy.satisfaction_model,
+      op: "janma.distil",
+      check: "OP-2.7.c6",
+      situation: "a distillate judged under another satisfaction model than the manifest's",
+      when: (s) =>
+        s.command.op === "janma.distil" &&
+        (s.command.distillate as { signal?: { model_version?: unknown } }).signal?.model_version !==
+          instanceOf(s)?.manifest.distillation_policy.satisfaction_model,
     },
   },
   {
@@ -271,8 +323,10 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: "const step = mergeStep(head(store), ",
     replace: "const step = mergeStep(store.chain[0] as StoreVersion, ",
     reach: {
-      op: "samskara.merge", situation: "an accepted merge onto a store whose head is not the genesis",
-      when: (s) => s.accepted && s.events.some((e) => e.type === "store.merged") && (agentOf(s)?.store.chain.length ?? 0) > 1,
+      op: "samskara.merge",
+      situation: "an accepted merge onto a store whose head is not the genesis",
+      when: (s) =>
+        s.accepted && s.events.some((e) => e.type === "store.merged") && (agentOf(s)?.store.chain.length ?? 0) > 1,
     },
   },
   {
@@ -295,7 +349,11 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     file: "model/samskara/store.ts",
     find: "batches: [...store.batches, step.batch],",
     replace: "batches: store.batches,",
-    reach: { op: "samskara.merge", situation: "an accepted merge of a pending obligation", when: (s) => s.accepted && s.events.some((e) => e.type === "store.merged") },
+    reach: {
+      op: "samskara.merge",
+      situation: "an accepted merge of a pending obligation",
+      when: (s) => s.accepted && s.events.some((e) => e.type === "store.merged"),
+    },
   },
   {
     id: "S-5.excised-content-retained",
@@ -328,7 +386,11 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     file: "model/janma/lifecycle.ts",
     find: "if (i.view.nonce === cmd.nonce) return no(",
     replace: "if (i.view.nonce === cmd.nonce && (false as boolean)) return no(",
-    reach: { op: "janma.conceive", check: "OP-2.1.c3", situation: "a conception with a nonce another life of the agent holds" },
+    reach: {
+      op: "janma.conceive",
+      check: "OP-2.1.c3",
+      situation: "a conception with a nonce another life of the agent holds",
+    },
   },
   {
     id: "AD-3.merge-forgets-retained",
@@ -340,8 +402,10 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: "[...store.retained.values()].map((r) => r.distillate), added);",
     replace: "[], added);",
     reach: {
-      op: "samskara.merge", situation: "an accepted merge onto a store that already retains a distillate",
-      when: (s) => s.accepted && s.events.some((e) => e.type === "store.merged") && (agentOf(s)?.store.retained.size ?? 0) > 0,
+      op: "samskara.merge",
+      situation: "an accepted merge onto a store that already retains a distillate",
+      when: (s) =>
+        s.accepted && s.events.some((e) => e.type === "store.merged") && (agentOf(s)?.store.retained.size ?? 0) > 0,
     },
   },
   {
@@ -365,14 +429,22 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: "sig.action.tick !== cmd.tick ||\n    sig.signature !== actionSignature(sig.identity, sig.nonce, sig.manifest_digest, sig.action)",
     replace: "sig.action.tick !== cmd.tick",
     reach: {
-      op: "janma.act", check: "OP-2.3.c5", situation: "an act whose identity, nonce, manifest digest and tick are the projection's but whose signature does not recompute",
+      op: "janma.act",
+      check: "OP-2.3.c5",
+      situation:
+        "an act whose identity, nonce, manifest digest and tick are the projection's but whose signature does not recompute",
       // OP-2.3.c5 also refuses another identity, nonce, manifest digest or tick; the mutant keeps those.
       when: (s) => {
         const i = instanceOf(s);
         const a = agentOf(s);
         if (s.command.op !== "janma.act" || i === undefined || a === undefined) return false;
         const g = s.command.signed;
-        return g.identity === a.identity.identity && g.nonce === i.view.nonce && g.manifest_digest === i.view.manifest_digest && g.action.tick === s.command.tick;
+        return (
+          g.identity === a.identity.identity &&
+          g.nonce === i.view.nonce &&
+          g.manifest_digest === i.view.manifest_digest &&
+          g.action.tick === s.command.tick
+        );
       },
     },
   },
@@ -385,7 +457,11 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     file: "model/ripa/substrate.ts",
     find: 'if (!authorised(agent, cmd.authorization)) return no(violates("I1", "OP-6.8.c2"',
     replace: 'if (false as boolean) return no(violates("I1", "OP-6.8.c2"',
-    reach: { op: "ripa.identity_update", check: "OP-6.8.c2", situation: "an identity update without a custodian's authorisation" },
+    reach: {
+      op: "ripa.identity_update",
+      check: "OP-6.8.c2",
+      situation: "an identity update without a custodian's authorisation",
+    },
   },
   {
     id: "I2.unknown-task-resumes",
@@ -407,7 +483,11 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     file: "model/samskara/store.ts",
     find: 'if (!authorised(agent, cmd.authorization)) return no(violates("I2", "OP-4.2.c3"',
     replace: 'if (false as boolean) return no(violates("I2", "OP-4.2.c3"',
-    reach: { op: "samskara.excise", check: "OP-4.2.c3", situation: "an excision authorised by no custodian of the agent" },
+    reach: {
+      op: "samskara.excise",
+      check: "OP-4.2.c3",
+      situation: "an excision authorised by no custodian of the agent",
+    },
   },
   {
     id: "I3.ungoverned-evolution",
@@ -430,11 +510,19 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     find: "if (cmd.token !== auth.token || auth.holder === null || cmd.execution_id !== auth.holder)",
     replace: "if (auth.holder === null || cmd.execution_id !== auth.holder)",
     reach: {
-      op: "ripa.effect", check: "OP-6.6.c1", situation: "an effect by the holder under a token that is not the current epoch's",
+      op: "ripa.effect",
+      check: "OP-6.6.c1",
+      situation: "an effect by the holder under a token that is not the current epoch's",
       // OP-6.6.c1 also refuses a non-holder (or no holder); the mutant keeps that.
       when: (s) => {
         const auth = agentOf(s)?.ripa.authority;
-        return s.command.op === "ripa.effect" && auth !== undefined && auth.holder !== null && s.command.execution_id === auth.holder && s.command.token !== auth.token;
+        return (
+          s.command.op === "ripa.effect" &&
+          auth !== undefined &&
+          auth.holder !== null &&
+          s.command.execution_id === auth.holder &&
+          s.command.token !== auth.token
+        );
       },
     },
   },
@@ -447,7 +535,11 @@ export const MODEL_MUTANTS: readonly ModelMutant[] = [
     file: "model/ripa/substrate.ts",
     find: "if (!provider.capabilities.includes(cmd.capability))",
     replace: "if (!provider.capabilities.includes(cmd.capability) && (false as boolean))",
-    reach: { op: "ripa.effect", check: "OP-6.6.c3", situation: "an effect through a provider that does not grant its capability" },
+    reach: {
+      op: "ripa.effect",
+      check: "OP-6.6.c3",
+      situation: "an effect through a provider that does not grant its capability",
+    },
   },
   {
     id: "I6.reserved-labels-accepted",

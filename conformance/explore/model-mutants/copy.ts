@@ -23,7 +23,10 @@ const occurrences = (hay: string, needle: string): number => hay.split(needle).l
 /** `text` with the mutant's patch applied; PatchError unless its text occurs exactly once. */
 export const applyPatch = (m: Pick<ModelMutant, "id" | "file" | "find" | "replace">, text: string): string => {
   const n = occurrences(text, m.find);
-  if (n !== 1) throw new PatchError(`model mutant ${m.id}: the text to patch occurs ${n} times in ${m.file}, expected once; update the mutant`);
+  if (n !== 1)
+    throw new PatchError(
+      `model mutant ${m.id}: the text to patch occurs ${n} times in ${m.file}, expected once; update the mutant`,
+    );
   return text.replace(m.find, () => m.replace);
 };
 
@@ -35,11 +38,13 @@ export const materializeModel = (name: string, mutant: ModelMutant | null, root:
   const dir = join(WORK, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  for (const d of COPIED) cpSync(join(root, d), join(dir, d), { recursive: true, filter: (src) => !src.endsWith(".test.ts") });
+  for (const d of COPIED)
+    cpSync(join(root, d), join(dir, d), { recursive: true, filter: (src) => !src.endsWith(".test.ts") });
   for (const d of LINKED) symlinkSync(join(root, d), join(dir, d), "dir");
   copyFileSync(join(root, "package.json"), join(dir, "package.json"));
   if (mutant !== null) {
-    if (!mutant.file.startsWith("model/")) throw new PatchError(`model mutant ${mutant.id}: ${mutant.file} is not under model/`);
+    if (!mutant.file.startsWith("model/"))
+      throw new PatchError(`model mutant ${mutant.id}: ${mutant.file} is not under model/`);
     const file = join(dir, mutant.file);
     writeFileSync(file, applyPatch(mutant, readFileSync(file, "utf8")));
   }

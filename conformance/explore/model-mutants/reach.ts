@@ -46,7 +46,8 @@ export const reaches = (r: Reach, s: TransitionStep): boolean => {
 export const unreachedReason = (r: Reach, x: ExploreResult): string => {
   const op = x.perOp[r.op];
   const within = `within depth ${x.maxDepth} of scope ${x.scope}`;
-  if (op === undefined) return `the scope never tries ${r.op} (no maker of the scope builds it), so it never reaches ${r.situation}`;
+  if (op === undefined)
+    return `the scope never tries ${r.op} (no maker of the scope builds it), so it never reaches ${r.situation}`;
   const tried = `${r.op} is tried (${op.accepted} accepted, ${op.rejected} rejected)`;
   if (r.check !== undefined) {
     const fired = x.perCheck[r.check]?.fired ?? 0;
@@ -59,20 +60,31 @@ export const unreachedReason = (r: Reach, x: ExploreResult): string => {
 const SLOTS = INVARIANT_IDS.length;
 
 /** For each mutant, in order: the shortest path of `scope` to its rule in the correct model, or why there is none. */
-export const reachAll = (scope: Scope, mutants: readonly ModelMutant[], onBatch?: (done: number, total: number) => void): Reached[] => {
+export const reachAll = (
+  scope: Scope,
+  mutants: readonly ModelMutant[],
+  onBatch?: (done: number, total: number) => void,
+): Reached[] => {
   const out: Reached[] = [];
   for (let start = 0; start < mutants.length; start += SLOTS) {
     const batch = mutants.slice(start, start + SLOTS);
     const probes = Object.fromEntries(
       batch.map((m, k): [InvariantId, Predicate] => [
         INVARIANT_IDS[k] as InvariantId,
-        { kind: "transition", check: (s: TransitionStep) => (reaches(m.reach, s) ? { violation: m.reach.situation } : true) },
+        {
+          kind: "transition",
+          check: (s: TransitionStep) => (reaches(m.reach, s) ? { violation: m.reach.situation } : true),
+        },
       ]),
     ) as Record<InvariantId, Predicate>;
     const x = explore(scope, { predicates: probes });
     for (const [k, m] of batch.entries()) {
       const v = x.violations.find((y) => y.predicate === INVARIANT_IDS[k]);
-      out.push(v === undefined ? { reached: false, reason: unreachedReason(m.reach, x) } : { reached: true, depth: v.depth, path: v.path });
+      out.push(
+        v === undefined
+          ? { reached: false, reason: unreachedReason(m.reach, x) }
+          : { reached: true, depth: v.depth, path: v.path },
+      );
     }
     onBatch?.(Math.min(start + SLOTS, mutants.length), mutants.length);
   }

@@ -11,7 +11,11 @@ export interface CampaignReport {
   readonly mutants: readonly MutantResult[];
 }
 
-export const campaignReport = (scope: string, control: CampaignReport["control"], mutants: readonly MutantResult[]): CampaignReport => ({
+export const campaignReport = (
+  scope: string,
+  control: CampaignReport["control"],
+  mutants: readonly MutantResult[],
+): CampaignReport => ({
   scope,
   control,
   holds: control.violations === 0 && campaignHolds(mutants),
@@ -54,10 +58,13 @@ export const campaignMarkdown = (r: CampaignReport, tracesDir: string): string =
   for (const m of r.mutants) {
     const preds = m.found.length === 0 ? "none" : m.found.map((f) => `${f.predicate} (${f.depth})`).join(", ");
     const first = m.found[0];
-    const what = m.outcome === "not-reached" || m.outcome === "missed" || m.outcome === "error"
-      ? (m.reason ?? `reached after ${String(m.reachedAt)} commands, yet no predicate was violated`)
-      : `${first?.violation ?? ""}${first?.trace === null || first === undefined ? "" : `; trace ${first.trace}`}`;
-    lines.push(`| ${m.id} | ${m.twin ?? "—"} | ${m.outcome}${m.outcome === "found" && !m.foundUnderLabel ? ` (not under ${m.invariant})` : ""} | ${preds} | ${m.reachedAt ?? "—"} | ${m.explored} | ${cell(what)} |`);
+    const what =
+      m.outcome === "not-reached" || m.outcome === "missed" || m.outcome === "error"
+        ? (m.reason ?? `reached after ${String(m.reachedAt)} commands, yet no predicate was violated`)
+        : `${first?.violation ?? ""}${first?.trace === null || first === undefined ? "" : `; trace ${first.trace}`}`;
+    lines.push(
+      `| ${m.id} | ${m.twin ?? "—"} | ${m.outcome}${m.outcome === "found" && !m.foundUnderLabel ? ` (not under ${m.invariant})` : ""} | ${preds} | ${m.reachedAt ?? "—"} | ${m.explored} | ${cell(what)} |`,
+    );
   }
   lines.push("");
   return lines.join("\n");

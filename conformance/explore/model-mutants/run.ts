@@ -28,9 +28,14 @@ const { values } = parseArgs({
   },
 });
 const jobs = Math.max(1, Number(values.jobs));
-const only = values.only?.split(",").map((s) => s.trim()).filter((s) => s !== "");
-const mutants: readonly ModelMutant[] = only === undefined ? MODEL_MUTANTS : MODEL_MUTANTS.filter((m) => only.includes(m.id));
-if (only !== undefined && mutants.length !== only.length) throw new Error(`--only: unknown mutant among ${only.join(", ")}`);
+const only = values.only
+  ?.split(",")
+  .map((s) => s.trim())
+  .filter((s) => s !== "");
+const mutants: readonly ModelMutant[] =
+  only === undefined ? MODEL_MUTANTS : MODEL_MUTANTS.filter((m) => only.includes(m.id));
+if (only !== undefined && mutants.length !== only.length)
+  throw new Error(`--only: unknown mutant among ${only.join(", ")}`);
 
 // Every patch must apply before anything runs: a stale mutant fails loudly, not after an hour.
 for (const m of mutants) applyPatch(m, readFileSync(join(KIT_ROOT, m.file), "utf8"));
@@ -43,7 +48,9 @@ const log = (s: string) => process.stderr.write(`${new Date().toISOString().slic
 const tag = `run-${process.pid}/`;
 const snapshot = materializeModel(`${tag}snapshot`, null);
 const named = /^[a-z0-9_-]+$/.test(values.scope) && !existsSync(values.scope);
-const scopeFile = named ? join(snapshot, "conformance", "explore", "scopes", `${values.scope}.json`) : resolve(values.scope);
+const scopeFile = named
+  ? join(snapshot, "conformance", "explore", "scopes", `${values.scope}.json`)
+  : resolve(values.scope);
 const scope = loadScope(scopeFile);
 log(`probing where scope ${scope.name} reaches each of ${mutants.length} mutants' rules in the correct model`);
 const reached = reachAll(scope, mutants, (done, total) => log(`probed ${done}/${total}`));
@@ -63,23 +70,37 @@ const worker = async () => {
     const q = reached[k] as Reached;
     let r: MutantResult;
     try {
-      r = await runMutant(m, q, { scopeFile, tracesDir, root: snapshot, runUnreached: values["run-unreached"], copyPrefix: tag });
+      r = await runMutant(m, q, {
+        scopeFile,
+        tracesDir,
+        root: snapshot,
+        runUnreached: values["run-unreached"],
+        copyPrefix: tag,
+      });
     } catch (e) {
       // A patch that does not apply was refused before anything ran; this is a run that broke.
       r = erroredMutant(m, q, e);
     }
     results[k] = r;
-    log(`${m.id}: ${r.outcome} (${r.explored})${r.found.length > 0 ? ` ${r.found.map((f) => `${f.predicate}@${f.depth}`).join(", ")}` : ""}`);
+    log(
+      `${m.id}: ${r.outcome} (${r.explored})${r.found.length > 0 ? ` ${r.found.map((f) => `${f.predicate}@${f.depth}`).join(", ")}` : ""}`,
+    );
   }
 };
 await Promise.all(Array.from({ length: Math.min(jobs, mutants.length) }, worker));
 discardModel(tag);
 
-const report = campaignReport(scope.name, { states: control.result.states, distinct: control.result.distinct, violations: control.result.violations.length }, results);
+const report = campaignReport(
+  scope.name,
+  { states: control.result.states, distinct: control.result.distinct, violations: control.result.violations.length },
+  results,
+);
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, "explore-mutants.json"), campaignJson(report));
 writeFileSync(join(outDir, "explore-mutants.md"), campaignMarkdown(report, "explore-mutants/"));
 const c = report.counts;
-process.stdout.write(`model mutants: ${c.total}; found ${c.found}; not reached ${c["not-reached"]}; missed ${c.missed}; found-unreached ${c["found-unreached"]}; errors ${c.error}; ${report.holds ? "holds" : "does NOT hold"}\n`);
+process.stdout.write(
+  `model mutants: ${c.total}; found ${c.found}; not reached ${c["not-reached"]}; missed ${c.missed}; found-unreached ${c["found-unreached"]}; errors ${c.error}; ${report.holds ? "holds" : "does NOT hold"}\n`,
+);
 process.stdout.write(`wrote ${join(outDir, "explore-mutants.md")} and .json\n`);
 process.exitCode = report.holds ? 0 : 1;

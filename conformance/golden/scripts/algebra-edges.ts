@@ -35,8 +35,26 @@ const script = (ctx: ScriptContext): void => {
   const merge = (obligation_ids: string[], pins?: string) =>
     send((t) => ({ op: "samskara.merge", tick: t, agent: A, obligation_ids }), pins);
   /** A distillate of valence 0 whose dispositions all weigh 0: only the confidence tells them apart. */
-  const zero = (life: Life, obligation_id: string, distillate_id: string, confidence: number, keys: readonly string[], pins?: string) =>
-    driver.distil(life, obligation_id, distillate(life, distillate_id, keys.map((k): Disposition => disposition(k, `${k} from ${distillate_id}`, 0)), 0, confidence), pins);
+  const zero = (
+    life: Life,
+    obligation_id: string,
+    distillate_id: string,
+    confidence: number,
+    keys: readonly string[],
+    pins?: string,
+  ) =>
+    driver.distil(
+      life,
+      obligation_id,
+      distillate(
+        life,
+        distillate_id,
+        keys.map((k): Disposition => disposition(k, `${k} from ${distillate_id}`, 0)),
+        0,
+        confidence,
+      ),
+      pins,
+    );
 
   // D-007: d-b (low) arrives first on k.one; OP-2.7.c7 admits weight 0 because the valence is 0.
   zero(lived(), "ob-1", "d-b", LOW, ["k.one"], "OP-2.7.c7");
@@ -51,9 +69,19 @@ const script = (ctx: ScriptContext): void => {
 
   // S-1: the same letters in different tokens are not a run of the trace.
   const ok = lived(["a bc d e"]);
-  driver.distil(ok, "ob-5", distillate(ok, "d-e", [disposition("k.leak", "ab c d e", 300_000)], 300_000, 1_000_000), "OP-2.7.c9");
+  driver.distil(
+    ok,
+    "ob-5",
+    distillate(ok, "d-e", [disposition("k.leak", "ab c d e", 300_000)], 300_000, 1_000_000),
+    "OP-2.7.c9",
+  );
   const bad = lived(["x a bc d e"]);
-  driver.distil(bad, "ob-6", distillate(bad, "d-f", [disposition("k.leak", "a bc d e", 300_000)], 300_000, 1_000_000), "OP-2.7.c9");
+  driver.distil(
+    bad,
+    "ob-6",
+    distillate(bad, "d-f", [disposition("k.leak", "a bc d e", 300_000)], 300_000, 1_000_000),
+    "OP-2.7.c9",
+  );
 
   // D-007's first two tie-breaks, appended so no earlier line moves (a generated mutant of
   // impl/core/accumulator.ts that swapped them survived every line above, issue 21). k.four:
@@ -69,7 +97,11 @@ const script = (ctx: ScriptContext): void => {
   driver.distil(j, "ob-9", distillate(j, "d-j", [disposition("k.five", "k.five from d-j", 300_000)], 300_000, 600_000));
   merge(["ob-9"]);
   const i = lived();
-  driver.distil(i, "ob-10", distillate(i, "d-i", [disposition("k.five", "k.five from d-i", 300_000)], 300_000, 600_000));
+  driver.distil(
+    i,
+    "ob-10",
+    distillate(i, "d-i", [disposition("k.five", "k.five from d-i", 300_000)], 300_000, 600_000),
+  );
   merge(["ob-10"], "D-007");
 };
 

@@ -64,7 +64,8 @@ const script = (ctx: ScriptContext): void => {
   // Declined corrective obligations quarantine their pins (J-4, D-019), here in the order that is
   // NOT sorted, so the world view's sorted `quarantined` differs from the insertion order.
   const [first, second] = compareCodeUnits(h0, h1) > 0 ? ["ob-c1", "ob-c2"] : ["ob-c2", "ob-c1"];
-  for (const ob of [first, second]) send((t) => ({ op: "custody.attempt", tick: t, agent: A, obligation_id: ob, ack: "declined" }));
+  for (const ob of [first, second])
+    send((t) => ({ op: "custody.attempt", tick: t, agent: A, obligation_id: ob, ack: "declined" }));
 
   // OP-2.2.c5: the genesis version is still in the chain but quarantined: the birth is J-1.
   birth(late, "OP-2.2.c5");
@@ -74,7 +75,10 @@ const script = (ctx: ScriptContext): void => {
   send((t) => ({ op: "janma.dissolve", tick: t, agent: A, instance_id: m1.instance_id }));
   act(m1, "OP-2.3.c4");
   // OP-2.6.c3: withdrawing a dissolved life is J-4, as withdrawing a withdrawn one is.
-  send((t) => ({ op: "janma.withdraw", tick: t, agent: A, instance_id: m1.instance_id, reason: "principal" }), "OP-2.6.c3");
+  send(
+    (t) => ({ op: "janma.withdraw", tick: t, agent: A, instance_id: m1.instance_id, reason: "principal" }),
+    "OP-2.6.c3",
+  );
   // OP-2.8.c2: a dissolved life does not dissolve again (its obligation stays discharged, so only
   // the state check refuses it: J-4).
   send((t) => ({ op: "janma.dissolve", tick: t, agent: A, instance_id: m1.instance_id }), "OP-2.8.c2");
@@ -84,14 +88,31 @@ const script = (ctx: ScriptContext): void => {
   // field only (identity, nonce, manifest digest, the action's tick), so a check that compared
   // only the signature, or only some of the fields, accepts it. The last one, all fields right, is
   // accepted.
-  const signedAct = (over: { identity?: string; nonce?: string; manifest_digest?: string; actionTick?: (t: number) => number }) =>
+  const signedAct = (over: {
+    identity?: string;
+    nonce?: string;
+    manifest_digest?: string;
+    actionTick?: (t: number) => number;
+  }) =>
     send((t) => {
-      const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick: over.actionTick?.(t) ?? t, trace: ["looked up fares"] };
+      const action = {
+        tool: "search",
+        capability: "fare.search",
+        outcome: "ok" as const,
+        tick: over.actionTick?.(t) ?? t,
+        trace: ["looked up fares"],
+      };
       const identity = over.identity ?? s.agent;
       const nonce = over.nonce ?? s.nonce;
       const manifest_digest = over.manifest_digest ?? digestOf(DOMAIN.manifest, s.manifest);
       const signature = digestOf(DOMAIN.action, { identity, nonce, manifest_digest, action });
-      return { op: "janma.act", tick: t, agent: A, instance_id: s.instance_id, signed: { identity, nonce, manifest_digest, action, signature } };
+      return {
+        op: "janma.act",
+        tick: t,
+        agent: A,
+        instance_id: s.instance_id,
+        signed: { identity, nonce, manifest_digest, action, signature },
+      };
     }, "OP-2.3.c5");
   signedAct({ identity: B });
   signedAct({ nonce: m1.nonce });
@@ -108,19 +129,34 @@ const script = (ctx: ScriptContext): void => {
   send((t) => ({ op: "ripa.migration_fence", tick: t, agent: C, migration_id: "m-c", token: "tok-c2" }));
   const cp = send((t) => ({ op: "ripa.migration_checkpoint", tick: t, agent: C, migration_id: "m-c" }));
   const bundle_digest = cp.ok && cp.events[0]?.type === "migration.checkpointed" ? cp.events[0].bundle_digest : BASE;
-  send((t) => ({
-    op: "ripa.migration_validate", tick: t, agent: C, migration_id: "m-c", bundle_digest,
-    target: {
-      execution: exec("exec-c-new"), body_revision: "rev-0",
-      providers: [
-        { provider_id: "prov-z", kind: "service", contract_version: "v1", capabilities: ["z.keep", "fare.search"] },
-        { provider_id: "prov-c", kind: "service", contract_version: "v1", capabilities: ["a.keep"] },
-      ],
-    },
-    gain_authorization: null,
-  }), "OP-7.3.c8");
+  send(
+    (t) => ({
+      op: "ripa.migration_validate",
+      tick: t,
+      agent: C,
+      migration_id: "m-c",
+      bundle_digest,
+      target: {
+        execution: exec("exec-c-new"),
+        body_revision: "rev-0",
+        providers: [
+          { provider_id: "prov-z", kind: "service", contract_version: "v1", capabilities: ["z.keep", "fare.search"] },
+          { provider_id: "prov-c", kind: "service", contract_version: "v1", capabilities: ["a.keep"] },
+        ],
+      },
+      gain_authorization: null,
+    }),
+    "OP-7.3.c8",
+  );
   // The migration stays bound: the final world view shows its target providers and surfaces sorted.
-  send((t) => ({ op: "ripa.migration_bind", tick: t, agent: C, migration_id: "m-c", surfaces: [surface("s-b"), surface("s-a")], labels: {} }));
+  send((t) => ({
+    op: "ripa.migration_bind",
+    tick: t,
+    agent: C,
+    migration_id: "m-c",
+    surfaces: [surface("s-b"), surface("s-a")],
+    labels: {},
+  }));
 };
 
 export const BOUNDS_OPS_SESSION: ScriptedGoldenSpec = { name: "session-bounds-ops", script };

@@ -33,10 +33,19 @@ const driver = (ctx: ScriptContext) => {
   };
   const mint = (root: string): string => {
     send((t) => ({
-      op: "advaita.mint", tick: t, base_digest: BASE, root, designation: root, body_revision: "rev-0", custodians: ["custodian-1"],
+      op: "advaita.mint",
+      tick: t,
+      base_digest: BASE,
+      root,
+      designation: root,
+      body_revision: "rev-0",
+      custodians: ["custodian-1"],
       execution: exec(`exec-${root}`),
-      providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search", "mail.send"] }],
-      required_capabilities: ["fare.search"], authority_token: `tok-${root}`,
+      providers: [
+        { provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search", "mail.send"] },
+      ],
+      required_capabilities: ["fare.search"],
+      authority_token: `tok-${root}`,
     }));
     return agentOf(root);
   };
@@ -50,17 +59,36 @@ const driver = (ctx: ScriptContext) => {
     substrate: { base_digest: BASE, store_version: head(agent) },
     mission: "travel",
     capability_grants: ["fare.*", "mail.send"],
-    tool_bindings: [{ tool: "search", capabilities: ["fare.search", "fare.book"] }, { tool: "mail", capabilities: ["mail.send"] }],
+    tool_bindings: [
+      { tool: "search", capabilities: ["fare.search", "fare.book"] },
+      { tool: "mail", capabilities: ["mail.send"] },
+    ],
     consent_scope: { grant_id: "g", principal: "p", cells: [], category_defaults: [], persist_ceiling: "low" },
     ttl_ticks: 1000,
     termination_conditions: [],
     distillation_policy: { deadline_ticks: 1000, max_retries: 1, satisfaction_model: "psm-travel-1" },
     ...over,
   });
-  const ENV = { tools: [{ tool: "search", capabilities: ["fare.search", "fare.book"] }, { tool: "mail", capabilities: ["mail.send"] }], grantable: ["fare.*", "mail.send"] };
+  const ENV = {
+    tools: [
+      { tool: "search", capabilities: ["fare.search", "fare.book"] },
+      { tool: "mail", capabilities: ["mail.send"] },
+    ],
+    grantable: ["fare.*", "mail.send"],
+  };
   const conceive = (agent: string, over: Partial<JanmaManifest> = {}, pins?: string): Life => {
     const life = { agent, instance_id: `i${++seq}`, nonce: `n${seq}`, manifest: manifestFor(agent, over) };
-    send((t) => ({ op: "janma.conceive", tick: t, agent, instance_id: life.instance_id, nonce: life.nonce, manifest: life.manifest }), pins);
+    send(
+      (t) => ({
+        op: "janma.conceive",
+        tick: t,
+        agent,
+        instance_id: life.instance_id,
+        nonce: life.nonce,
+        manifest: life.manifest,
+      }),
+      pins,
+    );
     return life;
   };
   const born = (agent: string, over: Partial<JanmaManifest> = {}, pins?: string): Life => {
@@ -69,16 +97,50 @@ const driver = (ctx: ScriptContext) => {
     return life;
   };
   /** A signed act; `forged` replaces the signature with one that does not recompute (AD-4). */
-  const act = (life: Life, trace: readonly string[], pins?: string, tool = "search", capability = "fare.search", forged = false, outcome: "ok" | "failed" = "ok") =>
+  const act = (
+    life: Life,
+    trace: readonly string[],
+    pins?: string,
+    tool = "search",
+    capability = "fare.search",
+    forged = false,
+    outcome: "ok" | "failed" = "ok",
+  ) =>
     send((t) => {
       const action = { tool, capability, outcome, tick: t, trace: [...trace] };
       const manifest_digest = digestOf(DOMAIN.manifest, life.manifest);
-      const signature = forged ? EVIDENCE : digestOf(DOMAIN.action, { identity: life.agent, nonce: life.nonce, manifest_digest, action });
-      return { op: "janma.act", tick: t, agent: life.agent, instance_id: life.instance_id, signed: { identity: life.agent, nonce: life.nonce, manifest_digest, action, signature } };
+      const signature = forged
+        ? EVIDENCE
+        : digestOf(DOMAIN.action, { identity: life.agent, nonce: life.nonce, manifest_digest, action });
+      return {
+        op: "janma.act",
+        tick: t,
+        agent: life.agent,
+        instance_id: life.instance_id,
+        signed: { identity: life.agent, nonce: life.nonce, manifest_digest, action, signature },
+      };
     }, pins);
-  const withdraw = (life: Life) => send((t) => ({ op: "janma.withdraw", tick: t, agent: life.agent, instance_id: life.instance_id, reason: "principal" }));
-  const disposition = (key: string, guidance: string, weight: number): Disposition => ({ key, guidance, weight, evidence_digest: EVIDENCE, category: "operational" });
-  const distillate = (life: Life, distillate_id: string, dispositions: readonly unknown[], signal: { valence: number; confidence: number } = { valence: 900_000, confidence: 1_000_000 }) => ({
+  const withdraw = (life: Life) =>
+    send((t) => ({
+      op: "janma.withdraw",
+      tick: t,
+      agent: life.agent,
+      instance_id: life.instance_id,
+      reason: "principal",
+    }));
+  const disposition = (key: string, guidance: string, weight: number): Disposition => ({
+    key,
+    guidance,
+    weight,
+    evidence_digest: EVIDENCE,
+    category: "operational",
+  });
+  const distillate = (
+    life: Life,
+    distillate_id: string,
+    dispositions: readonly unknown[],
+    signal: { valence: number; confidence: number } = { valence: 900_000, confidence: 1_000_000 },
+  ) => ({
     distillate_id,
     source: { identity: life.agent, nonce: life.nonce, instance_id: life.instance_id },
     born_from: life.manifest.substrate.store_version,
@@ -86,9 +148,26 @@ const driver = (ctx: ScriptContext) => {
     dispositions,
   });
   const distil = (life: Life, obligation_id: string, d: unknown, pins?: string) =>
-    send((t) => ({ op: "janma.distil", tick: t, agent: life.agent, instance_id: life.instance_id, obligation_id, distillate: d }), pins);
+    send(
+      (t) => ({
+        op: "janma.distil",
+        tick: t,
+        agent: life.agent,
+        instance_id: life.instance_id,
+        obligation_id,
+        distillate: d,
+      }),
+      pins,
+    );
   /** A life that acted once, withdrew and distilled `d` under `obligation_id`. */
-  const distilled = (agent: string, obligation_id: string, distillate_id: string, dispositions: readonly Disposition[], valence = 900_000, confidence = 1_000_000): Life => {
+  const distilled = (
+    agent: string,
+    obligation_id: string,
+    distillate_id: string,
+    dispositions: readonly Disposition[],
+    valence = 900_000,
+    confidence = 1_000_000,
+  ): Life => {
     const life = born(agent);
     act(life, ["looked up fares"]);
     withdraw(life);
@@ -99,11 +178,52 @@ const driver = (ctx: ScriptContext) => {
     send((t) => ({ op: "samskara.merge", tick: t, agent, obligation_ids: [...obligation_ids] }), pins);
   const attempt = (agent: string, obligation_id: string, ack: "declined" | "deferred" | "lost", pins?: string) =>
     send((t) => ({ op: "custody.attempt", tick: t, agent, obligation_id, ack }), pins);
-  const excise = (agent: string, excision_id: string, distillate_ids: readonly string[], authorization: typeof AUTH, pins?: string) =>
-    send((t) => ({ op: "samskara.excise", tick: t, agent, excision_id, distillate_ids: [...distillate_ids], authorization }), pins);
+  const excise = (
+    agent: string,
+    excision_id: string,
+    distillate_ids: readonly string[],
+    authorization: typeof AUTH,
+    pins?: string,
+  ) =>
+    send(
+      (t) => ({
+        op: "samskara.excise",
+        tick: t,
+        agent,
+        excision_id,
+        distillate_ids: [...distillate_ids],
+        authorization,
+      }),
+      pins,
+    );
   const birth = (life: Life, tools: readonly { tool: string; capabilities: string[] }[], pins?: string) =>
-    send((t) => ({ op: "janma.birth", tick: t, agent: life.agent, instance_id: life.instance_id, environment: { tools: [...tools], grantable: ["fare.*", "mail.send"] } }), pins);
-  return { send, mint, conceive, born, act, withdraw, disposition, distillate, distil, distilled, merge, attempt, excise, birth, tickNow: () => tick };
+    send(
+      (t) => ({
+        op: "janma.birth",
+        tick: t,
+        agent: life.agent,
+        instance_id: life.instance_id,
+        environment: { tools: [...tools], grantable: ["fare.*", "mail.send"] },
+      }),
+      pins,
+    );
+  return {
+    send,
+    mint,
+    conceive,
+    born,
+    act,
+    withdraw,
+    disposition,
+    distillate,
+    distil,
+    distilled,
+    merge,
+    attempt,
+    excise,
+    birth,
+    tickNow: () => tick,
+  };
 };
 
 const condition = (id: string, when: TerminationCondition["when"]): TerminationCondition => ({ id, when });
@@ -118,9 +238,25 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   // a tool offered twice is fine as long as some entry suffices, and two partial entries are not
   // united. The first entry named `search` lacks fare.book, so a first-match reading refuses.
   const dup = w.conceive(A);
-  w.birth(dup, [{ tool: "search", capabilities: ["fare.search"] }, { tool: "search", capabilities: ["fare.book", "fare.search"] }, { tool: "mail", capabilities: ["mail.send"] }], "G-27");
+  w.birth(
+    dup,
+    [
+      { tool: "search", capabilities: ["fare.search"] },
+      { tool: "search", capabilities: ["fare.book", "fare.search"] },
+      { tool: "mail", capabilities: ["mail.send"] },
+    ],
+    "G-27",
+  );
   const split = w.conceive(A);
-  w.birth(split, [{ tool: "search", capabilities: ["fare.search"] }, { tool: "search", capabilities: ["fare.book"] }, { tool: "mail", capabilities: ["mail.send"] }], "G-27");
+  w.birth(
+    split,
+    [
+      { tool: "search", capabilities: ["fare.search"] },
+      { tool: "search", capabilities: ["fare.book"] },
+      { tool: "mail", capabilities: ["mail.send"] },
+    ],
+    "G-27",
+  );
 
   // G-28 (OP-2.3, D-015): ticks_since_birth_at_least n holds when now − born_tick ≥ n (the
   // boundary fires); tool_used sees the current act's tool; the tools_used view is sorted, not in
@@ -150,24 +286,54 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   w.act(talker, ["asked for dates", "found three fares", "compared prices"]);
   w.act(talker, ["picked the cheapest", "sent it"]);
   w.withdraw(talker);
-  w.distil(talker, "ob-talker", w.distillate(talker, "d-talker", [w.disposition("k.talk", "compare before booking", 400_000)]), "G-32");
+  w.distil(
+    talker,
+    "ob-talker",
+    w.distillate(talker, "d-talker", [w.disposition("k.talk", "compare before booking", 400_000)]),
+    "G-32",
+  );
 
   // G-51 (D-010): a run may span trace entries; the trace is one token sequence. "tuesday window"
   // ends one entry and "seat refund" begins the next, so the guidance below leaks 4 tokens.
   const spanner = w.born(A);
   w.act(spanner, ["booked lisbon tuesday window", "seat refund was late"]);
   w.withdraw(spanner);
-  w.distil(spanner, "ob-span-1", w.distillate(spanner, "d-span", [w.disposition("k.span", "always tuesday window seat refund", 400_000)]), "G-51");
+  w.distil(
+    spanner,
+    "ob-span-1",
+    w.distillate(spanner, "d-span", [w.disposition("k.span", "always tuesday window seat refund", 400_000)]),
+    "G-51",
+  );
   // Three tokens across the boundary are no leak (the 4-token rule's boundary).
   // G-50 (D-010): `_` separates tokens, so traveler_profile: PII_x7k2m9q4 is four tokens and leaks;
   // one canary alone (two tokens) passes, as the paper says of short identifiers.
   const canary = w.born(A);
   w.act(canary, ["traveler_profile: PII_x7k2m9q4 PII_n8p1v6r3"]);
   w.withdraw(canary);
-  w.distil(canary, "ob-canary-1", w.distillate(canary, "d-canary", [w.disposition("k.pii", "remember traveler_profile PII_x7k2m9q4", 400_000)]), "G-50");
-  w.distil(canary, "ob-canary-2", w.distillate(canary, "d-canary", [w.disposition("k.pii", "check PII_x7k2m9q4 PII_n8p1v6r3", 400_000)]), "G-50");
-  w.distil(canary, "ob-canary-3", w.distillate(canary, "d-canary", [w.disposition("k.pii", "greet PII_x7k2m9q4 politely", 400_000)]), "G-50");
-  w.distil(spanner, "ob-span-2", w.distillate(spanner, "d-span", [w.disposition("k.span", "prefer window seat refund", 400_000)]), "G-51");
+  w.distil(
+    canary,
+    "ob-canary-1",
+    w.distillate(canary, "d-canary", [w.disposition("k.pii", "remember traveler_profile PII_x7k2m9q4", 400_000)]),
+    "G-50",
+  );
+  w.distil(
+    canary,
+    "ob-canary-2",
+    w.distillate(canary, "d-canary", [w.disposition("k.pii", "check PII_x7k2m9q4 PII_n8p1v6r3", 400_000)]),
+    "G-50",
+  );
+  w.distil(
+    canary,
+    "ob-canary-3",
+    w.distillate(canary, "d-canary", [w.disposition("k.pii", "greet PII_x7k2m9q4 politely", 400_000)]),
+    "G-50",
+  );
+  w.distil(
+    spanner,
+    "ob-span-2",
+    w.distillate(spanner, "d-span", [w.disposition("k.span", "prefer window seat refund", 400_000)]),
+    "G-51",
+  );
 
   // G-30 (OP-2.7): the attribution check (AD-4) comes before the signal checks (S-2): a
   // distillate with a foreign nonce AND zero confidence is AD-4. A duplicate disposition key is a
@@ -175,16 +341,56 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   const checker = w.born(A);
   w.act(checker, ["checked the refund terms"]);
   w.withdraw(checker);
-  const foreign = { ...w.distillate(checker, "d-check", [w.disposition("k.x", "check refund terms", 400_000)], { valence: 900_000, confidence: 0 }), source: { identity: A, nonce: "n-other", instance_id: checker.instance_id } };
+  const foreign = {
+    ...w.distillate(checker, "d-check", [w.disposition("k.x", "check refund terms", 400_000)], {
+      valence: 900_000,
+      confidence: 0,
+    }),
+    source: { identity: A, nonce: "n-other", instance_id: checker.instance_id },
+  };
   w.distil(checker, "ob-check-1", foreign, "G-30");
-  const twice = w.distillate(checker, "d-check", [w.disposition("k.x", "check refund terms", 400_000), w.disposition("k.x", "ask the agent", 300_000)]);
+  const twice = w.distillate(checker, "d-check", [
+    w.disposition("k.x", "check refund terms", 400_000),
+    w.disposition("k.x", "ask the agent", 300_000),
+  ]);
   w.distil(checker, "ob-check-2", twice, "G-30");
 
   // G-49 (D-001, D-004, D-028): the paper's example disposition copied verbatim (weight +0.9,
   // a 12-hex-digit evidence digest) is S-1; the rejection's path names the field.
-  w.distil(checker, "ob-check-3", w.distillate(checker, "d-check", [{ key: "k.x", guidance: "check refund terms", weight: 0.9, evidence_digest: "dfde43976886", category: "operational" }]), "G-49");
-  w.distil(checker, "ob-check-4", w.distillate(checker, "d-check", [{ key: "k.x", guidance: "check refund terms", weight: 900_000, evidence_digest: "dfde43976886", category: "operational" }]), "G-49");
-  w.distil(checker, "ob-check-5", w.distillate(checker, "d-check", [w.disposition("k.x", "check refund terms", 900_000)]), "G-49");
+  w.distil(
+    checker,
+    "ob-check-3",
+    w.distillate(checker, "d-check", [
+      {
+        key: "k.x",
+        guidance: "check refund terms",
+        weight: 0.9,
+        evidence_digest: "dfde43976886",
+        category: "operational",
+      },
+    ]),
+    "G-49",
+  );
+  w.distil(
+    checker,
+    "ob-check-4",
+    w.distillate(checker, "d-check", [
+      {
+        key: "k.x",
+        guidance: "check refund terms",
+        weight: 900_000,
+        evidence_digest: "dfde43976886",
+        category: "operational",
+      },
+    ]),
+    "G-49",
+  );
+  w.distil(
+    checker,
+    "ob-check-5",
+    w.distillate(checker, "d-check", [w.disposition("k.x", "check refund terms", 900_000)]),
+    "G-49",
+  );
 
   // G-31 (OP-2.7, AD-3): an id whose obligation was discharged `declined` (its content dropped)
   // still counts as used.
@@ -193,7 +399,12 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   const reuser = w.born(A);
   w.act(reuser, ["asked before booking"]);
   w.withdraw(reuser);
-  w.distil(reuser, "ob-reuse", w.distillate(reuser, "d-declined", [w.disposition("k.d", "ask twice", 400_000)]), "G-31");
+  w.distil(
+    reuser,
+    "ob-reuse",
+    w.distillate(reuser, "d-declined", [w.disposition("k.d", "ask twice", 400_000)]),
+    "G-31",
+  );
   w.distil(reuser, "ob-reuse", w.distillate(reuser, "d-reuser", [w.disposition("k.d", "ask twice", 400_000)]), "G-31");
 
   // G-23 (OP-4.1): every listed obligation must exist before any J-4 check: a declined obligation
@@ -206,7 +417,14 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   // binds the state digest, so the reading shows in the event.
   w.distilled(A, "ob-tie-b", "d-tie-b", [w.disposition("k.tie", "prefer early departures", 500_000)], 500_000, 600_000);
   w.merge(A, ["ob-tie-b"], "G-52");
-  w.distilled(A, "ob-tie-a", "d-tie-a", [w.disposition("k.tie", "avoid overnight layovers", 500_000)], 500_000, 600_000);
+  w.distilled(
+    A,
+    "ob-tie-a",
+    "d-tie-a",
+    [w.disposition("k.tie", "avoid overnight layovers", 500_000)],
+    500_000,
+    600_000,
+  );
   w.merge(A, ["ob-tie-a"], "G-52");
 
   // G-25 (OP-4.1): a merge mixing an applied and a pending obligation discharges only the pending
@@ -251,7 +469,11 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   for (const [k, life] of sorry.entries()) {
     w.act(life, ["took the night train"]);
     w.withdraw(life);
-    w.distil(life, `ob-corr-${k}`, w.distillate(life, `d-corr-${k}`, lessons, { valence: -300_000, confidence: 1_000_000 }));
+    w.distil(
+      life,
+      `ob-corr-${k}`,
+      w.distillate(life, `d-corr-${k}`, lessons, { valence: -300_000, confidence: 1_000_000 }),
+    );
   }
   w.attempt(A, "ob-corr-0", "declined");
   w.attempt(A, "ob-corr-1", "deferred");
@@ -261,11 +483,22 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   // D-052 .. D-063), each line failing the other reading. On agent B: A's pin is quarantined above.
   // D-053: the signal must be computed under the satisfaction model the manifest declares
   // (psm-travel-1 here): the reference formula (null) and a model of the distiller's are S-2.
-  const judged = w.born(B, { consent_scope: { grant_id: "g", principal: "p", cells: [{ category: "location", dimension: "storage", sensitivity: "medium" }], category_defaults: [], persist_ceiling: "low" } });
+  const judged = w.born(B, {
+    consent_scope: {
+      grant_id: "g",
+      principal: "p",
+      cells: [{ category: "location", dimension: "storage", sensitivity: "medium" }],
+      category_defaults: [],
+      persist_ceiling: "low",
+    },
+  });
   w.act(judged, ["asked about refunds"]);
   w.withdraw(judged);
   const lesson = [w.disposition("k.judged", "read the refund terms first", 400_000)];
-  const under = (model: string | null) => ({ ...w.distillate(judged, "d-judged", lesson), signal: { valence: 900_000, confidence: 1_000_000, model_version: model, explicit: true } });
+  const under = (model: string | null) => ({
+    ...w.distillate(judged, "d-judged", lesson),
+    signal: { valence: 900_000, confidence: 1_000_000, model_version: model, explicit: true },
+  });
   w.distil(judged, "ob-judged-1", under(null), "D-053");
   w.distil(judged, "ob-judged-2", under("psm-distiller"), "D-053");
   // D-058: persisting uses storage as well as training: location's storage cell (medium, above the
@@ -276,11 +509,21 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   // D-057: a life without feedback ends. A zero confidence with a valence, or backing a disposition,
   // is S-2; with valence 0 and no dispositions it is the no-feedback distillate, accepted; its
   // reinforcing obligation expires best_effort at its deadline and the life dissolves.
-  const silent = w.born(B, { distillation_policy: { deadline_ticks: 2, max_retries: 0, satisfaction_model: "psm-travel-1" } });
+  const silent = w.born(B, {
+    distillation_policy: { deadline_ticks: 2, max_retries: 0, satisfaction_model: "psm-travel-1" },
+  });
   w.act(silent, ["looked at hotels"]);
   w.withdraw(silent);
   w.distil(silent, "ob-silent-1", w.distillate(silent, "d-silent", [], { valence: 300_000, confidence: 0 }), "D-057");
-  w.distil(silent, "ob-silent-2", w.distillate(silent, "d-silent", [w.disposition("k.silent", "wait for the principal", 0)], { valence: 0, confidence: 0 }), "D-057");
+  w.distil(
+    silent,
+    "ob-silent-2",
+    w.distillate(silent, "d-silent", [w.disposition("k.silent", "wait for the principal", 0)], {
+      valence: 0,
+      confidence: 0,
+    }),
+    "D-057",
+  );
   w.distil(silent, "ob-silent-3", w.distillate(silent, "d-silent", [], { valence: 0, confidence: 0 }), "D-057"); // deadline: now + 2
   w.send((t) => ({ op: "janma.dissolve", tick: t, agent: B, instance_id: silent.instance_id }), "D-057"); // pending: J-4
   w.send((t) => ({ op: "custody.expire", tick: t, agent: B, obligation_id: "ob-silent-3" }), "D-057"); // at the deadline
@@ -289,15 +532,31 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   // D-060: the custody deadline is strict. `late` (corrective, 3 attempts) and `slow` (reinforcing)
   // are distilled at t and t+1 with deadlines t+3 and t+4: an attempt at t+2 is accepted, one at
   // its deadline t+3 is J-4, and so is a merge at slow's deadline t+4; expire settles both after.
-  const policy = (deadline_ticks: number) => ({ distillation_policy: { deadline_ticks, max_retries: 2, satisfaction_model: "psm-travel-1" } });
+  const policy = (deadline_ticks: number) => ({
+    distillation_policy: { deadline_ticks, max_retries: 2, satisfaction_model: "psm-travel-1" },
+  });
   const late = w.born(B, policy(3));
   const slow = w.born(B, policy(3));
   for (const life of [late, slow]) {
     w.act(life, ["waited for the train"]);
     w.withdraw(life);
   }
-  w.distil(late, "ob-late", w.distillate(late, "d-late", [w.disposition("k.late", "avoid the last train", -300_000)], { valence: -300_000, confidence: 1_000_000 }));
-  w.distil(slow, "ob-slow", w.distillate(slow, "d-slow", [w.disposition("k.slow", "book the first train", 300_000)], { valence: 300_000, confidence: 1_000_000 }));
+  w.distil(
+    late,
+    "ob-late",
+    w.distillate(late, "d-late", [w.disposition("k.late", "avoid the last train", -300_000)], {
+      valence: -300_000,
+      confidence: 1_000_000,
+    }),
+  );
+  w.distil(
+    slow,
+    "ob-slow",
+    w.distillate(slow, "d-slow", [w.disposition("k.slow", "book the first train", 300_000)], {
+      valence: 300_000,
+      confidence: 1_000_000,
+    }),
+  );
   // D-063: only the corrective obligation declares a fail-safe; the reinforcing ones show null.
   ctx.query("D-063");
   w.attempt(B, "ob-late", "deferred", "D-060"); // t+2 = deadline − 1: accepted, still pending
@@ -312,12 +571,35 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   // impl/core/consent.ts survived every line above, issue 21). Appended last so no line id moves,
   // on a third agent: B's escalated obligation refuses new conceptions (J-4).
   const C = w.mint("root-c");
-  for (const [k, [first, second]] of ([["training", "storage"], ["storage", "training"]] as const).entries()) {
-    const cells = [{ category: "location", dimension: first, sensitivity: "low" }, { category: "location", dimension: second, sensitivity: "medium" }] as const;
-    const life = w.born(C, { consent_scope: { grant_id: "g", principal: "p", cells: [...cells], category_defaults: [], persist_ceiling: "low" } });
+  for (const [k, [first, second]] of (
+    [
+      ["training", "storage"],
+      ["storage", "training"],
+    ] as const
+  ).entries()) {
+    const cells = [
+      { category: "location", dimension: first, sensitivity: "low" },
+      { category: "location", dimension: second, sensitivity: "medium" },
+    ] as const;
+    const life = w.born(C, {
+      consent_scope: {
+        grant_id: "g",
+        principal: "p",
+        cells: [...cells],
+        category_defaults: [],
+        persist_ceiling: "low",
+      },
+    });
     w.act(life, ["asked about the station"]);
     w.withdraw(life);
-    w.distil(life, `ob-dim-${k}`, w.distillate(life, `d-dim-${k}`, [{ ...w.disposition(`k.dim${k}`, "meet at the station", 300_000), category: "location" }]), "D-058");
+    w.distil(
+      life,
+      `ob-dim-${k}`,
+      w.distillate(life, `d-dim-${k}`, [
+        { ...w.disposition(`k.dim${k}`, "meet at the station", 300_000), category: "location" },
+      ]),
+      "D-058",
+    );
   }
 
   // D-016: a wildcard is granted only by an equal or wider wildcard; a plain capability grants no
@@ -332,24 +614,69 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   // another dimension of the category (access: high) is not either: both resolve to the default,
   // low, and the disposition persists. A resolver that took a cell of any other dimension than the
   // one asked refuses it. The distillate id d-access is reused after a restart below (AD-3).
-  const access = w.born(C, { consent_scope: { grant_id: "g", principal: "p", cells: [{ category: "location", dimension: "access", sensitivity: "high" }], category_defaults: [], persist_ceiling: "low" } });
+  const access = w.born(C, {
+    consent_scope: {
+      grant_id: "g",
+      principal: "p",
+      cells: [{ category: "location", dimension: "access", sensitivity: "high" }],
+      category_defaults: [],
+      persist_ceiling: "low",
+    },
+  });
   w.act(access, ["asked about the station"]);
   w.withdraw(access);
-  w.distil(access, "ob-access", w.distillate(access, "d-access", [{ ...w.disposition("k.access", "meet at the station", 300_000), category: "location" }]), "D-058");
+  w.distil(
+    access,
+    "ob-access",
+    w.distillate(access, "d-access", [
+      { ...w.disposition("k.access", "meet at the station", 300_000), category: "location" },
+    ]),
+    "D-058",
+  );
   // D-011: with no exact cell, the category's default row decides (medium, above the low ceiling):
   // refused under S-1. A resolver that skipped the default rows would resolve low and accept.
-  const defaulted = w.born(C, { consent_scope: { grant_id: "g", principal: "p", cells: [], category_defaults: [{ category: "location", sensitivity: "medium" }], persist_ceiling: "low" } });
+  const defaulted = w.born(C, {
+    consent_scope: {
+      grant_id: "g",
+      principal: "p",
+      cells: [],
+      category_defaults: [{ category: "location", sensitivity: "medium" }],
+      persist_ceiling: "low",
+    },
+  });
   w.act(defaulted, ["asked about the platform"]);
   w.withdraw(defaulted);
-  w.distil(defaulted, "ob-default-1", w.distillate(defaulted, "d-default", [{ ...w.disposition("k.default", "wait on the platform", 300_000), category: "location" }]), "D-011");
-  w.distil(defaulted, "ob-default-2", w.distillate(defaulted, "d-default", [w.disposition("k.default", "wait on the platform", 300_000)]), "D-011");
+  w.distil(
+    defaulted,
+    "ob-default-1",
+    w.distillate(defaulted, "d-default", [
+      { ...w.disposition("k.default", "wait on the platform", 300_000), category: "location" },
+    ]),
+    "D-011",
+  );
+  w.distil(
+    defaulted,
+    "ob-default-2",
+    w.distillate(defaulted, "d-default", [w.disposition("k.default", "wait on the platform", 300_000)]),
+    "D-011",
+  );
   // D-010 (G-51): an entry without tokens ("", "...") adds no token, so a run still spans it:
   // "for lisbon" ends one entry, "tuesday window" begins a later one, and the guidance leaks.
   const gapped = w.born(C);
   w.act(gapped, ["paid for lisbon", "", "...", "tuesday window"]);
   w.withdraw(gapped);
-  w.distil(gapped, "ob-gap-1", w.distillate(gapped, "d-gap", [w.disposition("k.gap", "ask for lisbon tuesday window", 300_000)]), "D-010");
-  w.distil(gapped, "ob-gap-2", w.distillate(gapped, "d-gap", [w.disposition("k.gap", "ask for a window", 300_000)]), "D-010");
+  w.distil(
+    gapped,
+    "ob-gap-1",
+    w.distillate(gapped, "d-gap", [w.disposition("k.gap", "ask for lisbon tuesday window", 300_000)]),
+    "D-010",
+  );
+  w.distil(
+    gapped,
+    "ob-gap-2",
+    w.distillate(gapped, "d-gap", [w.disposition("k.gap", "ask for a window", 300_000)]),
+    "D-010",
+  );
   // D-015: failures_at_least counts every failed act, not a run of them: failed, ok, failed makes
   // 2 failures (1 consecutive), and the condition withdraws the life on the third act (J-3).
   const failing = w.born(C, { termination_conditions: [condition("two-failures", { op: "failures_at_least", n: 2 })] });
@@ -366,8 +693,18 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   const again = w.born(C);
   while (ctx.lines() % RESTART_EVERY !== 0) w.act(again, ["asked again about the station"]);
   w.withdraw(again);
-  w.distil(again, "ob-reuse-after-restart-1", w.distillate(again, "d-access", [w.disposition("k.reuse", "ask at the desk", 300_000)]), "D-008");
-  w.distil(again, "ob-reuse-after-restart-2", w.distillate(again, "d-reuse", [w.disposition("k.reuse", "ask at the desk", 300_000)]), "D-008");
+  w.distil(
+    again,
+    "ob-reuse-after-restart-1",
+    w.distillate(again, "d-access", [w.disposition("k.reuse", "ask at the desk", 300_000)]),
+    "D-008",
+  );
+  w.distil(
+    again,
+    "ob-reuse-after-restart-2",
+    w.distillate(again, "d-reuse", [w.disposition("k.reuse", "ask at the desk", 300_000)]),
+    "D-008",
+  );
 
   // Appended for the generated survivors of shard 6 (issue 21).
   // OP-2.2.c6 (J-1): a binding is met by the offered tool of its own name. Here every capability of
@@ -375,7 +712,14 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   // matched a binding against any tool offering its capabilities (a generated mutant of
   // impl/core/ops/janma.ts did) would give birth.
   const renamed = w.conceive(C);
-  w.birth(renamed, [{ tool: "other", capabilities: ["fare.search", "fare.book"] }, { tool: "mail", capabilities: ["mail.send"] }], "OP-2.2.c6");
+  w.birth(
+    renamed,
+    [
+      { tool: "other", capabilities: ["fare.search", "fare.book"] },
+      { tool: "mail", capabilities: ["mail.send"] },
+    ],
+    "OP-2.2.c6",
+  );
 
   // Appended for the generated survivors of shards 7 and 8 (issue 21).
   // OP-2.5 and D-014 (J-3): expire changes nothing once a life is no longer ready or active. A life its
@@ -394,7 +738,12 @@ export const janmaSamskaraScript = (outer: ScriptContext): void => {
   const street = w.born(C);
   w.act(street, ["paid for straße tuesday window"]);
   w.withdraw(street);
-  w.distil(street, "ob-street", w.distillate(street, "d-street", [w.disposition("k.street", "paid for strasse tuesday", 300_000)]), "D-045");
+  w.distil(
+    street,
+    "ob-street",
+    w.distillate(street, "d-street", [w.disposition("k.street", "paid for strasse tuesday", 300_000)]),
+    "D-045",
+  );
 };
 
 export const JANMA_SAMSKARA_SESSIONS: readonly ScriptedGoldenSpec[] = [

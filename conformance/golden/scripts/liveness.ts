@@ -15,18 +15,37 @@ const ROOT = "root-liveness";
 const A = identityOf(BASE, genesisVersionOf(BASE, ROOT));
 const exec = (id: string) => ({ execution_id: id, reasoner: "r", harness: "h", host: "host" });
 
-const task = (op: "ripa.request" | "ripa.reply" | "ripa.task_pause", tick: number, nonce: string, task_id = "task-1"): Command =>
-  ({ op, tick, agent: A, task_id, attempt_nonce: nonce });
-const fence = (tick: number, migration_id: string, token: string): Command => ({ op: "ripa.migration_fence", tick, agent: A, migration_id, token });
+const task = (
+  op: "ripa.request" | "ripa.reply" | "ripa.task_pause",
+  tick: number,
+  nonce: string,
+  task_id = "task-1",
+): Command => ({ op, tick, agent: A, task_id, attempt_nonce: nonce });
+const fence = (tick: number, migration_id: string, token: string): Command => ({
+  op: "ripa.migration_fence",
+  tick,
+  agent: A,
+  migration_id,
+  token,
+});
 
 export const LIVENESS_SESSION: ScriptedGoldenSpec = {
   name: "session-liveness",
   script: ({ send, view, query }) => {
     send({
-      op: "advaita.mint", tick: 1, base_digest: BASE, root: ROOT, designation: "enoch", body_revision: "rev-1",
-      custodians: ["custodian-1"], execution: exec("exec-source"),
-      providers: [{ provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search", "mail.send"] }],
-      required_capabilities: ["fare.search"], authority_token: "tok-1",
+      op: "advaita.mint",
+      tick: 1,
+      base_digest: BASE,
+      root: ROOT,
+      designation: "enoch",
+      body_revision: "rev-1",
+      custodians: ["custodian-1"],
+      execution: exec("exec-source"),
+      providers: [
+        { provider_id: "prov-a", kind: "service", contract_version: "v1", capabilities: ["fare.search", "mail.send"] },
+      ],
+      required_capabilities: ["fare.search"],
+      authority_token: "tok-1",
     });
     send({ op: "ripa.task_start", tick: 2, agent: A, task_id: "task-1" });
     // Worker A publishes its attempt and is killed (SIGKILL) before replying.
@@ -52,15 +71,33 @@ export const LIVENESS_SESSION: ScriptedGoldenSpec = {
     send({ op: "ripa.migration_checkpoint", tick: 9, agent: A, migration_id: "m-1" });
     const bundle = view().agents[0]?.ripa.migration?.bundle_digest ?? BASE;
     send({
-      op: "ripa.migration_validate", tick: 10, agent: A, migration_id: "m-1", bundle_digest: bundle,
+      op: "ripa.migration_validate",
+      tick: 10,
+      agent: A,
+      migration_id: "m-1",
+      bundle_digest: bundle,
       target: {
         execution: exec("exec-target"),
-        providers: [{ provider_id: "prov-muse", kind: "runtime", contract_version: "v2", capabilities: ["fare.search", "mail.send"] }],
+        providers: [
+          {
+            provider_id: "prov-muse",
+            kind: "runtime",
+            contract_version: "v2",
+            capabilities: ["fare.search", "mail.send"],
+          },
+        ],
         body_revision: "rev-1",
       },
       gain_authorization: null,
     });
-    send({ op: "ripa.migration_bind", tick: 11, agent: A, migration_id: "m-1", surfaces: [{ surface_id: "chat", kind: "chat", account: "acct", session: "s-2" }], labels: { region: "eu" } });
+    send({
+      op: "ripa.migration_bind",
+      tick: 11,
+      agent: A,
+      migration_id: "m-1",
+      surfaces: [{ surface_id: "chat", kind: "chat", account: "acct", session: "s-2" }],
+      labels: { region: "eu" },
+    });
     send({ op: "ripa.migration_rehydrate", tick: 12, agent: A, migration_id: "m-1" });
     // G-54: the report's memory flag is memory_ancestry_preserved (the migration appends no memory).
     send({ op: "ripa.migration_resume", tick: 13, agent: A, migration_id: "m-1", token: "tok-resume-1" }, "G-54");

@@ -31,14 +31,35 @@ const script = (ctx: ScriptContext): void => {
   // OP-4.1: listed ob-c, ob-a, ob-b; discharged ob-a, ob-b, ob-c; added d-a, d-b, d-c.
   send((t) => ({ op: "samskara.merge", tick: t, agent: A, obligation_ids: ["ob-c", "ob-a", "ob-b"] }), "OP-4.1.c4");
   // D-008: every listed obligation is applied, so the re-merge is a no-op with the ids sorted.
-  send((t) => ({ op: "samskara.merge", tick: t, agent: A, obligation_ids: ["ob-b", "ob-c", "ob-a", "ob-b"] }), "OP-4.1.c3");
+  send(
+    (t) => ({ op: "samskara.merge", tick: t, agent: A, obligation_ids: ["ob-b", "ob-c", "ob-a", "ob-b"] }),
+    "OP-4.1.c3",
+  );
 
   // Lookups of what the agent does not have.
   send((t) => ({ op: "custody.attempt", tick: t, agent: A, obligation_id: "ob-none", ack: "declined" }), "OP-3.1.c1");
   send((t) => ({ op: "custody.expire", tick: t, agent: A, obligation_id: "ob-none" }), "OP-3.2.c1");
-  send((t) => ({ op: "advaita.project_write", tick: t, agent: A, instance_id: "i-none", disposition: disposition("k.w", "write directly", 1) }), "OP-4.4.c1");
+  send(
+    (t) => ({
+      op: "advaita.project_write",
+      tick: t,
+      agent: A,
+      instance_id: "i-none",
+      disposition: disposition("k.w", "write directly", 1),
+    }),
+    "OP-4.4.c1",
+  );
   // OP-4.4.c2: an existing projection still cannot write the store (AD-2).
-  send((t) => ({ op: "advaita.project_write", tick: t, agent: A, instance_id: "i1", disposition: disposition("k.w", "write directly", 1) }), "OP-4.4.c2");
+  send(
+    (t) => ({
+      op: "advaita.project_write",
+      tick: t,
+      agent: A,
+      instance_id: "i1",
+      disposition: disposition("k.w", "write directly", 1),
+    }),
+    "OP-4.4.c2",
+  );
 };
 
 export const MODEL_ADVAITA_SESSION: ScriptedGoldenSpec = { name: "session-model-advaita", script };

@@ -35,10 +35,17 @@ export const travelDriver = (ctx: ScriptContext) => {
   /** Mints an agent from `root` (token `tok-<root>`, execution `exec-<root>`); returns its identity. */
   const mint = (root: string, providers: { provider_id: string; capabilities: string[] }[]): string => {
     send((t) => ({
-      op: "advaita.mint", tick: t, base_digest: BASE, root, designation: root, body_revision: "rev-0", custodians: ["custodian-1"],
+      op: "advaita.mint",
+      tick: t,
+      base_digest: BASE,
+      root,
+      designation: root,
+      body_revision: "rev-0",
+      custodians: ["custodian-1"],
       execution: exec(`exec-${root}`),
       providers: providers.map((p) => ({ ...p, kind: "service", contract_version: "v1" })),
-      required_capabilities: ["fare.search"], authority_token: `tok-${root}`,
+      required_capabilities: ["fare.search"],
+      authority_token: `tok-${root}`,
     }));
     return agentView(root).identity.identity;
   };
@@ -60,14 +67,23 @@ export const travelDriver = (ctx: ScriptContext) => {
     return life;
   };
   const birth = (life: Life, pins?: string) =>
-    send((t) => ({ op: "janma.birth", tick: t, agent: life.agent, instance_id: life.instance_id, environment: ENV }), pins);
+    send(
+      (t) => ({ op: "janma.birth", tick: t, agent: life.agent, instance_id: life.instance_id, environment: ENV }),
+      pins,
+    );
   /** A validly signed search act of `life` at the current tick, carrying `trace` (its episode entries). */
   const act = (life: Life, pins?: string, trace: readonly string[] = ["looked up fares"]) =>
     send((t) => {
       const action = { tool: "search", capability: "fare.search", outcome: "ok" as const, tick: t, trace: [...trace] };
       const manifest_digest = digestOf(DOMAIN.manifest, life.manifest);
       const signature = digestOf(DOMAIN.action, { identity: life.agent, nonce: life.nonce, manifest_digest, action });
-      return { op: "janma.act", tick: t, agent: life.agent, instance_id: life.instance_id, signed: { identity: life.agent, nonce: life.nonce, manifest_digest, action, signature } };
+      return {
+        op: "janma.act",
+        tick: t,
+        agent: life.agent,
+        instance_id: life.instance_id,
+        signed: { identity: life.agent, nonce: life.nonce, manifest_digest, action, signature },
+      };
     }, pins);
   /** A life born, acted once (with `trace`, when given) and withdrawn: ready to distil. */
   const lived = (agent: string, root: string, trace?: readonly string[]): Life => {
@@ -77,8 +93,20 @@ export const travelDriver = (ctx: ScriptContext) => {
     send((t) => ({ op: "janma.withdraw", tick: t, agent, instance_id: life.instance_id, reason: "principal" }));
     return life;
   };
-  const disposition = (key: string, guidance: string, weight: number): Disposition => ({ key, guidance, weight, evidence_digest: EVIDENCE, category: "operational" });
-  const distillate = (life: Life, distillate_id: string, dispositions: readonly Disposition[], valence: number, confidence: number) => ({
+  const disposition = (key: string, guidance: string, weight: number): Disposition => ({
+    key,
+    guidance,
+    weight,
+    evidence_digest: EVIDENCE,
+    category: "operational",
+  });
+  const distillate = (
+    life: Life,
+    distillate_id: string,
+    dispositions: readonly Disposition[],
+    valence: number,
+    confidence: number,
+  ) => ({
     distillate_id,
     source: { identity: life.agent, nonce: life.nonce, instance_id: life.instance_id },
     born_from: life.manifest.substrate.store_version,
@@ -86,7 +114,17 @@ export const travelDriver = (ctx: ScriptContext) => {
     dispositions,
   });
   const distil = (life: Life, obligation_id: string, d: unknown, pins?: string) =>
-    send((t) => ({ op: "janma.distil", tick: t, agent: life.agent, instance_id: life.instance_id, obligation_id, distillate: d }), pins);
+    send(
+      (t) => ({
+        op: "janma.distil",
+        tick: t,
+        agent: life.agent,
+        instance_id: life.instance_id,
+        obligation_id,
+        distillate: d,
+      }),
+      pins,
+    );
   return { send, agentView, mint, headOf, conceive, birth, act, lived, disposition, distillate, distil };
 };
 

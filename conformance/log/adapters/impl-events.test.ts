@@ -7,7 +7,16 @@
  * data directory is touched; without the variable nothing is written.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -37,11 +46,20 @@ const HELLO = { type: "hello", id: "h", protocol_versions: ["1"], settings: {} }
 const SHUTDOWN = { type: "shutdown", id: "bye" };
 
 /** Runs the implementation once over `requests` (hello first, shutdown last); `eventLog` undefined leaves the variable unset. */
-const runImpl = (cwd: string, dataDir: string, eventLog: string | undefined, requests: readonly unknown[]): Promise<{ code: number | null; stdout: string; stderr: string }> => {
+const runImpl = (
+  cwd: string,
+  dataDir: string,
+  eventLog: string | undefined,
+  requests: readonly unknown[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> => {
   const env = { ...process.env };
   delete env[EVENT_LOG_ENV];
   if (eventLog !== undefined) env[EVENT_LOG_ENV] = eventLog;
-  const child = spawn(process.execPath, ["--import", TSX, MAIN, "--data-dir", dataDir], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", TSX, MAIN, "--data-dir", dataDir], {
+    cwd,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on("data", (c: Buffer) => out.push(c));
@@ -49,7 +67,9 @@ const runImpl = (cwd: string, dataDir: string, eventLog: string | undefined, req
   child.stdin.on("error", () => {}); // a refused start exits before reading
   child.stdin.end([HELLO, ...requests, SHUTDOWN].map((r) => `${JSON.stringify(r)}\n`).join(""));
   return new Promise((resolve) => {
-    child.on("close", (code) => resolve({ code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }));
+    child.on("close", (code) =>
+      resolve({ code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }),
+    );
   });
 };
 
@@ -76,8 +96,14 @@ describe("the bundled implementation's event log, adapted, checks against the mo
   it("logs every command and the reset, in its own shape, and no query, hello or shutdown", () => {
     const lines = eventLines(events).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(COMMANDS.length + 1 + AGAIN.length);
-    expect(lines.map((l) => l["request_id"])).toEqual([...COMMANDS.map((c) => c.id), "reset-1", ...AGAIN.map((c) => c.id)]);
-    expect(new Set(lines.map((l) => l["kind"]))).toEqual(new Set(["command.accepted", "command.rejected", "store.reset"]));
+    expect(lines.map((l) => l["request_id"])).toEqual([
+      ...COMMANDS.map((c) => c.id),
+      "reset-1",
+      ...AGAIN.map((c) => c.id),
+    ]);
+    expect(new Set(lines.map((l) => l["kind"]))).toEqual(
+      new Set(["command.accepted", "command.rejected", "store.reset"]),
+    );
     const at = lines.map((l) => Number(l["at_ms"]));
     expect(at.every((x, i) => i === 0 || x >= (at[i - 1] as number))).toBe(true);
   });
@@ -102,7 +128,11 @@ describe("the bundled implementation's event log, adapted, checks against the mo
 
   it("an accepted event whose events were changed, as a bug would change them, fails at the log line of that event", async () => {
     const lines = eventLines(events);
-    const k = lines.findIndex((l, i) => i > 10 && /"kind":"command.accepted"/.test(l) && (JSON.parse(l) as { events: unknown[] }).events.length > 1) + 1;
+    const k =
+      lines.findIndex(
+        (l, i) =>
+          i > 10 && /"kind":"command.accepted"/.test(l) && (JSON.parse(l) as { events: unknown[] }).events.length > 1,
+      ) + 1;
     expect(k).toBeGreaterThan(11);
     const e = JSON.parse(lines[k - 1] as string) as { events: unknown[] };
     lines[k - 1] = JSON.stringify({ ...e, events: e.events.slice(0, -1) }); // the last event lost
@@ -120,7 +150,11 @@ describe("the bundled implementation's event log, adapted, checks against the mo
   it("srk adapt-log impl-events writes the log; an unknown adapter or an existing log is a usage error (64)", () => {
     const dir = temp();
     const out = join(dir, "cli.log");
-    const srk = (...args: string[]) => spawnSync(process.execPath, ["--import", TSX, join(REPO_ROOT, "conformance/cli/main.ts"), "adapt-log", ...args], { cwd: dir, encoding: "utf8" });
+    const srk = (...args: string[]) =>
+      spawnSync(process.execPath, ["--import", TSX, join(REPO_ROOT, "conformance/cli/main.ts"), "adapt-log", ...args], {
+        cwd: dir,
+        encoding: "utf8",
+      });
     const ok = srk("impl-events", events, "--out", out);
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/srk check-log/);
@@ -136,11 +170,17 @@ describe("the bundled implementation's event log, adapted, checks against the mo
   it("a malformed event line is refused naming the event log and the line, and leaves no output", async () => {
     const lines = eventLines(events);
     const dir = temp();
-    for (const [name, bad] of [["torn", (lines[6] as string).slice(0, 40)], ["unknown-kind", JSON.stringify({ ...(JSON.parse(lines[6] as string) as object), kind: "command.maybe" })]] as const) {
+    for (const [name, bad] of [
+      ["torn", (lines[6] as string).slice(0, 40)],
+      ["unknown-kind", JSON.stringify({ ...(JSON.parse(lines[6] as string) as object), kind: "command.maybe" })],
+    ] as const) {
       const file = join(dir, `${name}.jsonl`);
       writeFileSync(file, `${[...lines.slice(0, 6), bad, ...lines.slice(7)].join("\n")}\n`);
       const out = join(dir, `${name}.log`);
-      const err = await adaptImplEvents(file, out).then(() => null, (e: unknown) => e);
+      const err = await adaptImplEvents(file, out).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err, name).toBeInstanceOf(LogFileError);
       expect((err as LogFileError).line, name).toBe(7);
       expect((err as Error).message, name).toContain(`${file}:7: `);

@@ -28,7 +28,13 @@ import { LogFileError, readLines } from "../lines.ts";
 /** The header's recorder: what wrote the log (L-1.1). */
 export const IMPL_EVENTS_RECORDER = "adapter impl-events";
 
-const Common = { at_ms: z.number().min(0).max(Number.MAX_SAFE_INTEGER / 1000), request_id: RequestId };
+const Common = {
+  at_ms: z
+    .number()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER / 1000),
+  request_id: RequestId,
+};
 const CommandCommon = { ...Common, op: z.union([z.string(), z.null()]), command: z.json() };
 
 /** The implementation's event line (impl/event-log.ts), read strictly: an unknown field may be another version of the shape. */
@@ -37,7 +43,12 @@ export const ImplEvent = z.discriminatedUnion("kind", [
   z.strictObject({
     ...CommandCommon,
     kind: z.literal("command.rejected"),
-    error: z.strictObject({ code: z.string(), invariant: z.union([z.string(), z.null()]), definite: z.boolean(), message: z.string() }),
+    error: z.strictObject({
+      code: z.string(),
+      invariant: z.union([z.string(), z.null()]),
+      definite: z.boolean(),
+      message: z.string(),
+    }),
   }),
   z.strictObject({ ...Common, kind: z.literal("store.reset") }),
 ]);
@@ -52,9 +63,15 @@ export const wireOf = (e: ImplEvent): { request: Json; reply: Json } => {
     case "store.reset":
       return { request: { type: "reset", id }, reply: { type: "reply", id, ok: true, events: [] } };
     case "command.accepted":
-      return { request: { type: "command", id, command: e.command }, reply: { type: "reply", id, ok: true, events: e.events } };
+      return {
+        request: { type: "command", id, command: e.command },
+        reply: { type: "reply", id, ok: true, events: e.events },
+      };
     case "command.rejected":
-      return { request: { type: "command", id, command: e.command }, reply: { type: "reply", id, ok: false, error: { ...e.error } } };
+      return {
+        request: { type: "command", id, command: e.command },
+        reply: { type: "reply", id, ok: false, error: { ...e.error } },
+      };
   }
 };
 
@@ -63,13 +80,21 @@ const parseEvent = (file: string, n: number, text: string): ImplEvent => {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new LogFileError(file, n, `not a JSON value (${(e as Error).message})${text.length === 0 ? "; an empty line" : ""}`);
+    throw new LogFileError(
+      file,
+      n,
+      `not a JSON value (${(e as Error).message})${text.length === 0 ? "; an empty line" : ""}`,
+    );
   }
   const p = ImplEvent.safeParse(value);
   if (!p.success) {
     const i = p.error.issues[0];
     const at = i === undefined || i.path.length === 0 ? "" : `${i.path.map(String).join(".")}: `;
-    throw new LogFileError(file, n, `not an event of the bundled implementation's log (impl/event-log.ts): ${at}${i?.message ?? "invalid"}`);
+    throw new LogFileError(
+      file,
+      n,
+      `not an event of the bundled implementation's log (impl/event-log.ts): ${at}${i?.message ?? "invalid"}`,
+    );
   }
   return p.data;
 };
@@ -81,7 +106,10 @@ export interface AdaptResult {
 
 /** Writes to `out` the wire log of the event log `file`. */
 export const adaptImplEvents = async (file: string, out: string): Promise<AdaptResult> => {
-  if (existsSync(out) && statSync(out).size > 0) throw new UsageError(`--out: ${out} exists and is not empty; srk adapt-log never overwrites a log (remove it or name another file)`);
+  if (existsSync(out) && statSync(out).size > 0)
+    throw new UsageError(
+      `--out: ${out} exists and is not empty; srk adapt-log never overwrites a log (remove it or name another file)`,
+    );
   const lines = readLines(file, MAX_LOG_LINE_BYTES);
   // Read the first line before creating the output, so a missing event log leaves no file behind.
   const first = await lines.next();

@@ -64,7 +64,13 @@ export interface WireOptions {
 }
 
 /** A fast data root: tmpfs when the machine has one (the crash stage's cuts are in-process hooks, not the device). */
-const dataRoot = (): string => mkdtempSync(join(process.platform === "linux" && process.env["SRK_MUTANT_TMPFS"] !== "0" ? "/dev/shm" : tmpdir(), "srk-gen-mutant-"));
+const dataRoot = (): string =>
+  mkdtempSync(
+    join(
+      process.platform === "linux" && process.env["SRK_MUTANT_TMPFS"] !== "0" ? "/dev/shm" : tmpdir(),
+      "srk-gen-mutant-",
+    ),
+  );
 
 const runsOf = (path: string | null): number | null => {
   if (path === null) return null;
@@ -83,8 +89,18 @@ export const certifyGenerated = async (m: GeneratedMutant | null, o: WireOptions
   const t0 = Date.now();
   try {
     const { certificate } = await certify({
-      commandLine, cwd: REPO_ROOT, outDir: out, dataRoot: root, seed: o.seed, runs: o.runs, timeBudgetMs: o.timeBudgetMs,
-      requestTimeoutMs: 15_000, startupTimeoutMs: 30_000, only: [], failFast: true, graceMs: 10_000,
+      commandLine,
+      cwd: REPO_ROOT,
+      outDir: out,
+      dataRoot: root,
+      seed: o.seed,
+      runs: o.runs,
+      timeBudgetMs: o.timeBudgetMs,
+      requestTimeoutMs: 15_000,
+      startupTimeoutMs: 30_000,
+      only: [],
+      failFast: true,
+      graceMs: 10_000,
       ...(o.stages === undefined ? {} : { stages: o.stages }),
     });
     const seconds = (Date.now() - t0) / 1000;
@@ -92,10 +108,14 @@ export const certifyGenerated = async (m: GeneratedMutant | null, o: WireOptions
     const findings = certificate.stages.flatMap((s) => s.findings);
     const first = findings[0] ?? null;
     const fault = certificate.implementation_faults[0] ?? null;
-    const outcome: Outcome = certificate.protocol_version === null ? "did-not-start"
-      : certificate.exit_code === 0 ? "survived"
-      : certificate.exit_code === 1 || fault !== null ? "killed"
-      : "inconclusive";
+    const outcome: Outcome =
+      certificate.protocol_version === null
+        ? "did-not-start"
+        : certificate.exit_code === 0
+          ? "survived"
+          : certificate.exit_code === 1 || fault !== null
+            ? "killed"
+            : "inconclusive";
     let elapsed = 0;
     let secondsToKill: number | null = null;
     if (outcome === "killed") {
@@ -110,12 +130,36 @@ export const certifyGenerated = async (m: GeneratedMutant | null, o: WireOptions
     }
     const trace = first?.trace_file == null ? null : readTrace(join(out, first.trace_file));
     return {
-      id: m?.id ?? "control", outcome, exitCode: certificate.exit_code,
-      stage: first?.stage ?? (outcome === "killed" ? (certificate.stages.find((s) => s.verdict !== "pass")?.stage ?? null) : null),
-      check: first?.check ?? null, invariant: first?.invariant ?? null, reported, summary: first?.summary ?? (outcome === "survived" ? null : certificate.stages.find((s) => s.verdict !== "pass")?.reason ?? null),
-      secondsToKill, runsToKill: outcome === "killed" ? runsOf(trace?.path ?? null) : null, steps: first?.steps ?? null,
-      shrink: trace?.shrink == null ? null : { attempts: trace.shrink.attempts, originalLength: trace.shrink.original_length, interrupted: trace.shrink.interrupted },
-      seconds, fault: outcome === "killed" && first === null ? fault : outcome === "did-not-start" || outcome === "inconclusive" ? fault : null,
+      id: m?.id ?? "control",
+      outcome,
+      exitCode: certificate.exit_code,
+      stage:
+        first?.stage ??
+        (outcome === "killed" ? (certificate.stages.find((s) => s.verdict !== "pass")?.stage ?? null) : null),
+      check: first?.check ?? null,
+      invariant: first?.invariant ?? null,
+      reported,
+      summary:
+        first?.summary ??
+        (outcome === "survived" ? null : (certificate.stages.find((s) => s.verdict !== "pass")?.reason ?? null)),
+      secondsToKill,
+      runsToKill: outcome === "killed" ? runsOf(trace?.path ?? null) : null,
+      steps: first?.steps ?? null,
+      shrink:
+        trace?.shrink == null
+          ? null
+          : {
+              attempts: trace.shrink.attempts,
+              originalLength: trace.shrink.original_length,
+              interrupted: trace.shrink.interrupted,
+            },
+      seconds,
+      fault:
+        outcome === "killed" && first === null
+          ? fault
+          : outcome === "did-not-start" || outcome === "inconclusive"
+            ? fault
+            : null,
     };
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -126,6 +170,18 @@ export const certifyGenerated = async (m: GeneratedMutant | null, o: WireOptions
 
 /** The row of a mutant TypeScript rejects: never started. */
 export const didNotCompile = (m: GeneratedMutant, error: string): WireRow => ({
-  id: m.id, outcome: "did-not-compile", exitCode: null, stage: null, check: null, invariant: null, reported: [], summary: null,
-  secondsToKill: null, runsToKill: null, steps: null, shrink: null, seconds: 0, fault: error,
+  id: m.id,
+  outcome: "did-not-compile",
+  exitCode: null,
+  stage: null,
+  check: null,
+  invariant: null,
+  reported: [],
+  summary: null,
+  secondsToKill: null,
+  runsToKill: null,
+  steps: null,
+  shrink: null,
+  seconds: 0,
+  fault: error,
 });

@@ -29,7 +29,16 @@ export interface CompileChecker {
 /** A checker over the implementation's TypeScript project (stryker/tsconfig.impl.json: spec and impl). */
 export const compileChecker = (root = REPO_ROOT): CompileChecker => {
   const configPath = join(root, "stryker", "tsconfig.impl.json");
-  const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n")); } });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      },
+    },
+  );
   if (config === undefined) throw new Error(`cannot read ${configPath}`);
   const overrides = new Map<string, { text: string; version: number }>();
   let version = 0;
@@ -53,8 +62,9 @@ export const compileChecker = (root = REPO_ROOT): CompileChecker => {
   };
   const service = ts.createLanguageService(host, ts.createDocumentRegistry());
   const errorsOf = (file: string): string | null => {
-    const diags = [...service.getSyntacticDiagnostics(file), ...service.getSemanticDiagnostics(file)]
-      .filter((d) => d.category === ts.DiagnosticCategory.Error && !LINT_CODES.has(d.code));
+    const diags = [...service.getSyntacticDiagnostics(file), ...service.getSemanticDiagnostics(file)].filter(
+      (d) => d.category === ts.DiagnosticCategory.Error && !LINT_CODES.has(d.code),
+    );
     const d = diags[0];
     if (d === undefined) return null;
     const pos = d.file !== undefined && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : null;

@@ -14,11 +14,17 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const WORK = join(ROOT, ".tmp", "mutants");
 
 /** Copies impl/ for `name`, rewrites `patch.file` (relative to the copy's root) when a patch is given, and returns the copy's impl/api.ts. */
-export const materializeWith = (name: string, patch: { readonly file: string; readonly apply: (text: string) => string } | null): string => {
+export const materializeWith = (
+  name: string,
+  patch: { readonly file: string; readonly apply: (text: string) => string } | null,
+): string => {
   const dir = join(WORK, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  cpSync(join(ROOT, "impl"), join(dir, "impl"), { recursive: true, filter: (src) => !src.includes(`${join("impl", "test")}`) });
+  cpSync(join(ROOT, "impl"), join(dir, "impl"), {
+    recursive: true,
+    filter: (src) => !src.includes(`${join("impl", "test")}`),
+  });
   if (!existsSync(join(dir, "spec"))) symlinkSync(join(ROOT, "spec"), join(dir, "spec"), "dir");
   if (patch !== null) {
     const file = join(dir, patch.file);
@@ -42,8 +48,15 @@ export const discard = (name: string): void => rmSync(join(WORK, name), { recurs
 export const buildCopy = (api: string): string => {
   const out = join(dirname(dirname(api)), "main.mjs");
   buildSync({
-    entryPoints: [join(dirname(api), "main.ts")], outfile: out, bundle: true, platform: "node", format: "esm",
-    target: "node20", packages: "external", logLevel: "silent", sourcemap: false,
+    entryPoints: [join(dirname(api), "main.ts")],
+    outfile: out,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    logLevel: "silent",
+    sourcemap: false,
   });
   return out;
 };

@@ -16,10 +16,16 @@ export const drawOrder = (mutants: readonly GeneratedMutant[], seed: number): Ge
   const runnable = mutants.filter((m) => m.ignored === null);
   const shuffle = (xs: readonly GeneratedMutant[]): GeneratedMutant[] => {
     if (xs.length === 0) return [];
-    const [perm] = fc.sample(fc.shuffledSubarray([...xs.keys()], { minLength: xs.length, maxLength: xs.length }), { seed, numRuns: 1 });
+    const [perm] = fc.sample(fc.shuffledSubarray([...xs.keys()], { minLength: xs.length, maxLength: xs.length }), {
+      seed,
+      numRuns: 1,
+    });
     return (perm ?? []).map((i) => xs[i] as GeneratedMutant);
   };
-  return [...shuffle(runnable.filter((m) => m.file.startsWith(OPS_FIRST))), ...shuffle(runnable.filter((m) => !m.file.startsWith(OPS_FIRST)))];
+  return [
+    ...shuffle(runnable.filter((m) => m.file.startsWith(OPS_FIRST))),
+    ...shuffle(runnable.filter((m) => !m.file.startsWith(OPS_FIRST))),
+  ];
 };
 
 /** Positions of `list` that shard `index` of `count` (0-based) owns. */

@@ -79,12 +79,24 @@ describe("the compile check", () => {
     const at = text.indexOf(anchor);
     if (at < 0) throw new Error(`${anchor} not in ${file}`);
     const start = at + anchor.length;
-    return { id: "synthetic", file, line: 1, column: 1, mutator: "synthetic", span: { start, end: start }, original: "", replacement: insert, ignored: null };
+    return {
+      id: "synthetic",
+      file,
+      line: 1,
+      column: 1,
+      mutator: "synthetic",
+      span: { start, end: start },
+      original: "",
+      replacement: insert,
+      ignored: null,
+    };
   };
   const anchor = 'if (den <= 0n) throw new RangeError("divRoundHalfEven: denominator must be positive");';
 
   it("rejects a mutant with a type error, naming where and what", () => {
-    expect(checker.check(synthetic("impl/core/rounding.ts", anchor, '\n  const bad: number = "x";\n  void bad;'))).toMatch(/^\d+:\d+ TS2322 /);
+    expect(
+      checker.check(synthetic("impl/core/rounding.ts", anchor, '\n  const bad: number = "x";\n  void bad;')),
+    ).toMatch(/^\d+:\d+ TS2322 /);
   }, 60_000);
 
   it("accepts a mutant that only leaves a declaration unused (noUnusedLocals is lint, not a type error)", () => {
@@ -95,14 +107,16 @@ describe("the compile check", () => {
     const relational = all.find((m) => m.file === "impl/core/rounding.ts" && m.mutator === "EqualityOperator");
     expect(relational).toBeDefined();
     expect(checker.check(relational as GeneratedMutant)).toBeNull();
-    const code = all.find((m) => m.file === "impl/core/ops/janma.ts" && m.original === '"DUPLICATE_ID"' && m.replacement === '""');
+    const code = all.find(
+      (m) => m.file === "impl/core/ops/janma.ts" && m.original === '"DUPLICATE_ID"' && m.replacement === '""',
+    );
     expect(checker.check(code as GeneratedMutant)).toMatch(/TS2345/);
   }, 60_000);
 
   it("leaves the file as it was for the next mutant", () => {
     const m = synthetic("impl/core/rounding.ts", anchor, '\n  const bad: number = "x";\n  void bad;');
     expect(checker.check(m)).not.toBeNull();
-    expect(checker.check({ ...m, replacement: "" , original: "" })).toBeNull();
+    expect(checker.check({ ...m, replacement: "", original: "" })).toBeNull();
   }, 60_000);
 });
 
@@ -130,44 +144,116 @@ describe("the seeded order and its shards", () => {
 });
 
 const row = (id: string, outcome: ReportRow["outcome"], extra: Partial<ReportRow> = {}): ReportRow => ({
-  id, outcome, exitCode: outcome === "survived" ? 0 : 1, stage: outcome === "killed" ? "golden" : null, check: null, invariant: outcome === "killed" ? "J-4" : null,
-  reported: [], summary: null, secondsToKill: outcome === "killed" ? 10 : null, runsToKill: null, steps: null, shrink: null, seconds: 10, fault: null,
-  file: "impl/core/ops/distil.ts", line: 1, column: 1, mutator: "EqualityOperator", original: "a < b", replacement: "a <= b", ...extra,
+  id,
+  outcome,
+  exitCode: outcome === "survived" ? 0 : 1,
+  stage: outcome === "killed" ? "golden" : null,
+  check: null,
+  invariant: outcome === "killed" ? "J-4" : null,
+  reported: [],
+  summary: null,
+  secondsToKill: outcome === "killed" ? 10 : null,
+  runsToKill: null,
+  steps: null,
+  shrink: null,
+  seconds: 10,
+  fault: null,
+  file: "impl/core/ops/distil.ts",
+  line: 1,
+  column: 1,
+  mutator: "EqualityOperator",
+  original: "a < b",
+  replacement: "a <= b",
+  ...extra,
 });
 
 describe("counting", () => {
   const rows = [
     ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18].map((i) => row(`k${i}`, "killed")),
-    row("s1", "survived"), row("e1", "survived"), row("c1", "did-not-compile"), row("n1", "did-not-start"), row("i1", "inconclusive"),
+    row("s1", "survived"),
+    row("e1", "survived"),
+    row("c1", "did-not-compile"),
+    row("n1", "did-not-start"),
+    row("i1", "inconclusive"),
   ];
   const triage = { e1: { argument: "the path of a rejection is informative (D-032), and only it changes" } };
 
   it("killed ÷ (killed + survived + inconclusive): equivalents out of both sides, did-not-compile and did-not-start apart", () => {
     const c = countsOf(rows, triage);
-    expect(c).toMatchObject({ drawn: 23, killed: 18, survived: 1, equivalent: 1, inconclusive: 1, didNotCompile: 1, didNotStart: 1 });
+    expect(c).toMatchObject({
+      drawn: 23,
+      killed: 18,
+      survived: 1,
+      equivalent: 1,
+      inconclusive: 1,
+      didNotCompile: 1,
+      didNotStart: 1,
+    });
     expect(c.score).toBeCloseTo(18 / 20, 12);
     expect(countsOf(rows, {}).score).toBeCloseTo(18 / 21, 12);
   });
 
   it("after the reruns: each miss replaced by its latest rerun, equivalents still out, measured kills kept", () => {
-    const rr = (commit: string, r: ReportRow) => ({ commit, at: "2026-12-03T00:00:00.000Z", why: "a rerun after a golden change", options: { seed: 1, runs: 300, timeBudgetMs: 180_000 }, control: row("control", "survived"), rows: [r] });
+    const rr = (commit: string, r: ReportRow) => ({
+      commit,
+      at: "2026-12-03T00:00:00.000Z",
+      why: "a rerun after a golden change",
+      options: { seed: 1, runs: 300, timeBudgetMs: 180_000 },
+      control: row("control", "survived"),
+      rows: [r],
+    });
     // i1 (inconclusive) killed at b; s1 killed at a then surviving at c (the latest counts); e1 equivalent, even if a rerun names it.
-    const a = countsAfterReruns(rows, triage, [rr("a".repeat(40), row("s1", "killed")), rr("b".repeat(40), row("i1", "killed")), rr("c".repeat(40), row("s1", "survived")), rr("d".repeat(40), row("e1", "killed"))]);
-    expect(a).toEqual({ killed: 19, survived: 1, inconclusive: 0, killedByRerun: 1, commits: ["b".repeat(40)], score: 19 / 20 });
-    expect(countsAfterReruns(rows, triage, [])).toMatchObject({ killed: 18, survived: 1, inconclusive: 1, killedByRerun: 0, score: 18 / 20 });
+    const a = countsAfterReruns(rows, triage, [
+      rr("a".repeat(40), row("s1", "killed")),
+      rr("b".repeat(40), row("i1", "killed")),
+      rr("c".repeat(40), row("s1", "survived")),
+      rr("d".repeat(40), row("e1", "killed")),
+    ]);
+    expect(a).toEqual({
+      killed: 19,
+      survived: 1,
+      inconclusive: 0,
+      killedByRerun: 1,
+      commits: ["b".repeat(40)],
+      score: 19 / 20,
+    });
+    expect(countsAfterReruns(rows, triage, [])).toMatchObject({
+      killed: 18,
+      survived: 1,
+      inconclusive: 1,
+      killedByRerun: 0,
+      score: 18 / 20,
+    });
   });
 
   it("an equivalence argued for a killed mutant is reported as an error of the triage", () => {
-    const c = countsOf(rows, { ...triage, k3: { argument: "wrongly argued equivalent though the certifier killed it" } });
+    const c = countsOf(rows, {
+      ...triage,
+      k3: { argument: "wrongly argued equivalent though the certifier killed it" },
+    });
     expect(c.triageKilled).toEqual(["k3"]);
     expect(c.equivalent).toBe(1);
   });
 
   it("the report states the sample, the score against the goal and every survivor", () => {
     const doc: GeneratedDoc = {
-      report_version: 1, generated_at: "2026-12-02T00:00:00.000Z", options: { seed: 1, runs: 300, timeBudgetMs: 180_000 },
-      selection: { kind: "sample", size: 20, orderSeed: 1, generated: 100, ignored: 10, runnable: 90, runnableOps: 40, shards: 1 },
-      controls: [row("control", "survived")], rows, seconds: 100, inputs: { commit: "0".repeat(40), digest: "sha256:x" },
+      report_version: 1,
+      generated_at: "2026-12-02T00:00:00.000Z",
+      options: { seed: 1, runs: 300, timeBudgetMs: 180_000 },
+      selection: {
+        kind: "sample",
+        size: 20,
+        orderSeed: 1,
+        generated: 100,
+        ignored: 10,
+        runnable: 90,
+        runnableOps: 40,
+        shards: 1,
+      },
+      controls: [row("control", "survived")],
+      rows,
+      seconds: 100,
+      inputs: { commit: "0".repeat(40), digest: "sha256:x" },
     };
     const md = renderGenerated(doc, triage);
     expect(md).toContain("**A seeded sample**");
@@ -180,20 +266,54 @@ describe("counting", () => {
 
   it("a survivor killed by a later commit's certification is shown with that commit and how; the measured score is unchanged", () => {
     const doc: GeneratedDoc = {
-      report_version: 1, generated_at: "2026-12-02T00:00:00.000Z", options: { seed: 1, runs: 300, timeBudgetMs: 180_000 },
-      selection: { kind: "all", size: null, orderSeed: 1, generated: 100, ignored: 10, runnable: 90, runnableOps: 40, shards: 1 },
-      controls: [row("control", "survived")], rows, seconds: 100, inputs: { commit: "0".repeat(40), digest: "sha256:x" },
+      report_version: 1,
+      generated_at: "2026-12-02T00:00:00.000Z",
+      options: { seed: 1, runs: 300, timeBudgetMs: 180_000 },
+      selection: {
+        kind: "all",
+        size: null,
+        orderSeed: 1,
+        generated: 100,
+        ignored: 10,
+        runnable: 90,
+        runnableOps: 40,
+        shards: 1,
+      },
+      controls: [row("control", "survived")],
+      rows,
+      seconds: 100,
+      inputs: { commit: "0".repeat(40), digest: "sha256:x" },
     };
-    const killedLater = { ...row("s1", "killed"), stage: "golden", check: "golden/session-1/recovery", invariant: null } as ReportRow;
-    const rerun = (commit: string, r: ReportRow) => ({ commit, at: "2026-12-03T00:00:00.000Z", why: "after the golden recovery check", options: doc.options, control: row("control", "survived"), rows: [r] });
-    const md = renderGenerated(doc, triage, [rerun("a".repeat(40), row("s1", "survived")), rerun("b".repeat(40), killedLater)]);
+    const killedLater = {
+      ...row("s1", "killed"),
+      stage: "golden",
+      check: "golden/session-1/recovery",
+      invariant: null,
+    } as ReportRow;
+    const rerun = (commit: string, r: ReportRow) => ({
+      commit,
+      at: "2026-12-03T00:00:00.000Z",
+      why: "after the golden recovery check",
+      options: doc.options,
+      control: row("control", "survived"),
+      rows: [r],
+    });
+    const md = renderGenerated(doc, triage, [
+      rerun("a".repeat(40), row("s1", "survived")),
+      rerun("b".repeat(40), killedLater),
+    ]);
     expect(md).toContain("**Killed: 90.0 %**");
     // 18 measured kills and s1 killed by the rerun, over them and i1 (never rerun): 19 / 20.
     expect(md).toContain("**After the reruns: 95.0 %** (19 killed, 0 survived, 1 inconclusive)");
     expect(md).toContain("1 of them killed by the certification of bbbbbbbbbbbb");
     expect(md).toContain("1 of the 1 are killed by the certification of a later commit");
-    expect(md).toMatch(/\| `s1` \| .* \| killed at bbbbbbbbbbbb by golden \(golden\/session-1\/recovery\): after the golden recovery check \|/);
-    const stillAlive = renderGenerated(doc, triage, [rerun("b".repeat(40), killedLater), rerun("c".repeat(40), row("s1", "survived"))]);
+    expect(md).toMatch(
+      /\| `s1` \| .* \| killed at bbbbbbbbbbbb by golden \(golden\/session-1\/recovery\): after the golden recovery check \|/,
+    );
+    const stillAlive = renderGenerated(doc, triage, [
+      rerun("b".repeat(40), killedLater),
+      rerun("c".repeat(40), row("s1", "survived")),
+    ]);
     expect(stillAlive).toContain("0 of the 1 are killed by the certification of a later commit");
     expect(stillAlive, "no rerun killed anything: no second figure").not.toContain("After the reruns");
     expect(stillAlive).toMatch(/\| `s1` \| .* \| survived at cccccccccccc \|/);
@@ -204,7 +324,9 @@ describe("the triage file", () => {
   it("parses, and refuses entries without an argument or with unknown fields", () => {
     expect(() => readTriage()).not.toThrow();
     expect(() => parseTriage('{"x": {"argument": "short"}}')).toThrow(/argument must say why/);
-    expect(() => parseTriage('{"x": {"argument": "a long enough argument that says why it is equivalent", "extra": 1}}')).toThrow(/unknown field/);
+    expect(() =>
+      parseTriage('{"x": {"argument": "a long enough argument that says why it is equivalent", "extra": 1}}'),
+    ).toThrow(/unknown field/);
     expect(() => parseTriage("[]")).toThrow(/not an object/);
   });
 

@@ -17,7 +17,12 @@ describe("generated mutants over the wire", () => {
     expect(control.outcome, control.summary ?? control.fault ?? "").toBe("survived");
     expect(control.exitCode).toBe(0);
     const all = await generateMutants(["impl/core/ops/distil.ts"]);
-    const m = all.find((x) => x.mutator === "EqualityOperator" && x.original === "d.born_from !== inst.bornFrom" && x.replacement === "d.born_from === inst.bornFrom");
+    const m = all.find(
+      (x) =>
+        x.mutator === "EqualityOperator" &&
+        x.original === "d.born_from !== inst.bornFrom" &&
+        x.replacement === "d.born_from === inst.bornFrom",
+    );
     expect(m, "the generator makes the AD-4 comparison's mutant").toBeDefined();
     if (m === undefined) return;
     const r = await certifyGenerated(m, OPTIONS);

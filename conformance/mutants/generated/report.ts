@@ -56,7 +56,13 @@ export interface GeneratedDoc {
 export const clip = (s: string, n = 160): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
 export const reportRow = (m: GeneratedMutant, r: WireRow): ReportRow => ({
-  ...r, file: m.file, line: m.line, column: m.column, mutator: m.mutator, original: clip(m.original), replacement: clip(m.replacement),
+  ...r,
+  file: m.file,
+  line: m.line,
+  column: m.column,
+  mutator: m.mutator,
+  original: clip(m.original),
+  replacement: clip(m.replacement),
 });
 
 export interface Counts {
@@ -81,7 +87,13 @@ export const countsOf = (rows: readonly ReportRow[], triage: Triage): Counts => 
   const inconclusive = n("inconclusive");
   const denominator = killed + survived + inconclusive;
   return {
-    drawn: rows.length, didNotCompile: n("did-not-compile"), didNotStart: n("did-not-start"), killed, survived, equivalent, inconclusive,
+    drawn: rows.length,
+    didNotCompile: n("did-not-compile"),
+    didNotStart: n("did-not-start"),
+    killed,
+    survived,
+    equivalent,
+    inconclusive,
     triageKilled: rows.filter((r) => r.outcome === "killed" && Object.hasOwn(triage, r.id)).map((r) => r.id),
     score: denominator === 0 ? null : killed / denominator,
   };
@@ -105,22 +117,42 @@ export interface AfterReruns {
   readonly score: number | null;
 }
 
-export const countsAfterReruns = (rows: readonly ReportRow[], triage: Triage, reruns: readonly Rerun[]): AfterReruns => {
+export const countsAfterReruns = (
+  rows: readonly ReportRow[],
+  triage: Triage,
+  reruns: readonly Rerun[],
+): AfterReruns => {
   const later = latestRerun(reruns);
-  let killed = 0; let survived = 0; let inconclusive = 0; let killedByRerun = 0;
+  let killed = 0;
+  let survived = 0;
+  let inconclusive = 0;
+  let killedByRerun = 0;
   const commits = new Set<string>();
   for (const r of rows) {
-    if (r.outcome === "killed") { killed++; continue; }
+    if (r.outcome === "killed") {
+      killed++;
+      continue;
+    }
     if (r.outcome !== "survived" && r.outcome !== "inconclusive") continue;
     if (r.outcome === "survived" && Object.hasOwn(triage, r.id)) continue;
     const x = later.get(r.id);
     const outcome = x?.row.outcome ?? r.outcome;
-    if (outcome === "killed") { killed++; killedByRerun++; commits.add((x as { rerun: Rerun }).rerun.commit); }
-    else if (outcome === "inconclusive") inconclusive++;
+    if (outcome === "killed") {
+      killed++;
+      killedByRerun++;
+      commits.add((x as { rerun: Rerun }).rerun.commit);
+    } else if (outcome === "inconclusive") inconclusive++;
     else survived++;
   }
   const denominator = killed + survived + inconclusive;
-  return { killed, survived, inconclusive, killedByRerun, commits: [...commits].sort(), score: denominator === 0 ? null : killed / denominator };
+  return {
+    killed,
+    survived,
+    inconclusive,
+    killedByRerun,
+    commits: [...commits].sort(),
+    score: denominator === 0 ? null : killed / denominator,
+  };
 };
 
 export const GOAL = 0.95;
@@ -156,13 +188,20 @@ export const renderGenerated = (doc: GeneratedDoc, triage: Triage, reruns: reado
     "into one module (esbuild, as an implementer ships a build; conformance/mutants/generated/copy.ts) and certified over the wire by `srk certify` with every stage, as a user's implementation is: nobody wrote these mutants knowing what the runner checks.",
     "",
   );
-  lines.push(`Measured at ${inputs?.commit?.slice(0, 12) ?? "(no commit)"} on ${doc.generated_at} (digest ${inputs?.digest ?? "(none)"}), ${doc.seconds.toFixed(0)} s${s.shards > 1 ? ` over ${s.shards} shards` : ""}.`, "");
-  lines.push("## What was run", "");
-  const what = s.kind === "sample"
-    ? `**A seeded sample**, not the whole set: the first ${s.size ?? "?"} mutants that compile of an order seeded ${s.orderSeed}, the ${s.runnableOps} mutants of impl/core/ops/ before the rest (conformance/mutants/generated/draw.ts). \`npm run mutants:wire-generated -- --all\` runs every one.`
-    : s.kind === "all" ? `**Every runnable mutant**, in the order seeded ${s.orderSeed}.` : "The mutants named on the command line.";
   lines.push(
-    what, "",
+    `Measured at ${inputs?.commit?.slice(0, 12) ?? "(no commit)"} on ${doc.generated_at} (digest ${inputs?.digest ?? "(none)"}), ${doc.seconds.toFixed(0)} s${s.shards > 1 ? ` over ${s.shards} shards` : ""}.`,
+    "",
+  );
+  lines.push("## What was run", "");
+  const what =
+    s.kind === "sample"
+      ? `**A seeded sample**, not the whole set: the first ${s.size ?? "?"} mutants that compile of an order seeded ${s.orderSeed}, the ${s.runnableOps} mutants of impl/core/ops/ before the rest (conformance/mutants/generated/draw.ts). \`npm run mutants:wire-generated -- --all\` runs every one.`
+      : s.kind === "all"
+        ? `**Every runnable mutant**, in the order seeded ${s.orderSeed}.`
+        : "The mutants named on the command line.";
+  lines.push(
+    what,
+    "",
     `- Stryker's mutators made ${s.generated} mutants; ${s.ignored} are in informative texts (D-032: a rejection's message and path) and are not run; ${s.runnable} are runnable, ${s.runnableOps} of them in impl/core/ops/.`,
     `- Each certification: seed ${o.seed}, ${o.runs} runs, a budget of ${(o.timeBudgetMs / 1000).toFixed(0)} s, stages ${o.stages === undefined ? "all (the default certification)" : o.stages.join(", ")}, stopping at the first stage that finds a violation.`,
     `- The control (the unmutated implementation, run first in every batch with the same settings): ${doc.controls.map((r) => `${r.outcome} in ${r.seconds.toFixed(0)} s`).join("; ")}. A batch whose control does not certify writes nothing.`,
@@ -171,9 +210,14 @@ export const renderGenerated = (doc: GeneratedDoc, triage: Triage, reruns: reado
   lines.push("## Counts", "");
   lines.push("| | mutants |", "|---|---:|");
   lines.push(
-    `| drawn | ${c.drawn} |`, `| did not compile (TypeScript rejects them; counted apart) | ${c.didNotCompile} |`, `| did not start (no handshake; counted apart) | ${c.didNotStart} |`,
-    `| **killed** over the wire | **${c.killed}** |`, `| survived | ${c.survived} |`, `| survived, argued equivalent (conformance/mutants/generated/equivalent.json) | ${c.equivalent} |`,
-    `| inconclusive (no violation, no implementation fault) | ${c.inconclusive} |`, "",
+    `| drawn | ${c.drawn} |`,
+    `| did not compile (TypeScript rejects them; counted apart) | ${c.didNotCompile} |`,
+    `| did not start (no handshake; counted apart) | ${c.didNotStart} |`,
+    `| **killed** over the wire | **${c.killed}** |`,
+    `| survived | ${c.survived} |`,
+    `| survived, argued equivalent (conformance/mutants/generated/equivalent.json) | ${c.equivalent} |`,
+    `| inconclusive (no violation, no implementation fault) | ${c.inconclusive} |`,
+    "",
   );
   lines.push(
     `**Killed: ${pct(c.score)}** of the mutants that count (killed ÷ (killed + survived + inconclusive), equivalents left out of both). Goal ≥ ${pct(GOAL)}: ${c.score === null ? "nothing counted" : c.score >= GOAL ? "met" : "short"}.`,
@@ -186,16 +230,39 @@ export const renderGenerated = (doc: GeneratedDoc, triage: Triage, reruns: reado
       "",
     );
   }
-  if (c.triageKilled.length > 0) lines.push(`**The triage is wrong about ${c.triageKilled.length}:** ${c.triageKilled.map(code).join(", ")} are argued equivalent but were killed.`, "");
+  if (c.triageKilled.length > 0)
+    lines.push(
+      `**The triage is wrong about ${c.triageKilled.length}:** ${c.triageKilled.map(code).join(", ")} are argued equivalent but were killed.`,
+      "",
+    );
   lines.push("## What killed them", "");
-  lines.push(`Time to kill (from the start of the certification to the end of the stage that found it): median ${quantile(times, 0.5)?.toFixed(1) ?? "—"} s, 90th percentile ${quantile(times, 0.9)?.toFixed(1) ?? "—"} s, longest ${quantile(times, 1)?.toFixed(1) ?? "—"} s.`, "");
+  lines.push(
+    `Time to kill (from the start of the certification to the end of the stage that found it): median ${quantile(times, 0.5)?.toFixed(1) ?? "—"} s, 90th percentile ${quantile(times, 0.9)?.toFixed(1) ?? "—"} s, longest ${quantile(times, 1)?.toFixed(1) ?? "—"} s.`,
+    "",
+  );
   lines.push("| stage | killed | median s |", "|---|---:|---:|");
   for (const [stage, n] of tally(killed.map((r) => (r.stage ?? "(fault)") as StageName | "(fault)"))) {
-    lines.push(`| ${stage} | ${n} | ${quantile(killed.filter((r) => (r.stage ?? "(fault)") === stage).flatMap((r) => (r.secondsToKill === null ? [] : [r.secondsToKill])), 0.5)?.toFixed(1) ?? "—"} |`);
+    lines.push(
+      `| ${stage} | ${n} | ${
+        quantile(
+          killed
+            .filter((r) => (r.stage ?? "(fault)") === stage)
+            .flatMap((r) => (r.secondsToKill === null ? [] : [r.secondsToKill])),
+          0.5,
+        )?.toFixed(1) ?? "—"
+      } |`,
+    );
   }
   lines.push("", "| invariant of the first finding | killed |", "|---|---:|");
-  for (const [inv, n] of tally(killed.map((r) => r.invariant ?? (r.stage === null ? "(implementation fault)" : "(wire finding)")))) lines.push(`| ${inv} | ${n} |`);
-  lines.push("", "| file | drawn | killed | survived | equivalent | did not compile |", "|---|---:|---:|---:|---:|---:|");
+  for (const [inv, n] of tally(
+    killed.map((r) => r.invariant ?? (r.stage === null ? "(implementation fault)" : "(wire finding)")),
+  ))
+    lines.push(`| ${inv} | ${n} |`);
+  lines.push(
+    "",
+    "| file | drawn | killed | survived | equivalent | did not compile |",
+    "|---|---:|---:|---:|---:|---:|",
+  );
   for (const [file] of tally(doc.rows.map((r) => r.file)).sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const rs = doc.rows.filter((r) => r.file === file);
     const k = countsOf(rs, triage);
@@ -203,7 +270,10 @@ export const renderGenerated = (doc: GeneratedDoc, triage: Triage, reruns: reado
   }
   lines.push("", "| mutator | drawn | killed | survived |", "|---|---:|---:|---:|");
   for (const [mut] of tally(doc.rows.map((r) => r.mutator))) {
-    const k = countsOf(doc.rows.filter((r) => r.mutator === mut), triage);
+    const k = countsOf(
+      doc.rows.filter((r) => r.mutator === mut),
+      triage,
+    );
     lines.push(`| ${mut} | ${k.drawn} | ${k.killed} | ${k.survived} |`);
   }
   const survivors = doc.rows.filter((r) => r.outcome === "survived" && !Object.hasOwn(triage, r.id));
@@ -215,33 +285,57 @@ export const renderGenerated = (doc: GeneratedDoc, triage: Triage, reruns: reado
     lines.push(
       "Each is a bug `srk certify` certified at the measured commit. Rerun one: `npm run mutants:wire-generated -- <id>`.",
       `The last column is the latest rerun of the survivor after a change (${code("conformance/mutants/generated/reruns.json")}): ${since} of the ${survivors.length} are killed by the certification of a later commit.`,
-      "", "| mutant | change | rerun after a change |", "|---|---|---|",
+      "",
+      "| mutant | change | rerun after a change |",
+      "|---|---|---|",
     );
     for (const r of survivors) {
       const x = later.get(r.id);
-      const after = x === undefined ? "not rerun"
-        : x.row.outcome === "killed" ? `killed at ${x.rerun.commit.slice(0, 12)} by ${x.row.stage ?? "a fault"}${x.row.check === null ? "" : ` (${x.row.check})`}${x.row.invariant === null ? "" : ` under ${x.row.invariant}`}: ${x.rerun.why}`
-        : `${x.row.outcome} at ${x.rerun.commit.slice(0, 12)}`;
+      const after =
+        x === undefined
+          ? "not rerun"
+          : x.row.outcome === "killed"
+            ? `killed at ${x.rerun.commit.slice(0, 12)} by ${x.row.stage ?? "a fault"}${x.row.check === null ? "" : ` (${x.row.check})`}${x.row.invariant === null ? "" : ` under ${x.row.invariant}`}: ${x.rerun.why}`
+            : `${x.row.outcome} at ${x.rerun.commit.slice(0, 12)}`;
       lines.push(`| ${code(r.id)} | ${code(r.original)} → ${code(r.replacement)} | ${after} |`);
     }
   }
   const equivalents = doc.rows.filter((r) => r.outcome === "survived" && Object.hasOwn(triage, r.id));
   lines.push("", `## Argued equivalent (${equivalents.length})`, "");
   if (equivalents.length === 0) lines.push("None.");
-  else for (const r of equivalents) lines.push(`- ${code(r.id)}: ${code(r.original)} → ${code(r.replacement)}. ${triage[r.id]?.argument ?? ""}`);
+  else
+    for (const r of equivalents)
+      lines.push(`- ${code(r.id)}: ${code(r.original)} → ${code(r.replacement)}. ${triage[r.id]?.argument ?? ""}`);
   const inconclusive = doc.rows.filter((r) => r.outcome === "inconclusive");
   if (inconclusive.length > 0) {
     lines.push("", `## Inconclusive (${inconclusive.length})`, "", "| mutant | change | why |", "|---|---|---|");
-    for (const r of inconclusive) lines.push(`| ${code(r.id)} | ${code(r.original)} → ${code(r.replacement)} | ${clip(r.summary ?? r.fault ?? "", 200)} |`);
+    for (const r of inconclusive)
+      lines.push(
+        `| ${code(r.id)} | ${code(r.original)} → ${code(r.replacement)} | ${clip(r.summary ?? r.fault ?? "", 200)} |`,
+      );
   }
-  lines.push("", `## Killed (${killed.length})`, "", "| mutant | change | stage | invariant | s | runs | steps | shrink |", "|---|---|---|---|---:|---:|---:|---|");
+  lines.push(
+    "",
+    `## Killed (${killed.length})`,
+    "",
+    "| mutant | change | stage | invariant | s | runs | steps | shrink |",
+    "|---|---|---|---|---:|---:|---:|---|",
+  );
   for (const r of killed) {
-    const shrink = r.shrink === null ? "—" : `${r.shrink.originalLength}→${r.steps ?? "?"}${r.shrink.interrupted ? ", cut short" : ""}`;
-    lines.push(`| ${code(r.id)} | ${code(r.original)} → ${code(r.replacement)} | ${r.stage ?? "fault"} | ${r.invariant ?? (r.stage === null ? clip(r.fault ?? "", 80) : "wire")} | ${r.secondsToKill?.toFixed(1) ?? "—"} | ${r.runsToKill ?? "—"} | ${r.steps ?? "—"} | ${shrink} |`);
+    const shrink =
+      r.shrink === null
+        ? "—"
+        : `${r.shrink.originalLength}→${r.steps ?? "?"}${r.shrink.interrupted ? ", cut short" : ""}`;
+    lines.push(
+      `| ${code(r.id)} | ${code(r.original)} → ${code(r.replacement)} | ${r.stage ?? "fault"} | ${r.invariant ?? (r.stage === null ? clip(r.fault ?? "", 80) : "wire")} | ${r.secondsToKill?.toFixed(1) ?? "—"} | ${r.runsToKill ?? "—"} | ${r.steps ?? "—"} | ${shrink} |`,
+    );
   }
   const other = doc.rows.filter((r) => r.outcome === "did-not-compile" || r.outcome === "did-not-start");
   lines.push("", `## Counted apart (${other.length})`, "");
-  lines.push("Mutants TypeScript rejects in the mutated file (unused-declaration lints aside: conformance/mutants/generated/compile.ts) and mutants whose implementation never handshook. Neither is a kill.", "");
+  lines.push(
+    "Mutants TypeScript rejects in the mutated file (unused-declaration lints aside: conformance/mutants/generated/compile.ts) and mutants whose implementation never handshook. Neither is a kill.",
+    "",
+  );
   for (const r of other) lines.push(`- ${code(r.id)} ${r.outcome}: ${clip(r.fault ?? "", 200)}`);
   lines.push("");
   return lines.join("\n");

@@ -32,7 +32,14 @@ export const readReruns = (root = REPO_ROOT): Rerun[] => {
   if (!Array.isArray(raw)) throw new Error(`${RERUNS_FILE}: not a list of reruns`);
   for (const [i, r] of raw.entries()) {
     const x = r as Partial<Rerun> | null;
-    if (x === null || typeof x !== "object" || typeof x.commit !== "string" || typeof x.why !== "string" || x.why.length < 20 || !Array.isArray(x.rows)) {
+    if (
+      x === null ||
+      typeof x !== "object" ||
+      typeof x.commit !== "string" ||
+      typeof x.why !== "string" ||
+      x.why.length < 20 ||
+      !Array.isArray(x.rows)
+    ) {
       throw new Error(`${RERUNS_FILE}: rerun ${i + 1} needs a commit, a reason (why) and its rows`);
     }
   }
@@ -45,7 +52,9 @@ export const appendRerun = (r: Rerun, root = REPO_ROOT): void => {
 };
 
 /** The latest rerun row of each mutant id (later reruns override earlier ones), with its rerun. */
-export const latestRerun = (reruns: readonly Rerun[]): ReadonlyMap<string, { readonly rerun: Rerun; readonly row: WireRow }> => {
+export const latestRerun = (
+  reruns: readonly Rerun[],
+): ReadonlyMap<string, { readonly rerun: Rerun; readonly row: WireRow }> => {
   const out = new Map<string, { rerun: Rerun; row: WireRow }>();
   for (const rerun of reruns) for (const row of rerun.rows) out.set(row.id, { rerun, row });
   return out;

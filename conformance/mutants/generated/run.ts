@@ -24,7 +24,15 @@ import { parseShard } from "../../shard/shard.ts";
 import { certifyGenerated, didNotCompile, type WireOptions } from "./certify-one.ts";
 import { compileChecker } from "./compile.ts";
 import { drawOrder, OPS_FIRST, shardOf } from "./draw.ts";
-import { GENERATED_JSON, GENERATED_MD, renderGenerated, reportRow, type GeneratedDoc, type ReportRow, type Selection } from "./report.ts";
+import {
+  GENERATED_JSON,
+  GENERATED_MD,
+  renderGenerated,
+  reportRow,
+  type GeneratedDoc,
+  type ReportRow,
+  type Selection,
+} from "./report.ts";
 import { generateMutants, type GeneratedMutant } from "./source.ts";
 import { readTriage } from "./triage.ts";
 import { mergeShards, readResumable, saveShard, type ShardRows } from "./shard-rows.ts";
@@ -47,18 +55,28 @@ interface Args {
 }
 
 const usage = (why: string): never => {
-  process.stderr.write(`${why}\nusage: npm run mutants:wire-generated -- [--sample N | --all] [--seed S] [--runs N] [--budget SECONDS] [--shard i/n --rows FILE] | merge FILE... | <mutant id>...\n`);
+  process.stderr.write(
+    `${why}\nusage: npm run mutants:wire-generated -- [--sample N | --all] [--seed S] [--runs N] [--budget SECONDS] [--shard i/n --rows FILE] | merge FILE... | <mutant id>...\n`,
+  );
   process.exit(64);
 };
 
 const positive = (flag: string, v: string | undefined): number => {
   const n = Number(v);
-  if (v === undefined || !Number.isSafeInteger(n) || n < 1) usage(`${flag} needs a positive integer, not ${JSON.stringify(v)}`);
+  if (v === undefined || !Number.isSafeInteger(n) || n < 1)
+    usage(`${flag} needs a positive integer, not ${JSON.stringify(v)}`);
   return n;
 };
 
 export const parseArgs = (argv: readonly string[]): Args => {
-  let all = false; let sample = DEFAULT_SAMPLE; let seed = 1; let runs = 300; let budgetS = 180; let shard: string | null = null; let rows: string | null = null; let rerun: string | null = null;
+  let all = false;
+  let sample = DEFAULT_SAMPLE;
+  let seed = 1;
+  let runs = 300;
+  let budgetS = 180;
+  let shard: string | null = null;
+  let rows: string | null = null;
+  let rerun: string | null = null;
   if (argv[0] === "merge") {
     if (argv.length < 2) usage("merge needs the rows files of the shards");
     return { merge: argv.slice(1), ids: [], all, sample, seed, runs, budgetS, shard, rows, rerun: null };
@@ -77,14 +95,19 @@ export const parseArgs = (argv: readonly string[]): Args => {
     else if (a.startsWith("--")) usage(`unknown option ${a}`);
     else ids.push(a);
   }
-  if ((shard === null) !== (rows === null)) usage("--shard and --rows go together: a shard writes its rows, merge writes the report");
+  if ((shard === null) !== (rows === null))
+    usage("--shard and --rows go together: a shard writes its rows, merge writes the report");
   if (rerun !== null && ids.length === 0) usage("--rerun needs the ids of the mutants to rerun");
   return { merge: null, ids, all, sample, seed, runs, budgetS, shard, rows, rerun };
 };
 
 const line = (k: number, n: number, r: ReportRow): string => {
-  const what = r.outcome === "killed" ? `by ${r.stage ?? "a fault"}${r.invariant === null ? "" : ` under ${r.invariant}`} in ${r.secondsToKill?.toFixed(1) ?? "?"} s${r.runsToKill === null ? "" : ` (run ${r.runsToKill})`}`
-    : r.outcome === "survived" ? `certified in ${r.seconds.toFixed(0)} s` : (r.fault ?? r.summary ?? "").slice(0, 160);
+  const what =
+    r.outcome === "killed"
+      ? `by ${r.stage ?? "a fault"}${r.invariant === null ? "" : ` under ${r.invariant}`} in ${r.secondsToKill?.toFixed(1) ?? "?"} s${r.runsToKill === null ? "" : ` (run ${r.runsToKill})`}`
+      : r.outcome === "survived"
+        ? `certified in ${r.seconds.toFixed(0)} s`
+        : (r.fault ?? r.summary ?? "").slice(0, 160);
   return `[${k}/${n}] ${r.outcome.toUpperCase().padEnd(15)} ${r.id} ${JSON.stringify(r.original.slice(0, 50))} → ${JSON.stringify(r.replacement.slice(0, 50))} ${what}\n`;
 };
 
@@ -116,7 +139,10 @@ const main = async (): Promise<void> => {
   const order = drawOrder(all, args.seed);
   const options: WireOptions = { seed: args.seed, runs: args.runs, timeBudgetMs: args.budgetS * 1000 };
   const unknown = args.ids.filter((id) => !all.some((m) => m.id === id));
-  if (unknown.length > 0) usage(`unknown mutant(s): ${unknown.join(", ")} (ids are file:line:column:mutator:digest, as the report lists them)`);
+  if (unknown.length > 0)
+    usage(
+      `unknown mutant(s): ${unknown.join(", ")} (ids are file:line:column:mutator:digest, as the report lists them)`,
+    );
   const checker = compileChecker();
   // The chosen mutants, each with its compile verdict: a sample is the first `sample` that compile
   // (those that do not, met on the way, are counted apart), computed alike by every shard.
@@ -127,7 +153,10 @@ const main = async (): Promise<void> => {
   const chosen: { m: GeneratedMutant; error: string | null }[] = [];
   let mine: { m: GeneratedMutant; error: string | null }[];
   if (args.ids.length > 0) {
-    for (const id of args.ids) { const m = all.find((x) => x.id === id) as GeneratedMutant; chosen.push({ m, error: checker.check(m) }); }
+    for (const id of args.ids) {
+      const m = all.find((x) => x.id === id) as GeneratedMutant;
+      chosen.push({ m, error: checker.check(m) });
+    }
     mine = shardOf(chosen, shard);
   } else if (args.all) {
     mine = shardOf(order, shard).map((m) => ({ m, error: checker.check(m) }));
@@ -142,19 +171,32 @@ const main = async (): Promise<void> => {
     mine = shardOf(chosen, shard);
   }
   const selection: Selection = {
-    kind: args.ids.length > 0 ? "ids" : args.all ? "all" : "sample", size: args.ids.length > 0 || args.all ? null : args.sample, orderSeed: args.seed,
-    generated: all.length, ignored: all.filter((m) => m.ignored !== null).length, runnable: order.length, runnableOps: order.filter((m) => m.file.startsWith(OPS_FIRST)).length, shards: shard.count,
+    kind: args.ids.length > 0 ? "ids" : args.all ? "all" : "sample",
+    size: args.ids.length > 0 || args.all ? null : args.sample,
+    orderSeed: args.seed,
+    generated: all.length,
+    ignored: all.filter((m) => m.ignored !== null).length,
+    runnable: order.length,
+    runnableOps: order.filter((m) => m.file.startsWith(OPS_FIRST)).length,
+    shards: shard.count,
   };
-  process.stdout.write(args.all
-    ? `${selection.generated} generated, ${selection.runnable} runnable, all chosen${shard.count > 1 ? `; shard ${shard.index + 1}/${shard.count}: ${mine.length}` : ""} (${mine.filter((c) => c.error !== null).length} do not compile)\n`
-    : `${selection.generated} generated, ${selection.runnable} runnable; ${chosen.length} chosen (${chosen.filter((c) => c.error !== null).length} do not compile)${shard.count > 1 ? `, shard ${shard.index + 1}/${shard.count}: ${mine.length}` : ""}\n`);
-  const found = args.rows !== null && inputs !== null ? readResumable(args.rows, { shard, options, selection, inputs }) : null;
+  process.stdout.write(
+    args.all
+      ? `${selection.generated} generated, ${selection.runnable} runnable, all chosen${shard.count > 1 ? `; shard ${shard.index + 1}/${shard.count}: ${mine.length}` : ""} (${mine.filter((c) => c.error !== null).length} do not compile)\n`
+      : `${selection.generated} generated, ${selection.runnable} runnable; ${chosen.length} chosen (${chosen.filter((c) => c.error !== null).length} do not compile)${shard.count > 1 ? `, shard ${shard.index + 1}/${shard.count}: ${mine.length}` : ""}\n`,
+  );
+  const found =
+    args.rows !== null && inputs !== null ? readResumable(args.rows, { shard, options, selection, inputs }) : null;
   if (found?.why != null) process.stderr.write(`${found.why}: the shard starts again\n`);
   const earlier = found?.part ?? null;
-  const control = earlier?.control ?? await certifyGenerated(null, options);
-  process.stdout.write(`control: ${control.outcome} in ${control.seconds.toFixed(0)} s${earlier === null ? "" : ` (from ${args.rows}, resuming after ${earlier.rows.length} mutants)`}\n`);
+  const control = earlier?.control ?? (await certifyGenerated(null, options));
+  process.stdout.write(
+    `control: ${control.outcome} in ${control.seconds.toFixed(0)} s${earlier === null ? "" : ` (from ${args.rows}, resuming after ${earlier.rows.length} mutants)`}\n`,
+  );
   if (control.outcome !== "survived") {
-    process.stderr.write(`the unmutated implementation did not certify (${control.outcome}: ${control.summary ?? control.fault ?? ""}): nothing is written\n`);
+    process.stderr.write(
+      `the unmutated implementation did not certify (${control.outcome}: ${control.summary ?? control.fault ?? ""}): nothing is written\n`,
+    );
     process.exitCode = 1;
     return;
   }
@@ -163,7 +205,16 @@ const main = async (): Promise<void> => {
   const rows: ReportRow[] = [];
   const save = (complete: boolean): void => {
     if (args.rows === null || inputs === null) return;
-    saveShard(args.rows, { shard, options, selection, control, rows, seconds: before + (Date.now() - t0) / 1000, inputs, complete });
+    saveShard(args.rows, {
+      shard,
+      options,
+      selection,
+      control,
+      rows,
+      seconds: before + (Date.now() - t0) / 1000,
+      inputs,
+      complete,
+    });
   };
   for (const [k, { m, error }] of mine.entries()) {
     const kept = done.get(m.id);
@@ -176,10 +227,19 @@ const main = async (): Promise<void> => {
   }
   const seconds = before + (Date.now() - t0) / 1000;
   const n = (o: string): number => rows.filter((r) => r.outcome === o).length;
-  process.stdout.write(`${n("killed")} killed, ${n("survived")} survived, ${n("inconclusive")} inconclusive, ${n("did-not-compile")} did not compile, ${n("did-not-start")} did not start (${rows.length} mutants) in ${seconds.toFixed(0)} s\n`);
+  process.stdout.write(
+    `${n("killed")} killed, ${n("survived")} survived, ${n("inconclusive")} inconclusive, ${n("did-not-compile")} did not compile, ${n("did-not-start")} did not start (${rows.length} mutants) in ${seconds.toFixed(0)} s\n`,
+  );
   if (inputs === null) return;
   if (args.rerun !== null) {
-    appendRerun({ commit: (inputs as { commit?: string }).commit ?? "(none)", at: new Date().toISOString(), why: args.rerun, options, control, rows });
+    appendRerun({
+      commit: (inputs as { commit?: string }).commit ?? "(none)",
+      at: new Date().toISOString(),
+      why: args.rerun,
+      options,
+      control,
+      rows,
+    });
     process.stdout.write(`appended the rerun to ${RERUNS_FILE}\n`);
     return;
   }
@@ -188,7 +248,16 @@ const main = async (): Promise<void> => {
     process.stdout.write(`wrote ${args.rows} (merge the shards: npm run mutants:wire-generated -- merge FILE...)\n`);
     return;
   }
-  writeReports({ report_version: 1, generated_at: new Date().toISOString(), options, selection, controls: [control], rows, seconds, inputs });
+  writeReports({
+    report_version: 1,
+    generated_at: new Date().toISOString(),
+    options,
+    selection,
+    controls: [control],
+    rows,
+    seconds,
+    inputs,
+  });
 };
 
 await main();

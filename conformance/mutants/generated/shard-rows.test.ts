@@ -12,15 +12,53 @@ import { mergeShards, readResumable, saveShard, type ShardRows } from "./shard-r
 import { appendRerun, latestRerun, readReruns, RERUNS_FILE } from "./reruns.ts";
 
 const control: WireRow = {
-  id: "control", outcome: "survived", exitCode: 0, stage: null, check: null, invariant: null, reported: [], summary: null,
-  secondsToKill: null, runsToKill: null, steps: null, shrink: null, seconds: 16, fault: null,
+  id: "control",
+  outcome: "survived",
+  exitCode: 0,
+  stage: null,
+  check: null,
+  invariant: null,
+  reported: [],
+  summary: null,
+  secondsToKill: null,
+  runsToKill: null,
+  steps: null,
+  shrink: null,
+  seconds: 16,
+  fault: null,
 };
-const row = (id: string): ReportRow => ({ ...control, id, outcome: "killed", exitCode: 1, file: "impl/core/ops/janma.ts", line: 1, mutator: "EqualityOperator", original: "<", replacement: "<=" } as unknown as ReportRow);
+const row = (id: string): ReportRow =>
+  ({
+    ...control,
+    id,
+    outcome: "killed",
+    exitCode: 1,
+    file: "impl/core/ops/janma.ts",
+    line: 1,
+    mutator: "EqualityOperator",
+    original: "<",
+    replacement: "<=",
+  }) as unknown as ReportRow;
 
 const part = (index: number, over: Partial<ShardRows> = {}): ShardRows => ({
-  shard: { index, count: 2 }, options: { seed: 1, runs: 300, timeBudgetMs: 180_000 },
-  selection: { kind: "all", size: null, orderSeed: 1, generated: 10, ignored: 1, runnable: 9, runnableOps: 4, shards: 2 },
-  control, rows: [row(`m${index}`)], seconds: 10 + index, inputs: { digest: "sha256:aa" }, complete: true, ...over,
+  shard: { index, count: 2 },
+  options: { seed: 1, runs: 300, timeBudgetMs: 180_000 },
+  selection: {
+    kind: "all",
+    size: null,
+    orderSeed: 1,
+    generated: 10,
+    ignored: 1,
+    runnable: 9,
+    runnableOps: 4,
+    shards: 2,
+  },
+  control,
+  rows: [row(`m${index}`)],
+  seconds: 10 + index,
+  inputs: { digest: "sha256:aa" },
+  complete: true,
+  ...over,
 });
 const dir = (): string => mkdtempSync(join(tmpdir(), "srk-shard-rows-"));
 
@@ -41,10 +79,15 @@ describe("a shard's rows file", () => {
     const f = join(d, "s.json");
     saveShard(f, part(0));
     expect(readResumable(f, part(1)).why).toMatch(/another shard/);
-    expect(readResumable(f, part(0, { options: { seed: 1, runs: 100, timeBudgetMs: 180_000 } })).why).toMatch(/other options/);
-    expect(readResumable(f, part(0, { selection: { ...part(0).selection, orderSeed: 2 } })).why).toMatch(/another selection/);
+    expect(readResumable(f, part(0, { options: { seed: 1, runs: 100, timeBudgetMs: 180_000 } })).why).toMatch(
+      /other options/,
+    );
+    expect(readResumable(f, part(0, { selection: { ...part(0).selection, orderSeed: 2 } })).why).toMatch(
+      /another selection/,
+    );
     expect(readResumable(f, part(0, { inputs: { digest: "sha256:bb" } })).why).toMatch(/other inputs/);
-    for (const k of [part(1), part(0, { inputs: { digest: "sha256:bb" } })]) expect(readResumable(f, k).part).toBeNull();
+    for (const k of [part(1), part(0, { inputs: { digest: "sha256:bb" } })])
+      expect(readResumable(f, k).part).toBeNull();
   });
 
   it("an absent file is a fresh start without a complaint; a broken one is a fresh start that says why", () => {
@@ -68,9 +111,15 @@ describe("merging shards", () => {
   });
 
   it("refuses an unfinished shard, a shard of another run, a missing or a repeated shard", () => {
-    expect(mergeShards(["a", "b"], [part(0), part(1, { complete: false })], "t")).toMatch(/^b: the shard did not finish \(1 rows\)/);
-    expect(mergeShards(["a", "b"], [part(0), part(1, { inputs: { digest: "sha256:bb" } })], "t")).toMatch(/^b: not a shard of the same run as a/);
-    expect(mergeShards(["a", "b"], [part(0), part(1, { shard: { index: 1, count: 3 } })], "t")).toMatch(/not a shard of the same run/);
+    expect(mergeShards(["a", "b"], [part(0), part(1, { complete: false })], "t")).toMatch(
+      /^b: the shard did not finish \(1 rows\)/,
+    );
+    expect(mergeShards(["a", "b"], [part(0), part(1, { inputs: { digest: "sha256:bb" } })], "t")).toMatch(
+      /^b: not a shard of the same run as a/,
+    );
+    expect(mergeShards(["a", "b"], [part(0), part(1, { shard: { index: 1, count: 3 } })], "t")).toMatch(
+      /not a shard of the same run/,
+    );
     expect(mergeShards(["a"], [part(0)], "t")).toMatch(/every shard of 2 once, got 1$/);
     expect(mergeShards(["a", "b"], [part(0), part(0)], "t")).toMatch(/got 1, 1$/);
     expect(mergeShards([], [], "t")).toMatch(/needs the rows files/);
@@ -82,7 +131,14 @@ describe("the reruns file", () => {
     const root = dir();
     mkdirSync(join(root, "conformance/mutants/generated"), { recursive: true });
     expect(readReruns(root)).toEqual([]);
-    const r = { commit: "a".repeat(40), at: "2026-12-03T00:00:00.000Z", why: "after the golden recovery check", options: part(0).options, control, rows: [row("m1")] };
+    const r = {
+      commit: "a".repeat(40),
+      at: "2026-12-03T00:00:00.000Z",
+      why: "after the golden recovery check",
+      options: part(0).options,
+      control,
+      rows: [row("m1")],
+    };
     appendRerun(r, root);
     appendRerun({ ...r, commit: "b".repeat(40) }, root);
     expect(readReruns(root).map((x) => x.commit)).toEqual(["a".repeat(40), "b".repeat(40)]);

@@ -35,14 +35,21 @@ export const saveShard = (file: string, part: ShardRows): void => {
 
 /** Why `file` cannot be resumed as the run `key` (null: it can), or "absent" when there is no such file. */
 export const resumeProblem = (part: ShardRows, key: RunKey): string | null =>
-  !same(part.shard, key.shard) ? "another shard"
-  : !same(part.options, key.options) ? "other options"
-  : !same(part.selection, key.selection) ? "another selection"
-  : !same(digestOf(part.inputs), digestOf(key.inputs)) ? "other inputs (the code changed since)"
-  : null;
+  !same(part.shard, key.shard)
+    ? "another shard"
+    : !same(part.options, key.options)
+      ? "other options"
+      : !same(part.selection, key.selection)
+        ? "another selection"
+        : !same(digestOf(part.inputs), digestOf(key.inputs))
+          ? "other inputs (the code changed since)"
+          : null;
 
 /** The earlier rows of the same run in `file`, or null (with the reason) when it is absent, unreadable or from another run. */
-export const readResumable = (file: string, key: RunKey): { readonly part: ShardRows | null; readonly why: string | null } => {
+export const readResumable = (
+  file: string,
+  key: RunKey,
+): { readonly part: ShardRows | null; readonly why: string | null } => {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -60,21 +67,32 @@ export const readResumable = (file: string, key: RunKey): { readonly part: Shard
 };
 
 /** The report of the merged shards, or the first reason they do not make one run. */
-export const mergeShards = (files: readonly string[], parts: readonly ShardRows[], generatedAt: string): GeneratedDoc | string => {
+export const mergeShards = (
+  files: readonly string[],
+  parts: readonly ShardRows[],
+  generatedAt: string,
+): GeneratedDoc | string => {
   const first = parts[0];
   if (first === undefined) return "merge needs the rows files of the shards";
   const count = first.shard.count;
   for (const [i, p] of parts.entries()) {
-    if (p.complete !== true) return `${files[i]}: the shard did not finish (${p.rows.length} rows); run it again with the same arguments to resume it`;
+    if (p.complete !== true)
+      return `${files[i]}: the shard did not finish (${p.rows.length} rows); run it again with the same arguments to resume it`;
     if (p.shard.count !== count || resumeProblem(p, { ...first, shard: p.shard }) !== null) {
       return `${files[i]}: not a shard of the same run as ${files[0]} (shard count, options, selection or inputs differ)`;
     }
   }
   const indices = parts.map((p) => p.shard.index).sort((a, b) => a - b);
-  if (!same(indices, [...Array(count).keys()])) return `merge needs every shard of ${count} once, got ${indices.map((i) => i + 1).join(", ")}`;
+  if (!same(indices, [...Array(count).keys()]))
+    return `merge needs every shard of ${count} once, got ${indices.map((i) => i + 1).join(", ")}`;
   return {
-    report_version: 1, generated_at: generatedAt, options: first.options, selection: { ...first.selection, shards: count },
-    controls: parts.map((p) => p.control), rows: parts.flatMap((p) => p.rows).sort((a, b) => (a.id < b.id ? -1 : 1)),
-    seconds: Math.max(...parts.map((p) => p.seconds)), inputs: first.inputs,
+    report_version: 1,
+    generated_at: generatedAt,
+    options: first.options,
+    selection: { ...first.selection, shards: count },
+    controls: parts.map((p) => p.control),
+    rows: parts.flatMap((p) => p.rows).sort((a, b) => (a.id < b.id ? -1 : 1)),
+    seconds: Math.max(...parts.map((p) => p.seconds)),
+    inputs: first.inputs,
   };
 };

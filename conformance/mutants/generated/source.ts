@@ -45,8 +45,15 @@ export interface GeneratedMutant {
 
 /** A logger that says only what is wrong: the instrumenter is quiet unless a file cannot be parsed. */
 const quiet: Logger = {
-  isTraceEnabled: () => false, isDebugEnabled: () => false, isInfoEnabled: () => false, isWarnEnabled: () => true, isErrorEnabled: () => true, isFatalEnabled: () => true,
-  trace: () => undefined, debug: () => undefined, info: () => undefined,
+  isTraceEnabled: () => false,
+  isDebugEnabled: () => false,
+  isInfoEnabled: () => false,
+  isWarnEnabled: () => true,
+  isErrorEnabled: () => true,
+  isFatalEnabled: () => true,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
   warn: (m: string) => void process.stderr.write(`stryker instrumenter: ${m}\n`),
   error: (m: string) => void process.stderr.write(`stryker instrumenter: ${m}\n`),
   fatal: (m: string) => void process.stderr.write(`stryker instrumenter: ${m}\n`),
@@ -68,8 +75,14 @@ const offsetOf = (starts: readonly number[], p: { line: number; column: number }
 const short = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 8);
 
 /** The id of a mutant: where it is and what it does. */
-export const mutantId = (file: string, line: number, column: number, mutator: string, original: string, replacement: string): string =>
-  `${file}:${line}:${column}:${mutator}:${short(`${original}\0${replacement}`)}`;
+export const mutantId = (
+  file: string,
+  line: number,
+  column: number,
+  mutator: string,
+  original: string,
+  replacement: string,
+): string => `${file}:${line}:${column}:${mutator}:${short(`${original}\0${replacement}`)}`;
 
 /** The mutated files (MUTATED_GLOBS, TypeScript sources, no tests), sorted. */
 export const mutatedFiles = (root = REPO_ROOT): string[] => {
@@ -87,10 +100,15 @@ export const mutatedFiles = (root = REPO_ROOT): string[] => {
 
 import { readdirSync } from "node:fs";
 const readdirSorted = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).map((d) => (d.isDirectory() ? `${d.name}/` : d.name)).sort();
+  readdirSync(dir, { withFileTypes: true })
+    .map((d) => (d.isDirectory() ? `${d.name}/` : d.name))
+    .sort();
 
 /** Every mutant Stryker's mutators make of `files` (default: mutatedFiles()), in file and position order. */
-export const generateMutants = async (files: readonly string[] = mutatedFiles(), root = REPO_ROOT): Promise<GeneratedMutant[]> => {
+export const generateMutants = async (
+  files: readonly string[] = mutatedFiles(),
+  root = REPO_ROOT,
+): Promise<GeneratedMutant[]> => {
   const texts = new Map(files.map((f) => [f, readFileSync(join(root, f), "utf8")]));
   const result = await new Instrumenter(quiet).instrument(
     files.map((f) => ({ name: join(root, f), content: texts.get(f) as string, mutate: true })),
@@ -112,7 +130,10 @@ export const generateMutants = async (files: readonly string[] = mutatedFiles(),
     const id = mutantId(file, line, column, m.mutatorName, original, m.replacement);
     if (seen.has(id)) continue; // the same text change reached twice (Stryker does this for nested optional chains): one mutant
     seen.add(id);
-    const ignored = (m as { statusReason?: string; status?: string }).status === "Ignored" ? ((m as { statusReason?: string }).statusReason ?? "ignored") : null;
+    const ignored =
+      (m as { statusReason?: string; status?: string }).status === "Ignored"
+        ? ((m as { statusReason?: string }).statusReason ?? "ignored")
+        : null;
     out.push({ id, file, line, column, mutator: m.mutatorName, span, original, replacement: m.replacement, ignored });
   }
   return out;
@@ -120,6 +141,9 @@ export const generateMutants = async (files: readonly string[] = mutatedFiles(),
 
 /** The file's text with the mutant applied; refuses a mutant whose span no longer holds its original text. */
 export const applyMutant = (m: GeneratedMutant, text: string): string => {
-  if (text.slice(m.span.start, m.span.end) !== m.original) throw new Error(`mutant ${m.id}: ${m.file} changed since it was generated (the span no longer holds ${JSON.stringify(m.original.slice(0, 60))})`);
+  if (text.slice(m.span.start, m.span.end) !== m.original)
+    throw new Error(
+      `mutant ${m.id}: ${m.file} changed since it was generated (the span no longer holds ${JSON.stringify(m.original.slice(0, 60))})`,
+    );
   return text.slice(0, m.span.start) + m.replacement + text.slice(m.span.end);
 };

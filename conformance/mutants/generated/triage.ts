@@ -24,11 +24,13 @@ export type Triage = Readonly<Record<string, Equivalence>>;
 
 export const parseTriage = (text: string, file = TRIAGE_FILE): Triage => {
   const raw = JSON.parse(text) as unknown;
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`${file}: not an object of mutant id → {argument}`);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+    throw new Error(`${file}: not an object of mutant id → {argument}`);
   for (const [id, e] of Object.entries(raw as Record<string, unknown>)) {
     const x = e as Partial<Equivalence> | null;
     if (x === null || typeof x !== "object" || Array.isArray(x)) throw new Error(`${file}: ${id}: not an object`);
-    if (typeof x.argument !== "string" || x.argument.trim().length < 40) throw new Error(`${file}: ${id}: argument must say why the mutant is equivalent (at least a sentence)`);
+    if (typeof x.argument !== "string" || x.argument.trim().length < 40)
+      throw new Error(`${file}: ${id}: argument must say why the mutant is equivalent (at least a sentence)`);
     const keys = Object.keys(x).filter((k) => k !== "argument");
     if (keys.length > 0) throw new Error(`${file}: ${id}: unknown field(s) ${keys.join(", ")}`);
   }

@@ -41,7 +41,8 @@ export const mint: WorldHandler<"advaita.mint"> = (world, cmd) => {
   if (world.rootsUsed.has(cmd.root)) violates("AD-1", `root ${cmd.root} was already used`, ["root"]);
   const ids = new Set<string>();
   for (const [i, p] of cmd.providers.entries()) {
-    if (ids.has(p.provider_id)) refuse("DUPLICATE_ID", `provider ${p.provider_id} listed twice`, ["providers", i, "provider_id"]);
+    if (ids.has(p.provider_id))
+      refuse("DUPLICATE_ID", `provider ${p.provider_id} listed twice`, ["providers", i, "provider_id"]);
     ids.add(p.provider_id);
   }
   return install(world, {

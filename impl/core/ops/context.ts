@@ -15,7 +15,8 @@ export type WorldHandler<Op extends CommandOp> = (world: World, cmd: CommandOf<O
 
 /** OP-0.4 (I4): quiescence, checked right after the agent lookup for the listed operations. */
 export const requireNotQuiesced = (agent: Agent, op: string): void => {
-  if (agent.quiesced) violates("I4", `${op} refused: migration ${agent.migration?.migrationId} is in progress (quiesced)`);
+  if (agent.quiesced)
+    violates("I4", `${op} refused: migration ${agent.migration?.migrationId} is in progress (quiesced)`);
 };
 
 /**

@@ -22,7 +22,9 @@ export const attempt: Handler<"custody.attempt"> = (_world, cmd, agent) => {
   if (cmd.tick >= ob.deadlineTick) violates("J-4", `deadline ${ob.deadlineTick} reached`); // D-060: strict, the deadline tick is expire's
   if (ob.attempts >= ob.maxRetries + 1) violates("J-4", `all ${ob.maxRetries + 1} attempts are used`);
   ob.attempts += 1;
-  const events: Event[] = [{ type: "custody.attempted", obligation_id: ob.obligationId, ack: cmd.ack, attempts: ob.attempts }];
+  const events: Event[] = [
+    { type: "custody.attempted", obligation_id: ob.obligationId, ack: cmd.ack, attempts: ob.attempts },
+  ];
   if (ob.kind === "reinforcing") {
     discharge(agent, ob, cmd.ack === "declined" ? "declined" : "best_effort", false, events);
   } else if (cmd.ack === "declined") {

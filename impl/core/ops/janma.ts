@@ -9,19 +9,31 @@ import { instanceOf, requireNotQuiesced, sortedUnique, type Handler } from "./co
 /** OP-2.1 */
 export const conceive: Handler<"janma.conceive"> = (_world, cmd, agent) => {
   requireNotQuiesced(agent, cmd.op); // I4
-  if (agent.instances.has(cmd.instance_id)) refuse("DUPLICATE_ID", `instance ${cmd.instance_id} already exists`, ["instance_id"]);
+  if (agent.instances.has(cmd.instance_id))
+    refuse("DUPLICATE_ID", `instance ${cmd.instance_id} already exists`, ["instance_id"]);
   // AD-2: nonces carry attribution and are unique within the identity.
-  if (agent.nonces.has(cmd.nonce)) violates("AD-2", `nonce ${cmd.nonce} is already used by another projection`, ["nonce"]);
+  if (agent.nonces.has(cmd.nonce))
+    violates("AD-2", `nonce ${cmd.nonce} is already used by another projection`, ["nonce"]);
   const pin = cmd.manifest.substrate;
   // J-1: the manifest must be for this agent's base model.
   if (pin.base_digest !== agent.identity.base_digest) {
-    violates("J-1", "manifest base digest differs from the agent's base digest", ["manifest", "substrate", "base_digest"]);
+    violates("J-1", "manifest base digest differs from the agent's base digest", [
+      "manifest",
+      "substrate",
+      "base_digest",
+    ]);
   }
   // J-4 (D-019): refuse to descend a life from a quarantined pin.
   if (agent.store.quarantined.has(pin.store_version)) {
     violates("J-4", `store version ${pin.store_version} is quarantined`, ["manifest", "substrate", "store_version"]);
   }
-  const instance = new Instance(cmd.instance_id, cmd.nonce, cmd.manifest, digestOf(DOMAIN.manifest, cmd.manifest), pin.store_version);
+  const instance = new Instance(
+    cmd.instance_id,
+    cmd.nonce,
+    cmd.manifest,
+    digestOf(DOMAIN.manifest, cmd.manifest),
+    pin.store_version,
+  );
   agent.instances.set(cmd.instance_id, instance);
   agent.nonces.add(cmd.nonce);
   return [{ type: "instance.conceived", instance_id: cmd.instance_id }];
@@ -32,14 +44,24 @@ export const birth: Handler<"janma.birth"> = (world, cmd, agent) => {
   requireNotQuiesced(agent, cmd.op); // I4
   const inst = instanceOf(agent, cmd.instance_id);
   if (inst.state !== "conceived") violates("J-1", `instance is ${inst.state}, only a conceived instance can be born`);
-  if (!agent.store.hasVersion(inst.bornFrom)) violates("J-1", `pinned store version ${inst.bornFrom} is not in the current chain`);
-  if (agent.store.quarantined.has(inst.bornFrom)) violates("J-1", `pinned store version ${inst.bornFrom} is quarantined`);
+  if (!agent.store.hasVersion(inst.bornFrom))
+    violates("J-1", `pinned store version ${inst.bornFrom} is not in the current chain`);
+  if (agent.store.quarantined.has(inst.bornFrom))
+    violates("J-1", `pinned store version ${inst.bornFrom} is quarantined`);
   for (const [i, b] of inst.manifest.tool_bindings.entries()) {
-    const offered = cmd.environment.tools.some((t) => t.tool === b.tool && b.capabilities.every((c) => t.capabilities.includes(c)));
-    if (!offered) violates("J-1", `tool ${b.tool} is not offered with capabilities ${b.capabilities.join(", ")}`, ["environment", "tools", i]);
+    const offered = cmd.environment.tools.some(
+      (t) => t.tool === b.tool && b.capabilities.every((c) => t.capabilities.includes(c)),
+    );
+    if (!offered)
+      violates("J-1", `tool ${b.tool} is not offered with capabilities ${b.capabilities.join(", ")}`, [
+        "environment",
+        "tools",
+        i,
+      ]);
   }
   for (const g of inst.manifest.capability_grants) {
-    if (!isGrantable(g, cmd.environment.grantable)) violates("J-1", `grant ${g} is not grantable in this environment`, ["environment", "grantable"]);
+    if (!isGrantable(g, cmd.environment.grantable))
+      violates("J-1", `grant ${g} is not grantable in this environment`, ["environment", "grantable"]);
   }
   inst.state = "ready";
   inst.bornTick = cmd.tick;
@@ -54,15 +76,22 @@ export const act: Handler<"janma.act"> = (_world, cmd, agent) => {
   requireNotQuiesced(agent, cmd.op); // I4
   const inst = instanceOf(agent, cmd.instance_id);
   if (inst.state === "conceived") violates("J-1", "a conceived instance may not act before birth");
-  if (inst.state === "withdrawn" || inst.state === "dissolved") violates("J-3", `instance is ${inst.state}; its life is over`);
+  if (inst.state === "withdrawn" || inst.state === "dissolved")
+    violates("J-3", `instance is ${inst.state}; its life is over`);
   const s = cmd.signed;
   // AD-4 (D-021): the act must be bound to this projection and its signature must recompute.
   const expected = digestOf(DOMAIN.action, {
-    identity: s.identity, nonce: s.nonce, manifest_digest: s.manifest_digest, action: s.action,
+    identity: s.identity,
+    nonce: s.nonce,
+    manifest_digest: s.manifest_digest,
+    action: s.action,
   });
   if (
-    s.identity !== agent.identity.identity || s.nonce !== inst.nonce || s.manifest_digest !== inst.manifestDigest ||
-    s.action.tick !== cmd.tick || s.signature !== expected
+    s.identity !== agent.identity.identity ||
+    s.nonce !== inst.nonce ||
+    s.manifest_digest !== inst.manifestDigest ||
+    s.action.tick !== cmd.tick ||
+    s.signature !== expected
   ) {
     violates("AD-4", "action signature does not bind it to this projection", ["signed"]);
   }
@@ -71,10 +100,17 @@ export const act: Handler<"janma.act"> = (_world, cmd, agent) => {
   // J-3: no act at or after the TTL deadline.
   if (cmd.tick >= bornTick + m.ttl_ticks) violates("J-3", `TTL deadline ${bornTick + m.ttl_ticks} reached`);
   // J-2: tool bound, capability declared by that binding, and covered by a held grant.
-  const binding = inst.tools.includes(s.action.tool) ? m.tool_bindings.find((b) => b.tool === s.action.tool) : undefined;
-  if (binding === undefined) violates("J-2", `tool ${s.action.tool} was not bound at birth`, ["signed", "action", "tool"]);
+  const binding = inst.tools.includes(s.action.tool)
+    ? m.tool_bindings.find((b) => b.tool === s.action.tool)
+    : undefined;
+  if (binding === undefined)
+    violates("J-2", `tool ${s.action.tool} was not bound at birth`, ["signed", "action", "tool"]);
   if (!binding?.capabilities.includes(s.action.capability)) {
-    violates("J-2", `tool ${s.action.tool} does not declare ${s.action.capability}`, ["signed", "action", "capability"]);
+    violates("J-2", `tool ${s.action.tool} does not declare ${s.action.capability}`, [
+      "signed",
+      "action",
+      "capability",
+    ]);
   }
   if (!inst.grants.some((g) => grantCovers(g, s.action.capability))) {
     violates("J-2", `no grant covers ${s.action.capability}`, ["signed", "action", "capability"]);
@@ -91,11 +127,21 @@ export const act: Handler<"janma.act"> = (_world, cmd, agent) => {
   inst.toolsUsed.add(s.action.tool);
   inst.trace.push(...s.action.trace);
   const events: ReturnType<Handler<"janma.act">> = [
-    { type: "instance.acted", instance_id: inst.instanceId, tool: s.action.tool, capability: s.action.capability, outcome: s.action.outcome },
+    {
+      type: "instance.acted",
+      instance_id: inst.instanceId,
+      tool: s.action.tool,
+      capability: s.action.capability,
+      outcome: s.action.outcome,
+    },
   ];
   // J-3 (D-015): conditions in declaration order; the first that holds withdraws.
   const counters = {
-    acts: inst.acts, failures: inst.failures, consecutiveFailures: inst.consecutiveFailures, bornTick, toolsUsed: inst.toolsUsed,
+    acts: inst.acts,
+    failures: inst.failures,
+    consecutiveFailures: inst.consecutiveFailures,
+    bornTick,
+    toolsUsed: inst.toolsUsed,
   };
   const fired = m.termination_conditions.find((c) => holds(c.when, counters, cmd.tick));
   if (fired !== undefined) {
@@ -112,7 +158,9 @@ export const acquire: Handler<"janma.acquire"> = (_world, cmd, agent) => {
   if (cmd.acquisition.kind === "tool") {
     return violates("J-1", `tool ${cmd.acquisition.tool.tool} cannot be acquired after conception`, ["acquisition"]);
   }
-  return violates("J-2", `capability ${cmd.acquisition.capability} cannot be acquired after conception`, ["acquisition"]);
+  return violates("J-2", `capability ${cmd.acquisition.capability} cannot be acquired after conception`, [
+    "acquisition",
+  ]);
 };
 
 /** OP-2.5 (J-3): TTL withdrawal, or an accepted no-op. */
@@ -140,7 +188,8 @@ export const dissolve: Handler<"janma.dissolve"> = (_world, cmd, agent) => {
   const inst = instanceOf(agent, cmd.instance_id);
   if (inst.state !== "withdrawn") violates("J-4", `instance is ${inst.state}; only a withdrawn instance dissolves`);
   const ob = inst.obligationId === null ? undefined : agent.obligations.get(inst.obligationId);
-  if (ob === undefined || ob.status !== "discharged") violates("J-4", "the instance's distillation obligation is not discharged");
+  if (ob === undefined || ob.status !== "discharged")
+    violates("J-4", "the instance's distillation obligation is not discharged");
   inst.state = "dissolved";
   return [{ type: "instance.dissolved", instance_id: inst.instanceId }];
 };

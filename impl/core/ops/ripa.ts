@@ -14,14 +14,16 @@ export const requireFreshToken = (agent: Agent, token: string): void => {
 /** I6 (D-033): labels are metadata and may not claim identity fields. */
 export const requireNoReservedLabels = (labels: Labels): void => {
   for (const key of Object.keys(labels)) {
-    if ((RESERVED_LABEL_KEYS as readonly string[]).includes(key)) violates("I6", `label key ${key} is reserved for identity`, ["labels", key]);
+    if ((RESERVED_LABEL_KEYS as readonly string[]).includes(key))
+      violates("I6", `label key ${key} is reserved for identity`, ["labels", key]);
   }
 };
 
 /** OP-6.1 */
 export const restart: Handler<"ripa.restart"> = (_world, cmd, agent) => {
   requireNotQuiesced(agent, cmd.op); // I4: a fenced source cannot start
-  if (cmd.execution_id !== agent.execution.execution_id) violates("I4", `${cmd.execution_id} is not the bound execution`, ["execution_id"]);
+  if (cmd.execution_id !== agent.execution.execution_id)
+    violates("I4", `${cmd.execution_id} is not the bound execution`, ["execution_id"]);
   requireFreshToken(agent, cmd.token);
   const generation = agent.authority.generation + 1;
   agent.authority = { token: cmd.token, generation, holder: cmd.execution_id };
@@ -56,7 +58,8 @@ export const taskResume: Handler<"ripa.task_resume"> = (_world, cmd, agent) => {
 export const request: Handler<"ripa.request"> = (_world, cmd, agent) => {
   requireNotQuiesced(agent, cmd.op);
   requireTask(agent, cmd.task_id);
-  if (agent.usedAttemptNonces.has(cmd.attempt_nonce)) violates("I4", `attempt nonce ${cmd.attempt_nonce} was already used`, ["attempt_nonce"]);
+  if (agent.usedAttemptNonces.has(cmd.attempt_nonce))
+    violates("I4", `attempt nonce ${cmd.attempt_nonce} was already used`, ["attempt_nonce"]);
   agent.usedAttemptNonces.add(cmd.attempt_nonce);
   agent.liveAttempts.set(cmd.task_id, cmd.attempt_nonce);
   return [{ type: "attempt.published", task_id: cmd.task_id, attempt_nonce: cmd.attempt_nonce }];
@@ -75,7 +78,11 @@ export const reply: Handler<"ripa.reply"> = (_world, cmd, agent) => {
 /** OP-6.6 (I4 current epoch; I5 fail closed, never substitute a provider) */
 export const effect: Handler<"ripa.effect"> = (_world, cmd, agent) => {
   if (cmd.token !== agent.authority.token || cmd.execution_id !== agent.authority.holder) {
-    violates("I4", `token ${cmd.token} held by ${cmd.execution_id} is not the current epoch (generation ${agent.authority.generation})`, ["token"]);
+    violates(
+      "I4",
+      `token ${cmd.token} held by ${cmd.execution_id} is not the current epoch (generation ${agent.authority.generation})`,
+      ["token"],
+    );
   }
   const provider = agent.providers.get(cmd.provider_id);
   if (provider === undefined) violates("I5", `provider ${cmd.provider_id} is not bound`, ["provider_id"]);
@@ -84,14 +91,18 @@ export const effect: Handler<"ripa.effect"> = (_world, cmd, agent) => {
   }
   if (agent.effects.has(cmd.effect_id)) return [{ type: "effect.duplicate", effect_id: cmd.effect_id }];
   agent.effects.add(cmd.effect_id);
-  return [{ type: "effect.performed", effect_id: cmd.effect_id, provider_id: cmd.provider_id, capability: cmd.capability }];
+  return [
+    { type: "effect.performed", effect_id: cmd.effect_id, provider_id: cmd.provider_id, capability: cmd.capability },
+  ];
 };
 
 /** OP-6.7 (I3: governed body evolution) */
 export const evolve: Handler<"ripa.evolve"> = (_world, cmd, agent) => {
   requireNotQuiesced(agent, cmd.op);
-  if (!agent.isCustodian(cmd.authorization.custodian)) violates("I3", "body evolution needs a custodian's authorisation", ["authorization", "custodian"]);
-  if (agent.bodyLineage.includes(cmd.revision)) violates("I3", `revision ${cmd.revision} is already in the body lineage`, ["revision"]);
+  if (!agent.isCustodian(cmd.authorization.custodian))
+    violates("I3", "body evolution needs a custodian's authorisation", ["authorization", "custodian"]);
+  if (agent.bodyLineage.includes(cmd.revision))
+    violates("I3", `revision ${cmd.revision} is already in the body lineage`, ["revision"]);
   agent.bodyRevision = cmd.revision;
   agent.bodyLineage.push(cmd.revision);
   return [{ type: "body.evolved", revision: cmd.revision }];
@@ -100,7 +111,8 @@ export const evolve: Handler<"ripa.evolve"> = (_world, cmd, agent) => {
 /** OP-6.8 (I1: governed identity update) */
 export const identityUpdate: Handler<"ripa.identity_update"> = (_world, cmd, agent) => {
   requireNotQuiesced(agent, cmd.op);
-  if (!agent.isCustodian(cmd.authorization.custodian)) violates("I1", "an identity update needs a custodian's authorisation", ["authorization", "custodian"]);
+  if (!agent.isCustodian(cmd.authorization.custodian))
+    violates("I1", "an identity update needs a custodian's authorisation", ["authorization", "custodian"]);
   agent.designation = cmd.designation;
   agent.identityVersion += 1;
   return [{ type: "identity.updated", identity_version: agent.identityVersion }];
@@ -117,7 +129,8 @@ export const bindSurface: Handler<"ripa.bind_surface"> = (_world, cmd, agent) =>
 export const replicate: Handler<"ripa.replicate"> = (_world, cmd, agent) => {
   requireNotQuiesced(agent, cmd.op);
   const id = cmd.execution.execution_id;
-  if (id === agent.execution.execution_id || agent.replicas.has(id)) refuse("DUPLICATE_ID", `execution ${id} already exists`, ["execution", "execution_id"]);
+  if (id === agent.execution.execution_id || agent.replicas.has(id))
+    refuse("DUPLICATE_ID", `execution ${id} already exists`, ["execution", "execution_id"]);
   agent.replicas.set(id, cmd.execution);
   return [{ type: "replica.created", execution_id: id }];
 };
@@ -125,7 +138,8 @@ export const replicate: Handler<"ripa.replicate"> = (_world, cmd, agent) => {
 /** OP-6.11 (J-4 no descent from a quarantined head; AD-1 fresh root; D-030 empty store) */
 export const descend: Handler<"ripa.descend"> = (world, cmd, agent) => {
   requireNotQuiesced(agent, cmd.op);
-  if (agent.store.quarantined.has(agent.storeHead)) violates("J-4", `store head ${agent.storeHead} is quarantined; cannot descend`);
+  if (agent.store.quarantined.has(agent.storeHead))
+    violates("J-4", `store head ${agent.storeHead} is quarantined; cannot descend`);
   if (world.rootsUsed.has(cmd.root)) violates("AD-1", `root ${cmd.root} was already used`, ["root"]);
   const { agent: child, events } = install(world, {
     baseDigest: agent.identity.base_digest as Digest,

@@ -15,8 +15,10 @@ export const merge: Handler<"samskara.merge"> = (_world, cmd, agent) => {
   );
   for (const ob of obligations) {
     // J-4 (D-018): a discharged obligation cannot be applied later; none after its deadline.
-    if (ob.status === "discharged" && ob.outcome !== "applied") violates("J-4", `obligation ${ob.obligationId} was discharged ${ob.outcome}`);
-    if (ob.status === "pending" && cmd.tick >= ob.deadlineTick) violates("J-4", `obligation ${ob.obligationId} reached its deadline (D-060)`);
+    if (ob.status === "discharged" && ob.outcome !== "applied")
+      violates("J-4", `obligation ${ob.obligationId} was discharged ${ob.outcome}`);
+    if (ob.status === "pending" && cmd.tick >= ob.deadlineTick)
+      violates("J-4", `obligation ${ob.obligationId} reached its deadline (D-060)`);
   }
   // AD-3 (D-008): re-merging what was already applied is a no-op.
   const pending = obligations.filter((ob) => ob.status === "pending");
@@ -50,10 +52,14 @@ export const excise: Handler<"samskara.excise"> = (_world, cmd, agent) => {
     refuse("DUPLICATE_ID", `excision ${cmd.excision_id} already exists`, ["excision_id"]);
   }
   if (!agent.isCustodian(cmd.authorization.custodian)) {
-    violates("I2", `${cmd.authorization.custodian} is not a custodian; memory repair needs authorisation`, ["authorization", "custodian"]);
+    violates("I2", `${cmd.authorization.custodian} is not a custodian; memory repair needs authorisation`, [
+      "authorization",
+      "custodian",
+    ]);
   }
   const ids = sortedUnique(cmd.distillate_ids);
-  for (const id of ids) if (!agent.store.retains(id)) refuse("NOT_FOUND", `the store does not retain distillate ${id}`, ["distillate_ids"]);
+  for (const id of ids)
+    if (!agent.store.retains(id)) refuse("NOT_FOUND", `the store does not retain distillate ${id}`, ["distillate_ids"]);
 
   const excised = ids
     .map((id) => ({ distillate_id: id, digest: (agent.store.held(id) as HeldDistillate).digest }))
@@ -62,7 +68,12 @@ export const excise: Handler<"samskara.excise"> = (_world, cmd, agent) => {
   agent.store.excise(new Set(ids)); // S-5: replay without them (from the first batch holding one); their content is dropped
   const newHead = agent.storeHead;
   agent.store.excisions.push({
-    excision_id: cmd.excision_id, tick: cmd.tick, excised, prior_head: priorHead, new_head: newHead, authorization: cmd.authorization,
+    excision_id: cmd.excision_id,
+    tick: cmd.tick,
+    excised,
+    prior_head: priorHead,
+    new_head: newHead,
+    authorization: cmd.authorization,
   });
   return [
     { type: "store.excised", excision_id: cmd.excision_id, new_head: newHead },
@@ -72,7 +83,8 @@ export const excise: Handler<"samskara.excise"> = (_world, cmd, agent) => {
 
 /** OP-4.3 (S-4): replay from genesis and attest it. */
 export const replay: Handler<"samskara.replay"> = (_world, _cmd, agent) => {
-  if (!agent.store.replayReproducesChain()) violates("S-4", "replaying the recorded batches does not reproduce the chain");
+  if (!agent.store.replayReproducesChain())
+    violates("S-4", "replaying the recorded batches does not reproduce the chain");
   const chain = agent.store.chain();
   const head = agent.store.head();
   return [

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Certificate } from "../spec/certificate.ts";
 import { certify } from "./certify.ts";
-import { silentProgress, type Progress } from "./cli/progress.ts";
+import { silentProgress, type Progress } from "./core/progress.ts";
 import { CutShort } from "./core/abort.ts";
 import { isRunning, PID_RECORDING_KIT, recordedPids } from "./test/pids.ts";
 import { REPO_ROOT } from "./transport/local.ts";

@@ -32,7 +32,7 @@ import type { HelloResult } from "../spec/wire/index.ts";
 import { WHOLE, type Shard } from "./shard/shard.ts";
 import { specDigest } from "./certificate/spec-digest.ts";
 import { Target } from "./driver/target.ts";
-import { silentProgress, type Progress } from "./cli/progress.ts";
+import { silentProgress, type Progress } from "./core/progress.ts";
 import { KIT_ROOT } from "./kit-root.ts";
 import { writeJsonAtomic } from "./trace/trace.ts";
 import { EMPTY_BASELINE, type Baseline } from "./verdicts/baseline.ts";
@@ -40,7 +40,7 @@ import { certificateFacts, decide, judge, STAGE_CONCERNS, type StageSummary } fr
 import { WitnessBook } from "./verdicts/witnesses.ts";
 import { CoverageBook } from "./oracle/transitions.ts";
 import { writeReports } from "./reporters/write.ts";
-import { prepareOutDir } from "./cli/out-dir.ts";
+import { prepareOutDir } from "./reporters/out-dir.ts";
 import { STAGE_RUNNERS } from "./stages/registry.ts";
 import { DEFAULT_EXHAUSTIVE_SCOPE } from "./stages/exhaustive-scope.ts";
 import { coverOf, scopeOf } from "./stages/scope-cover.ts";
@@ -65,7 +65,7 @@ export interface CertifyOptions extends CertifySettings {
   /**
    * Where to write; a function gets the implementation's name from hello (null if none). The
    * folder must be new, empty or an earlier srk report (which is replaced); anything else is
-   * refused with a UsageError before anything is written (conformance/cli/out-dir.ts).
+   * refused with a UsageError before anything is written (conformance/reporters/out-dir.ts).
    */
   readonly outDir: string | ((implName: string | null) => string);
   readonly dataDir?: string;

@@ -15,8 +15,8 @@ import { digestOf as specDigestOf, type Digest, type DomainTag } from "../spec/d
 import { transition as modelTransition, view as modelView } from "../model/index.ts";
 import { certify as certifyWith, type CertifyResult } from "./certify.ts";
 import { DEFAULTS } from "./cli/defaults.ts";
-import { outDirFor } from "./cli/out-dir.ts";
-import { silentProgress, type Progress } from "./cli/progress.ts";
+import { outDirFor } from "./reporters/out-dir.ts";
+import { silentProgress, type Progress } from "./core/progress.ts";
 import { replayTrace, type ReplayVerdict } from "./replay.ts";
 import { parseShard, type Shard } from "./shard/shard.ts";
 import { readTrace } from "./trace/trace.ts";

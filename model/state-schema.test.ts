@@ -15,6 +15,10 @@ import { initialWorld, transition } from "./world.ts";
 import { choicesArb, materialize, newMemory, type Choice } from "../properties/generators/commands.ts";
 import { assertReplayable } from "../properties/generators/replay.ts";
 
+/** The encoded world as the corruptions reach into it: any member at any path. */
+// biome-ignore lint/suspicious/noExplicitAny: a corruption writes anywhere in the JSON, which no narrower type allows
+type AnyJson = any;
+
 const FILE = "model/state-schema.test.ts";
 
 /** Run generated choices against the model; return every world reached and the generator memory. */
@@ -192,8 +196,8 @@ describe("World schema: canonical and strict", () => {
   /** Corrupt a fresh copy of the encoding of `world` and expect a failure naming `path`. */
   const failsAtIn =
     (world: World) =>
-    (corrupt: (j: any) => void, path: string, says?: RegExp): void => {
-      const json: any = JSON.parse(JSON.stringify(encodeWorld(world)));
+    (corrupt: (j: AnyJson) => void, path: string, says?: RegExp): void => {
+      const json: AnyJson = JSON.parse(JSON.stringify(encodeWorld(world)));
       corrupt(json);
       const r = decodeWorld(json);
       if (Result.isSuccess(r)) throw new Error(`corruption at ${path} was accepted`);
@@ -283,8 +287,8 @@ describe("World schema leaves: spec wire objects and sorted collections", () => 
   const fixture = () => deepWorld();
 
   /** Decode a corrupted fresh copy of the encoding of `world`; return the issues' paths (fails if it decodes). */
-  const issuePaths = (world: World, corrupt: (j: any) => void): string[] => {
-    const json: any = JSON.parse(JSON.stringify(encodeWorld(world)));
+  const issuePaths = (world: World, corrupt: (j: AnyJson) => void): string[] => {
+    const json: AnyJson = JSON.parse(JSON.stringify(encodeWorld(world)));
     corrupt(json);
     const r = decodeWorld(json);
     if (Result.isFailure(r)) return r.failure.issues.map((i) => i.path);

@@ -17,7 +17,7 @@ import { decisionsRefining } from "../spec/decisions.ts";
 import { ERROR_CODES, GENERIC_ERRORS, type ErrorCodeRow } from "../spec/errors.ts";
 import { WIRE_ERROR_CODES } from "../spec/wire/errors.ts";
 // Each stage's concerns and one-line description, from its definition's data part.
-import { STAGE_CONCERNS, STAGE_WHAT } from "../conformance/stages/catalog.ts";
+import { STAGE_CONCERNS, STAGE_WHAT } from "../conformance/core/stage-catalog.ts";
 import type { GoldenLine } from "../conformance/golden/types.ts";
 import { NO_REJECTION, type GoldenExample, type InvariantExamples } from "./examples.ts";
 import { BUNDLED_CERTIFICATE, MUTANTS_JSON, type Matrix, type MatrixMutant } from "./evidence.ts";
@@ -66,7 +66,7 @@ export const slug = (heading: string): string =>
 const href = (file: string, line?: number | null, anchor?: string): string =>
   `${posix.relative("reports", file)}${line !== undefined && line !== null ? `#L${line}` : anchor === undefined ? "" : `#${anchor}`}`;
 
-const escape = (s: string): string => s.replace(/([\\`*_[\]<>|])/g, "\\$1");
+const escapeMd = (s: string): string => s.replace(/([\\`*_[\]<>|])/g, "\\$1");
 const code = (s: string): string => `\`${s}\``;
 const sourceLink = (r: SourceRef): string => `[${code(r.label)}](${href(r.file, r.line)})`;
 const invariantLink = (id: string, text = id, inPage = false): string =>
@@ -74,7 +74,7 @@ const invariantLink = (id: string, text = id, inPage = false): string =>
 const codeLink = (c: string): string => `[${code(c)}](${href("reports/error-codes.md", null, slug(c))})`;
 const opLink = (o: OperationDoc): string => `[${code(o.op)}](${href(OPERATIONS_MD, null, slug(o.heading))})`;
 const decisionLink = (id: string, heading: string | undefined): string =>
-  heading === undefined ? id : `[${escape(heading)}](${href("spec/DECISIONS.md", null, slug(heading))})`;
+  heading === undefined ? id : `[${escapeMd(heading)}](${href("spec/DECISIONS.md", null, slug(heading))})`;
 const fence = (lines: readonly string[]): string[] => ["```text", ...lines, "```"];
 const json = (v: unknown): string => JSON.stringify(v);
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
@@ -132,7 +132,7 @@ const testList = (tests: readonly TestCase[]): string[] => {
   for (const t of tests) byFile.set(t.file, [...(byFile.get(t.file) ?? []), t]);
   return [...byFile].map(
     ([file, ts]) =>
-      `  - [${code(file)}](${href(file)}): ${ts.map((t) => `[${escape(fullTitle(t))}](${href(file, t.line)})`).join("; ")}`,
+      `  - [${code(file)}](${href(file)}): ${ts.map((t) => `[${escapeMd(fullTitle(t))}](${href(file, t.line)})`).join("; ")}`,
   );
 };
 
@@ -189,7 +189,7 @@ const stepLines = (s: TraceStep): string[] => [`> ${json(s.request)}`, `< ${json
 const mutantLines = (m: MatrixMutant): string[] => {
   const head = `**Mutant ${code(m.id)}** — ${m.description}. ${m.attribution === "own" ? "Killed under its own invariant" : m.attribution === "other" ? "**Killed under another invariant** (reports/mutants.md says why)" : "**Not killed**"}: \`srk certify\` reported ${m.reported.join(", ") || "nothing"}${m.stage === null ? "" : ` in the ${m.stage} stage (${code(m.check ?? "")})`}${m.ms_to_failure === null ? "" : ` after ${(m.ms_to_failure / 1000).toFixed(1)} s`}.`;
   const ce = m.counterexample;
-  const what = m.summary === null ? [] : [`What disagreed: ${escape(m.summary)}`, ""];
+  const what = m.summary === null ? [] : [`What disagreed: ${escapeMd(m.summary)}`, ""];
   if (ce === null || ce.failing === null) return [head, "", ...what];
   const before =
     ce.golden_prefix !== null
@@ -317,7 +317,7 @@ export const renderInvariantsReport = (input: DocsInput): string => {
     "|---|---|---|---|---|---|---|---|",
     ...INVARIANTS.map(
       (i) =>
-        `| ${invariantLink(i.id, i.id, true)} | ${i.protocol} | ${escape(i.name)} | ${i.kind} | ${codeLink(i.errorCode)} | ${verdictOf(i.id)?.verdict ?? "—"} | ${total(verdictOf(i.id))} | ${killed(i.id)} |`,
+        `| ${invariantLink(i.id, i.id, true)} | ${i.protocol} | ${escapeMd(i.name)} | ${i.kind} | ${codeLink(i.errorCode)} | ${verdictOf(i.id)?.verdict ?? "—"} | ${total(verdictOf(i.id))} | ${killed(i.id)} |`,
     ),
     "",
   ];
@@ -375,7 +375,7 @@ export const renderErrorCodes = (input: DocsInput): string => {
     lines.push(
       `### ${r.code}`,
       "",
-      `Protects ${invariantLink(inv.id, `${inv.id} ${escape(inv.name)}`)}: an implementation rejects with this code exactly when a check for ${inv.id} fails, and the rejection carries \`"invariant": "${inv.id}"\`.`,
+      `Protects ${invariantLink(inv.id, `${inv.id} ${escapeMd(inv.name)}`)}: an implementation rejects with this code exactly when a check for ${inv.id} fails, and the rejection carries \`"invariant": "${inv.id}"\`.`,
       "",
       ops.length === 0
         ? `**Raised by** no operation check: no well-formed command is refused for ${inv.id}. ${NO_REJECTION[inv.id] === undefined ? "" : `A certificate reports a violation of ${inv.id} when an implementation's accepted results differ from the model's (see ${invariantLink(inv.id)}).`}`

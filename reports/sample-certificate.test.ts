@@ -35,7 +35,7 @@ import { describe, expect, it } from "vitest";
 import type { Certificate } from "../spec/certificate.ts";
 import { specDigest } from "../conformance/certificate/spec-digest.ts";
 import { DEFAULTS } from "../conformance/cli/defaults.ts";
-import { SRK_ENTRIES } from "../conformance/cli/out-dir.ts";
+import { SRK_ENTRIES } from "../conformance/reporters/out-dir.ts";
 import { BUNDLED_CERTIFICATE } from "./evidence.ts";
 import { REPO_ROOT } from "./paths.ts";
 import { currentInputs, staleInputs } from "../conformance/evidence/inputs.ts";

@@ -29,7 +29,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { certify } from "../conformance/index.ts";
 import { DEFAULTS } from "../conformance/cli/defaults.ts";
-import { SRK_ENTRIES } from "../conformance/cli/out-dir.ts";
+import { SRK_ENTRIES } from "../conformance/reporters/out-dir.ts";
 import { writeReports } from "../conformance/reporters/write.ts";
 import type { Certificate } from "../spec/certificate.ts";
 import { currentInputs, inputChanges, inputsOf } from "../conformance/evidence/inputs.ts";

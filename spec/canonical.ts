@@ -50,6 +50,7 @@ class Refusal {
 }
 
 /** Code units that JSON.stringify escapes, and surrogates (which need a closer look). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: RFC 8785 escapes exactly the control characters, so the test for them names them
 const NEEDS_CARE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

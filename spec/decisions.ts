@@ -940,6 +940,18 @@ export const DECISIONS: readonly Decision[] = [
       "Changing those invariants' predicate kinds to transition (the invariant catalog records the papers' reading, which is about states; a transition-only predicate would lose the state checks they make now); keeping evidence in the model state (the acts' signatures, the tokens effects were performed under, the trace after distillation: the last contradicts S-1 itself, and the others would enlarge every world the explorer stores); counting such mutants as unreachable (they are reached: the scope drives the step, only nothing looks at it).",
     refines: ["J-4", "S-1", "AD-4", "I2", "I4", "I5"],
   },
+  {
+    id: "D-077",
+    title: "One formatter and linter for the kit's source: Biome, run by npm test",
+    kit: true,
+    decision:
+      "Every TypeScript and JavaScript file of the kit (sources, tests, scripts, the adapters; not its JSON, Markdown or transcripts, whose bytes are digested or compared) is formatted by Biome with a 120-column line, two-space indents, double quotes and trailing commas, and linted by Biome's recommended rules except seven, each switched off with its reason in the configuration: literal keys (the kit reads index signatures with brackets), non-null assertions (noUncheckedIndexedAccess makes them the way to state a read in range), unused parameters (the type checker already checks them), assignments in expressions (the memo idiom), template syntax in plain strings (workflow expressions, shell variables and source snippets the kit writes on purpose), duplicated test hooks (the rule reads helpers named before and after as mocha hooks) and forEach callbacks that return a value. A line that must break a rule says why in a suppression comment beside it. npm test runs biome ci with warnings as errors before the tests, so a file the formatter would change or any diagnostic fails it; biome check --write formats and applies the safe fixes. The source was reformatted in one commit, listed in .git-blame-ignore-revs. Mutants that patch source text (the implementation's and the model's catalogs) were re-pinned to the new layout by matching their text up to whitespace, and still apply exactly once; generated mutants stay identified by the file, line and column of the commit they were measured at, and their triage is checked against the measured report and the change the generator makes now, compared without layout.",
+    why: "Issue 22: no formatter or linter ran, and 2,101 lines were wider than 120 columns. A formatter ends layout as a subject of review and makes diffs show only what changed; a linter catches mistakes the type checker does not (an optional chain whose undefined escapes, a control character in a pattern by accident, a shadowed global). Biome does both in one dependency, reads TypeScript natively, and runs on Node 20 as a native binary from the npm registry with no install script.",
+    paper: "Neither paper concerns how the kit's source is laid out; this is about the kit itself.",
+    alternatives:
+      "Prettier and ESLint with typescript-eslint (two tools and a plugin stack; typescript-eslint's supported TypeScript range would pin the compiler); dprint (a formatter only); formatting without a linter (the issue asks for both); the full recommended rule set (each rule switched off above fires on a deliberate idiom of the kit, and rewriting hundreds of lines to satisfy a style rule would move every mutant again for no finding); leaving the implementation unformatted so that no generated mutant id moves (ids already move with any edit above them; the triage is now checked by the change, not the position).",
+    refines: [],
+  },
 ];
 
 const byId = new Map(DECISIONS.map((d) => [d.id, d]));

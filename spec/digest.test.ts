@@ -32,11 +32,11 @@ const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(byt
  * than with JSON.stringify, so that the prose and the vectors are checked against each other.
  */
 const SHORT_ESCAPES: Readonly<Record<number, string>> = {
-  0x08: "\\b",
-  0x09: "\\t",
-  0x0a: "\\n",
-  0x0c: "\\f",
-  0x0d: "\\r",
+  8: "\\b",
+  9: "\\t",
+  10: "\\n",
+  12: "\\f",
+  13: "\\r",
 };
 const enc2String = (s: string): string => {
   let out = '"';

@@ -26,7 +26,7 @@ interface ArrayField {
  * Every array-typed member reachable from a JSON Schema file, named by the nearest `$defs` entry
  * (or `event <type>` for a member of one Event variant) and the dotted member path from it.
  */
-export const arrayFields = (file: string): ArrayField[] => {
+const arrayFields = (file: string): ArrayField[] => {
   const root = JSON.parse(readFileSync(file, "utf8")) as Js;
   const defs = (root["$defs"] ?? {}) as Record<string, Js>;
   const out: ArrayField[] = [];
@@ -194,7 +194,7 @@ describe("the tables agree with the prose and with the kit (review G-4)", () => 
  * "informative"). spec/README.md, the file index, is informative and exempt. Normative content is
  * thereby always in Markdown or JSON that any implementer can read.
  */
-export const tsReferences = (text: string): string[] =>
+const tsReferences = (text: string): string[] =>
   text.split("\n").flatMap((line, i) => {
     if (!/[\w*/.-]+\.ts\b/.test(line)) return [];
     if (i === 0 && line.startsWith("<!-- Generated from")) return [];

@@ -52,7 +52,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Position of a test file in INCLUDE (a glob entry matches the files under its fixed prefix). */
 const rank = (moduleId: string): number => {
   const rel = moduleId.startsWith(ROOT) ? moduleId.slice(ROOT.length) : moduleId;
-  const i = include.findIndex((p) => (p.includes("*") ? rel.startsWith(p.slice(0, p.indexOf("*"))) : rel === p));
+  const i = include.indexOf(rel);
   return i === -1 ? include.length : i;
 };
 

@@ -26,11 +26,16 @@ export interface HandlerContext {
 
 /** A validated command (Command schema) in; its events out, `[]` when it has none (W-3.1). Throw a Refusal to reject it. */
 export type CommandHandler = (
+  // biome-ignore lint/suspicious/noExplicitAny: a handler reads the validated command's members without casts (the schema checked them)
   command: { op: string; tick: number; [member: string]: any },
   ctx: HandlerContext,
 ) => unknown[] | Promise<unknown[]>;
 /** A validated query (Query schema) in; its result out (W-6). Throw `new Refusal("NOT_FOUND")` for an unknown agent. */
-export type QueryHandler = (query: { name: string; [member: string]: any }, ctx: HandlerContext) => unknown;
+export type QueryHandler = (
+  // biome-ignore lint/suspicious/noExplicitAny: a handler reads the validated query's members without casts (the schema checked them)
+  query: { name: string; [member: string]: any },
+  ctx: HandlerContext,
+) => unknown;
 
 export interface Handlers {
   /** By op, e.g. "advaita.mint". */

@@ -76,7 +76,7 @@ const mint = (id: string, tick: number): string =>
 describe("serve", () => {
   it("answers lines sent in one chunk in order; after shutdown nothing in the same chunk is answered", async () => {
     const { how, replies } = await session([
-      [HELLO, world(1), "", "nope", j({ type: "shutdown", id: "s" }), world(2), "garbage"].join("\n") + "\n",
+      `${[HELLO, world(1), "", "nope", j({ type: "shutdown", id: "s" }), world(2), "garbage"].join("\n")}\n`,
     ]);
     expect(how).toBe("shutdown");
     expect(replies.map((r) => [r.id, r.ok ? "ok" : r.error?.code])).toEqual([
@@ -98,7 +98,10 @@ describe("serve", () => {
     let n = 0;
     const handlers: Handlers = {
       command: {
-        "advaita.mint": async () => (await new Promise((r) => setTimeout(r, delays[n++ % delays.length])), MINT_EVENTS),
+        "advaita.mint": async () => {
+          await new Promise((r) => setTimeout(r, delays[n++ % delays.length]));
+          return MINT_EVENTS;
+        },
       },
       query: { world: () => ({ tick: 0, roots_used: [], agents: [] }) },
       reset: () => undefined,

@@ -420,7 +420,14 @@ describe("commands: envelope, MALFORMED (W-2.3), profile and dispatch", () => {
     const seen: unknown[] = [];
     const janma = await shaken(
       { families: ["janma"], crash_hook: false },
-      { command: { "custody.attempt": (c) => (seen.push(c), []) } },
+      {
+        command: {
+          "custody.attempt": (c) => {
+            seen.push(c);
+            return [];
+          },
+        },
+      },
     );
     expect(await send(janma.wire, j({ type: "command", id: 1, command: attempt }))).toEqual({
       type: "reply",
@@ -437,7 +444,14 @@ describe("commands: envelope, MALFORMED (W-2.3), profile and dispatch", () => {
     const seen: unknown[] = [];
     const { wire } = await shaken(
       { families: ["janma"], crash_hook: false },
-      { command: { "advaita.mint": (c) => (seen.push(c), MINT_EVENTS) } },
+      {
+        command: {
+          "advaita.mint": (c) => {
+            seen.push(c);
+            return MINT_EVENTS;
+          },
+        },
+      },
     );
     expect(await send(wire, j({ type: "command", id: 1, command: MINT }))).toEqual({
       type: "reply",
@@ -451,17 +465,27 @@ describe("commands: envelope, MALFORMED (W-2.3), profile and dispatch", () => {
   it("the handler gets the validated command, its integers by value (tick 1.0 is 1), and the request id", async () => {
     const calls: { command: unknown; id: unknown }[] = [];
     const { wire } = await shaken(advaita, {
-      command: { "advaita.mint": (command, ctx) => (calls.push({ command, id: ctx.id }), MINT_EVENTS) },
+      command: {
+        "advaita.mint": (command, ctx) => {
+          calls.push({ command, id: ctx.id });
+          return MINT_EVENTS;
+        },
+      },
     });
     const text = j({ type: "command", id: "c1", command: MINT }).replace('"tick":1', '"tick":1.0');
     expect(code(await send(wire, text))).toBe("ok");
     expect(calls).toEqual([{ command: MINT, id: "c1" }]);
-    expect(Number.isInteger((calls[0]?.command as { tick: number }).tick)).toBe(true);
+    expect(Number.isInteger((calls[0]!.command as { tick: number }).tick)).toBe(true);
   });
 
   it("async handlers are awaited", async () => {
     const { wire } = await shaken(advaita, {
-      command: { "advaita.mint": async () => (await new Promise((r) => setTimeout(r, 5)), MINT_EVENTS) },
+      command: {
+        "advaita.mint": async () => {
+          await new Promise((r) => setTimeout(r, 5));
+          return MINT_EVENTS;
+        },
+      },
     });
     expect(await send(wire, j({ type: "command", id: 1, command: MINT }))).toMatchObject({
       ok: true,
@@ -778,7 +802,12 @@ describe("the kit's golden wire sessions (W-9.1), through the adapter", () => {
       const { wire, logs } = make(
         { families: ["advaita"], crash_hook: false },
         {
-          command: { "advaita.mint": (c, ctx) => (ticks.push(c.tick), scripted(c, ctx) as unknown[]) },
+          command: {
+            "advaita.mint": (c, ctx) => {
+              ticks.push(c.tick);
+              return scripted(c, ctx) as unknown[];
+            },
+          },
           query: Object.fromEntries(QUERY_NAMES.map((q) => [q, scripted])),
           reset: () => undefined,
         },

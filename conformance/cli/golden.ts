@@ -4,7 +4,7 @@ import { goldenStage } from "../stages/golden.ts";
 import { Target } from "../driver/target.ts";
 import { Undrivable, WireBreak } from "../core/driver-errors.ts";
 import { WitnessBook } from "../verdicts/witnesses.ts";
-import { streamProgress } from "./progress.ts";
+import { streamProgress } from "../core/progress.ts";
 
 export const runGolden = async (
   commandLine: string,

@@ -21,7 +21,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { INVARIANT_IDS, type InvariantId } from "../../spec/catalog.ts";
 import { DEFAULTS } from "./defaults.ts";
-import { outDirFor, prepareOutDir } from "./out-dir.ts";
+import { outDirFor, prepareOutDir } from "../reporters/out-dir.ts";
 
 // Each command loads its machinery when it runs, not before: `srk --help` and `srk list` start in
 // a fraction of the time the certifier's module graph (the model, zod, effect, fast-check) takes.
@@ -191,7 +191,7 @@ export const program = (): Command => {
         }
         const { certify } = await import("../certify.ts");
         const { parseShard } = await import("../shard/shard.ts");
-        const { streamProgress } = await import("./progress.ts");
+        const { streamProgress } = await import("../core/progress.ts");
         const { listenForInterrupts } = await import("./interrupt.ts");
         const progress = streamProgress(process.stderr);
         const interrupt = listenForInterrupts((s) =>
@@ -296,7 +296,7 @@ export const program = (): Command => {
       const { explore, exploreJson, exploreMarkdown, loadScope, ScopeError } = await import("../explore/index.ts");
       const { mkdirSync, writeFileSync } = await import("node:fs");
       const { join } = await import("node:path");
-      let scope;
+      let scope: ReturnType<typeof loadScope>;
       try {
         scope = loadScope(o.scope);
       } catch (e) {
@@ -414,7 +414,7 @@ export const program = (): Command => {
       const { renderLogCheck } = await import("../log/render.ts");
       const { traceOfViolation } = await import("../log/trace.ts");
       const { writeJsonAtomic } = await import("../trace/trace.ts");
-      const { defaultOutDir } = await import("./out-dir.ts");
+      const { defaultOutDir } = await import("../reporters/out-dir.ts");
       const c = await checkLog(file, search);
       const dir = o.out ?? defaultOutDir(`check-log-${basename(file).replace(/\.[^.]*$/, "")}`);
       mkdirSync(join(dir, "traces"), { recursive: true });

@@ -26,7 +26,7 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Certificate } from "../../spec/certificate.ts";
 import { KIT_ROOT } from "../kit-root.ts";
-import { REPORTS_DIR } from "./out-dir.ts";
+import { REPORTS_DIR } from "../reporters/out-dir.ts";
 
 /** A usage error (the requirement: a foreign --out is refused with exit 64); main.ts runs srk when imported, so not read from there. */
 const EXIT_USAGE = 64;

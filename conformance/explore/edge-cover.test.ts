@@ -25,7 +25,12 @@ const shallow = (depths: readonly [number, number, number], over: Partial<Scope>
 const edgesOf = (scope: Scope): { keys: Set<string>; events: EdgeEvent[] } => {
   const keys = new Set<string>();
   const events: EdgeEvent[] = [];
-  explore(scope, { onEdge: (e) => (keys.add(edgeKey(e.world, e.command)), events.push(e)) });
+  explore(scope, {
+    onEdge: (e) => {
+      keys.add(edgeKey(e.world, e.command));
+      events.push(e);
+    },
+  });
   return { keys, events };
 };
 

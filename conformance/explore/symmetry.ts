@@ -33,12 +33,12 @@ export const permutations = <T>(xs: readonly T[]): T[][] => {
 /** At most this many ids per symmetric set (8! = 40,320 renamings of every state would be slower than no reduction). */
 export const MAX_SYMMETRIC_IDS = 4;
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
 
 /** A renaming of id tokens in a text: `from[k]` becomes `to[k]` (a permutation: all at once). */
 export const renamer = (from: readonly string[], to: readonly string[]): ((text: string) => string) => {
   const map = new Map(from.map((f, k) => [f, to[k] as string]));
-  const re = new RegExp(`(?<![A-Za-z0-9_.])(${from.map(escape).join("|")})(?![A-Za-z0-9_.])`, "g");
+  const re = new RegExp(`(?<![A-Za-z0-9_.])(${from.map(escapeRegExp).join("|")})(?![A-Za-z0-9_.])`, "g");
   return (text) => text.replace(re, (m) => map.get(m) ?? m);
 };
 

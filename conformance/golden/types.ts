@@ -56,3 +56,13 @@ export interface ScriptedGoldenSpec {
 }
 
 export type GoldenSpec = GeneratedGoldenSpec | ScriptedGoldenSpec;
+
+/**
+ * The golden stage's restarts inside a transcript (D-069): after every RESTART_EVERY lines a
+ * `shutdown` is inserted, after which the runner starts the implementation again on the same data directory (oracle/planned.ts) and the
+ * transcript goes on. The lines after a restart then read state the world view does not show
+ * (used nonces, ids, tokens, attempt nonces, migration ids), which a restart must not lose either:
+ * a duplicate refused before the restart must be refused after it. None is inserted after the
+ * last line (the end is the recovery check's).
+ */
+export const RESTART_EVERY = 40;

@@ -20,7 +20,7 @@ import { Result } from "effect";
 import type { Command, Event } from "../../spec/index.ts";
 import { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from "../../spec/wire/index.ts";
 import { initialWorld, toRejectionData, transition, view, type World } from "../../model/index.ts";
-import { setupMint } from "../stages/wire-catalog.ts";
+import { setupMint } from "../core/setup-mint.ts";
 
 /** A piece of a raw line: UTF-8 text, bytes in hex, or a text repeated (lines at the 1 MiB bound stay small in the file). */
 export type Segment =

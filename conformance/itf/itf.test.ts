@@ -47,6 +47,7 @@ describe("JSON values ⇄ ITF expressions", () => {
 
   it("picks one form per JSON form: #bigint for integers, None for null, #map for objects a reader would misread", () => {
     expect(encodeJson(7)).toEqual({ "#bigint": "7" });
+    // biome-ignore lint/correctness/noPrecisionLoss: the double nearest this literal is what #bigint must carry exactly
     expect(encodeJson(-12345678901234567890)).toEqual({ "#bigint": "-12345678901234567168" });
     expect(encodeJson(null)).toEqual({ tag: "None", value: { "#tup": [] } });
     expect(encodeJson(1.5)).toEqual({ tag: "Float", value: "1.5" });

@@ -112,7 +112,7 @@ describe("Quint's ITF output with --mbt (fixtures/counter.mbt.itf.json)", () => 
       expect(rest).toEqual(plain.states[i]?.values);
       expect(action).toBe(i === 0 ? "init" : "step");
       // Option's Some is a variant; its None, the unit variant, reads as null.
-      const d = (plain.states[i]?.values["last"] as [number, boolean])[0];
+      const d = (plain.states[i]!.values["last"] as [number, boolean])[0];
       expect(picks).toEqual({ d: i === 0 ? null : { tag: "Some", value: d } });
     }
   });

@@ -385,7 +385,10 @@ export class LogChecker {
       }
     }
     this.world = e.world;
-    if (m !== null) return this.violation(p, replyLine, op, m, e.reply);
+    if (m !== null) {
+      this.violation(p, replyLine, op, m, e.reply);
+      return;
+    }
     const t = (id: InvariantId) => this.tallies.get(id);
     if (e.reply.ok) for (const g of guardsOfOp(op)) (t(g) as { accepted: number }).accepted++;
     else if (e.reply.error.invariant !== null) {

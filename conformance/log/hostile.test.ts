@@ -24,7 +24,7 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 const writeLog = (file: string, lines: readonly unknown[]): string => {
-  writeFileSync(file, lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n");
+  writeFileSync(file, `${lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n")}\n`);
   return file;
 };
 const HELLO = { type: "hello", id: "h", protocol_versions: ["1"], settings: {} };

@@ -4,7 +4,7 @@
  * defect is a LogFileError naming the file, the line and what was wrong (L-1); nothing is skipped
  * silently, since a checker that drops what it cannot read would report consistency it never saw.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { LogExit, LogHeader, LogLine, MAX_LOG_LINE_BYTES, RAW_KEEP_CHARS, type LogEntry } from "../../spec/log.ts";
 import { decodeLine, LogFileError, readLineBatches, type LineBatch } from "./lines.ts";
 

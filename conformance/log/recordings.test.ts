@@ -73,7 +73,7 @@ const logLines = (log: string): Record<string, unknown>[] =>
     .split("\n")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 const writeLog = (file: string, lines: readonly unknown[]): string => {
-  writeFileSync(file, lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n");
+  writeFileSync(file, `${lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n")}\n`);
   return file;
 };
 
@@ -176,7 +176,7 @@ describe("srk record and check-log on the bundled implementation", () => {
     const mintReq = body.findIndex(
       (e) => (e["msg"] as { command?: { op?: string } } | undefined)?.command?.op === "advaita.mint",
     );
-    const mintId = (body[mintReq]?.["msg"] as { id: string }).id;
+    const mintId = (body[mintReq]!["msg"] as { id: string }).id;
     const rest = body.filter((e) => (e["msg"] as { id?: unknown } | undefined)?.id !== mintId);
     const c = await checkLog(writeLog(join(temp(), "no-mint.log"), [header, ...rest]));
     expect(c.gaps.length).toBeGreaterThanOrEqual(1);
@@ -321,7 +321,7 @@ describe("the three commands from a shell", () => {
     const dir = temp();
     const log = join(dir, "cli.log");
     const impl = `${process.execPath} --import tsx impl/main.ts --data-dir ${join(dir, "data")}`;
-    const input = [HELLO, ...requestsOf(LINES.slice(0, 12)), SHUTDOWN].map((r) => JSON.stringify(r)).join("\n") + "\n";
+    const input = `${[HELLO, ...requestsOf(LINES.slice(0, 12)), SHUTDOWN].map((r) => JSON.stringify(r)).join("\n")}\n`;
     const child = execFile(process.execPath, ["bin/srk.mjs", "record", "--impl", impl, "--log", log], {
       cwd: REPO_ROOT,
     });

@@ -100,7 +100,7 @@ const build = (drop: readonly string[], edit: Readonly<Record<string, Record<str
     }
   }
   const file = join(temp(), "session-1.log");
-  writeFileSync(file, out.map((o) => JSON.stringify(o)).join("\n") + "\n");
+  writeFileSync(file, `${out.map((o) => JSON.stringify(o)).join("\n")}\n`);
   return { file, requestLine, replyLine };
 };
 

@@ -151,7 +151,7 @@ export const attribute = (d: Disagreement): InvariantId => {
   }
   const paths = d.paths ?? (d.path === null ? [] : [d.path]);
   const first = paths[0];
-  if (d.events !== undefined && first !== undefined && first.startsWith("$reply.events")) {
+  if (d.events && first?.startsWith("$reply.events")) {
     const owner = eventOwner(d.op, first, d.events);
     if (owner !== null) return owner;
   }

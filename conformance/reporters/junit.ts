@@ -102,7 +102,10 @@ const stageCase = (input: ReportInput, s: StageResult, v: InvariantVerdict, tc: 
   // A not-selected invariant is skipped even when a stage happened to find something about it (D-036).
   if (v.verdict === "not-selected") return void tc.skipped().standardOutput(v.reason);
   const mine = s.findings.filter((f) => f.invariant === v.invariant);
-  if (mine.length > 0) return failCase(input, tc, mine, v.invariant, v.expected_failure);
+  if (mine.length > 0) {
+    failCase(input, tc, mine, v.invariant, v.expected_failure);
+    return;
+  }
   if (v.verdict === "not-applicable") {
     tc.skipped().standardOutput(`not applicable: ${v.reason}`);
   } else if (s.verdict === "not-applicable" || s.verdict === "not-selected") {

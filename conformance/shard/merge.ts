@@ -23,7 +23,7 @@ import {
 } from "../../spec/certificate.ts";
 import { UsageError } from "../driver/command-line.ts";
 import { writeReports } from "../reporters/write.ts";
-import { wasNotThisShard, type Finding } from "../stages/types.ts";
+import { type Finding, wasNotThisShard } from "../core/finding.ts";
 import { readJsonFile, writeJsonAtomic } from "../trace/trace.ts";
 import type { Baseline } from "../verdicts/baseline.ts";
 import { decide, type StageSummary } from "../verdicts/decide.ts";

@@ -31,7 +31,7 @@
  * runner bug and throws.
  */
 import { owns } from "../shard/shard.ts";
-import { STAGE_CATALOG } from "./catalog.ts";
+import { STAGE_CATALOG } from "../core/stage-catalog.ts";
 import type { StageDefinition } from "./definition.ts";
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { Family } from "../oracle/families.ts";

@@ -33,7 +33,7 @@ import { attribute } from "../oracle/attribution.ts";
 import { familyOfInvariant, guardsOf, type Family } from "../oracle/families.ts";
 import { seededSession, type ModelStep } from "../oracle/model.ts";
 import { explain, type Session } from "../driver/target.ts";
-import { STAGE_CATALOG } from "./catalog.ts";
+import { STAGE_CATALOG } from "../core/stage-catalog.ts";
 import type { StageDefinition } from "./definition.ts";
 import {
   NONE_OWNED,

@@ -6,7 +6,7 @@
  * report text and the shard gate are all read from there.
  */
 import type { StageName } from "../../spec/certificate.ts";
-import type { StageEntry } from "./catalog.ts";
+import type { StageEntry } from "../core/stage-catalog.ts";
 import type { StageContext, StageOutcome } from "./types.ts";
 
 /**

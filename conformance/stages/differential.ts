@@ -27,7 +27,7 @@ import { outOfTime } from "./budget.ts";
 import { planRun, planRunAndEdges, runCaseArb, type RunCase } from "./differential-plan.ts";
 import { CANDIDATES, guidedSchedule } from "./differential-guide.ts";
 import { coverOf, scopeOf } from "./scope-cover.ts";
-import { STAGE_CATALOG } from "./catalog.ts";
+import { STAGE_CATALOG } from "../core/stage-catalog.ts";
 import type { StageDefinition } from "./definition.ts";
 import {
   NONE_OWNED,

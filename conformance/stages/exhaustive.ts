@@ -26,7 +26,7 @@ import { refineMismatch } from "../oracle/refine.ts";
 import { owns } from "../shard/shard.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { outOfTime } from "./budget.ts";
-import { STAGE_CATALOG } from "./catalog.ts";
+import { STAGE_CATALOG } from "../core/stage-catalog.ts";
 import { coverOf, scopeOf } from "./scope-cover.ts";
 import type { StageDefinition } from "./definition.ts";
 import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";

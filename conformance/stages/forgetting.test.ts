@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PortableTrace } from "../../spec/certificate.ts";
-import { silentProgress } from "../cli/progress.ts";
+import { silentProgress } from "../core/progress.ts";
 import { Target } from "../driver/target.ts";
 import type { Family } from "../oracle/families.ts";
 import { REPO_ROOT } from "../transport/local.ts";

@@ -30,7 +30,7 @@ import { expect1 } from "../oracle/model.ts";
 import type { Session } from "../driver/target.ts";
 import { describeOccurrences, occurrences } from "./data-dir.ts";
 import { seededRandom } from "../oracle/prng.ts";
-import { STAGE_CATALOG } from "./catalog.ts";
+import { STAGE_CATALOG } from "../core/stage-catalog.ts";
 import { ONE_UNIT, type StageDefinition } from "./definition.ts";
 import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 

@@ -25,6 +25,7 @@ import { plannedTrace, type PlannedStep } from "../oracle/planned.ts";
 import { blameWorld } from "../oracle/world-diff.ts";
 import type { Reply } from "../../spec/wire/index.ts";
 import type { Session } from "../driver/target.ts";
+import { RESTART_EVERY } from "../golden/types.ts";
 import { Undrivable } from "../core/driver-errors.ts";
 import type { Finding } from "./types.ts";
 
@@ -46,14 +47,13 @@ export const worldAfterTranscript = (steps: readonly PlannedStep[]): { world: Wo
 };
 
 /**
- * Restarts inside a transcript: every `every` lines a `shutdown` is inserted, after which the
- * runner starts the implementation again on the same data directory (oracle/planned.ts) and the
- * transcript goes on. The lines after a restart then read state the world view does not show
- * (used nonces, ids, tokens, attempt nonces, migration ids), which a restart must not lose either:
- * a duplicate refused before the restart must be refused after it. None is inserted after the
- * last line (the end is the recovery check's).
+ * Restarts inside a transcript: every `every` lines (RESTART_EVERY, with the transcript types, since
+ * the scripts that write transcripts place lines around it) a `shutdown` is inserted, after which
+ * the runner starts the implementation again on the same data directory (oracle/planned.ts) and the
+ * transcript goes on. None is inserted after the last line (the end is the recovery check's).
  */
-export const RESTART_EVERY = 40;
+
+export { RESTART_EVERY };
 
 export const withRestarts = (steps: readonly PlannedStep[], every = RESTART_EVERY): PlannedStep[] => {
   const out: PlannedStep[] = [];

@@ -35,7 +35,7 @@ import {
 } from "../oracle/planned.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { owns } from "../shard/shard.ts";
-import { STAGE_CATALOG } from "./catalog.ts";
+import { STAGE_CATALOG } from "../core/stage-catalog.ts";
 import type { StageDefinition } from "./definition.ts";
 import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 import { replayWireSession } from "../golden/wire-replay.ts";

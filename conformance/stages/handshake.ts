@@ -8,7 +8,7 @@
  */
 import { HelloResult, PROTOCOL_VERSION, type Reply } from "../../spec/wire/index.ts";
 import { Session } from "../driver/target.ts";
-import { STAGE_CATALOG } from "./catalog.ts";
+import { STAGE_CATALOG } from "../core/stage-catalog.ts";
 import { ONE_UNIT, type StageDefinition } from "./definition.ts";
 import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 

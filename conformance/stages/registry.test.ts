@@ -14,7 +14,7 @@ import { KIT_ROOT } from "../kit-root.ts";
 import { GOLDEN_SESSIONS } from "../golden/session.ts";
 import { owns, ownsAny, type Shard } from "../shard/shard.ts";
 import { STAGE_CONCERNS as DECIDE_CONCERNS } from "../verdicts/decide.ts";
-import { STAGE_CATALOG, STAGE_CONCERNS, STAGE_WHAT } from "./catalog.ts";
+import { STAGE_CATALOG, STAGE_CONCERNS, STAGE_WHAT } from "../core/stage-catalog.ts";
 import type { StageDefinition } from "./definition.ts";
 import { definitionOf, STAGE_DEFINITIONS, STAGE_RUNNERS } from "./registry.ts";
 import { runStage } from "./shard-gate.ts";

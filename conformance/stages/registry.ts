@@ -6,7 +6,7 @@
  * definitions carry, the concerns and descriptions (catalog.ts, for readers that must not load
  * the runners).
  */
-import { STAGES, type StageName } from "../../spec/certificate.ts";
+import type { STAGES, StageName } from "../../spec/certificate.ts";
 import { algebra } from "./algebra.ts";
 import { crash } from "./crash.ts";
 import type { StageDefinition } from "./definition.ts";

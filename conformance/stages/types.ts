@@ -5,40 +5,14 @@
  * `invariant` is null), and ends `inconclusive` when the implementation could not be driven.
  */
 import type { InvariantId } from "../../spec/catalog.ts";
-import type { PortableTrace, StageName, Verdict } from "../../spec/certificate.ts";
 import type { HelloResult } from "../../spec/wire/index.ts";
 import type { Family } from "../oracle/families.ts";
 import type { WitnessBook } from "../verdicts/witnesses.ts";
 import type { CoverageBook } from "../oracle/transitions.ts";
 import type { Target } from "../driver/target.ts";
-import type { Progress } from "../cli/progress.ts";
+import type { Progress } from "../core/progress.ts";
 import type { Shard } from "../shard/shard.ts";
 import type { ShrinkLedger } from "../shrink-budget.ts";
-
-export interface Finding {
-  /** The invariant violated; null for a break of the wire protocol itself (W-1 … W-7 rules). */
-  readonly invariant: InvariantId | null;
-  readonly stage: StageName;
-  /** A stable check id, e.g. `differential/step`, `wire/W-1.4`, `crash/after_commit`. */
-  readonly check: string;
-  /** What disagreed, in one sentence a person can act on. */
-  readonly summary: string;
-  /** A portable, replayable counterexample, when the failure is a sequence of requests. */
-  readonly trace: PortableTrace | null;
-  /**
-   * When no portable trace can hold the failure (the wire session's raw lines: broken framing,
-   * invalid UTF-8, lines that are not JSON), the srk subcommand that re-runs it, e.g. `golden`.
-   */
-  readonly rerun?: string;
-}
-
-export interface StageOutcome {
-  readonly verdict: Verdict;
-  readonly reason: string;
-  readonly checks: number;
-  readonly findings: readonly Finding[];
-  readonly notes: readonly string[];
-}
 
 export interface CertifySettings {
   readonly seed: number;
@@ -85,48 +59,17 @@ export interface StageContext {
   readonly shrinkLedger?: ShrinkLedger;
 }
 
-const NOT_THIS_SHARD = "no unit of this stage belongs to shard";
-
-/** The outcome of a stage none of whose units belong to this shard. */
-export const notThisShard = (shard: Shard): StageOutcome => ({
-  verdict: "not-applicable",
-  reason: `${NOT_THIS_SHARD} ${shard.index + 1}/${shard.count}`,
-  checks: 0,
-  findings: [],
-  notes: [],
-});
-
-/**
- * What a stage whose units are dealt out only as it runs (definition.ts `while-running`) returns
- * when none of them was this shard's; the shard gate (shard-gate.ts) turns it into `notThisShard`.
- * Compared by identity, so it cannot be mistaken for a real outcome.
- */
-export const NONE_OWNED: StageOutcome = Object.freeze({
-  verdict: "not-applicable",
-  reason: NOT_THIS_SHARD,
-  checks: 0,
-  findings: [],
-  notes: [],
-});
-
-/** Was a stage result only "not this shard's" (so a merge does not count it as a verdict)? */
-export const wasNotThisShard = (r: { readonly verdict: string; readonly reason: string }): boolean =>
-  r.verdict === "not-applicable" && r.reason.startsWith(NOT_THIS_SHARD);
+// Findings and outcomes live in core/finding.ts (the verdict rules and the shard merge read them
+// too); re-exported for the stages.
+export {
+  type Finding,
+  NONE_OWNED,
+  notThisShard,
+  outcome,
+  type StageOutcome,
+  wasNotThisShard,
+} from "../core/finding.ts";
 
 // The driver's errors live in core/driver-errors.ts (the driver throws them, stages catch them);
 // re-exported for the stages.
 export { CannotStart, Undrivable, WireBreak } from "../core/driver-errors.ts";
-
-export const outcome = (
-  verdict: Verdict,
-  reason: string,
-  checks: number,
-  findings: readonly Finding[] = [],
-  notes: readonly string[] = [],
-): StageOutcome => ({
-  verdict,
-  reason,
-  checks,
-  findings,
-  notes,
-});

@@ -11,8 +11,6 @@
  * spec/wire/PROTOCOL.md W-1.4 … W-4.1, and the entries for them name the review item. The
  * `either` kind stays for a future point the spec deliberately leaves open.
  */
-import type { Command } from "../../spec/index.ts";
-import { DOMAIN, digestOf } from "../../spec/index.ts";
 import type { Reply } from "../../spec/wire/index.ts";
 import { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from "../../spec/wire/index.ts";
 
@@ -45,22 +43,10 @@ export const WORLD_AFTER_ID = "wire-world-after";
 /** The sentinel after a batch of lines: its reply marks the end of the replies to the batch. */
 export const sentinelId = (n: number): string => `wire-sentinel-${n}`;
 
-const BASE = digestOf(DOMAIN.manifest, { conformance: "wire-stage" });
-
-/** The setup command: an `advaita.mint` (the bootstrap every profile accepts, D-034), as in W-8. */
-export const setupMint = (tick: number, root: string): Command => ({
-  op: "advaita.mint",
-  tick,
-  base_digest: BASE,
-  root,
-  designation: "wire stage agent",
-  body_revision: "body-1",
-  custodians: ["custodian-1"],
-  execution: { execution_id: "exec-1", reasoner: "r", harness: "h", host: "host-1" },
-  providers: [],
-  required_capabilities: [],
-  authority_token: "tok-1",
-});
+// The setup command lives with the shared vocabulary (the wire session of the golden transcripts
+// sends it too); re-exported for the wire stage.
+export { setupMint } from "../core/setup-mint.ts";
+import { setupMint } from "../core/setup-mint.ts";
 
 /** A digest-shaped agent that names no agent. */
 const NO_AGENT = `sha256:${"0".repeat(64)}`;

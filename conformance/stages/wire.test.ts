@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import type { HelloResult } from "../../spec/wire/index.ts";
-import { silentProgress } from "../cli/progress.ts";
+import { silentProgress } from "../core/progress.ts";
 import { Target } from "../driver/target.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { WitnessBook } from "../verdicts/witnesses.ts";

@@ -26,7 +26,7 @@ import { explain, type Session } from "../driver/target.ts";
 import type { WireClient } from "../transport/client.ts";
 import { describeExit } from "../transport/process.ts";
 import { outOfTime } from "./budget.ts";
-import { STAGE_CATALOG } from "./catalog.ts";
+import { STAGE_CATALOG } from "../core/stage-catalog.ts";
 import { ONE_UNIT, type StageDefinition } from "./definition.ts";
 import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 import {

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Certificate, type StageName } from "../../spec/certificate.ts";
 import { certify, type CertifyResult } from "../certify.ts";
-import { silentProgress } from "../cli/progress.ts";
+import { silentProgress } from "../core/progress.ts";
 import { WireClient } from "../transport/client.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { STDERR_KEEP_BYTES } from "../transport/process.ts";
@@ -99,7 +99,7 @@ const isRunning = (pid: number): boolean => {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
-    return existsSync("/proc/self") ? false : true; // no /proc: trust kill(0)
+    return !existsSync("/proc/self"); // no /proc: trust kill(0)
   }
 };
 

@@ -15,7 +15,7 @@ export const isRunning = (pid: number): boolean => {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
-    return existsSync("/proc/self") ? false : true; // no /proc: trust kill(0)
+    return !existsSync("/proc/self"); // no /proc: trust kill(0)
   }
 };
 

@@ -7,7 +7,7 @@ import type { StageContext } from "../stages/types.ts";
 import { afterAll } from "vitest";
 import { Target } from "../driver/target.ts";
 import { REPO_ROOT } from "../transport/local.ts";
-import { silentProgress } from "../cli/progress.ts";
+import { silentProgress } from "../core/progress.ts";
 import { WitnessBook } from "../verdicts/witnesses.ts";
 
 /** The kit's implementation as a command line (run from the repository root). */

@@ -31,14 +31,14 @@ import {
   type Verdict,
 } from "../../spec/certificate.ts";
 import { applicability, type Family } from "../../spec/profiles.ts";
-import { STAGE_CONCERNS } from "../stages/catalog.ts";
-import type { Finding } from "../stages/types.ts";
+import { STAGE_CONCERNS } from "../core/stage-catalog.ts";
+import type { Finding } from "../core/finding.ts";
 import type { Baseline } from "./baseline.ts";
 import { totalWitnesses, type WitnessBook } from "./witnesses.ts";
 
 /**
  * Which invariants a stage's inability to finish leaves undecided: each stage's `concerns`, from
- * its definition's data part (conformance/stages/catalog.ts, which loads no runner). Re-exported
+ * its definition's data part (conformance/core/stage-catalog.ts, which loads no runner). Re-exported
  * for the reporters and `srk list`, which read it from here.
  */
 export { STAGE_CONCERNS };

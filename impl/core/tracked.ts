@@ -20,6 +20,7 @@ export class TrackedSet<T> extends Set<T> implements Tracked<T> {
   private changed: Set<T> | undefined;
 
   /** No initial iterable: the base constructor would call add() before `changed` exists. */
+  // biome-ignore lint/complexity/noUselessConstructor: it narrows the base signature to no arguments
   constructor() {
     super();
   }
@@ -58,6 +59,7 @@ export class TrackedSet<T> extends Set<T> implements Tracked<T> {
 export class TrackedMap<K, V> extends Map<K, V> implements Tracked<K> {
   private changed: Set<K> | undefined;
 
+  // biome-ignore lint/complexity/noUselessConstructor: no initial iterable, as TrackedSet's
   constructor() {
     super();
   }

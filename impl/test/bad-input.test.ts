@@ -89,6 +89,7 @@ describe("bad input", () => {
     // 11. Commands that fail their schema: operation code MALFORMED with the path (huge number, unknown op, extra field).
     const huge = await c.request({
       type: "command",
+      // biome-ignore lint/correctness/noPrecisionLoss: a tick beyond double range, which must be refused as MALFORMED
       command: { op: "samskara.replay", tick: 1e400, agent: worldBefore.agents[0]?.identity.identity },
     });
     expect(codeOf(huge)).toBe("MALFORMED");

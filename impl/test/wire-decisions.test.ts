@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_LINE_BYTES, MAX_NESTING_DEPTH, type Reply } from "../../spec/wire/index.ts";
 import { openEngine } from "../api.ts";
-import { Engine } from "../engine.ts";
+import type { Engine } from "../engine.ts";
 import { LineFramer } from "../wire/framing.ts";
 import { WireServer } from "../wire/server.ts";
 import { ijsonDefect } from "../wire/strict-json.ts";

@@ -85,7 +85,7 @@ export const ijsonDefect = (text: string): JsonDefect | null => {
       const end = scanString(text, i);
       if (typeof end !== "number") return end;
       const top = stack.at(-1);
-      if (top !== undefined && top !== null && top.expectName) {
+      if (top?.expectName) {
         const name = nameOf(text, i, end);
         if (top.names.has(name)) {
           return {

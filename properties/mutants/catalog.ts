@@ -90,7 +90,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "removes OP-2.2.c6, which rejects with J-1 a birth whose tool binding names no offered tool",
     description: "birth succeeds although a bound tool is not offered",
     file: "impl/core/ops/janma.ts",
-    find: 'if (!offered) violates("J-1"',
+    find: 'if (!offered)\n      violates("J-1"',
     replace: 'if (false as boolean) violates("J-1"',
   },
   {
@@ -120,7 +120,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "drops the discharge test of OP-2.8.c3, which rejects with J-4 a dissolution before the obligation is discharged",
     description: "an instance dissolves while its obligation is still pending",
     file: "impl/core/ops/janma.ts",
-    find: 'if (ob === undefined || ob.status !== "discharged") violates("J-4"',
+    find: 'if (ob === undefined || ob.status !== "discharged")\n    violates("J-4"',
     replace: 'if (ob === undefined) violates("J-4"',
   },
   {
@@ -130,7 +130,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "removes OP-2.7.c9, which rejects with S-1 a guidance leaking 4 consecutive trace tokens",
     description: "guidance that repeats four trace tokens is persisted",
     file: "impl/core/ops/distil.ts",
-    find: "if (runs.leaks(disp.guidance)) violates(",
+    find: "if (runs.leaks(disp.guidance))\n      violates(",
     replace: "if (runs.leaks(disp.guidance) && (false as boolean)) violates(",
   },
   {
@@ -217,7 +217,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description:
       "distillation refuses the no-feedback distillate (confidence 0, valence 0, no dispositions), so such a life stays withdrawn for ever",
     file: "impl/core/ops/distil.ts",
-    find: "if (d.signal.confidence === 0 && d.signal.valence !== 0) violates(",
+    find: "if (d.signal.confidence === 0 && d.signal.valence !== 0)\n    violates(",
     replace: "if (d.signal.confidence === 0) violates(",
   },
   // The readings decided against the adjacent protocols (D-053, D-058, D-060, D-063): each mutant
@@ -263,7 +263,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "takes the inclusive bound D-060 decided against: OP-4.1.c4 rejects with J-4 a merge of a pending obligation at its deadline tick",
     description: "a pending obligation is merged (applied) exactly at its deadline tick",
     file: "impl/core/ops/samskara.ts",
-    find: 'if (ob.status === "pending" && cmd.tick >= ob.deadlineTick) violates(',
+    find: 'if (ob.status === "pending" && cmd.tick >= ob.deadlineTick)\n      violates(',
     replace: 'if (ob.status === "pending" && cmd.tick > ob.deadlineTick) violates(',
   },
   {
@@ -336,7 +336,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "removes OP-2.1.c3, which rejects with AD-2 a conception reusing a projection nonce",
     description: "two projections may share a nonce",
     file: "impl/core/ops/janma.ts",
-    find: 'if (agent.nonces.has(cmd.nonce)) violates("AD-2"',
+    find: 'if (agent.nonces.has(cmd.nonce))\n    violates("AD-2"',
     replace: 'if (false as boolean) violates("AD-2"',
   },
   {
@@ -366,7 +366,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "drops the signature recomputation of OP-2.3.c5, which rejects with AD-4 an act whose signature does not match",
     description: "an act whose signature does not recompute is accepted",
     file: "impl/core/ops/janma.ts",
-    find: "s.action.tick !== cmd.tick || s.signature !== expected",
+    find: "s.action.tick !== cmd.tick ||\n    s.signature !== expected",
     replace: "s.action.tick !== cmd.tick",
   },
   {
@@ -376,7 +376,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "removes OP-6.8.c2, which rejects with I1 an identity update without a custodian's authorisation",
     description: "anyone may update the installed identity",
     file: "impl/core/ops/ripa.ts",
-    find: 'if (!agent.isCustodian(cmd.authorization.custodian)) violates("I1"',
+    find: 'if (!agent.isCustodian(cmd.authorization.custodian))\n    violates("I1"',
     replace: 'if (false as boolean) violates("I1"',
   },
   {
@@ -396,7 +396,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "removes OP-6.7.c2, which rejects with I3 an evolution without a custodian's authorisation",
     description: "anyone may evolve the body",
     file: "impl/core/ops/ripa.ts",
-    find: 'if (!agent.isCustodian(cmd.authorization.custodian)) violates("I3"',
+    find: 'if (!agent.isCustodian(cmd.authorization.custodian))\n    violates("I3"',
     replace: 'if (false as boolean) violates("I3"',
   },
   {
@@ -426,7 +426,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     why: "removes OP-6.9.c1, which rejects with I6 a label whose key is reserved (TAB-2)",
     description: "a label may claim the identity",
     file: "impl/core/ops/ripa.ts",
-    find: 'if ((RESERVED_LABEL_KEYS as readonly string[]).includes(key)) violates("I6"',
+    find: 'if ((RESERVED_LABEL_KEYS as readonly string[]).includes(key))\n      violates("I6"',
     replace: 'if ((RESERVED_LABEL_KEYS as readonly string[]).includes(key) && (false as boolean)) violates("I6"',
   },
   {
@@ -632,7 +632,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     review: "G-11",
     description: "a type that is present but not a string (5, null) is UNKNOWN_OP instead of BAD_REQUEST",
     file: "impl/wire/server.ts",
-    find: 'if (typeof type !== "string") return wireError(id, "BAD_REQUEST",',
+    find: 'if (typeof type !== "string")\n      return wireError(\n        id,\n        "BAD_REQUEST",\n        ',
     replace: 'if (type === undefined) return wireError(id, "BAD_REQUEST",',
   },
   {
@@ -716,7 +716,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description:
       "nesting depth is judged only for text that parses, so an unclosed line 65 brackets deep is BAD_JSON instead of NESTING_TOO_DEEP",
     file: "impl/wire/server.ts",
-    find: "if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) return",
+    find: "if (nestsDeeperThan(text, MAX_NESTING_DEPTH))\n      return",
     replace:
       "if (nestsDeeperThan(text, MAX_NESTING_DEPTH) && (() => { try { JSON.parse(text); return true; } catch { return false; } })()) return",
   },
@@ -754,7 +754,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description:
       "a provider's capabilities are kept in the order given, duplicates included, instead of as a sorted set",
     file: "impl/core/agent.ts",
-    find: "capabilities: [...new Set(p.capabilities)].sort() })",
+    find: "capabilities: [...new Set(p.capabilities)].sort(),\n})",
     replace: "capabilities: [...p.capabilities] })",
   },
   {
@@ -776,7 +776,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     review: "G-33",
     description: "a mint listing one provider id twice is accepted and the last grant wins, instead of DUPLICATE_ID",
     file: "impl/core/ops/advaita.ts",
-    find: 'if (ids.has(p.provider_id)) refuse("DUPLICATE_ID"',
+    find: 'if (ids.has(p.provider_id))\n      refuse("DUPLICATE_ID"',
     replace: 'if ((false as boolean) && ids.has(p.provider_id)) refuse("DUPLICATE_ID"',
   },
   {
@@ -900,7 +900,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description:
       "a phase command or cancel when no migration is in progress is rejected as out of order (I4), not NOT_FOUND",
     file: "impl/core/ops/migration.ts",
-    find: 'if (m === null || m.migrationId !== migrationId) return refuse("NOT_FOUND"',
+    find: 'if (m === null || m.migrationId !== migrationId)\n    return refuse("NOT_FOUND"',
     replace:
       'if (m === null) return violates("I4", "no migration in progress");\n  if (m.migrationId !== migrationId) return refuse("NOT_FOUND"',
   },
@@ -988,7 +988,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     review: "G-27",
     description: "a binding is resolved against the first offered entry with its tool name only",
     file: "impl/core/ops/janma.ts",
-    find: "const offered = cmd.environment.tools.some((t) => t.tool === b.tool && b.capabilities.every((c) => t.capabilities.includes(c)));",
+    find: "const offered = cmd.environment.tools.some(\n      (t) => t.tool === b.tool && b.capabilities.every((c) => t.capabilities.includes(c)),\n    );",
     replace:
       "const first = cmd.environment.tools.find((t) => t.tool === b.tool);\n    const offered = first !== undefined && b.capabilities.every((c) => first.capabilities.includes(c));",
   },
@@ -1106,7 +1106,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     description:
       "a distillate failing its schema (a decimal weight, an abbreviated digest) is MALFORMED instead of S-1",
     file: "impl/core/ops/distil.ts",
-    find: 'return violates("S-1", `distillate is not a strict SamskaraDistillate',
+    find: 'return violates(\n      "S-1",\n      `distillate is not a strict SamskaraDistillate',
     replace: 'return refuse("MALFORMED", `distillate is not a strict SamskaraDistillate',
   },
   {
@@ -1184,7 +1184,7 @@ export const MUTANTS: readonly LabelledMutant[] = [
     fieldOwner: true,
     description: "a distillation obligation records the tick after its distillation as its created_tick",
     file: "impl/core/ops/distil.ts",
-    find: "cmd.tick, cmd.tick + policy.deadline_ticks, policy.max_retries,",
+    find: "cmd.tick,\n    cmd.tick + policy.deadline_ticks,\n    policy.max_retries,\n    ",
     replace: "cmd.tick + 1, cmd.tick + policy.deadline_ticks, policy.max_retries,",
   },
   {

@@ -52,12 +52,10 @@ export const QueryRequest = z
   .meta({ id: "QueryRequest", description: "A read-only query; never changes state." });
 export type QueryRequest = z.infer<typeof QueryRequest>;
 
-export const ResetRequest = z
-  .strictObject({ type: z.literal("reset"), id: RequestId })
-  .meta({
-    id: "ResetRequest",
-    description: "Replace the whole state by the empty world (tick 0), durably, on the same process.",
-  });
+export const ResetRequest = z.strictObject({ type: z.literal("reset"), id: RequestId }).meta({
+  id: "ResetRequest",
+  description: "Replace the whole state by the empty world (tick 0), durably, on the same process.",
+});
 export type ResetRequest = z.infer<typeof ResetRequest>;
 
 export const CrashAfterRequest = z

@@ -9,7 +9,7 @@ import type { Command, Disposition, JanmaManifest, TerminationCondition } from "
 import { DOMAIN, digestOf } from "../../../spec/index.ts";
 import type { ScriptContext, ScriptedGoldenSpec } from "../types.ts";
 import { BASE, counting, EVIDENCE, exec } from "./travel-driver.ts";
-import { RESTART_EVERY } from "../../stages/golden-recovery.ts";
+import { RESTART_EVERY } from "../types.ts";
 
 const AUTH = { custodian: "custodian-1", decision_id: "decision-1" };
 const ROGUE = { custodian: "mallory", decision_id: "decision-x" };

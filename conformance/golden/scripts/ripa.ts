@@ -20,7 +20,7 @@ import type { Command, ProviderGrant, WorldView } from "../../../spec/index.ts";
 import { manifest } from "../../../model/testkit.ts";
 import type { ScriptContext, ScriptedGoldenSpec } from "../types.ts";
 import { BASE, counting, exec } from "./travel-driver.ts";
-import { RESTART_EVERY } from "../../stages/golden-recovery.ts";
+import { RESTART_EVERY } from "../types.ts";
 
 const AUTH = { custodian: "custodian-1", decision_id: "decision-1" };
 const surface = (id: string, session: string) => ({ surface_id: id, kind: "chat", account: "a", session });

@@ -1,5 +1,5 @@
 /**
- * Where `srk certify` and `srk merge` write (D-048, conformance/cli/out-dir.ts): the name of an
+ * Where `srk certify` and `srk merge` write (D-048, conformance/reporters/out-dir.ts): the name of an
  * implementation that never answered hello, taken from its command line; the default folder
  * `srk-reports/<name>/`; and the folder check, which uses a new or empty folder, replaces an earlier
  * srk report and refuses anything else (a UsageError, exit 64) before deleting anything.

@@ -71,6 +71,14 @@ module.exports = {
     },
     ...layerRules,
     {
+      name: "conformance-core-below",
+      severity: "error",
+      comment:
+        "conformance/core/ is the runner's shared vocabulary (findings, outcomes, the driver's errors, expected replies, the stage catalog): it imports nothing else of conformance/, so every part of the runner reads it without an import running back up (issue 22)",
+      from: { path: "^conformance/core/", pathNot: TEST_CODE },
+      to: { path: "^conformance/(?!core/)" },
+    },
+    {
       name: "tests-below-reports",
       severity: "error",
       comment:

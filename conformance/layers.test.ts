@@ -51,7 +51,7 @@ describe("the kit's layering (.dependency-cruiser.cjs)", () => {
     expect(violations.map(show)).toEqual([]);
   }, 180_000);
 
-  it("each rule fires on a planted break: a circle, impl importing model, spec importing model, a test of model importing reports", async () => {
+  it("each rule fires on a planted break: a circle, impl importing model, spec importing model, a test of model importing reports, core importing a stage", async () => {
     const root = mkdtempSync(join(tmpdir(), "srk-layers-"));
     dirs.push(root);
     const files: Record<string, string> = {
@@ -69,12 +69,16 @@ describe("the kit's layering (.dependency-cruiser.cjs)", () => {
       "model/m.test.ts": 'import { r } from "../reports/r.ts";\nexport const t = r;\n',
       "impl/i.ts": 'import { b } from "../model/b.ts";\nexport const i = b;\n',
       "reports/r.ts": "export const r = 1;\n",
+      "conformance/core/v.ts":
+        'import { s } from "../stages/s.ts";\nimport { w } from "./w.ts";\nexport const v = s + w;\n',
+      "conformance/core/w.ts": "export const w = 1;\n",
+      "conformance/stages/s.ts": 'import { w } from "../core/w.ts";\nexport const s = w;\n',
     };
     for (const [f, text] of Object.entries(files)) {
       mkdirSync(dirname(join(root, f)), { recursive: true });
       writeFileSync(join(root, f), text);
     }
-    const { violations } = await cruise(root, ["spec", "model", "impl", "reports"]);
+    const { violations } = await cruise(root, ["spec", "model", "impl", "reports", "conformance"]);
     const fired = (rule: string, from: string, to: string) =>
       violations.some((v) => v.rule.name === rule && v.from === from && v.to === to);
     expect(
@@ -85,14 +89,21 @@ describe("the kit's layering (.dependency-cruiser.cjs)", () => {
     expect(fired("layer-impl", "impl/i.ts", "model/b.ts")).toBe(true);
     expect(fired("layer-spec", "spec/a.ts", "model/b.ts")).toBe(true);
     expect(fired("tests-below-reports", "model/m.test.ts", "reports/r.ts")).toBe(true);
-    // Nothing else: model importing itself and reports standing alone are allowed.
+    expect(fired("conformance-core-below", "conformance/core/v.ts", "conformance/stages/s.ts")).toBe(true);
+    // Nothing else: model importing itself, reports standing alone, core importing core and a stage
+    // importing core are allowed.
     expect(
       violations
         .filter(
           (v) =>
-            !["no-circular", "impl-never-model", "layer-impl", "layer-spec", "tests-below-reports"].includes(
-              v.rule.name,
-            ),
+            ![
+              "no-circular",
+              "impl-never-model",
+              "layer-impl",
+              "layer-spec",
+              "tests-below-reports",
+              "conformance-core-below",
+            ].includes(v.rule.name),
         )
         .map(show),
     ).toEqual([]);

@@ -9,19 +9,15 @@ import type { Command } from "../spec/index.ts";
 import { initialWorld, toRejectionData, transition, view } from "../model/index.ts";
 import type { Implementation } from "../impl/api.ts";
 import { materialize, newMemory, type Choice, type GenProfile } from "./generators/commands.ts";
+import { describeDifference, firstDifferenceOf } from "./json-diff.ts";
 
-/** The first difference between two JSON values, as a path and both sides, for a readable failure. */
+/**
+ * The first difference between two JSON values as one line for a person, `path` its root's name
+ * (json-diff.ts firstDifferenceOf, describeDifference); null when they are equal.
+ */
 export const firstDifference = (a: unknown, b: unknown, path = "$"): string | null => {
-  if (Object.is(a, b)) return null;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") {
-    return `${path}: model ${JSON.stringify(a)} vs impl ${JSON.stringify(b)}`;
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return `${path}: array vs object`;
-  for (const k of new Set([...Object.keys(a as object), ...Object.keys(b as object)])) {
-    const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
-    if (d !== null) return d;
-  }
-  return null;
+  const d = firstDifferenceOf(a, b);
+  return d === null ? null : describeDifference(d, path);
 };
 
 export interface CompareStats {

@@ -9,8 +9,9 @@ import type { Command, WorldView } from "../../spec/index.ts";
 import { Event } from "../../spec/schemas/events.ts";
 import { WorldView as WorldViewSchema } from "../../spec/schemas/views.ts";
 import { initialWorld, view } from "../../model/index.ts";
-import { attribute, differingEvent, fallback } from "./attribution.ts";
-import { compareReply, compareWorld, differingPaths } from "./compare.ts";
+import { attribute, differingEvent, fallback, type Place, placeText } from "./attribution.ts";
+import { compareReply, compareWorld } from "./compare.ts";
+import { differingPaths } from "../../properties/json-diff.ts";
 import { agentRelative, EVENT_OWNERS, WORLD_FIELDS } from "./field-owners.ts";
 import { expect1 } from "./model.ts";
 
@@ -32,8 +33,20 @@ const minted = (): WorldView => view(expect1(initialWorld(), MINT).world);
 const clone = (w: WorldView): WorldView => JSON.parse(JSON.stringify(w)) as WorldView;
 const agentOf = (w: WorldView): Record<string, Record<string, unknown>> => w.agents[0] as never;
 
+/** A place written as the runner writes it (`$world.agents.0.store`), as data. */
+const place = (text: string): Place => {
+  const [root, ...rest] = text.split(".");
+  return { in: root === "$reply" ? "reply" : "world", path: rest.map((k) => (/^\d+$/.test(k) ? Number(k) : k)) };
+};
+
 const worldCase = (op: string, ...paths: string[]) =>
-  attribute({ op, modelRejected: null, implRejected: null, path: paths[0] ?? null, paths });
+  attribute({
+    op,
+    modelRejected: null,
+    implRejected: null,
+    path: paths[0] === undefined ? null : place(paths[0]),
+    paths: paths.map(place),
+  });
 
 describe("D-035 rule (1): outcomes differ", () => {
   it("the model's invariant when it rejected and the implementation accepted", () => {
@@ -222,7 +235,7 @@ describe("D-035 rule (2): the field that differs names its owner, whatever opera
     const bad = clone(w);
     agentOf(bad)["ripa"] = { ...(agentOf(bad)["ripa"] as object), custodians: ["custodian-2", "custodian-1"] };
     const m = compareWorld("advaita.mint", w, bad);
-    expect(m?.path).toBe("$world.agents.0.ripa.custodians.0");
+    expect(m?.path && placeText(m.path)).toBe("$world.agents.0.ripa.custodians.0");
     expect(m?.invariant).toBe("I1");
   });
   it("store state: AD-3 after a merge, S-5 after an excision, S-4 after a replay", () => {
@@ -306,7 +319,7 @@ describe("D-035 rule (2) for events: the event names the owner of what it report
       ok([{ type: "trace.destroyed", instance_id: "i", entries: 3 }]),
       ok([{ type: "trace.destroyed", instance_id: "i", entries: 1 }]) as never,
     );
-    expect(m?.path).toBe("$reply.events.0.entries");
+    expect(m?.path && placeText(m.path)).toBe("$reply.events.0.entries");
     expect(m?.invariant).toBe("S-1");
   });
   it("a missing instance.withdrawn is J-3 (a predicate that held did not withdraw)", () => {
@@ -332,9 +345,9 @@ describe("D-035 rule (2) for events: the event names the owner of what it report
       ok([merged, discharged("o1"), memory]),
       ok([merged, discharged("o1"), discharged("o0"), memory]) as never,
     );
-    expect(m?.path).toBe("$reply.events.2.type");
+    expect(m?.path && placeText(m.path)).toBe("$reply.events.2.type");
     expect(
-      differingEvent("$reply.events.2.type", {
+      differingEvent(["events", 2, "type"], {
         expected: [merged, discharged("o1"), memory],
         actual: [merged, discharged("o1"), discharged("o0"), memory],
       })?.type,
@@ -347,7 +360,7 @@ describe("D-035 rule (2) for events: the event names the owner of what it report
         op: "ripa.migration_resume",
         modelRejected: null,
         implRejected: null,
-        path: "$reply.events.3.report.memory_ancestry_preserved",
+        path: place("$reply.events.3.report.memory_ancestry_preserved"),
         events: {
           expected: [{}, {}, {}, { type: "migration.resumed" }],
           actual: [{}, {}, {}, { type: "migration.resumed" }],
@@ -361,7 +374,7 @@ describe("D-035 rule (2) for events: the event names the owner of what it report
       { ok: false, error: { code: "JANMA_LIFETIME_EXCEEDED", invariant: "J-3", definite: true } },
       { ok: false, error: { code: "JANMA_LIFETIME_EXCEEDED", invariant: "J-3", definite: false } } as never,
     );
-    expect(m?.path).toBe("$reply.error.definite");
+    expect(m?.path && placeText(m.path)).toBe("$reply.error.definite");
     expect(m?.invariant).toBe("J-3");
   });
 });
@@ -388,13 +401,14 @@ describe("every observable field has an owner or is left to rule (3) on purpose"
     ];
     const unowned = paths.filter((p) => !leftToRule3.has(p) && !WORLD_FIELDS.some((r) => r.test.test(p)));
     expect(unowned).toEqual([]);
-    expect(agentRelative("$world.agents.12.ripa.custodians.0")).toBe(".ripa.custodians.0");
+    expect(agentRelative(["agents", 12, "ripa", "custodians", 0])).toBe(".ripa.custodians.0");
+    expect(agentRelative(["roots_used", 1])).toBe("$world.roots_used.1");
   });
   it("differingPaths lists every differing leaf, which the priority rule needs", () => {
     const w = minted();
     const bad = clone(w);
     agentOf(bad)["identity"] = { ...(agentOf(bad)["identity"] as object), root: "r-2" };
-    expect(differingPaths(w, bad, "$world")).toEqual(["$world.agents.0.identity.root"]);
+    expect(differingPaths(w, bad)).toEqual([["agents", 0, "identity", "root"]]);
     expect(compareWorld("ripa.task_start", w, bad)?.invariant).toBe("AD-1");
   });
 });

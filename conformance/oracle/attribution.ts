@@ -24,7 +24,17 @@ import { checksOf, check as checkClause, type CheckTarget } from "../../spec/che
 import { SCHEMA_RULES } from "../../spec/rules.ts";
 import type { CommandOp } from "../../spec/schemas/commands.ts";
 import { familyOfOp, guardsOf } from "./families.ts";
+import { dottedPath, type JsonPath } from "../../properties/json-diff.ts";
 import { agentRelative, EVENT_OWNERS, reportFieldOwner, WORLD_FIELDS } from "./field-owners.ts";
+
+/** Where a difference is: in a reply (`$reply`) or in a world view (`$world`), and the path in it, as data. */
+export interface Place {
+  readonly in: "reply" | "world";
+  readonly path: JsonPath;
+}
+
+/** A place as the runner's messages and certificates write it (`$reply.events.0.type`), for display only. */
+export const placeText = (p: Place): string => dottedPath(p.in === "reply" ? "$reply" : "$world", p.path);
 
 export interface Disagreement {
   readonly op: string;
@@ -39,10 +49,10 @@ export interface Disagreement {
     readonly rule?: string;
   } | null;
   readonly implRejected: { readonly code: string; readonly invariant: string | null } | null;
-  /** Path of the first differing field ($reply.events… or $world…), when the replies agreed. */
-  readonly path: string | null;
-  /** Every differing path found (bounded), for the priority rule; defaults to [path]. */
-  readonly paths?: readonly string[];
+  /** The first differing field (in the reply's events or in the world view), when the replies agreed. */
+  readonly path: Place | null;
+  /** Every differing field found (bounded), for the priority rule; defaults to [path]. */
+  readonly paths?: readonly Place[];
   /** The events of both replies, when the difference is in them: an event's type names its owner. */
   readonly events?: { readonly expected: readonly unknown[]; readonly actual: readonly unknown[] };
 }
@@ -66,21 +76,21 @@ const typeOf = (e: unknown): string | undefined => {
 };
 
 /**
- * The event a `$reply.events…` difference is about: the event at the differing index when both
- * replies have one of the same type there; else (an event missing, extra or of another type) the
- * first type that one reply emits more often than the other, which is the event a person would
- * look for; else the expected event at that index.
+ * The event a difference in a reply's events is about (`path` inside the reply: `events`, the
+ * index, then the field): the event at the differing index when both replies have one of the same
+ * type there; else (an event missing, extra or of another type) the first type that one reply emits
+ * more often than the other, which is the event a person would look for; else the expected event at
+ * that index. `rest` is the path inside the event.
  */
 export const differingEvent = (
-  path: string,
+  path: JsonPath,
   events: NonNullable<Disagreement["events"]>,
-): { type: string; rest: string } | null => {
-  const m = /^\$reply\.events(?:\.(\d+))?(.*)$/.exec(path);
-  if (m === null) return null;
-  const k = m[1] === undefined ? undefined : Number(m[1]);
+): { type: string; rest: JsonPath } | null => {
+  if (path[0] !== "events") return null;
+  const k = typeof path[1] === "number" ? path[1] : undefined;
   const e = k === undefined ? undefined : events.expected[k];
   const a = k === undefined ? undefined : events.actual[k];
-  if (typeOf(e) !== undefined && typeOf(e) === typeOf(a)) return { type: typeOf(e) as string, rest: m[2] ?? "" };
+  if (typeOf(e) !== undefined && typeOf(e) === typeOf(a)) return { type: typeOf(e) as string, rest: path.slice(2) };
   const count = (list: readonly unknown[]): Map<string, number> => {
     const c = new Map<string, number>();
     for (const x of list) c.set(typeOf(x) ?? "?", (c.get(typeOf(x) ?? "?") ?? 0) + 1);
@@ -92,20 +102,21 @@ export const differingEvent = (
     .map(typeOf)
     .find((t) => t !== undefined && ce.get(t) !== ca.get(t));
   const type = uneven ?? typeOf(e) ?? typeOf(a);
-  return type === undefined ? null : { type, rest: "" };
+  return type === undefined ? null : { type, rest: [] };
 };
 
 /** Rule (2) for one reply's events. */
-const eventOwner = (op: string, path: string, events: NonNullable<Disagreement["events"]>): InvariantId | null => {
+const eventOwner = (op: string, path: JsonPath, events: NonNullable<Disagreement["events"]>): InvariantId | null => {
   const ev = differingEvent(path, events);
   if (ev === null) return null;
-  if (ev.type === "migration.resumed") return reportFieldOwner(ev.rest.replace(/^\.report/, "")) ?? "I4";
+  if (ev.type === "migration.resumed")
+    return reportFieldOwner(dottedPath("", ev.rest[0] === "report" ? ev.rest.slice(1) : ev.rest)) ?? "I4";
   return EVENT_OWNERS[ev.type]?.by(op) ?? null;
 };
 
 /** Rule (2) for world-view paths: the first row (in priority order) that some differing path matches. */
-const worldOwner = (op: string, paths: readonly string[]): InvariantId | null => {
-  const relative = paths.filter((p) => p.startsWith("$world")).map(agentRelative);
+const worldOwner = (op: string, places: readonly Place[]): InvariantId | null => {
+  const relative = places.filter((p) => p.in === "world").map((p) => agentRelative(p.path));
   const row = WORLD_FIELDS.find((r) => relative.some((p) => r.test.test(p)));
   return row === undefined ? null : row.by(op);
 };
@@ -151,8 +162,8 @@ export const attribute = (d: Disagreement): InvariantId => {
   }
   const paths = d.paths ?? (d.path === null ? [] : [d.path]);
   const first = paths[0];
-  if (d.events && first?.startsWith("$reply.events")) {
-    const owner = eventOwner(d.op, first, d.events);
+  if (d.events && first?.in === "reply" && first.path[0] === "events") {
+    const owner = eventOwner(d.op, first.path, d.events);
     if (owner !== null) return owner;
   }
   return worldOwner(d.op, paths) ?? fallback(d.op);

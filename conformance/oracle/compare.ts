@@ -6,14 +6,15 @@
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { Reply } from "../../spec/wire/index.ts";
 import { normativePart, type ExpectedReply, type RejectedAt } from "../core/reply.ts";
-import { firstDifference } from "../../properties/differential.ts";
-import { attribute, implProtects, modelProtects, type Disagreement } from "./attribution.ts";
+import { describeDifference, differingPaths, firstDifferenceOf } from "../../properties/json-diff.ts";
+import { attribute, implProtects, modelProtects, type Disagreement, type Place } from "./attribution.ts";
 
 export interface Mismatch {
   readonly invariant: InvariantId;
   /** One sentence: model accepted / implementation rejected with X, or the first differing field. */
   readonly summary: string;
-  readonly path: string | null;
+  /** The first differing field, when the outcomes agreed (data; placeText writes it). */
+  readonly path: Place | null;
 }
 
 const rejection = (
@@ -43,7 +44,7 @@ const implWhere = (op: string, i: { code: string; invariant: string | null }): s
 const enumerable = Object.prototype.propertyIsEnumerable;
 
 /**
- * True exactly when firstDifference(a, b) is null, without building its paths: the same leaf test
+ * True exactly when firstDifferenceOf(a, b) is null, without building its paths: the same leaf test
  * (Object.is), the same shapes, the same union of own enumerable keys, where a key missing on one
  * side reads as undefined there. Almost every reply agrees, so the comparison runs this first and
  * builds the difference's description only when there is one (bench "Log check").
@@ -76,13 +77,14 @@ export const compareReply = (
 ): Mismatch | null => {
   const a = normativePart(actual as never);
   if (sameValue(expected, a)) return null;
-  const diff = firstDifference(expected, a, "$reply");
-  if (diff === null) return null;
+  const d = firstDifferenceOf(expected, a);
+  if (d === null) return null;
+  const diff = describeDifference(d, "$reply");
   const m = rejection(expected);
   const i = rejection(a as ExpectedReply);
   const sameOutcome =
     (m === null) === (i === null) && (m === null || (m.code === i?.code && m.invariant === i.invariant));
-  const path = sameOutcome ? (diff.split(":")[0] ?? null) : null;
+  const path: Place | null = sameOutcome ? { in: "reply", path: d.path } : null;
   const eventsOf = (r: unknown): readonly unknown[] => (r as { events?: readonly unknown[] }).events ?? [];
   const events = sameOutcome && m === null ? { expected: eventsOf(expected), actual: eventsOf(a) } : undefined;
   const modelRejected = m === null || rejectedAt === undefined ? m : { ...m, ...rejectedAt };
@@ -99,40 +101,21 @@ export const compareReply = (
   return { invariant, summary, path };
 };
 
-/** Every path at which two JSON values differ (leaves, or where the shapes part), at most `limit`. */
-export const differingPaths = (a: unknown, b: unknown, path = "$", out: string[] = [], limit = 64): string[] => {
-  if (out.length >= limit || Object.is(a, b)) return out;
-  if (
-    typeof a !== typeof b ||
-    a === null ||
-    b === null ||
-    typeof a !== "object" ||
-    Array.isArray(a) !== Array.isArray(b)
-  ) {
-    out.push(path);
-    return out;
-  }
-  for (const k of new Set([...Object.keys(a as object), ...Object.keys(b as object)])) {
-    differingPaths((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`, out, limit);
-  }
-  return out;
-};
-
 /** Null when the implementation's world view equals the model's. */
 export const compareWorld = (op: string, expected: unknown, actual: unknown): Mismatch | null => {
   if (sameValue(expected, actual)) return null;
-  const diff = firstDifference(expected, actual, "$world");
-  if (diff === null) return null;
-  const path = diff.split(":")[0] ?? null;
+  const d = firstDifferenceOf(expected, actual);
+  if (d === null) return null;
+  const path: Place = { in: "world", path: d.path };
   return {
     invariant: attribute({
       op,
       modelRejected: null,
       implRejected: null,
       path,
-      paths: differingPaths(expected, actual, "$world"),
+      paths: differingPaths(expected, actual).map((p): Place => ({ in: "world", path: p })),
     }),
-    summary: `after ${op} the world views differ at ${diff.replace(": model ", ": expected ").replace(" vs impl ", ", got ")}`,
+    summary: `after ${op} the world views differ at ${describeDifference(d, "$world").replace(": model ", ": expected ").replace(" vs impl ", ", got ")}`,
     path,
   };
 };

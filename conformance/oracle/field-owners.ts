@@ -16,6 +16,7 @@
  * most specific cause comes first — content before the digests and links that bind it.
  */
 import type { InvariantId } from "../../spec/catalog.ts";
+import { dottedPath, type JsonPath } from "../../properties/json-diff.ts";
 
 export type OwnerSource = "D-035" | "spec";
 
@@ -254,5 +255,10 @@ export const EVENT_OWNERS: Readonly<
 export const reportFieldOwner = (subpath: string): InvariantId | null =>
   REPORT_FIELDS.find((r) => r.test.test(subpath))?.by("") ?? null;
 
-/** `$world.agents.3.store.state` → `.store.state`; other world paths unchanged. */
-export const agentRelative = (path: string): string => path.replace(/^\$world\.agents\.\d+(?=\.|$)/, "");
+/**
+ * The text the rows' patterns are tested against, written from a path in the world view: inside an
+ * agent, relative to it (`agents`, 3, `store`, `state` → `.store.state`); elsewhere from the root
+ * (`roots_used`, 1 → `$world.roots_used.1`).
+ */
+export const agentRelative = (path: JsonPath): string =>
+  path[0] === "agents" && typeof path[1] === "number" ? dottedPath("", path.slice(2)) : dottedPath("$world", path);

@@ -62,8 +62,8 @@ export const refineMismatch = async (
   index: number,
   m: Mismatch,
 ): Promise<Refined | null> => {
-  const isWorld = m.path?.startsWith("$world");
-  const isEvents = m.path?.startsWith("$reply.events");
+  const isWorld = m.path?.in === "world";
+  const isEvents = m.path?.in === "reply" && m.path.path[0] === "events";
   if (!isWorld && !isEvents) return null;
   const commands = steps.slice(0, index + 1).filter((s) => commandOf(s) !== null);
   const worlds: WorldView[] = [view(initialWorld())];

@@ -177,47 +177,6 @@ export const divergence = (step: TraceStep): string => {
     : `the model expected ${e}; the implementation answered ${a}`;
 };
 
-export type JsonPath = readonly (string | number)[];
-
-/**
- * The first path at which two JSON values differ, in the order the runner compares them
- * (properties/differential.ts `firstDifference`): keys of the expected value, then extra keys
- * of the actual one. Null when they are equal.
- */
-export const firstDifferencePath = (a: unknown, b: unknown, path: JsonPath = []): JsonPath | null => {
-  if (Object.is(a, b)) return null;
-  if (
-    typeof a !== typeof b ||
-    a === null ||
-    b === null ||
-    typeof a !== "object" ||
-    Array.isArray(a) !== Array.isArray(b)
-  )
-    return path;
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  for (const k of new Set([...Object.keys(ao), ...Object.keys(bo)])) {
-    const key = Array.isArray(a) ? Number(k) : k;
-    if (!(k in ao) || !(k in bo)) return [...path, key];
-    const d = firstDifferencePath(ao[k], bo[k], [...path, key]);
-    if (d !== null) return d;
-  }
-  return null;
-};
-
-export const pathText = (p: JsonPath): string =>
-  `$${p.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("")}`;
-
-/** The value at a path, or undefined. */
-export const at = (v: unknown, p: JsonPath): unknown => {
-  let x: unknown = v;
-  for (const k of p) {
-    if (typeof x !== "object" || x === null) return undefined;
-    x = (x as Record<string | number, unknown>)[k];
-  }
-  return x;
-};
-
 /** The step a trace fails at: failing_step, else the last. */
 export const failingIndex = (t: PortableTrace): number => t.failing_step ?? Math.max(0, t.steps.length - 1);
 

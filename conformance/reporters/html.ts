@@ -21,27 +21,24 @@ import { INVARIANTS, PROTOCOLS, type InvariantId, type Protocol } from "../../sp
 import { MACHINES, type Machine, type MachineSpec } from "../oracle/transitions.ts";
 import { renderDiagram, type Diagram } from "./html-diagrams.ts";
 import {
-  at,
   counterexamples,
   decidedBy,
   divergence,
   counterexamplesOf,
   countVerdicts,
   failingIndex,
-  firstDifferencePath,
   invariantName,
   isTrace,
   oneLineMeaning,
-  pathText,
   replyLabel,
   requestLabel,
   seconds,
   totalWitnesses,
   traceOf,
   type Counterexample,
-  type JsonPath,
   type ReportInput,
 } from "./common.ts";
+import { valueAt, firstDifferenceOf, bracketedPath, type JsonPath } from "../../properties/json-diff.ts";
 import type { DocLinks } from "./doc-links.ts";
 import { countsText, describeResult } from "../verdicts/decide.ts";
 
@@ -268,11 +265,11 @@ const traceStory = (t: PortableTrace): string => {
   agreed.slice(cut).forEach((s, k) => parts.push(stepLine(s, cut + k, true)));
   const step = t.steps[i];
   if (step !== undefined) {
-    const p = firstDifferencePath(step.expected, step.actual);
+    const p = firstDifferenceOf(step.expected, step.actual)?.path ?? null;
     const diff =
       p === null
         ? ""
-        : `<p class="difference">First difference at <code>${esc(pathText(p))}</code>: expected <code>${esc(json(at(step.expected, p)))}</code>, actual <code>${esc(json(at(step.actual, p)))}</code>.</p>`;
+        : `<p class="difference">First difference at <code>${esc(bracketedPath(p))}</code>: expected <code>${esc(json(valueAt(step.expected, p)))}</code>, actual <code>${esc(json(valueAt(step.actual, p)))}</code>.</p>`;
     parts.push(`<li class="step failing"><div class="step-head"><span class="bad">Step ${i + 1} diverged</span> · <code>${esc(requestLabel(step.request))}</code>: ${esc(divergence(step))}</div>
 <h4>request</h4><pre class="request">${jsonHtml(step.request, null)}</pre>
 <div class="compare"><div><h4>expected (the reference model)</h4><pre class="expected">${jsonHtml(step.expected, p)}</pre></div><div><h4>actual (the implementation)</h4><pre class="actual">${jsonHtml(step.actual, p)}</pre></div></div>

@@ -17,18 +17,16 @@ import type { TestCase } from "junit-report-builder";
 import type { CounterexampleRef, InvariantVerdict, StageResult } from "../../spec/certificate.ts";
 import { STAGE_CONCERNS } from "../verdicts/decide.ts";
 import {
-  at,
   failingIndex,
-  firstDifferencePath,
   invariantName,
   isTrace,
-  pathText,
   replyLabel,
   requestLabel,
   totalWitnesses,
   traceOf,
   type ReportInput,
 } from "./common.ts";
+import { valueAt, firstDifferenceOf, bracketedPath } from "../../properties/json-diff.ts";
 
 const json = (v: unknown): string => JSON.stringify(v) ?? "undefined";
 
@@ -45,11 +43,11 @@ export const failureMessage = (input: ReportInput, ref: CounterexampleRef): stri
   const i = failingIndex(t);
   const step = t.steps[i];
   if (step === undefined) return `${who} violated: ${ref.summary}`;
-  const p = firstDifferencePath(step.expected, step.actual);
+  const p = firstDifferenceOf(step.expected, step.actual)?.path ?? null;
   const diff =
     p === null
       ? `expected ${replyLabel(step.expected)}, actual ${replyLabel(step.actual)}`
-      : `at ${pathText(p)} expected ${json(at(step.expected, p))}, actual ${json(at(step.actual, p))}`;
+      : `at ${bracketedPath(p)} expected ${json(valueAt(step.expected, p))}, actual ${json(valueAt(step.actual, p))}`;
   return `${who} violated at step ${i + 1} of ${t.steps.length}, ${requestLabel(step.request)}: ${diff}`;
 };
 

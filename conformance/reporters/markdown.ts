@@ -9,16 +9,13 @@ import { showEdgeCoverage } from "../oracle/abstract-edges.ts";
 import { MACHINES } from "../oracle/transitions.ts";
 import { countsText, describeResult } from "../verdicts/decide.ts";
 import {
-  at,
   counterexamples,
   decidedBy,
   divergence,
   counterexamplesOf,
   failingIndex,
-  firstDifferencePath,
   invariantName,
   isTrace,
-  pathText,
   replyLabel,
   requestLabel,
   seconds,
@@ -26,6 +23,7 @@ import {
   traceOf,
   type ReportInput,
 } from "./common.ts";
+import { valueAt, firstDifferenceOf, bracketedPath } from "../../properties/json-diff.ts";
 
 /** Plain text in Markdown (a table cell or a line): no HTML, no emphasis, no table breaks. */
 export const mdText = (s: string): string =>
@@ -119,10 +117,10 @@ const traceStory = (t: PortableTrace): string[] => {
   const step = t.steps[i];
   if (step === undefined) return out;
   out.push(`${n}. **Step ${i + 1}, ${mdCode(requestLabel(step.request))}: ${mdText(divergence(step))}.**`);
-  const p = firstDifferencePath(step.expected, step.actual);
+  const p = firstDifferenceOf(step.expected, step.actual)?.path ?? null;
   if (p !== null)
     out.push(
-      `   First difference at ${mdCode(pathText(p))}: expected ${mdCode(json(at(step.expected, p)))}, actual ${mdCode(json(at(step.actual, p)))}.`,
+      `   First difference at ${mdCode(bracketedPath(p))}: expected ${mdCode(json(valueAt(step.expected, p)))}, actual ${mdCode(json(valueAt(step.actual, p)))}.`,
     );
   if (t.difference !== null) out.push(`   The runner's diagnosis: ${mdCode(t.difference)}.`);
   out.push(

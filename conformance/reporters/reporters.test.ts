@@ -23,7 +23,8 @@ import {
 } from "../oracle/transitions.ts";
 import { markdownAnchors } from "../../reports/links.ts";
 import { KIT_ROOT } from "../kit-root.ts";
-import { decidedBy, firstDifferencePath, loadReportInput, oneLineMeaning } from "./common.ts";
+import { decidedBy, loadReportInput, oneLineMeaning } from "./common.ts";
+import { firstDifferenceOf } from "../../properties/json-diff.ts";
 import {
   clauseAnchors,
   INVARIANT_CLAUSES,
@@ -247,16 +248,16 @@ describe("report.html", () => {
   it("the first difference is highlighted in the expected and the actual reply", () => {
     const expected = { ok: false, error: { code: "X", invariant: "J-1", definite: true } };
     const actual = { ok: false, error: { code: "Y<b>", invariant: "J-1", definite: true } };
-    const p = firstDifferencePath(expected, actual);
+    const p = firstDifferenceOf(expected, actual)?.path ?? null;
     expect(p).toEqual(["error", "code"]);
     expect(jsonHtml(actual, p)).toContain(
       `<span class="k">&quot;code&quot;</span>: <mark class="diff"><span class="string">&quot;Y&lt;b&gt;&quot;</span></mark>`,
     );
     // A key missing on one side: the deepest existing ancestor is marked.
-    expect(firstDifferencePath({ ok: true, events: [], result: 1 }, { ok: true, events: [] })).toEqual(["result"]);
+    expect(firstDifferenceOf({ ok: true, events: [], result: 1 }, { ok: true, events: [] })?.path).toEqual(["result"]);
     expect(jsonHtml({ ok: true, events: [] }, ["result"])).toMatch(/^<mark class="diff">\{/);
-    expect(firstDifferencePath([1, 2], [1, 2, 3])).toEqual([2]);
-    expect(firstDifferencePath({ a: [1] }, { a: [1] })).toBeNull();
+    expect(firstDifferenceOf([1, 2], [1, 2, 3])?.path).toEqual([2]);
+    expect(firstDifferenceOf({ a: [1] }, { a: [1] })).toBeNull();
     expect(esc(`<a href="x">'&`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;");
   });
 });

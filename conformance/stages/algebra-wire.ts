@@ -15,7 +15,8 @@ import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
 import type { Reply } from "../../spec/wire/index.ts";
 import { firstDifference } from "../../properties/differential.ts";
 import { normativePart } from "../core/reply.ts";
-import { attribute } from "../oracle/attribution.ts";
+import { attribute, type Place } from "../oracle/attribution.ts";
+import { describeDifference, type Difference, firstDifferenceOf, type JsonPath } from "../../properties/json-diff.ts";
 import type { Session } from "../driver/target.ts";
 import { WireBreak } from "../core/driver-errors.ts";
 import type { Phase, Script, ScriptStep } from "./algebra-script.ts";
@@ -57,36 +58,54 @@ export interface WireRun {
   readonly mismatch: Mismatch | null;
 }
 
-const pathOf = (difference: string | null): string | null =>
-  difference === null ? null : difference.slice(0, difference.indexOf(": "));
+/** How a reply differs from the model's: a line for a person, and where (data, for D-035). */
+interface ReplyDifference {
+  readonly text: string;
+  readonly place: Place;
+}
 
-/** The first difference between two store views, in root-cause order. */
-export const storeDifference = (expected: unknown, actual: unknown, base = STORE_PATH): string | null => {
-  if (typeof expected !== "object" || expected === null || typeof actual !== "object" || actual === null)
-    return firstDifference(expected, actual, base);
+const STORE_AT: JsonPath = ["agents", 0, "store"];
+
+/** The first difference between two store views, in root-cause order (the fields of STORE_FIELDS first). */
+const storeDifference = (expected: unknown, actual: unknown): ReplyDifference | null => {
+  const place = (d: Difference): Place => ({ in: "world", path: [...STORE_AT, ...d.path] });
+  if (typeof expected !== "object" || expected === null || typeof actual !== "object" || actual === null) {
+    const d = firstDifferenceOf(expected, actual);
+    return d === null ? null : { text: describeDifference(d, STORE_PATH), place: place(d) };
+  }
   const e = expected as Record<string, unknown>;
   const a = actual as Record<string, unknown>;
   for (const f of new Set<string>([...STORE_FIELDS, ...Object.keys(e), ...Object.keys(a)])) {
-    const d = firstDifference(e[f], a[f], `${base}.${f}`);
-    if (d !== null) return d;
+    const d = firstDifferenceOf(e[f], a[f], [f]);
+    if (d !== null) return { text: describeDifference(d, STORE_PATH), place: place(d) };
   }
   return null;
 };
 
 const refused = (reply: Reply): string => (reply.ok ? "" : `${reply.error.code}/${reply.error.invariant ?? "-"}`);
 
-/** How a reply differs from the model's, or null; paths name the field (events, store or world). */
-const replyDifference = (step: ScriptStep, reply: Reply): string | null => {
+const eventsDifference = (expected: unknown, actual: unknown): ReplyDifference | null => {
+  const d = firstDifferenceOf(expected, actual);
+  return d === null
+    ? null
+    : { text: describeDifference(d, "$events"), place: { in: "reply", path: ["events", ...d.path] } };
+};
+
+/** How a reply differs from the model's, or null; places name the field (events, store or world). */
+const replyDifference = (step: ScriptStep, reply: Reply): ReplyDifference | null => {
   const exp = step.expected;
   if (!exp.ok) throw new Error("algebra stage (runner bug): scripted steps are all accepted by the model");
-  if (!reply.ok) return `$reply: model accepted, implementation refused with ${refused(reply)}`;
-  if (step.request.type === "command") return firstDifference(exp.events, reply.events, "$events");
-  const base = step.request.query.name === "store" ? STORE_PATH : "$world";
-  const events = firstDifference([], reply.events, "$events");
+  if (!reply.ok)
+    return {
+      text: `$reply: model accepted, implementation refused with ${refused(reply)}`,
+      place: { in: "reply", path: [] },
+    };
+  if (step.request.type === "command") return eventsDifference(exp.events, reply.events);
+  const events = eventsDifference([], reply.events);
   if (events !== null) return events;
-  return step.request.query.name === "store"
-    ? storeDifference(exp.result, reply.result, base)
-    : firstDifference(exp.result, reply.result, base);
+  if (step.request.query.name === "store") return storeDifference(exp.result, reply.result);
+  const d = firstDifferenceOf(exp.result, reply.result);
+  return d === null ? null : { text: describeDifference(d, "$world"), place: { in: "world", path: d.path } };
 };
 
 const opBefore = (steps: readonly ScriptStep[], index: number): string => {
@@ -105,7 +124,7 @@ const attributeAt = (
   script: Script,
   replies: readonly Reply[],
   index: number,
-  difference: string,
+  difference: ReplyDifference,
 ): { readonly invariant: InvariantId; readonly after: string | null } => {
   const step = script.steps[index];
   const reply = replies[index];
@@ -129,8 +148,8 @@ const attributeAt = (
       ? replyDifference(next, nextReply)
       : null;
   return {
-    invariant: attribute({ op, modelRejected: null, implRejected: null, path: pathOf(after ?? difference) }),
-    after,
+    invariant: attribute({ op, modelRejected: null, implRejected: null, path: (after ?? difference).place }),
+    after: after?.text ?? null,
   };
 };
 
@@ -181,7 +200,7 @@ export const runScript = async (session: Session, script: Script, idPrefix: stri
       index,
       phase: step.phase,
       op: opBefore(script.steps, index),
-      difference,
+      difference: difference.text,
       ...attributeAt(script, rest, index, difference),
     };
     break;

@@ -29,7 +29,9 @@ import type { CrashAfterRequest, Reply } from "../../spec/wire/index.ts";
 import { initialWorld, view } from "../../model/index.ts";
 import { firstDifference } from "../../properties/differential.ts";
 import { normativePart } from "../core/reply.ts";
-import { attribute } from "../oracle/attribution.ts";
+import { attribute, type Place } from "../oracle/attribution.ts";
+import { blameWorld } from "../oracle/world-diff.ts";
+import { differingPaths, type JsonPath } from "../../properties/json-diff.ts";
 import { familyOfInvariant, guardsOf, type Family } from "../oracle/families.ts";
 import { seededSession, type ModelStep } from "../oracle/model.ts";
 import { explain, type Session } from "../driver/target.ts";
@@ -89,41 +91,22 @@ const describeMoment = (m: KillMoment): string =>
     ? `${m.ms} ms after the last command was written`
     : `right after the reply to command ${m.index + 1}`;
 
-/** Leaf paths where two JSON values differ (at most `limit`). */
-const changedPaths = (a: unknown, b: unknown, path: string, out: string[] = [], limit = 64): string[] => {
-  if (out.length >= limit || Object.is(a, b)) return out;
-  if (
-    typeof a !== "object" ||
-    typeof b !== "object" ||
-    a === null ||
-    b === null ||
-    Array.isArray(a) !== Array.isArray(b)
-  ) {
-    out.push(path);
-    return out;
-  }
-  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    changedPaths((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`, out, limit);
-  }
-  return out;
-};
-
 /**
- * Paths where a command changed the world: agents are matched by identity (a minted or descended
- * agent shifts the sorted list, which is no change to the others); a new agent is one path.
+ * The fields a command changed in the world (at most 64): agents are matched by identity (a minted
+ * or descended agent shifts the sorted list, which is no change to the others); a new agent is one
+ * place.
  */
-const worldChanges = (before: WorldView, after: WorldView): string[] => {
-  const out = changedPaths(
+const worldChanges = (before: WorldView, after: WorldView): Place[] => {
+  const out: JsonPath[] = differingPaths(
     { tick: before.tick, roots_used: before.roots_used },
     { tick: after.tick, roots_used: after.roots_used },
-    "$world",
   );
   after.agents.forEach((a, i) => {
     const b = before.agents.find((x) => x.identity.identity === a.identity.identity);
-    if (b === undefined) out.push(`$world.agents.${i}`);
-    else changedPaths(b, a, `$world.agents.${i}`, out);
+    if (b === undefined) out.push(["agents", i]);
+    else for (const p of differingPaths(b, a)) out.push(["agents", i, ...p]);
   });
-  return out;
+  return out.slice(0, 64).map((path) => ({ in: "world", path }));
 };
 
 /**
@@ -138,26 +121,13 @@ export const cutInvariants = (
   families: readonly Family[],
 ): InvariantId[] => {
   const ids = new Set<InvariantId>(guardsOf(op));
-  for (const path of worldChanges(before, after)) {
-    const id = attribute({ op, modelRejected: null, implRejected: null, path });
+  for (const place of worldChanges(before, after)) {
+    const id = attribute({ op, modelRejected: null, implRejected: null, path: place });
     if (families.includes(familyOfInvariant(id))) ids.add(id);
   }
   if (ids.size === 0) ids.add(attribute({ op, modelRejected: null, implRejected: null, path: null }));
   return [...ids];
 };
-
-/** The path part of a firstDifference string (`$world.agents.0…: model … vs impl …`). */
-const pathOf = (difference: string): string => difference.slice(0, Math.max(0, difference.indexOf(": ")));
-
-/** The invariant a recovered world that differs from the model's violates (D-035, by the fields that differ). */
-const blame = (op: string, expected: WorldView, actual: unknown, difference: string): InvariantId =>
-  attribute({
-    op,
-    modelRejected: null,
-    implRejected: null,
-    path: pathOf(difference),
-    paths: changedPaths(expected, actual, "$world"),
-  });
 
 /** 1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, 21st. */
 export const ordinal = (n: number): string => {
@@ -388,7 +358,7 @@ const hookCut = async (run: CrashRun, k: number, index: number, at: CutPoint): P
   }
   const when = at === "before_commit" ? "before" : "after";
   run.find(
-    blame(cut.command.op, expected, actual, d),
+    blameWorld(cut.command.op, expected, actual),
     `crash/${at}`,
     `killed by ${armed} at step ${index + 1} (${cut.command.op}) and restarted on the same directory, the implementation's world differs from the model's world ${when} that command (W-7.3): ${d} (seed ${run.seed})`,
     steps,
@@ -499,7 +469,7 @@ const killCut = async (run: CrashRun, j: number, agreed: number): Promise<void> 
   const d = firstDifference(run.worldAfter(answered), r.result, "$world") ?? "";
   const op = (sent[answered] ?? sent[answered - 1])?.command.op ?? "advaita.mint";
   run.find(
-    blame(op, run.worldAfter(answered), r.result, d),
+    blameWorld(op, run.worldAfter(answered), r.result),
     "crash/sigkill",
     `after a SIGKILL (${replay}) with ${sent.length} commands pipelined and ${answered} answered, the recovered world equals the model's world after no prefix that includes every answered command (W-7.1, W-7.4); against the answered prefix: ${d}`,
     steps,

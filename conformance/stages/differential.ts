@@ -12,6 +12,7 @@
  * and check it reproduces. A shrink cut short keeps the smallest failing case found so far, and its
  * finding and trace say it is not fully shrunk.
  */
+import { placeText } from "../oracle/attribution.ts";
 import fc from "fast-check";
 import type { Reply } from "../../spec/wire/index.ts";
 import type { PortableTrace } from "../../spec/certificate.ts";
@@ -201,7 +202,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
       path: details.counterexamplePath,
       steps: plannedTrace(shown.steps, shown.replies, shown.index),
       failing_step: shown.index,
-      difference: m.path,
+      difference: m.path === null ? null : placeText(m.path),
       shrink: {
         attempts: details.numShrinks,
         original_length: original.steps.length,

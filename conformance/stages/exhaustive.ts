@@ -14,6 +14,7 @@
  * After a difference the stage goes on with the next session, and reports at most one finding per
  * invariant (and one for the wire protocol): the rest of a scope usually repeats the first.
  */
+import { placeText } from "../oracle/attribution.ts";
 import type { InvariantId } from "../../spec/catalog.ts";
 import type { PortableTrace } from "../../spec/certificate.ts";
 import { initialWorld, view, type World } from "../../model/index.ts";
@@ -124,7 +125,7 @@ export const exhaustiveStage = async (ctx: StageContext): Promise<StageOutcome> 
         path: null,
         steps: plannedTrace(shown.steps, shown.replies, shown.index),
         failing_step: shown.index,
-        difference: m.path,
+        difference: m.path === null ? null : placeText(m.path),
         shrink: null,
       };
       findings.push({

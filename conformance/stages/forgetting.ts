@@ -23,7 +23,7 @@ import type { InvariantId } from "../../spec/catalog.ts";
 import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
 import type { Reply } from "../../spec/wire/index.ts";
 import { initialWorld, view, type World } from "../../model/index.ts";
-import { firstDifference } from "../../properties/differential.ts";
+import { describeDifference, firstDifferenceOf } from "../../properties/json-diff.ts";
 import { normativePart } from "../core/reply.ts";
 import { attribute } from "../oracle/attribution.ts";
 import { expect1 } from "../oracle/model.ts";
@@ -126,13 +126,14 @@ class Script {
     const msg: Msg = { type: "command", id: `f${++this.n}`, command };
     const r = await this.session.reply(msg);
     this.record(msg, e.reply, r);
-    const d = firstDifference(e.reply, normativePart(r), "$reply");
-    if (d !== null) {
+    const diff = firstDifferenceOf(e.reply, normativePart(r));
+    if (diff !== null) {
+      const d = describeDifference(diff, "$reply");
       const invariant = attribute({
         op: command.op,
         modelRejected: null,
         implRejected: r.ok ? null : { code: r.error.code, invariant: r.error.invariant },
-        path: r.ok ? d.slice(0, Math.max(0, d.indexOf(": "))) : null,
+        path: r.ok ? { in: "reply", path: diff.path } : null,
       });
       this.onFinding(
         this.finding(

@@ -97,13 +97,13 @@ export const goldenRecovery = async (
   const trace: TraceStep[] = plannedTrace(steps, replies, steps.length - 1);
   const check = `golden/${name}/recovery`;
   const finding = (summary: string, difference: string | null, actual: unknown): Finding => ({
-    invariant: difference === null ? null : blameWorld(lastOp, expected, actual, difference),
+    invariant: difference === null ? null : blameWorld(lastOp, expected, actual),
     stage: "golden",
     check,
     summary: `${name}: ${summary}`,
     trace: {
       trace_version: 1,
-      invariant: difference === null ? null : blameWorld(lastOp, expected, actual, difference),
+      invariant: difference === null ? null : blameWorld(lastOp, expected, actual),
       stage: "golden",
       check,
       summary,

@@ -17,6 +17,7 @@
  * computed from the lines themselves (conformance/golden/applicability.ts).
  * A difference is a wire-protocol finding (`invariant: null`, check `golden/wire-session`).
  */
+import { placeText } from "../oracle/attribution.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { KIT_ROOT } from "../kit-root.ts";
@@ -148,7 +149,7 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
             path: null,
             steps: plannedTrace(shown.steps, shown.replies, shown.index),
             failing_step: shown.index,
-            difference: m.path,
+            difference: m.path === null ? null : placeText(m.path),
             shrink: null,
           },
         });

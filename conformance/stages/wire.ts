@@ -20,7 +20,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { isDeepStrictEqual } from "node:util";
+import { bracketedPath, firstDifferenceOf } from "../../properties/json-diff.ts";
 import type { Reply } from "../../spec/wire/index.ts";
 import { explain, type Session } from "../driver/target.ts";
 import type { WireClient } from "../transport/client.ts";
@@ -101,30 +101,15 @@ export const dirDifference = (
   return parts.length === 0 ? null : parts.join("; ");
 };
 
-/** The first path at which two JSON values differ, with both values (short). */
-const firstDifference = (a: unknown, b: unknown, path = "$"): string | null => {
-  if (isDeepStrictEqual(a, b)) return null;
-  if (
-    typeof a === "object" &&
-    a !== null &&
-    typeof b === "object" &&
-    b !== null &&
-    Array.isArray(a) === Array.isArray(b)
-  ) {
-    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      const d = firstDifference(
-        (a as Record<string, unknown>)[k],
-        (b as Record<string, unknown>)[k],
-        Array.isArray(a) ? `${path}[${k}]` : `${path}.${k}`,
-      );
-      if (d !== null) return d;
-    }
-  }
+/** The first place where the world before and after differ, with both values (short), or null. */
+const worldChange = (before: unknown, after: unknown): string | null => {
+  const d = firstDifferenceOf(before, after);
+  if (d === null) return null;
   const show = (v: unknown): string => {
     const s = JSON.stringify(v) ?? "absent";
     return s.length > 120 ? `${s.slice(0, 120)}…` : s;
   };
-  return `${path}: before ${show(a)}, after ${show(b)}`;
+  return `${bracketedPath(d.path)}: before ${show(d.expected)}, after ${show(d.actual)}`;
 };
 
 // --- Sending lines and collecting their replies ---------------------------------------------------
@@ -377,7 +362,7 @@ export const runPass = async (ctx: StageContext, catalog: readonly CatalogEntry[
       );
       return pass;
     }
-    const worldDiff = firstDifference(worldBefore, worldAfter);
+    const worldDiff = worldChange(worldBefore, worldAfter);
     if (worldDiff !== null)
       pass.findings.push(
         finding(

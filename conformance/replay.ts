@@ -22,6 +22,8 @@ export interface ReplayOptions {
   readonly cwd?: string;
   readonly requestTimeoutMs?: number;
   readonly startupTimeoutMs?: number;
+  /** Stops the implementation's processes when it fires (srk replay's interrupt): the replay rejects with a CutShort. */
+  readonly signal?: AbortSignal;
 }
 
 export const replayTrace = async (trace: PortableTrace, o: ReplayOptions): Promise<ReplayVerdict> => {
@@ -31,6 +33,7 @@ export const replayTrace = async (trace: PortableTrace, o: ReplayOptions): Promi
     startupTimeoutMs: o.startupTimeoutMs ?? 30_000,
     ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
   });
+  target.signal = o.signal;
   const steps: PlannedStep[] = trace.steps.map((s) => ({
     request: s.request as PlannedStep["request"],
     expected: s.expected as ExpectedReply,

@@ -9,8 +9,10 @@ import { streamProgress } from "../core/progress.ts";
 export const runGolden = async (
   commandLine: string,
   startupTimeoutMs = 30_000,
+  signal?: AbortSignal,
 ): Promise<{ text: string; exitCode: 0 | 1 | 2 }> => {
   const target = new Target({ commandLine, requestTimeoutMs: 15_000, startupTimeoutMs });
+  target.signal = signal;
   try {
     // A program that cannot be started is a usage error (exit 64), thrown to the command line.
     const first = await target.openFirst();
@@ -26,6 +28,7 @@ export const runGolden = async (
       witnesses: new WitnessBook(),
       progress: streamProgress(process.stderr),
       deadline: Date.now() + settings.timeBudgetMs,
+      ...(signal === undefined ? {} : { signal }),
     });
     const lines = [
       `golden: ${out.verdict} — ${out.reason}`,

@@ -6,7 +6,7 @@
  * aborts with a reason naming it; without one nothing is aborted.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -139,6 +139,86 @@ describe("srk certify interrupted twice", () => {
     expect(pids.length).toBeGreaterThanOrEqual(2);
     for (const pid of pids) expect(isRunning(pid), `implementation pid ${pid} is still running`).toBe(false);
   });
+});
+
+/**
+ * Runs `srk <args>` against an implementation that answers hello and then nothing (so a request
+ * stays in flight), and sends `signal` once that process has recorded its pid.
+ */
+const runAndInterrupt = (
+  args: readonly string[],
+  tag: string,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; stderr: string; pids: number[] }> => {
+  const log = join(tmp, `pids-${tag}`);
+  const impl = `${process.execPath} --import ./conformance/test/fixtures/record-pid.mjs conformance/test/fixtures/silent-after-hello.mjs`;
+  const child = spawn(process.execPath, ["bin/srk.mjs", ...args, "--impl", impl], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, SRK_TEST_PID_LOG: log },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  let sent = false;
+  const poll = setInterval(() => {
+    // Its hello answered and a request sent after it: the process is in the middle of the work.
+    if (!sent && recordedPids(log).length >= 1) {
+      sent = true;
+      setTimeout(() => child.kill(signal), 300);
+    }
+  }, 50);
+  child.stderr.on("data", (b: Buffer) => {
+    stderr += b.toString("utf8");
+  });
+  return new Promise((resolve) => {
+    child.on("close", (code) => {
+      clearInterval(poll);
+      resolve({ code, stderr, pids: recordedPids(log) });
+    });
+  });
+};
+
+describe("srk replay and srk golden interrupted", () => {
+  const trace = join(tmp, "world-query.trace.json");
+  writeFileSync(
+    trace,
+    JSON.stringify({
+      trace_version: 1,
+      invariant: null,
+      stage: "golden",
+      check: "golden/interrupt",
+      summary: "one world query",
+      seed: null,
+      path: null,
+      steps: [
+        {
+          request: { type: "query", id: "q1", query: { name: "world" } },
+          expected: { ok: true, events: [], result: { tick: 0, roots_used: [], agents: [] } },
+          actual: null,
+        },
+      ],
+      failing_step: 0,
+      difference: null,
+      shrink: null,
+    }),
+  );
+  const cases: readonly [string, readonly string[], NodeJS.Signals, number][] = [
+    ["replay", ["replay", trace, "--request-timeout", "600000"], "SIGINT", 130],
+    ["golden", ["golden"], "SIGTERM", 143],
+  ];
+  for (const [command, args, signal, exit] of cases) {
+    it(`srk ${command} on ${signal}: stops the implementation, says so, exits ${exit}, leaves no process`, {
+      timeout: 120_000,
+    }, async () => {
+      const r = await runAndInterrupt(args, command, signal);
+      expect(r.stderr).toContain(`srk ${command}: ${signal}: stopping the implementation`);
+      expect(r.stderr).toContain(
+        `srk ${command}: cut short: interrupted by ${signal}; no implementation process is left`,
+      );
+      expect(r.code, r.stderr).toBe(exit);
+      expect(r.pids.length).toBeGreaterThanOrEqual(1);
+      for (const pid of r.pids) expect(isRunning(pid), `implementation pid ${pid} is still running`).toBe(false);
+    });
+  }
 });
 
 describe("srk certify --jobs 2 interrupted", () => {

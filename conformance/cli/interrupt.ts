@@ -51,3 +51,28 @@ export const listenForInterrupts = (
     },
   };
 };
+
+/**
+ * Runs `work` under the interrupts, for the commands that drive an implementation without writing a
+ * certificate (srk replay, srk golden): the first SIGINT or SIGTERM says so on stderr and aborts the
+ * signal `work` started its processes under, so they are stopped (SIGTERM, then SIGKILL) and the
+ * work rejects with a CutShort; once `work` has let its processes go, the command exits with 128 +
+ * the signal's number, as a shell reports a command a signal ended. A second signal exits at once.
+ */
+export const interruptible = async <T>(command: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+  const interrupt = listenForInterrupts((s) =>
+    process.stderr.write(`srk ${command}: ${s}: stopping the implementation\n`),
+  );
+  try {
+    return await work(interrupt.signal);
+  } catch (e) {
+    if (e instanceof CutShort && interrupt.signal.aborted) {
+      const s = (interrupt.signal.reason as CutShort).osSignal ?? "SIGINT";
+      process.stderr.write(`srk ${command}: ${e.message}; no implementation process is left\n`);
+      process.exit(128 + constants.signals[s]);
+    }
+    throw e;
+  } finally {
+    interrupt.dispose();
+  }
+};

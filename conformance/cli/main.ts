@@ -247,12 +247,16 @@ export const program = (): Command => {
       const { readAnyTrace } = await import("../itf/file.ts");
       const { replayTrace } = await import("../replay.ts");
       const { match } = await import("ts-pattern");
+      const { interruptible } = await import("./interrupt.ts");
       const trace = readAnyTrace(file);
-      const v = await replayTrace(trace, {
-        commandLine: o.impl,
-        requestTimeoutMs: o.requestTimeout,
-        startupTimeoutMs: o.startupTimeout,
-      });
+      const v = await interruptible("replay", (signal) =>
+        replayTrace(trace, {
+          commandLine: o.impl,
+          requestTimeoutMs: o.requestTimeout,
+          startupTimeoutMs: o.startupTimeout,
+          signal,
+        }),
+      );
       const r = match(v)
         .with({ kind: "still-fails" }, (x) => ({
           code: 1,
@@ -349,7 +353,8 @@ export const program = (): Command => {
     )
     .action(async (o: { impl: string; startupTimeout: number }) => {
       const { runGolden } = await import("./golden.ts");
-      const r = await runGolden(o.impl, o.startupTimeout);
+      const { interruptible } = await import("./interrupt.ts");
+      const r = await interruptible("golden", (signal) => runGolden(o.impl, o.startupTimeout, signal));
       process.stdout.write(r.text);
       process.exitCode = r.exitCode;
     });

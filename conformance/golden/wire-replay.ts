@@ -14,6 +14,7 @@ import {
   type StdoutLine,
 } from "../transport/process.ts";
 import { lineBytes, type WireExpected, type WireStep } from "./wire-session.ts";
+import { throwIfCut } from "../core/abort.ts";
 
 /** Is this raw line a `hello` request (of whose successful reply only `protocol_version` is normative)? */
 const isHello = (step: WireStep): boolean => {
@@ -103,12 +104,16 @@ export const replayWireSession = async (
   spec: SpawnSpec,
   steps: readonly WireStep[],
   timeoutMs = 60_000,
+  signal?: AbortSignal,
 ): Promise<WireReplay> => {
   const lines: StdoutLine[] = [];
+  // Under `signal` (a stage's, an interrupt's) the process is stopped when it fires, and the replay
+  // rejects with its CutShort instead of judging the replies of a process it stopped.
   const proc = new ImplementationProcess(
     spec,
     (l) => lines.push(l),
     () => {},
+    signal,
   );
   proc.write(Buffer.concat(steps.map((s) => lineBytes(s.send))));
   proc.endInput();
@@ -124,6 +129,7 @@ export const replayWireSession = async (
     proc.kill("SIGKILL");
     await proc.exited;
   }
+  throwIfCut(signal);
   const invalid = lines.find((l) => !l.validUtf8);
   const mismatch =
     invalid !== undefined

@@ -183,6 +183,7 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
       ctx.target.spawnSpec(ctx.target.freshDir()),
       steps,
       ctx.settings.startupTimeoutMs + 4 * ctx.settings.requestTimeoutMs,
+      ctx.signal,
     );
     ran++;
     checks += r.replies;

@@ -22,7 +22,7 @@ import {
   type TerminationPredicate,
   type InstanceView,
 } from "../spec/index.ts";
-import type { Agent, World } from "./state.ts";
+import type { Agent, Store, World } from "./state.ts";
 import { aggregate, stateDigest } from "./samskara/aggregate.ts";
 import { replay as replayLineage, sameChain } from "./samskara/lineage.ts";
 import { consentAllows } from "./samskara/consent.ts";
@@ -63,6 +63,36 @@ const passedBy = (id: string): WeakSet<Agent> => {
   let s = passed.get(id);
   if (s === undefined) passed.set(id, (s = new WeakSet()));
   return s;
+};
+
+/**
+ * The same cache one level down, for checks that read one part of an agent only: an agent object is
+ * new after every step that changed anything of it, but its store, its manifests and its
+ * distillates are shared with the previous world unless the step changed them, so a check of the
+ * store alone (S-4's replay) or of one distillate (S-1's strictness) runs once per object.
+ */
+const storesPassing = new Map<string, WeakSet<Store>>();
+const passedStore = (id: string, store: Store, f: () => string | null): string | null => {
+  let s = storesPassing.get(id);
+  if (s === undefined) storesPassing.set(id, (s = new WeakSet()));
+  if (s.has(store)) return null;
+  const v = f();
+  if (v === null) s.add(store);
+  return v;
+};
+const strictDistillates = new WeakSet<object>();
+const isStrictDistillate = (d: object): boolean => {
+  if (strictDistillates.has(d)) return true;
+  if (!SamskaraDistillate.safeParse(d).success) return false;
+  strictDistillates.add(d);
+  return true;
+};
+/** A manifest's digest (D-031's domain), once per manifest object: manifests never change after conception. */
+const manifestDigests = new WeakMap<object, string>();
+const manifestDigest = (m: object): string => {
+  let d = manifestDigests.get(m);
+  if (d === undefined) manifestDigests.set(m, (d = digestOf(DOMAIN.manifest, m)));
+  return d;
 };
 
 /** Run `f` over every agent not yet known to pass it; the first violation wins. */
@@ -269,7 +299,7 @@ export const onlyDispositions = (w: World): Verdict =>
         return `${i.view.instance_id} kept its trace after distillation`;
     }
     for (const d of heldAndRetained(a)) {
-      if (!SamskaraDistillate.safeParse(d).success) return `${d.distillate_id} is not a strict distillate`;
+      if (!isStrictDistillate(d)) return `${d.distillate_id} is not a strict distillate`;
       const inst = a.instances.get(d.source.instance_id);
       if (inst !== undefined && d.dispositions.some((x) => !consentAllows(inst.manifest.consent_scope, x.category)))
         return `${d.distillate_id} persists an unconsented category`;
@@ -317,20 +347,22 @@ export const appendOnly = (s: TransitionStep): Verdict =>
 
 /** S-4: the recorded batches replay to the recorded chain, and the head state is their aggregate. */
 export const deterministicReplay = (w: World): Verdict =>
-  eachAgent(w, passedBy("S-4"), (a) => {
-    const genesis = a.store.chain[0];
-    if (genesis === undefined) return "no genesis";
-    const contents = a.store.batches.map((b) =>
-      b.members.map((m) => a.store.retained.get(m.distillate_id)?.distillate),
-    );
-    if (contents.some((b) => b.some((d) => d === undefined))) return "a recorded batch member's content is missing";
-    const again = replayLineage(genesis, contents as never);
-    if (!sameChain(again, a.store)) return "replay does not reproduce the chain";
-    const headState = lastOf(a.store.states);
-    if (headState === undefined || stateDigest(headState) !== lastOf(a.store.chain)?.state_digest)
-      return "head state does not match its digest";
-    return null;
-  });
+  eachAgent(w, passedBy("S-4"), (a) =>
+    passedStore("S-4", a.store, () => {
+      const genesis = a.store.chain[0];
+      if (genesis === undefined) return "no genesis";
+      const contents = a.store.batches.map((b) =>
+        b.members.map((m) => a.store.retained.get(m.distillate_id)?.distillate),
+      );
+      if (contents.some((b) => b.some((d) => d === undefined))) return "a recorded batch member's content is missing";
+      const again = replayLineage(genesis, contents as never);
+      if (!sameChain(again, a.store)) return "replay does not reproduce the chain";
+      const headState = lastOf(a.store.states);
+      if (headState === undefined || stateDigest(headState) !== lastOf(a.store.chain)?.state_digest)
+        return "head state does not match its digest";
+      return null;
+    }),
+  );
 
 /** S-5: an excision's chain is exactly what the remaining distillates in the same batches give. */
 export const exactExcision = (s: TransitionStep): Verdict =>
@@ -387,7 +419,7 @@ export const statelessProjections = (w: World): Verdict =>
     for (const i of a.instances.values()) {
       if (nonces.has(i.view.nonce)) return `nonce ${i.view.nonce} reused`;
       nonces.add(i.view.nonce);
-      if (i.view.manifest_digest !== digestOf(DOMAIN.manifest, i.manifest))
+      if (i.view.manifest_digest !== manifestDigest(i.manifest))
         return `${i.view.instance_id} manifest digest mismatch`;
     }
     const applied = new Map(
@@ -426,12 +458,14 @@ export const convergentReconciliation = (h: readonly HistoryStep[]): Verdict => 
   }
   const last = lastOf(h);
   if (last === undefined) return true;
-  return eachAgent(last.next, passedBy("AD-3"), (a) => {
-    const expected = aggregate([...a.store.retained.values()].map((r) => r.distillate));
-    return json(expected) === json(lastOf(a.store.states))
-      ? null
-      : "store state is not the aggregate of the retained set";
-  });
+  return eachAgent(last.next, passedBy("AD-3"), (a) =>
+    passedStore("AD-3", a.store, () => {
+      const expected = aggregate([...a.store.retained.values()].map((r) => r.distillate));
+      return json(expected) === json(lastOf(a.store.states))
+        ? null
+        : "store state is not the aggregate of the retained set";
+    }),
+  );
 };
 
 /** AD-4: every entry names exactly its contributing distillates; every distillate names its projection. */

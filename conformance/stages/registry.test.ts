@@ -69,7 +69,9 @@ describe("the stage registry", () => {
   it("each definition carries its catalog entry, with the concerns the verdict rules used", () => {
     for (const d of STAGE_DEFINITIONS) {
       expect(d.concerns, d.name).toEqual(EXPECTED_CONCERNS[d.name]);
-      expect({ name: d.name, concerns: d.concerns, description: d.description }).toEqual(STAGE_CATALOG[d.name]);
+      expect({ name: d.name, concerns: d.concerns, description: d.description, listed: d.listed }).toEqual(
+        STAGE_CATALOG[d.name],
+      );
     }
     expect(STAGE_CONCERNS).toEqual(EXPECTED_CONCERNS);
     // decide.ts re-exports the derived table: the verdict rules read the definitions.
@@ -89,7 +91,7 @@ describe("the stage registry", () => {
     const callers = readdirSync(dir)
       .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
       .filter((f) => /\bnotThisShard\(/.test(readFileSync(join(dir, f), "utf8")));
-    // types.ts defines it (`notThisShard = (shard…`); shard-gate.ts is the only caller.
+    // core/finding.ts defines it (`notThisShard = (shard…`); shard-gate.ts is the only caller.
     expect(callers).toEqual(["shard-gate.ts"]);
   });
 });
@@ -104,6 +106,7 @@ describe("the shard gate", () => {
       name: "golden",
       concerns: [],
       description: "probe",
+      listed: "probe",
       shard,
       run: async () => {
         n++;

@@ -9,6 +9,8 @@ import { normativePart, type ExpectedReply, type RejectedAt } from "../core/repl
 import type { Session } from "../driver/target.ts";
 import { compareReply, compareWorld, type Mismatch } from "./compare.ts";
 import { WireBreak } from "../core/driver-errors.ts";
+import type { History } from "../core/history.ts";
+import { Undrivable } from "../core/driver-errors.ts";
 
 /**
  * A protocol violation in the reply to step `index` of a plan (a schema-invalid reply, a line that
@@ -99,11 +101,20 @@ const windowEnd = (steps: readonly PlannedStep[], start: number, size: number): 
  * (W-7.1) and the next steps go to the new process. Throws Undrivable, or PlannedBreak (a
  * WireBreak at a step).
  */
+/** Where a run of a plan records what it sent and got: a history and the part of it that the run is. */
+export interface Recording {
+  readonly history: History;
+  readonly part: string;
+}
+
 export const runPlanned = async (
   session: Session,
   steps: readonly PlannedStep[],
   pipelineWindow = 256,
+  recording?: Recording,
 ): Promise<PlannedResult> => {
+  const events = recording?.history.events;
+  const part = recording?.part ?? "";
   let prefix = session.nextIdPrefix();
   const replies: Reply[] = [];
   let mismatch: PlannedResult["mismatch"] = null;
@@ -120,10 +131,23 @@ export const runPlanned = async (
           `${window[k]?.request.type ?? "request"} ${JSON.stringify(window[k]?.request.id)} (step ${index + 1})`,
         );
       } catch (e) {
-        if (e instanceof WireBreak) throw new PlannedBreak(e, index, [...replies]);
+        if (e instanceof WireBreak) {
+          events?.push({ kind: "break", part, step: index, rule: e.rule, message: e.message, raw: e.raw });
+          throw new PlannedBreak(e, index, [...replies]);
+        }
         throw e;
       }
       replies.push(reply);
+      const s = steps[index] as PlannedStep;
+      events?.push({
+        kind: "exchange",
+        part,
+        step: index,
+        request: s.request,
+        expected: s.expected,
+        ...(s.rejectedAt === undefined ? {} : { rejectedAt: s.rejectedAt }),
+        reply,
+      });
       if (mismatch === null) {
         const m = comparePlanned(steps, index, reply);
         if (m !== null) mismatch = { index, mismatch: m };
@@ -132,7 +156,13 @@ export const runPlanned = async (
     // A window that ended with a shutdown leaves a stopping process: start it again before anything
     // else is sent, also when a mismatch ends the run (the caller may go on probing the session).
     if (isRestart(window[window.length - 1] as PlannedStep)) {
-      await session.restart();
+      try {
+        await session.restart();
+      } catch (e) {
+        if (e instanceof Undrivable) events?.push({ kind: "restart-failed", part, reason: e.message });
+        throw e;
+      }
+      events?.push({ kind: "restart", part });
       prefix = session.nextIdPrefix();
     }
     if (mismatch !== null) break;

@@ -28,6 +28,8 @@ import type { Session } from "../driver/target.ts";
 import { RESTART_EVERY } from "../golden/types.ts";
 import { Undrivable } from "../core/driver-errors.ts";
 import type { Finding } from "./types.ts";
+import { partOf, type History, type HistoryEvent } from "../core/history.ts";
+import type { Recording } from "../oracle/planned.ts";
 
 /** The model's world after the transcript's requests, and the op of the last command (for attribution). */
 export const worldAfterTranscript = (steps: readonly PlannedStep[]): { world: WorldView; lastOp: string } => {
@@ -81,19 +83,63 @@ const step = (request: Record<string, unknown>, expected: unknown, actual: Reply
   actual: actual === null ? null : (normativePart(actual) as TraceStep["expected"]),
 });
 
+/** The world query of the recovery check, before (step 0) and after (step 1) the restart. */
+const RECOVERY_QUERIES = ["world-before-restart", "world-after-restart"] as const;
+
+/** Whether a world reply is the expected world (what the driver needs to know to go on; the checker decides). */
+const worldAgrees = (expected: WorldView, r: Reply): boolean => r.ok && firstDifference(expected, r.result) === null;
+
 /**
- * Runs the check on `session` after `steps` were all answered as the transcript says (`replies`).
- * Returns the finding, or null when both worlds are the model's. Counts as 2 checks.
+ * The recovery check's driver, after `steps` were all answered as the transcript says: queries the
+ * world, and when it is the model's, shuts the implementation down, starts it again on the same
+ * data directory and queries the world again; records each exchange and the restart (or why it
+ * failed) in `recording`. Sends nothing when the transcript leaves no state (nothing to recover).
  */
-export const goldenRecovery = async (
+export const driveRecovery = async (
   session: Session,
+  steps: readonly PlannedStep[],
+  recording: Recording,
+): Promise<void> => {
+  const { world: expected } = worldAfterTranscript(steps);
+  if (!leavesState(expected)) return;
+  const { history, part } = recording;
+  const prefix = session.nextIdPrefix();
+  const ask = async (step: 0 | 1): Promise<Reply> => {
+    const request = worldQuery(`${prefix}${RECOVERY_QUERIES[step]}`);
+    const reply = await session.reply(request);
+    history.events.push({ kind: "exchange", part, step, request, expected: worldReply(expected) as never, reply });
+    return reply;
+  };
+  if (!worldAgrees(expected, await ask(0))) return;
+  const stop = { type: "shutdown", id: `${prefix}shutdown` };
+  await session.client.shutdown();
+  try {
+    await session.restart();
+  } catch (e) {
+    if (!(e instanceof Undrivable)) throw e;
+    history.events.push({ kind: "restart-failed", part, reason: e.message, stop });
+    return;
+  }
+  history.events.push({ kind: "restart", part, stop });
+  await ask(1);
+};
+
+/**
+ * The recovery check's checker: reads what driveRecovery recorded in `part` of `history` after the
+ * transcript `steps` answered with `replies`. Returns the finding, or null when both worlds are
+ * the model's; `checked` (2 checks) when there was anything to recover.
+ */
+export const checkRecovery = (
+  history: History,
+  part: string,
   name: string,
   seed: number | null,
   steps: readonly PlannedStep[],
   replies: readonly Reply[],
-): Promise<{ finding: Finding | null; checked: boolean }> => {
+): { finding: Finding | null; checked: boolean } => {
   const { world: expected, lastOp } = worldAfterTranscript(steps);
   if (!leavesState(expected)) return { finding: null, checked: false };
+  const events = partOf(history, part);
   const trace: TraceStep[] = plannedTrace(steps, replies, steps.length - 1);
   const check = `golden/${name}/recovery`;
   const finding = (summary: string, difference: string | null, actual: unknown): Finding => ({
@@ -115,9 +161,12 @@ export const goldenRecovery = async (
       shrink: null,
     },
   });
-  const prefix = session.nextIdPrefix();
-  const before = await session.reply(worldQuery(`${prefix}world-before-restart`));
-  trace.push(step(worldQuery(`${prefix}world-before-restart`), worldReply(expected), before));
+  const exchange = (step: 0 | 1) =>
+    events.find((e): e is Extract<HistoryEvent, { kind: "exchange" }> => e.kind === "exchange" && e.step === step);
+  const first = exchange(0);
+  if (first === undefined) throw new Error(`runner bug: the recovery of ${name} recorded no world query`);
+  const before = first.reply;
+  trace.push(step(first.request, worldReply(expected), before));
   const d1 = before.ok
     ? firstDifference(expected, before.result, "$world")
     : `$world: refused with ${before.error.code}`;
@@ -130,24 +179,26 @@ export const goldenRecovery = async (
       ),
       checked: true,
     };
-  const shutdown = { type: "shutdown", id: `${prefix}shutdown` };
-  trace.push(step(shutdown, { ok: true, events: [] }, null));
-  await session.client.shutdown();
-  try {
-    await session.restart();
-  } catch (e) {
-    if (!(e instanceof Undrivable)) throw e;
+  const restart = events.find(
+    (e): e is Extract<HistoryEvent, { kind: "restart" | "restart-failed" }> =>
+      e.kind === "restart" || e.kind === "restart-failed",
+  );
+  if (restart?.stop === undefined) throw new Error(`runner bug: the recovery of ${name} recorded no restart`);
+  trace.push(step(restart.stop, { ok: true, events: [] }, null));
+  const failed = restart.kind === "restart-failed" ? restart : undefined;
+  if (failed !== undefined)
     return {
       finding: finding(
-        `shut down after the transcript and started again on the same data directory, the implementation could not recover it (W-7.1: it MUST recover every answered command before answering hello): ${e.message}`,
+        `shut down after the transcript and started again on the same data directory, the implementation could not recover it (W-7.1: it MUST recover every answered command before answering hello): ${failed.reason}`,
         null,
         null,
       ),
       checked: true,
     };
-  }
-  const after = await session.reply(worldQuery(`${prefix}world-after-restart`));
-  trace.push(step(worldQuery(`${prefix}world-after-restart`), worldReply(expected), after));
+  const second = exchange(1);
+  if (second === undefined) throw new Error(`runner bug: the recovery of ${name} recorded no second world query`);
+  const after = second.reply;
+  trace.push(step(second.request, worldReply(expected), after));
   const d2 = after.ok ? firstDifference(expected, after.result, "$world") : `$world: refused with ${after.error.code}`;
   if (d2 !== null)
     return {

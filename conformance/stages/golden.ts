@@ -24,9 +24,10 @@ import { KIT_ROOT } from "../kit-root.ts";
 import { readGolden } from "../golden/replay.ts";
 import { GOLDEN_SESSIONS, goldenPath } from "../golden/session.ts";
 import { guardsOf } from "../oracle/families.ts";
-import { refineMismatch } from "../oracle/refine.ts";
+import { refinedFromHistory, refineMismatch } from "../oracle/refine.ts";
 import {
   breakTrace,
+  comparePlanned,
   isRestart,
   opAt,
   PlannedBreak,
@@ -40,7 +41,12 @@ import { STAGE_CATALOG } from "../core/stage-catalog.ts";
 import type { StageDefinition } from "./definition.ts";
 import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 import { replayWireSession } from "../golden/wire-replay.ts";
-import { goldenRecovery, withRestarts } from "./golden-recovery.ts";
+import { checkRecovery, driveRecovery, withRestarts } from "./golden-recovery.ts";
+import { exchangesOf, newHistory, partOf, type History } from "../core/history.ts";
+import type { Session } from "../driver/target.ts";
+import type { Reply } from "../../spec/wire/index.ts";
+import { WireBreak } from "../core/driver-errors.ts";
+import type { Mismatch } from "../oracle/compare.ts";
 import { readWireSession, WIRE_SESSION_PATH } from "../golden/wire-session.ts";
 import { opsOutside, sessionOps, wireStepOp, wireStepsFor } from "../golden/applicability.ts";
 
@@ -76,6 +82,113 @@ export const lineOf = (steps: readonly PlannedStep[], index: number): string => 
   return restarts === 0 ? line : `${line} (after a restart on the same data directory after line ${lastRestartAfter})`;
 };
 
+/** The parts of a golden session's history: the transcript, the probes that refine a mismatch, the recovery check. */
+const TRANSCRIPT = "transcript";
+const REFINE = "refine";
+const RECOVERY = "recovery";
+
+/**
+ * The golden session's driver: replays the transcript (its restarts included), stopping at the
+ * first reply that differs from the file (comparePlanned: what it needs to know to stop), and then
+ * either probes the implementation to sharpen that difference (refine.ts) or, when the transcript
+ * agreed to its end, runs the recovery check's restart (golden-recovery.ts). Everything sent and
+ * received is in the history it returns; it judges nothing else. A reply that breaks the wire
+ * protocol ends the drive with that break recorded.
+ */
+export const driveGoldenSession = async (
+  session: Session,
+  name: string,
+  steps: readonly PlannedStep[],
+): Promise<History> => {
+  const history = newHistory(name);
+  let planned: Awaited<ReturnType<typeof runPlanned>>;
+  try {
+    planned = await runPlanned(session, steps, undefined, { history, part: TRANSCRIPT });
+  } catch (e) {
+    if (e instanceof PlannedBreak) return history;
+    throw e;
+  }
+  const { mismatch } = planned;
+  if (mismatch !== null)
+    await refineMismatch(session, steps, mismatch.index, mismatch.mismatch, { history, part: REFINE });
+  else await driveRecovery(session, steps, { history, part: RECOVERY });
+  return history;
+};
+
+/** What the checkers of a golden session decide from its history. */
+export interface GoldenVerdict {
+  readonly finding: Finding | null;
+  readonly checks: number;
+  /** The leading transcript steps that agreed with the file (their commands are witnesses). */
+  readonly agreed: number;
+  /** Whether the agreed steps count towards the transition coverage (not after a break). */
+  readonly coverage: boolean;
+}
+
+/**
+ * The golden session's checkers, reading only its history: a break of the wire protocol (a finding
+ * with the trace up to it); else the first reply that differs from the transcript (comparePlanned),
+ * sharpened by the probe the driver settled on when there is one; else the recovery check.
+ */
+export const checkGoldenSession = (
+  history: History,
+  name: string,
+  seed: number | null,
+  steps: readonly PlannedStep[],
+): GoldenVerdict => {
+  const replies = exchangesOf(history, TRANSCRIPT).map((e) => e.reply);
+  const broken = partOf(history, TRANSCRIPT).find((e) => e.kind === "break");
+  if (broken !== undefined && broken.kind === "break") {
+    const at = `${name} ${lineOf(steps, broken.step)} (${String(steps[broken.step]?.request.id)})`;
+    const b = new PlannedBreak(new WireBreak(broken.rule, broken.message, broken.raw), broken.step, replies);
+    return {
+      finding: {
+        invariant: null,
+        stage: "golden",
+        check: `golden/${name}`,
+        summary: `${at}: ${b.rule}: ${b.message}; raw: ${b.raw}`,
+        trace: breakTrace(b, steps, "golden", `golden/${name}`, seed),
+      },
+      checks: broken.step + 1,
+      agreed: broken.step,
+      coverage: false,
+    };
+  }
+  const index = replies.findIndex((r, i) => comparePlanned(steps, i, r) !== null);
+  if (index >= 0) {
+    const first = comparePlanned(steps, index, replies[index] as Reply) as Mismatch;
+    const refined = refinedFromHistory(history, REFINE, steps, index, first);
+    const m = refined?.mismatch ?? first;
+    const shown = refined ?? { steps, replies, index };
+    return {
+      finding: {
+        invariant: m.invariant,
+        stage: "golden",
+        check: `golden/${name}`,
+        summary: `${name} ${lineOf(steps, index)} (${String(steps[index]?.request.id)}): ${m.summary}`,
+        trace: {
+          trace_version: 1,
+          invariant: m.invariant,
+          stage: "golden",
+          check: `golden/${name}`,
+          summary: m.summary,
+          seed,
+          path: null,
+          steps: plannedTrace(shown.steps, shown.replies, shown.index),
+          failing_step: shown.index,
+          difference: m.path === null ? null : placeText(m.path),
+          shrink: null,
+        },
+      },
+      checks: replies.length,
+      agreed: index,
+      coverage: true,
+    };
+  }
+  const r = checkRecovery(history, RECOVERY, name, seed, steps, replies);
+  return { finding: r.finding, checks: replies.length + (r.checked ? 2 : 0), agreed: replies.length, coverage: true };
+};
+
 export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
   const findings: Finding[] = [];
   const notes: string[] = [];
@@ -97,70 +210,21 @@ export const goldenStage = async (ctx: StageContext): Promise<StageOutcome> => {
       `srk: golden ${g.name} (${steps.length - restarts} lines, restarted ${restarts} times on its data directory)`,
     );
     const session = await ctx.target.open();
+    let history: History;
     try {
-      let planned: Awaited<ReturnType<typeof runPlanned>>;
-      try {
-        planned = await runPlanned(session, steps);
-      } catch (e) {
-        // A reply that breaks the wire protocol ends this session, not the stage: it becomes a
-        // finding with a trace up to that line, and the next session runs on a fresh process.
-        if (!(e instanceof PlannedBreak)) throw e;
-        ran++;
-        checks += e.index + 1;
-        for (let i = 0; i < e.index; i++) {
-          const s = steps[i];
-          if (s?.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(steps, i)), s.expected);
-        }
-        const at = `${g.name} ${lineOf(steps, e.index)} (${String(steps[e.index]?.request.id)})`;
-        findings.push({
-          invariant: null,
-          stage: "golden",
-          check: `golden/${g.name}`,
-          summary: `${at}: ${e.rule}: ${e.message}; raw: ${e.raw}`,
-          trace: breakTrace(e, steps, "golden", `golden/${g.name}`, "seed" in g ? g.seed : null),
-        });
-        continue;
-      }
-      const { replies, mismatch } = planned;
-      ran++;
-      const agreed = mismatch === null ? replies.length : mismatch.index;
-      checks += replies.length;
-      for (let i = 0; i < agreed; i++) {
-        const s = steps[i];
-        if (s?.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(steps, i)), s.expected);
-      }
-      ctx.coverage?.recordSession(steps.slice(0, agreed));
-      if (mismatch !== null) {
-        const refined = await refineMismatch(session, steps, mismatch.index, mismatch.mismatch);
-        const m = refined?.mismatch ?? mismatch.mismatch;
-        const shown = refined ?? { steps, replies, index: mismatch.index };
-        findings.push({
-          invariant: m.invariant,
-          stage: "golden",
-          check: `golden/${g.name}`,
-          summary: `${g.name} ${lineOf(steps, mismatch.index)} (${String(steps[mismatch.index]?.request.id)}): ${m.summary}`,
-          trace: {
-            trace_version: 1,
-            invariant: m.invariant,
-            stage: "golden",
-            check: `golden/${g.name}`,
-            summary: m.summary,
-            seed: "seed" in g ? g.seed : null,
-            path: null,
-            steps: plannedTrace(shown.steps, shown.replies, shown.index),
-            failing_step: shown.index,
-            difference: m.path === null ? null : placeText(m.path),
-            shrink: null,
-          },
-        });
-      } else {
-        const r = await goldenRecovery(session, g.name, "seed" in g ? g.seed : null, steps, replies);
-        if (r.checked) checks += 2;
-        if (r.finding !== null) findings.push(r.finding);
-      }
+      history = await driveGoldenSession(session, g.name, steps);
     } finally {
       await session.close();
     }
+    const judged = checkGoldenSession(history, g.name, "seed" in g ? g.seed : null, steps);
+    ran++;
+    checks += judged.checks;
+    for (let i = 0; i < judged.agreed; i++) {
+      const s = steps[i];
+      if (s?.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(steps, i)), s.expected);
+    }
+    if (judged.coverage) ctx.coverage?.recordSession(steps.slice(0, judged.agreed));
+    if (judged.finding !== null) findings.push(judged.finding);
   }
   if (wireMine) {
     const all = readWireSession(readFileSync(join(KIT_ROOT, WIRE_SESSION_PATH), "utf8"));

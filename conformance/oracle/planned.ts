@@ -9,7 +9,7 @@ import { normativePart, type ExpectedReply, type RejectedAt } from "../core/repl
 import type { Session } from "../driver/target.ts";
 import { compareReply, compareWorld, type Mismatch } from "./compare.ts";
 import { WireBreak } from "../core/driver-errors.ts";
-import type { History } from "../core/history.ts";
+import { exchangesOf, partOf, type History } from "../core/history.ts";
 import { Undrivable } from "../core/driver-errors.ts";
 
 /**
@@ -181,3 +181,34 @@ export const plannedTrace = (steps: readonly PlannedStep[], replies: readonly Re
     };
     return s.rejectedAt === undefined ? step : { ...step, model: { ...s.rejectedAt } };
   });
+
+/** What a checker reads from the record of one run of a plan (a part of a history). */
+export interface PlannedVerdict {
+  /** The replies recorded, in step order (up to the break, when there was one). */
+  readonly replies: readonly Reply[];
+  /** The break of the wire protocol the run ended with, as the driver met it, else null. */
+  readonly broken: PlannedBreak | null;
+  /** The first reply that differs from the plan (comparePlanned), else null. */
+  readonly mismatch: { readonly index: number; readonly mismatch: Mismatch } | null;
+}
+
+/**
+ * Judges the run of `steps` recorded as `part` of `history` (by runPlanned): the checker's side of
+ * a planned exchange, reading the history only. The first differing reply is the one runPlanned
+ * stopped after, since both compare with comparePlanned.
+ */
+export const judgePlanned = (history: History, part: string, steps: readonly PlannedStep[]): PlannedVerdict => {
+  const replies = exchangesOf(history, part).map((e) => e.reply);
+  const b = partOf(history, part).find((e) => e.kind === "break");
+  if (b !== undefined && b.kind === "break")
+    return {
+      replies,
+      broken: new PlannedBreak(new WireBreak(b.rule, b.message, b.raw), b.step, replies),
+      mismatch: null,
+    };
+  for (const [index, r] of replies.entries()) {
+    const m = comparePlanned(steps, index, r);
+    if (m !== null) return { replies, broken: null, mismatch: { index, mismatch: m } };
+  }
+  return { replies, broken: null, mismatch: null };
+};

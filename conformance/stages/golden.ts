@@ -27,8 +27,8 @@ import { guardsOf } from "../oracle/families.ts";
 import { refinedFromHistory, refineMismatch } from "../oracle/refine.ts";
 import {
   breakTrace,
-  comparePlanned,
   isRestart,
+  judgePlanned,
   opAt,
   PlannedBreak,
   plannedTrace,
@@ -42,11 +42,8 @@ import type { StageDefinition } from "./definition.ts";
 import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
 import { replayWireSession } from "../golden/wire-replay.ts";
 import { checkRecovery, driveRecovery, withRestarts } from "./golden-recovery.ts";
-import { exchangesOf, newHistory, partOf, type History } from "../core/history.ts";
+import { newHistory, type History } from "../core/history.ts";
 import type { Session } from "../driver/target.ts";
-import type { Reply } from "../../spec/wire/index.ts";
-import { WireBreak } from "../core/driver-errors.ts";
-import type { Mismatch } from "../oracle/compare.ts";
 import { readWireSession, WIRE_SESSION_PATH } from "../golden/wire-session.ts";
 import { opsOutside, sessionOps, wireStepOp, wireStepsFor } from "../golden/applicability.ts";
 
@@ -136,27 +133,24 @@ export const checkGoldenSession = (
   seed: number | null,
   steps: readonly PlannedStep[],
 ): GoldenVerdict => {
-  const replies = exchangesOf(history, TRANSCRIPT).map((e) => e.reply);
-  const broken = partOf(history, TRANSCRIPT).find((e) => e.kind === "break");
-  if (broken !== undefined && broken.kind === "break") {
-    const at = `${name} ${lineOf(steps, broken.step)} (${String(steps[broken.step]?.request.id)})`;
-    const b = new PlannedBreak(new WireBreak(broken.rule, broken.message, broken.raw), broken.step, replies);
+  const { replies, broken, mismatch } = judgePlanned(history, TRANSCRIPT, steps);
+  if (broken !== null) {
+    const at = `${name} ${lineOf(steps, broken.index)} (${String(steps[broken.index]?.request.id)})`;
     return {
       finding: {
         invariant: null,
         stage: "golden",
         check: `golden/${name}`,
-        summary: `${at}: ${b.rule}: ${b.message}; raw: ${b.raw}`,
-        trace: breakTrace(b, steps, "golden", `golden/${name}`, seed),
+        summary: `${at}: ${broken.rule}: ${broken.message}; raw: ${broken.raw}`,
+        trace: breakTrace(broken, steps, "golden", `golden/${name}`, seed),
       },
-      checks: broken.step + 1,
-      agreed: broken.step,
+      checks: broken.index + 1,
+      agreed: broken.index,
       coverage: false,
     };
   }
-  const index = replies.findIndex((r, i) => comparePlanned(steps, i, r) !== null);
-  if (index >= 0) {
-    const first = comparePlanned(steps, index, replies[index] as Reply) as Mismatch;
+  if (mismatch !== null) {
+    const { index, mismatch: first } = mismatch;
     const refined = refinedFromHistory(history, REFINE, steps, index, first);
     const m = refined?.mismatch ?? first;
     const shown = refined ?? { steps, replies, index };

@@ -47,6 +47,19 @@ export type HistoryEvent =
   | { readonly kind: "restart"; readonly part: string; readonly stop?: SentRequest }
   /** It could not be started again on its data directory: why. */
   | { readonly kind: "restart-failed"; readonly part: string; readonly reason: string; readonly stop?: SentRequest }
+  /**
+   * Files read from the data directory: where each of `markers` occurs (a description per marker
+   * found; none when it is in no file). `label` says what the driver scanned for.
+   */
+  | {
+      readonly kind: "scan";
+      readonly part: string;
+      readonly label: string;
+      readonly markers: readonly string[];
+      readonly found: readonly { readonly marker: string; readonly where: string }[];
+    }
+  /** The driver could not go on (no reply in time, the process ended): why. */
+  | { readonly kind: "stopped"; readonly part: string; readonly reason: string }
   /** A driver's pointer into its own parts (e.g. the probe its bisection settled on): no verdict. */
   | { readonly kind: "mark"; readonly part: string; readonly label: string; readonly value: number };
 

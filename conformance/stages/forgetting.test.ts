@@ -15,7 +15,8 @@ import type { Family } from "../oracle/families.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { WitnessBook } from "../verdicts/witnesses.ts";
 import { filesUnder, occurrences } from "./data-dir.ts";
-import { forgettingStage, markersFor } from "./forgetting.ts";
+import { checkForgetting, driveForgetting, forgettingStage, markersFor } from "./forgetting.ts";
+import { newHistory, type History } from "../core/history.ts";
 import type { StageContext } from "./types.ts";
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -143,5 +144,56 @@ describe("forgetting stage", () => {
     // No process is started: a command line that cannot run would otherwise make it inconclusive.
     const none = await forgettingStage(context(target("/nonexistent/implementation"), ["samskara", "advaita", "ripa"]));
     expect(none.verdict).toBe("not-applicable");
+  });
+});
+
+describe("the forgetting stage's checker reads the history alone", () => {
+  it("a scan that finds what must be gone is a finding; a marker never seen on disk makes no witness, and a note says so", {
+    timeout: 120_000,
+  }, async () => {
+    const t = target(KIT);
+    const session = await t.open();
+    const m = markersFor(1);
+    const history = newHistory("forgetting");
+    try {
+      await driveForgetting(session, m, true, history);
+    } finally {
+      await session.close();
+    }
+    const clean = checkForgetting(JSON.parse(JSON.stringify(history)) as History, 1, true, m, []);
+    expect(clean.outcome.verdict).toBe("pass");
+    expect(clean.witnessed).toEqual(["S-1", "S-5", "S-1", "S-5"]);
+    expect(history.events.filter((e) => e.kind === "scan").map((e) => (e.kind === "scan" ? e.label : ""))).toEqual([
+      "present:trace",
+      "gone:trace",
+      "present:guidance",
+      "gone:excised",
+      "gone:trace:restarted",
+      "gone:excised:restarted",
+    ]);
+
+    const leaked: History = {
+      unit: history.unit,
+      events: history.events.map((e) =>
+        e.kind === "scan" && e.label === "gone:trace:restarted"
+          ? { ...e, found: [{ marker: m.trace, where: `${m.trace} in trace.log at 0 (utf-8)` }] }
+          : e,
+      ),
+    };
+    const v = checkForgetting(leaked, 1, true, m, []);
+    expect(v.outcome.verdict).toBe("fail");
+    expect(v.outcome.findings.map((f) => [f.invariant, f.check])).toEqual([["S-1", "forgetting/trace"]]);
+    expect(v.outcome.findings[0]?.summary).toMatch(
+      /^after a restart on the same directory \(after distillation\), the data directory still holds/,
+    );
+    expect(v.witnessed).toEqual(["S-1", "S-5", "S-5"]);
+
+    const unseen: History = {
+      unit: history.unit,
+      events: history.events.map((e) => (e.kind === "scan" && e.label === "present:trace" ? { ...e, found: [] } : e)),
+    };
+    const u = checkForgetting(unseen, 1, true, m, []);
+    expect(u.witnessed).toEqual(["S-5", "S-5"]);
+    expect(u.outcome.notes.some((n) => n.startsWith("the trace marker was in no file after the act"))).toBe(true);
   });
 });

@@ -20,10 +20,12 @@
  */
 import { DOMAIN, digestOf, type Command, type JanmaManifest, type WorldView } from "../../spec/index.ts";
 import type { InvariantId } from "../../spec/catalog.ts";
-import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
+import type { TraceStep } from "../../spec/certificate.ts";
 import type { Reply } from "../../spec/wire/index.ts";
 import { initialWorld, view, type World } from "../../model/index.ts";
-import { describeDifference, firstDifferenceOf } from "../../properties/json-diff.ts";
+import { describeDifference, type Difference, firstDifferenceOf } from "../../properties/json-diff.ts";
+import { newHistory, partOf, type History, type SentRequest } from "../core/history.ts";
+import type { ExpectedReply } from "../core/reply.ts";
 import { normativePart } from "../core/reply.ts";
 import { attribute } from "../oracle/attribution.ts";
 import { expect1 } from "../oracle/model.ts";
@@ -79,92 +81,6 @@ const manifest = (pin: string): JanmaManifest => ({
 const ENVIRONMENT = { tools: [{ tool: "search", capabilities: ["fare.search", "fare.book"] }], grantable: ["fare.*"] };
 
 type Json = TraceStep["expected"];
-type Msg = { type: string; id: string; [k: string]: unknown };
-
-/** A reply that differs from the model's: the scans after it would prove nothing. */
-class Disagreement extends Error {}
-
-/** Drives the scripted commands, keeping the model's world in step and the trace of what was sent. */
-class Script {
-  private world: World = initialWorld();
-  private n = 0;
-  readonly steps: TraceStep[] = [];
-
-  constructor(
-    readonly ctx: StageContext,
-    readonly session: Session,
-    private readonly onFinding: (f: Finding) => void,
-  ) {}
-
-  get view(): WorldView {
-    return view(this.world);
-  }
-
-  private record(msg: Msg, expected: unknown, actual: Reply): void {
-    this.steps.push({
-      request: msg as unknown as TraceStep["request"],
-      expected: expected as Json,
-      actual: normativePart(actual) as Json,
-    });
-  }
-
-  async reset(): Promise<void> {
-    const msg: Msg = { type: "reset", id: `f${++this.n}` };
-    const r = await this.session.reply(msg);
-    this.record(msg, { ok: true, events: [] }, r);
-    if (!r.ok) throw new WireBreak("W-7.1", `reset was refused with ${r.error.code}`, JSON.stringify(r));
-    this.world = initialWorld();
-  }
-
-  /** Sends a command the model accepts; the implementation's reply must be the model's. */
-  async run(command: Command): Promise<void> {
-    const e = expect1(this.world, command);
-    if (!e.reply.ok)
-      throw new Error(
-        `runner bug: the forgetting stage's scripted ${command.op} is rejected by the reference model (${e.reply.error.code})`,
-      );
-    const msg: Msg = { type: "command", id: `f${++this.n}`, command };
-    const r = await this.session.reply(msg);
-    this.record(msg, e.reply, r);
-    const diff = firstDifferenceOf(e.reply, normativePart(r));
-    if (diff !== null) {
-      const d = describeDifference(diff, "$reply");
-      const invariant = attribute({
-        op: command.op,
-        modelRejected: null,
-        implRejected: r.ok ? null : { code: r.error.code, invariant: r.error.invariant },
-        path: r.ok ? { in: "reply", path: diff.path } : null,
-      });
-      this.onFinding(
-        this.finding(
-          invariant,
-          "forgetting/reply",
-          `the reply to the scripted ${command.op} differs from the model's (${d}), so the byte scans that follow would prove nothing`,
-          d,
-        ),
-      );
-      throw new Disagreement();
-    }
-    this.world = e.world;
-  }
-
-  finding(invariant: InvariantId | null, check: string, summary: string, difference: string | null): Finding {
-    const trace: PortableTrace = {
-      trace_version: 1,
-      invariant,
-      stage: "forgetting",
-      check,
-      summary,
-      seed: this.ctx.settings.seed,
-      path: null,
-      steps: [...this.steps],
-      failing_step: this.steps.length - 1,
-      difference,
-      shrink: null,
-    };
-    return { invariant, stage: "forgetting", check, summary, trace };
-  }
-}
 
 const agentOf = (v: WorldView) => {
   const a = v.agents[0];
@@ -270,85 +186,301 @@ const lifeCommands = (m: Markers, traceText: string) => ({
   }),
 });
 
-class ForgettingRun {
-  readonly findings: Finding[] = [];
-  readonly notes: string[] = [];
-  scans = 0;
-  witnessed = 0;
-  script: Script;
+const PART = "forgetting";
 
-  constructor(
-    readonly ctx: StageContext,
-    readonly session: Session,
-  ) {
-    this.script = new Script(ctx, session, (f) => this.report(f));
-  }
+/** The scans whose absence of markers the checker judges: what they prove, under which invariant and check. */
+const GONE: Readonly<
+  Record<string, { invariant: InvariantId; check: string; when: string; evidence: "trace" | "guidance" }>
+> = {
+  "gone:trace": { invariant: "S-1", check: "forgetting/trace", when: "after janma.distil", evidence: "trace" },
+  "gone:excised": {
+    invariant: "S-5",
+    check: "forgetting/excision",
+    when: "after samskara.excise",
+    evidence: "guidance",
+  },
+  "gone:trace:restarted": {
+    invariant: "S-1",
+    check: "forgetting/trace",
+    when: "after a restart on the same directory (after distillation)",
+    evidence: "trace",
+  },
+  "gone:excised:restarted": {
+    invariant: "S-5",
+    check: "forgetting/excision",
+    when: "after a restart on the same directory (after excision)",
+    evidence: "guidance",
+  },
+};
 
-  report(f: Finding): void {
-    this.findings.push(f);
-    this.ctx.progress.line(`srk: forgetting: ${f.check}: ${f.summary}`);
-  }
+/** How a command's reply differs from the model's, or null (what the driver needs to know to stop, and the checker reports). */
+const replyDifference = (expected: unknown, r: Reply): Difference | null =>
+  firstDifferenceOf(expected, normativePart(r));
 
-  /** Is `marker` somewhere under the data directory? (A sanity check: the later absence must mean something.) */
-  present(marker: string): boolean {
-    return occurrences(this.session.dataDir, marker).length > 0;
-  }
-
-  /**
-   * Scans for markers that must be gone: a finding under `invariant` if any is found, else a
-   * forgetting witness (when the content had been on disk before, `evidence`).
-   */
-  mustBeGone(markers: readonly string[], invariant: InvariantId, check: string, when: string, evidence: boolean): void {
-    for (const marker of markers) {
-      // The runner's own guarantee: the model's view never holds what must be forgotten.
-      if (JSON.stringify(this.script.view).includes(marker))
-        throw new Error(`runner bug: ${marker} is in the model's world view ${when}`);
-    }
-    this.scans++;
-    const found = markers.flatMap((m) => {
-      const o = occurrences(this.session.dataDir, m);
-      return o.length === 0 ? [] : [describeOccurrences(m, o)];
+/**
+ * The forgetting stage's driver: the scripted life (reset, mint, conceive, birth, act, withdraw,
+ * distil, and with samskara merge and excise) on one process, each command's expected reply the
+ * model's; byte scans of the data directory for the markers where the checker will need them (that
+ * they were on disk before they had to be gone, that they are gone after, also after a restart).
+ * It stops at a refused reset, at the first reply that differs from the model's (the scans after
+ * it would prove nothing), at a break of the wire protocol and when the implementation cannot be
+ * driven; everything is recorded in `history`.
+ */
+export const driveForgetting = async (
+  session: Session,
+  m: Markers,
+  samskara: boolean,
+  history: History,
+): Promise<void> => {
+  const events = history.events;
+  let world: World = initialWorld();
+  let n = 0;
+  const scan = (label: string, markers: readonly string[]): void => {
+    const found = markers.flatMap((marker) => {
+      const o = occurrences(session.dataDir, marker);
+      return o.length === 0 ? [] : [{ marker, where: describeOccurrences(marker, o) }];
     });
-    if (found.length > 0) {
-      this.report(
-        this.script.finding(
-          invariant,
-          check,
-          `${when}, the data directory still holds content that must be gone (W-7.2): ${found.join("; ")}`,
-          found.join("; "),
-        ),
-      );
-    } else if (evidence) {
-      this.ctx.witnesses.add(invariant, "forgetting");
-      this.witnessed++;
+    events.push({ kind: "scan", part: PART, label, markers, found });
+  };
+  const gone = (label: string, markers: readonly string[]): void => {
+    // The runner's own guarantee: the model's view never holds what must be forgotten.
+    for (const marker of markers)
+      if (JSON.stringify(view(world)).includes(marker))
+        throw new Error(`runner bug: ${marker} is in the model's world view ${GONE[label]?.when ?? label}`);
+    scan(label, markers);
+  };
+  /** Sends a request; false when the driver cannot go on (the reply breaks the protocol, or none came). */
+  const send = async (msg: SentRequest, expected: ExpectedReply): Promise<Reply | null> => {
+    const step = n++;
+    try {
+      const reply = await session.reply(msg);
+      events.push({ kind: "exchange", part: PART, step, request: msg, expected, reply });
+      return reply;
+    } catch (e) {
+      if (e instanceof WireBreak) {
+        events.push({ kind: "break", part: PART, step, rule: e.rule, message: e.message, raw: e.raw });
+        return null;
+      }
+      if (e instanceof Undrivable) {
+        events.push({ kind: "stopped", part: PART, reason: e.message });
+        return null;
+      }
+      throw e;
     }
+  };
+  const reset = async (): Promise<boolean> => {
+    const r = await send({ type: "reset", id: `f${n + 1}` }, { ok: true, events: [] });
+    if (r === null || !r.ok) return false;
+    world = initialWorld();
+    return true;
+  };
+  const run = async (command: Command): Promise<boolean> => {
+    const e = expect1(world, command);
+    if (!e.reply.ok)
+      throw new Error(
+        `runner bug: the forgetting stage's scripted ${command.op} is rejected by the reference model (${e.reply.error.code})`,
+      );
+    const r = await send({ type: "command", id: `f${n + 1}`, command }, e.reply);
+    if (r === null || replyDifference(e.reply, r) !== null) return false;
+    world = e.world;
+    return true;
+  };
+  const traceText = `${m.trace} window seat lisbon`;
+  const c = lifeCommands(m, traceText);
+  const v = () => view(world);
+  if (!(await reset()) || !(await run(c.mint()))) return;
+  for (const step of [c.conceive, c.birth, c.act]) if (!(await run(step(v())))) return;
+  scan("present:trace", [m.trace]);
+  for (const step of [c.withdraw, c.distil]) if (!(await run(step(v())))) return;
+  gone("gone:trace", [m.trace]);
+  let excised: string[] = [];
+  if (samskara) {
+    if (!(await run(c.merge(v())))) return;
+    scan("present:guidance", [m.guidance]);
+    if (!(await run(c.excise(v())))) return;
+    // Only content the model no longer shows must be gone (ids and digests stay in the excision record).
+    excised = [m.guidance, m.key].filter((x) => !JSON.stringify(v()).includes(x));
+    if (!excised.includes(m.guidance)) throw new Error("runner bug: the model still shows the excised guidance");
+    gone("gone:excised", excised);
   }
+  try {
+    await session.restart();
+  } catch (e) {
+    if (!(e instanceof Undrivable)) throw e;
+    events.push({ kind: "restart-failed", part: PART, reason: e.message });
+    events.push({ kind: "stopped", part: PART, reason: e.message });
+    return;
+  }
+  events.push({ kind: "restart", part: PART });
+  gone("gone:trace:restarted", [m.trace]);
+  if (samskara) gone("gone:excised:restarted", excised);
+};
+
+/** What the forgetting stage's checker decides from the history. */
+export interface ForgettingVerdict {
+  readonly outcome: StageOutcome;
+  /** The invariants each scan that was evidence witnessed (forgetting witnesses), in order. */
+  readonly witnessed: readonly InvariantId[];
 }
 
-const verdictOf = (run: ForgettingRun, reason: string | null): StageOutcome => {
-  if (run.findings.length > 0)
+/**
+ * The forgetting stage's checker, reading the history alone: a refused reset or a break of the
+ * wire protocol is a wire finding; the first reply that differs from the model's is a finding (the
+ * scenario stops there); each scan for markers that must be gone is a finding when one is found,
+ * else a witness when the marker had been seen on disk before (evidence); the notes say when a
+ * scan was no evidence and which markers were scanned for.
+ */
+export const checkForgetting = (
+  history: History,
+  seed: number,
+  samskara: boolean,
+  m: Markers,
+  notes: readonly string[],
+): ForgettingVerdict => {
+  const findings: Finding[] = [];
+  const out = [...notes];
+  const witnessed: InvariantId[] = [];
+  const steps: TraceStep[] = [];
+  let scans = 0;
+  let stop: string | null = null;
+  const onDisk = { trace: false, guidance: false };
+  const finding = (
+    invariant: InvariantId | null,
+    check: string,
+    summary: string,
+    difference: string | null,
+  ): Finding => ({
+    invariant,
+    stage: "forgetting",
+    check,
+    summary,
+    trace: {
+      trace_version: 1,
+      invariant,
+      stage: "forgetting",
+      check,
+      summary,
+      seed,
+      path: null,
+      steps: [...steps],
+      failing_step: steps.length - 1,
+      difference,
+      shrink: null,
+    },
+  });
+  let ended = false;
+  for (const e of partOf(history, PART)) {
+    if (ended) break;
+    if (e.kind === "exchange") {
+      steps.push({
+        request: e.request as unknown as TraceStep["request"],
+        expected: e.expected as Json,
+        actual: normativePart(e.reply) as Json,
+      });
+      if (e.request.type === "reset") {
+        if (!e.reply.ok) {
+          const message = `reset was refused with ${e.reply.error.code}`;
+          findings.push({ invariant: null, stage: "forgetting", check: "wire/W-7.1", summary: message, trace: null });
+          ended = true;
+        }
+        continue;
+      }
+      const diff = replyDifference(e.expected, e.reply);
+      if (diff !== null) {
+        const command = e.request["command"] as Command;
+        const d = describeDifference(diff, "$reply");
+        const invariant = attribute({
+          op: command.op,
+          modelRejected: null,
+          implRejected: e.reply.ok ? null : { code: e.reply.error.code, invariant: e.reply.error.invariant },
+          path: e.reply.ok ? { in: "reply", path: diff.path } : null,
+        });
+        findings.push(
+          finding(
+            invariant,
+            "forgetting/reply",
+            `the reply to the scripted ${command.op} differs from the model's (${d}), so the byte scans that follow would prove nothing`,
+            d,
+          ),
+        );
+        stop = "the scenario stopped at the disagreeing reply";
+        ended = true;
+      }
+    } else if (e.kind === "break") {
+      findings.push({ invariant: null, stage: "forgetting", check: `wire/${e.rule}`, summary: e.message, trace: null });
+      ended = true;
+    } else if (e.kind === "stopped") {
+      stop = `the implementation could not be driven: ${e.reason}`;
+      ended = true;
+    } else if (e.kind === "scan" && e.label === "present:trace") {
+      onDisk.trace = e.found.length > 0;
+      if (!onDisk.trace)
+        out.push(
+          "the trace marker was in no file after the act (trace held in memory only, or encoded): its absence after distillation is no evidence for S-1",
+        );
+    } else if (e.kind === "scan" && e.label === "present:guidance") {
+      onDisk.guidance = e.found.length > 0;
+      if (!onDisk.guidance)
+        out.push(
+          "the guidance marker was in no file after the merge (stored encoded?): its absence after excision is no evidence for S-5",
+        );
+    } else if (e.kind === "scan") {
+      const g = GONE[e.label];
+      if (g === undefined) throw new Error(`runner bug: an unknown scan ${e.label}`);
+      scans++;
+      if (e.found.length > 0) {
+        const where = e.found.map((f) => f.where).join("; ");
+        findings.push(
+          finding(
+            g.invariant,
+            g.check,
+            `${g.when}, the data directory still holds content that must be gone (W-7.2): ${where}`,
+            where,
+          ),
+        );
+      } else if (onDisk[g.evidence]) witnessed.push(g.invariant);
+    }
+  }
+  const complete = !ended && stop === null && partOf(history, PART).some((e) => e.kind === "restart");
+  if (complete) {
+    const excised = partOf(history, PART).find((e) => e.kind === "scan" && e.label === "gone:excised");
+    out.push(
+      `markers (seed ${seed}): trace ${m.trace}, guidance ${m.guidance}, key ${m.key}; scanned for after excision: ${samskara && excised?.kind === "scan" ? excised.markers.join(", ") : "(not applicable)"}`,
+    );
+  }
+  return { outcome: verdictOf(findings, scans, witnessed.length, out, stop), witnessed };
+};
+
+const verdictOf = (
+  findings: readonly Finding[],
+  scans: number,
+  witnessed: number,
+  notes: readonly string[],
+  reason: string | null,
+): StageOutcome => {
+  if (findings.length > 0)
     return outcome(
       "fail",
-      `${run.findings.length} forgetting check(s) failed${reason === null ? "" : `; then ${reason}`}`,
-      run.scans,
-      run.findings,
-      run.notes,
+      `${findings.length} forgetting check(s) failed${reason === null ? "" : `; then ${reason}`}`,
+      scans,
+      findings,
+      notes,
     );
-  if (reason !== null) return outcome("inconclusive", reason, run.scans, [], run.notes);
-  if (run.witnessed === 0)
+  if (reason !== null) return outcome("inconclusive", reason, scans, [], notes);
+  if (witnessed === 0)
     return outcome(
       "inconclusive",
       "no scan was evidence: the markers were never found on disk before they had to be gone",
-      run.scans,
+      scans,
       [],
-      run.notes,
+      notes,
     );
   return outcome(
     "pass",
-    `${run.scans} byte scans of the data directory found no trace or excised content`,
-    run.scans,
+    `${scans} byte scans of the data directory found no trace or excised content`,
+    scans,
     [],
-    run.notes,
+    notes,
   );
 };
 
@@ -362,7 +494,6 @@ export const forgettingStage = async (ctx: StageContext): Promise<StageOutcome> 
       0,
     );
   const m = markersFor(ctx.settings.seed);
-  const traceText = `${m.trace} window seat lisbon`;
   let session: Session;
   try {
     session = await ctx.target.open();
@@ -374,70 +505,19 @@ export const forgettingStage = async (ctx: StageContext): Promise<StageOutcome> 
       ]);
     throw e;
   }
-  const run = new ForgettingRun(ctx, session);
-  const s = run.script;
-  const c = lifeCommands(m, traceText);
-  if (!samskara)
-    run.notes.push(
-      "samskara is not in the profile: excision (S-5) is not applicable; only trace forgetting (S-1) is checked",
-    );
+  const notes = samskara
+    ? []
+    : ["samskara is not in the profile: excision (S-5) is not applicable; only trace forgetting (S-1) is checked"];
+  const history = newHistory(PART);
   try {
-    await s.reset();
-    await s.run(c.mint());
-    for (const step of [c.conceive, c.birth, c.act]) await s.run(step(s.view));
-    const traceOnDisk = run.present(m.trace);
-    if (!traceOnDisk)
-      run.notes.push(
-        "the trace marker was in no file after the act (trace held in memory only, or encoded): its absence after distillation is no evidence for S-1",
-      );
-    for (const step of [c.withdraw, c.distil]) await s.run(step(s.view));
-    run.mustBeGone([m.trace], "S-1", "forgetting/trace", "after janma.distil", traceOnDisk);
-    let guidanceOnDisk = false;
-    let excised: string[] = [];
-    if (samskara) {
-      await s.run(c.merge(s.view));
-      guidanceOnDisk = run.present(m.guidance);
-      if (!guidanceOnDisk)
-        run.notes.push(
-          "the guidance marker was in no file after the merge (stored encoded?): its absence after excision is no evidence for S-5",
-        );
-      await s.run(c.excise(s.view));
-      // Only content the model no longer shows must be gone (ids and digests stay in the excision record).
-      excised = [m.guidance, m.key].filter((x) => !JSON.stringify(s.view).includes(x));
-      if (!excised.includes(m.guidance)) throw new Error("runner bug: the model still shows the excised guidance");
-      run.mustBeGone(excised, "S-5", "forgetting/excision", "after samskara.excise", guidanceOnDisk);
-    }
-    await session.restart();
-    run.mustBeGone(
-      [m.trace],
-      "S-1",
-      "forgetting/trace",
-      "after a restart on the same directory (after distillation)",
-      traceOnDisk,
-    );
-    if (samskara)
-      run.mustBeGone(
-        excised,
-        "S-5",
-        "forgetting/excision",
-        "after a restart on the same directory (after excision)",
-        guidanceOnDisk,
-      );
-    run.notes.push(
-      `markers (seed ${ctx.settings.seed}): trace ${m.trace}, guidance ${m.guidance}, key ${m.key}; scanned for after excision: ${samskara ? excised.join(", ") : "(not applicable)"}`,
-    );
-    return verdictOf(run, null);
-  } catch (e) {
-    if (e instanceof Disagreement) return verdictOf(run, "the scenario stopped at the disagreeing reply");
-    if (e instanceof Undrivable) return verdictOf(run, `the implementation could not be driven: ${e.message}`);
-    if (e instanceof WireBreak) {
-      run.report({ invariant: null, stage: "forgetting", check: `wire/${e.rule}`, summary: e.message, trace: null });
-      return verdictOf(run, null);
-    }
-    throw e;
+    await driveForgetting(session, m, samskara, history);
   } finally {
     await session.close().catch(() => undefined);
   }
+  const v = checkForgetting(history, ctx.settings.seed, samskara, m, notes);
+  for (const id of v.witnessed) ctx.witnesses.add(id, "forgetting");
+  for (const f of v.outcome.findings) ctx.progress.line(`srk: forgetting: ${f.check}: ${f.summary}`);
+  return v.outcome;
 };
 
 /**

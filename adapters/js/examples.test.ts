@@ -236,8 +236,8 @@ const BUGS: Bug[] = [
     step: "ripa.mjs",
     what: "an effect is accepted under a stale authority token or from an execution that does not hold the epoch",
     file: "continuity.mjs",
-    line: "if (cmd.token !== authority.token || cmd.execution_id !== authority.holder) throw",
-    planted: "if (false) throw",
+    line: "if (cmd.token !== authority.token || cmd.execution_id !== authority.holder)\n    throw",
+    planted: "if (false)\n    throw",
     invariant: "I4",
     stage: "golden", // session-model-ripa, line 4 (OP-6.6.c1), sends an effect under the token a restart replaced
   },

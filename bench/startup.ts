@@ -11,6 +11,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { packKit } from "../conformance/package/pack.ts";
 import type { BenchContext } from "./context.ts";
 import { REPO_ROOT } from "./context.ts";
 import { evaluate, notMeasured, type Goal, type GoalSpec } from "./goals.ts";
@@ -45,19 +46,13 @@ const wallMs = (args: readonly string[], cwd: string): number => {
 
 export const runStartup = (ctx: BenchContext): StartupResult => {
   const dir = ctx.tmp("startup");
-  ctx.log("bench: startup: npm pack (builds dist/), unpacked beside the kit's node_modules");
-  const packed = JSON.parse(
-    execFileSync("npm", ["pack", "--json", "--pack-destination", dir], {
-      cwd: REPO_ROOT,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    }),
-  ) as { filename: string; entryCount: number; size: number }[];
-  const info = packed[0];
-  if (info === undefined) throw new Error("npm pack reported no tarball");
+  ctx.log(
+    "bench: startup: npm pack of a copy of the clone (builds dist/ there), unpacked beside the kit's node_modules",
+  );
+  const info = packKit(dir);
   const pkg = join(dir, "package");
   mkdirSync(pkg);
-  execFileSync("tar", ["-xzf", join(dir, info.filename), "-C", dir]);
+  execFileSync("tar", ["-xzf", info.tarball, "-C", dir]);
   symlinkSync(join(REPO_ROOT, "node_modules"), join(pkg, "node_modules"), "dir");
   const srk = join(pkg, "bin", "srk.mjs");
   const runs = ctx.quick ? 3 : 11;

@@ -10,7 +10,7 @@
  * Long (a pack, an install from the registry, a certification): run by `npm run test:long`,
  * which `.ci/run` runs after `npm test`.
  */
-import { execFileSync, spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -26,6 +26,7 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KIT_ROOT } from "../kit-root.ts";
 import { apiExamples, emptyProfileShim } from "./examples.ts";
+import { packKit } from "./pack.ts";
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const TSX = import.meta.resolve("tsx");
@@ -35,6 +36,7 @@ const BUNDLED = `${process.execPath} --import ${TSX} ${join(KIT_ROOT, "impl", "m
 let root = "";
 let project = "";
 let tarball = "";
+let kitCopy = "";
 let installSeconds = 0;
 const wrote: string[] = [];
 
@@ -68,15 +70,10 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "srk-package-"));
   project = join(root, "user-project");
   mkdirSync(project);
-  // `npm pack` runs prepack (the build into dist/) and postpack (dist/ removed from the clone again).
-  const packed = JSON.parse(
-    execFileSync(NPM, ["pack", "--json", "--pack-destination", root], {
-      cwd: KIT_ROOT,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    }),
-  ) as { filename: string }[];
-  tarball = join(root, packed[0]?.filename ?? "");
+  // `npm pack` runs prepack (the build into dist/) and postpack (dist/ removed), in a copy of the clone.
+  const packed = packKit(root);
+  kitCopy = packed.copy;
+  tarball = packed.tarball;
   writeFileSync(
     join(project, "package.json"),
     `${JSON.stringify({ name: "user-project", version: "1.0.0", private: true, type: "module" }, null, 2)}\n`,
@@ -93,8 +90,9 @@ afterAll(() => {
 });
 
 describe("the packed kit, installed into an empty project", () => {
-  it("left the kit's clone as it was: no dist/ after npm pack", () => {
+  it("packed from a copy, leaving the kit's clone as it was: no dist/ in either after npm pack", () => {
     expect(existsSync(join(KIT_ROOT, "dist"))).toBe(false);
+    expect(existsSync(join(kitCopy, "dist"))).toBe(false);
   });
 
   it("installed without building native code: no better-sqlite3, no compiled addon", () => {

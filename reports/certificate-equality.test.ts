@@ -19,38 +19,10 @@
  * A change meant to alter what a certification decides (a new golden line, a new check) changes the
  * sample; copy it over the fixture in the same commit and say why in its message.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./paths.ts";
+import { BEFORE_ISSUE_22 as BEFORE, comparable, type Json, readCertificate as read } from "./certificate-equality.ts";
 
-type Json = Record<string, unknown>;
-
-const read = (path: string): Json => JSON.parse(readFileSync(join(REPO_ROOT, path), "utf8")) as Json;
-
-const BEFORE = "reports/fixtures/sample-certificate-before-issue-22.json";
 const SAMPLE = "docs/examples/certificate/certificate.json";
-
-/** The certificate without what two certifications of the same commit and seed need not share. */
-const comparable = (c: Json): Json => {
-  const copy = structuredClone(c) as Json & {
-    kit: Json;
-    stages: (Json & { notes: string[] })[];
-    invariants: (Json & { witnesses: Json; reason: string })[];
-  };
-  delete copy["started_at"];
-  delete copy["duration_ms"];
-  delete copy.kit["spec_digest"];
-  for (const s of copy.stages) {
-    delete s["duration_ms"];
-    s.notes = s.notes.map((n) => n.replace(/ in \d+ s \(seed /, " in … s (seed "));
-  }
-  for (const i of copy.invariants) {
-    delete i.witnesses["crash_cuts"];
-    i.reason = i.reason.replace(/^\d+ witness\(es\)/, "… witness(es)");
-  }
-  return copy;
-};
 
 describe("the certificate is the same before and after the runner's redesign (issue 22)", () => {
   it("the sample certificate equals the one written before, field by field, times and crash-cut witness counts left out", () => {

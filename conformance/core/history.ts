@@ -63,23 +63,52 @@ export type HistoryEvent =
   /** A driver's pointer into its own parts (e.g. the probe its bisection settled on): no verdict. */
   | { readonly kind: "mark"; readonly part: string; readonly label: string; readonly value: number };
 
-export interface History {
-  /** The unit of the stage's work the history is of (a golden session's name, a run's seed). */
-  readonly unit: string;
-  readonly events: HistoryEvent[];
+/**
+ * What every stage-specific event has: its own `kind` (not one of HistoryEvent's) and the part it
+ * belongs to. A stage whose driver observes more than these events say (the raw bytes of a hostile
+ * line, a crash cut, an algebra digest) declares its own event types beside its driver and records
+ * them in a `History<ItsEvents>`: the shared vocabulary stays small, and each stage's observations
+ * are typed where they are made and judged. They must be plain JSON too.
+ */
+export interface StageEvent {
+  readonly kind: string;
+  readonly part: string;
 }
 
-export const newHistory = (unit: string): History => ({ unit, events: [] });
+/**
+ * The record of one unit of a stage's work. `X` is the stage's own event types, if any (see
+ * StageEvent); the common ones (exchanges, breaks, restarts, scans, stops, marks) are always allowed.
+ */
+export interface History<X extends StageEvent = never> {
+  /** The unit of the stage's work the history is of (a golden session's name, a run's seed). */
+  readonly unit: string;
+  readonly events: (HistoryEvent | X)[];
+}
+
+export const newHistory = <X extends StageEvent = never>(unit: string): History<X> => ({ unit, events: [] });
+
+type Exchange = Extract<HistoryEvent, { kind: "exchange" }>;
+type Mark = Extract<HistoryEvent, { kind: "mark" }>;
+/** A stage's own events never reuse a common kind (StageEvent), so the kind tells a mark. */
+const isMark = (e: HistoryEvent | StageEvent): e is Mark => e.kind === "mark";
 
 /** The exchanges of one part, in step order. */
-export const exchangesOf = (h: History, part: string): Extract<HistoryEvent, { kind: "exchange" }>[] =>
-  h.events.filter((e): e is Extract<HistoryEvent, { kind: "exchange" }> => e.kind === "exchange" && e.part === part);
+export const exchangesOf = <X extends StageEvent>(h: History<X>, part: string): Exchange[] =>
+  h.events.filter((e): e is Exchange => e.kind === "exchange" && e.part === part);
 
 /** The events of one part, in order. */
-export const partOf = (h: History, part: string): HistoryEvent[] => h.events.filter((e) => e.part === part);
+export const partOf = <X extends StageEvent>(h: History<X>, part: string): (HistoryEvent | X)[] =>
+  h.events.filter((e) => e.part === part);
+
+/** The events of one kind (a common one or a stage's own), in order. */
+export const eventsOf = <X extends StageEvent, K extends (HistoryEvent | X)["kind"]>(
+  h: History<X>,
+  kind: K,
+): Extract<HistoryEvent | X, { kind: K }>[] =>
+  h.events.filter((e): e is Extract<HistoryEvent | X, { kind: K }> => e.kind === kind);
 
 /** The value of a driver's mark, or undefined. */
-export const markOf = (h: History, part: string, label: string): number | undefined => {
-  for (const e of h.events) if (e.kind === "mark" && e.part === part && e.label === label) return e.value;
+export const markOf = <X extends StageEvent>(h: History<X>, part: string, label: string): number | undefined => {
+  for (const e of h.events) if (isMark(e) && e.part === part && e.label === label) return e.value;
   return undefined;
 };

@@ -42,6 +42,7 @@ import { CoverageBook } from "./oracle/transitions.ts";
 import { writeReports } from "./reporters/write.ts";
 import { prepareOutDir } from "./reporters/out-dir.ts";
 import { STAGE_RUNNERS } from "./stages/registry.ts";
+import { checkIgnoredShutdowns } from "./stages/shutdowns.ts";
 import { DEFAULT_EXHAUSTIVE_SCOPE } from "./stages/exhaustive-scope.ts";
 import { coverOf, scopeOf } from "./stages/scope-cover.ts";
 import { edgeCoverage } from "./oracle/abstract-edges.ts";
@@ -318,20 +319,9 @@ export const certify = async (o: CertifyOptions): Promise<CertifyResult> => {
             target.signal = o.signal;
           }
         }
-        // A process that answered `shutdown` and then had to be killed broke W-2.2; sessions close in
-        // `finally` blocks where a stage cannot say so, so it is added here, to the stage it ran in.
-        const ignored = target.takeIgnoredShutdowns();
-        const first = ignored[0];
-        if (first !== undefined) {
-          const summary = `${first.message}${ignored.length > 1 ? ` (${ignored.length} processes in this stage)` : ""}; raw: ${first.raw}`;
-          out = outcome(
-            out.verdict === "inconclusive" ? "inconclusive" : "fail",
-            out.verdict === "inconclusive" || out.verdict === "fail" ? out.reason : `W-2.2: ${first.message}`,
-            out.checks,
-            [...out.findings, { invariant: null, stage, check: `${stage}/W-2.2`, summary, trace: null }],
-            out.notes,
-          );
-        }
+        // W-2.2: a process that answered `shutdown` and then had to be killed, seen by the transport
+        // as the stage's sessions closed (stages/shutdowns.ts).
+        out = checkIgnoredShutdowns(stage, out, target.takeIgnoredShutdowns());
         record(stage, out, Date.now() - t0);
       }
     }

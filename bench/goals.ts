@@ -1,7 +1,10 @@
 /**
  * Goals: every goal is a ratio against a baseline measured in the same run (or, for growth, the
  * fitted log-log exponent, whose baseline is the smallest N), reported as met or short, and when
- * short by how much and why. Pure; tested in reports/bench.test.ts.
+ * short by how much and why. The one exception is a `rate`: a goal an issue states as an absolute
+ * rate (the model's steps/s, the exhaustive merge check's cases/s), for which nothing measured in
+ * the same run is a meaningful baseline; the report's load average says how much to trust it.
+ * Pure; tested in reports/bench.test.ts.
  */
 import { sig } from "./stats.ts";
 
@@ -17,8 +20,13 @@ export interface Quantity {
 export interface GoalSpec {
   readonly comparator: Comparator;
   readonly target: number;
-  /** What `ratio` is: measured ÷ baseline, a fitted exponent, or a speedup (baseline time ÷ measured time). */
-  readonly kind: "ratio" | "exponent" | "speedup";
+  /**
+   * What `ratio` is: measured ÷ baseline, a fitted exponent, a speedup (baseline time ÷ measured
+   * time), or a rate (the measured figure itself, in `unit`).
+   */
+  readonly kind: "ratio" | "exponent" | "speedup" | "rate";
+  /** The rate's unit (kind "rate" only), e.g. "steps/s". */
+  readonly unit?: string;
 }
 
 export type GoalStatus = "met" | "short" | "not measured";
@@ -42,7 +50,11 @@ export interface Goal {
 const symbol: Record<Comparator, string> = { ">=": "≥", "<=": "≤", ">": ">" };
 
 export const goalText = (g: GoalSpec): string =>
-  g.kind === "exponent" ? `exponent ${symbol[g.comparator]} ${g.target}` : `${symbol[g.comparator]} ${g.target}×`;
+  g.kind === "exponent"
+    ? `exponent ${symbol[g.comparator]} ${g.target}`
+    : g.kind === "rate"
+      ? `${symbol[g.comparator]} ${g.target.toLocaleString("en-US")} ${g.unit ?? "/s"}`
+      : `${symbol[g.comparator]} ${g.target}×`;
 
 export const meets = (ratio: number, g: GoalSpec): boolean =>
   g.comparator === ">=" ? ratio >= g.target : g.comparator === "<=" ? ratio <= g.target : ratio > g.target;
@@ -51,6 +63,12 @@ export const meets = (ratio: number, g: GoalSpec): boolean =>
 export const shortfall = (ratio: number, g: GoalSpec): string => {
   if (g.kind === "exponent") {
     return `exponent ${sig(ratio)} is ${sig(ratio - g.target)} above ${g.target}: the time grows about ${sig(10 ** ratio)}× per 10× N instead of at most ${sig(10 ** g.target)}×`;
+  }
+  if (g.kind === "rate") {
+    const unit = g.unit ?? "/s";
+    return g.comparator === "<="
+      ? `${sig(ratio)} ${unit} is ${sig(ratio - g.target)} above ${g.target.toLocaleString("en-US")} ${unit}`
+      : `${sig(ratio)} ${unit} is ${sig(g.target - ratio)} below ${g.target.toLocaleString("en-US")} ${unit} (${sig((ratio / g.target) * 100)}% of the goal; ${sig(g.target / ratio)}× faster would meet it)`;
   }
   if (g.comparator === ">") {
     return `${sig(ratio)}× is not above ${g.target}× (${ratio < g.target ? `${sig((g.target / ratio - 1) * 100)}% slower than the baseline` : "no faster than the baseline"})`;

@@ -22,6 +22,7 @@ import { openImplementation } from "../impl/api.ts";
 import { choicesArb, materialize, newMemory, type Choice } from "../properties/generators/commands.ts";
 import { compareRun, type CompareStats } from "../properties/differential.ts";
 import type { BenchContext } from "./context.ts";
+import { evaluate, notMeasured, type Goal, type GoalSpec } from "./goals.ts";
 import { rateFigure, sig, type Figure } from "./stats.ts";
 
 export interface Ad3Rate {
@@ -38,11 +39,23 @@ export interface Ad3Rate {
   readonly whole_space_s: number;
 }
 
+/** Where a generated model step's time goes, timed call by call over the same sequences (µs per step). */
+export interface ModelSplit {
+  /** `view(world)`: the world view the generator reads its next command from. */
+  readonly view_us: number;
+  /** `materialize`: the generator turning a choice into a command against that view. */
+  readonly materialize_us: number;
+  /** `transition`: the model's step itself (guards, state, digests). */
+  readonly transition_us: number;
+}
+
 export interface ModelResult {
   readonly sequences: number;
   readonly steps_per_sequence: number;
   readonly steps: number;
   readonly model_steps_per_s: Figure;
+  /** Absent from reports made before it was measured. */
+  readonly model_split?: ModelSplit;
   readonly differential_steps_per_s: Figure;
   readonly ad3: readonly Ad3Rate[];
 }
@@ -106,6 +119,34 @@ const modelRun = (choices: readonly Choice[]): number => {
   return choices.length;
 };
 
+/** One pass over the sequences with each part of a step timed on its own (the clock's cost is in the parts). */
+const modelSplit = (seqs: readonly (readonly Choice[])[]): ModelSplit => {
+  let viewMs = 0;
+  let materializeMs = 0;
+  let transitionMs = 0;
+  let steps = 0;
+  for (const choices of seqs) {
+    const mem = newMemory("mixed");
+    let world = initialWorld();
+    for (const c of choices) {
+      const t0 = performance.now();
+      const v = view(world);
+      const t1 = performance.now();
+      const command = materialize(v, mem, c);
+      const t2 = performance.now();
+      const r = transition(world, command);
+      const t3 = performance.now();
+      viewMs += t1 - t0;
+      materializeMs += t2 - t1;
+      transitionMs += t3 - t2;
+      steps++;
+      if (Result.isSuccess(r)) world = r.success.world;
+    }
+  }
+  const us = (ms: number): number => (ms * 1000) / steps;
+  return { view_us: us(viewMs), materialize_us: us(materializeMs), transition_us: us(transitionMs) };
+};
+
 export const runModel = (ctx: BenchContext): ModelResult => {
   const sequences = ctx.quick ? 2 : 6;
   const length = 120;
@@ -127,6 +168,7 @@ export const runModel = (ctx: BenchContext): ModelResult => {
     for (const c of seqs) compareRun(() => openImplementation({}), c, { stats });
     diff.push({ count: stats.steps, ms: performance.now() - t });
   }
+  const split = modelSplit(seqs);
   const ad3: Ad3Rate[] = [];
   for (const n of [7, 8]) {
     ctx.log(`bench: exhaustive merge order-independence, ${n} distillates`);
@@ -167,6 +209,7 @@ export const runModel = (ctx: BenchContext): ModelResult => {
     steps_per_sequence: length,
     steps,
     model_steps_per_s: rateFigure(model, "steps/s"),
+    model_split: split,
     differential_steps_per_s: rateFigure(diff, "steps/s"),
     ad3,
   };
@@ -176,3 +219,69 @@ export const describeAd3 = (a: Ad3Rate): string =>
   a.replay_checks_per_s === undefined
     ? `${a.distillates} distillates: ${sig(a.checks_per_s.median)} checks/s; all ${a.space.toLocaleString("en-US")} (orders × batchings) would take ${sig(a.whole_space_s)} s`
     : `${a.distillates} distillates: ${sig(a.checks_per_s.median)} checks/s by the walk (${sig(a.checks_per_s.median / a.replay_checks_per_s.median)}× replaying each case from genesis, ${sig(a.replay_checks_per_s.median)} checks/s); all ${a.space.toLocaleString("en-US")} (orders × batchings) take ${sig(a.whole_space_s)} s (npm run ad3:exhaustive)`;
+
+/** Issue 26's goals for the model, as it states them: absolute rates (see goals.ts, kind "rate"). */
+export const MODEL_GOALS = {
+  steps: {
+    name: "Model: generated steps/s (generate + transition), in process",
+    spec: { comparator: ">=", target: 50_000, kind: "rate", unit: "steps/s" },
+  },
+  ad3: {
+    name: "Exhaustive merge order-independence, 8 distillates: cases/s by the walk",
+    spec: { comparator: ">=", target: 20_000, kind: "rate", unit: "checks/s" },
+  },
+} as const satisfies Record<string, { name: string; spec: GoalSpec }>;
+
+export const modelGoals = (r: ModelResult): Goal[] => {
+  const steps = r.model_steps_per_s.median;
+  const sp = r.model_split;
+  const perStep = 1e6 / steps;
+  const splitText =
+    sp === undefined
+      ? "where a step's time goes was not measured in this report"
+      : (() => {
+          const parts = sp.view_us + sp.materialize_us + sp.transition_us;
+          const share = (x: number): string => `${sig((x / parts) * 100)}%`;
+          return `timed call by call, a step takes ${sig(sp.view_us)} µs in view(world) (${share(sp.view_us)}), ${sig(sp.materialize_us)} µs in materialize (${share(sp.materialize_us)}) and ${sig(sp.transition_us)} µs in transition (${share(sp.transition_us)}); the transitions alone would cap the rate at ${sig(1e6 / sp.transition_us)} steps/s, and the generator's view and command at ${sig(1e6 / (sp.view_us + sp.materialize_us))} steps/s`;
+        })();
+  const out: Goal[] = [
+    evaluate({
+      name: MODEL_GOALS.steps.name,
+      section: "model",
+      measured: {
+        value: steps,
+        unit: "steps/s",
+        label: `${r.sequences} generated sequences of ${r.steps_per_sequence} steps`,
+      },
+      baseline: null,
+      ratio: steps,
+      goal: MODEL_GOALS.steps.spec,
+      whenMet: `${sig(perStep)} µs per step; ${splitText}`,
+      whenShort: `${sig(perStep)} µs per step against the 20 µs the goal allows; ${splitText}`,
+    }),
+  ];
+  const eight = r.ad3.find((a) => a.distillates === 8);
+  if (eight === undefined)
+    out.push(notMeasured(MODEL_GOALS.ad3.name, "model", MODEL_GOALS.ad3.spec, "no 8-distillate run in this report"));
+  else
+    out.push(
+      evaluate({
+        name: MODEL_GOALS.ad3.name,
+        section: "model",
+        measured: {
+          value: eight.checks_per_s.median,
+          unit: "checks/s",
+          label: "the depth-first walk, slices of the space",
+        },
+        baseline:
+          eight.replay_checks_per_s === undefined
+            ? null
+            : { value: eight.replay_checks_per_s.median, unit: "checks/s", label: "each case replayed from genesis" },
+        ratio: eight.checks_per_s.median,
+        goal: MODEL_GOALS.ad3.spec,
+        whenMet: describeAd3(eight),
+        whenShort: `${describeAd3(eight)}: every case still merges the batches after the prefix it shares with the case before it`,
+      }),
+    );
+  return out;
+};

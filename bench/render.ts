@@ -33,7 +33,13 @@ const status = (g: Goal): string =>
   g.status === "met" ? "**met**" : g.status === "short" ? "**short**" : "**not measured**";
 const qty = (q: Goal["measured"]): string => (q === null ? "—" : `${sig(q.value)} ${q.unit} (${q.label})`);
 const ratio = (g: Goal): string =>
-  g.ratio === null ? "—" : g.goal.kind === "exponent" ? `exponent ${sig(g.ratio)}` : `${sig(g.ratio)}×`;
+  g.ratio === null
+    ? "—"
+    : g.goal.kind === "exponent"
+      ? `exponent ${sig(g.ratio)}`
+      : g.goal.kind === "rate"
+        ? "— (a rate)"
+        : `${sig(g.ratio)}×`;
 
 export const goalsTable = (goals: readonly Goal[]): string =>
   table(
@@ -279,6 +285,14 @@ const modelMd = (r: BenchReport): string => {
       ["What", "Median (min–max)"],
       [
         ["model: generate + transition", showFigure(x.model_steps_per_s)],
+        ...(x.model_split === undefined
+          ? []
+          : [
+              [
+                "the same steps timed call by call: view(world), materialize, transition",
+                `${sig(x.model_split.view_us)} µs, ${sig(x.model_split.materialize_us)} µs, ${sig(x.model_split.transition_us)} µs per step`,
+              ],
+            ]),
         [
           "differential: model + implementation in process (volatile storage), views compared every step",
           showFigure(x.differential_steps_per_s),

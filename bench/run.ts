@@ -41,7 +41,7 @@ import {
 import { DURABLE_GOAL, durableGoal, runDurable, type DurableResult } from "./durable.ts";
 import { notMeasured, type Goal } from "./goals.ts";
 import { GROWTH_GOALS, GROWTH_OPS, OP_LABELS, growthGoals, runGrowth, type GrowthResult } from "./growth.ts";
-import { runModel, type ModelResult } from "./model.ts";
+import { MODEL_GOALS, modelGoals, runModel, type ModelResult } from "./model.ts";
 import { renderMarkdown, renderReadmeBlock, goalsTable, spliceReadme } from "./render.ts";
 import { isError, type BenchReport, type Section, type SectionError } from "./report.ts";
 import { RUNNER_GOAL, runRunner, runnerGoal, type RunnerResult } from "./runner.ts";
@@ -83,6 +83,11 @@ export const goalsOf = (s: BenchReport["sections"]): Goal[] => {
     ...(isError(s.runner)
       ? [notMeasured(RUNNER_GOAL.name, "runner", RUNNER_GOAL.spec, why("runner overhead", s.runner))]
       : [runnerGoal(s.runner)]),
+    ...(isError(s.model)
+      ? [MODEL_GOALS.steps, MODEL_GOALS.ad3].map((g) =>
+          notMeasured(g.name, "model", g.spec, why("model", s.model as SectionError)),
+        )
+      : modelGoals(s.model)),
     ...(isError(s.digest)
       ? DIGEST_WORKLOADS.map((w) =>
           notMeasured(digestGoalName(w), "digest", DIGEST_GOAL_SPEC, why("digest", s.digest as SectionError)),

@@ -11,7 +11,7 @@ import { runDigest } from "../bench/digest.ts";
 import { evaluate, meets, notMeasured, shortfall } from "../bench/goals.ts";
 import { growthGoals, projectOp, runGrowth, type GrowthLevel, type GrowthResult } from "../bench/growth.ts";
 import { LOG_GOALS, logGoals, type LogResult } from "../bench/log.ts";
-import { batchesOf, nthPermutation, runModel } from "../bench/model.ts";
+import { batchesOf, MODEL_GOALS, modelGoals, nthPermutation, runModel, type ModelResult } from "../bench/model.ts";
 import {
   logLogChart,
   README_END,
@@ -133,6 +133,50 @@ describe("bench goals", () => {
     const nm = notMeasured("g", "s", { comparator: "<=", target: 0.2, kind: "exponent" }, "the section failed: boom");
     expect(nm).toMatchObject({ status: "not measured", met: false, ratio: null, note: "the section failed: boom" });
     expect(nm.goal.text).toBe("exponent ≤ 0.2");
+  });
+
+  it("a rate goal (stated absolutely by its issue) is met or short in its unit, with no ratio column", () => {
+    const spec = { comparator: ">=" as const, target: 50_000, kind: "rate" as const, unit: "steps/s" };
+    expect(meets(50_000, spec)).toBe(true);
+    expect(meets(49_999, spec)).toBe(false);
+    expect(shortfall(10_000, spec)).toBe(
+      "10,000 steps/s is 40,000 below 50,000 steps/s (20.0% of the goal; 5.00× faster would meet it)",
+    );
+    expect(notMeasured("m", "model", spec, "the model section failed: x").goal.text).toBe("≥ 50,000 steps/s");
+  });
+
+  it("the model goals: steps/s with where a step's time goes, and the 8-distillate walk's cases/s", () => {
+    const fig = (median: number, unit: string) => ({ median, min: median, max: median, runs: 5, unit });
+    const r: ModelResult = {
+      sequences: 6,
+      steps_per_sequence: 120,
+      steps: 720,
+      model_steps_per_s: fig(10_000, "steps/s"),
+      model_split: { view_us: 20, materialize_us: 10, transition_us: 70 },
+      differential_steps_per_s: fig(2_000, "steps/s"),
+      ad3: [
+        { distillates: 7, space: 322_560, checks_per_run: 7_680, checks_per_s: fig(1, "checks/s"), whole_space_s: 1 },
+        {
+          distillates: 8,
+          space: 5_160_960,
+          checks_per_run: 15_360,
+          checks_per_s: fig(40_000, "checks/s"),
+          replay_checks_per_s: fig(1_000, "checks/s"),
+          whole_space_s: 129,
+        },
+      ],
+    };
+    const [steps, ad3] = modelGoals(r);
+    expect(steps).toMatchObject({ name: MODEL_GOALS.steps.name, status: "short", ratio: 10_000 });
+    // 100 µs per step, split 20/10/70: the transitions alone cap the rate at 1e6/70 steps/s.
+    expect(steps?.note).toContain("100 µs per step against the 20 µs the goal allows");
+    expect(steps?.note).toContain("70.0 µs in transition (70.0%)");
+    expect(steps?.note).toContain("cap the rate at 14,286 steps/s");
+    expect(ad3).toMatchObject({ name: MODEL_GOALS.ad3.name, status: "met", ratio: 40_000 });
+    expect(ad3?.baseline?.value).toBe(1_000);
+    const fast = modelGoals({ ...r, model_steps_per_s: fig(60_000, "steps/s"), ad3: [] });
+    expect(fast[0]?.status).toBe("met");
+    expect(fast[1]).toMatchObject({ status: "not measured", note: "no 8-distillate run in this report" });
   });
 
   it("the durable, runner and sharding goals carry the measured reasons when short", () => {
@@ -337,6 +381,8 @@ describe("bench rendering", () => {
       for (const l of growth.result.levels) expect(l.data_dir_files.some((f) => f.length > 0)).toBe(true);
       expect(digest.result.workloads).toHaveLength(3);
       expect(model.ad3.map((a) => a.space)).toEqual([5040 * 64, 40320 * 128]);
+      expect(model.model_split?.transition_us).toBeGreaterThan(0);
+      expect(modelGoals(model).map((g) => g.name)).toEqual([MODEL_GOALS.steps.name, MODEL_GOALS.ad3.name]);
       const report: BenchReport = {
         bench_version: 1,
         generated_at: "2026-01-01T00:00:00.000Z",

@@ -8,9 +8,8 @@ import type { PortableTrace, TraceStep } from "../../spec/certificate.ts";
 import { normativePart, type ExpectedReply, type RejectedAt } from "../core/reply.ts";
 import type { Session } from "../driver/target.ts";
 import { compareReply, compareWorld, type Mismatch } from "./compare.ts";
-import { WireBreak } from "../core/driver-errors.ts";
+import { Undrivable, WireBreak } from "../core/driver-errors.ts";
 import { exchangesOf, partOf, type History } from "../core/history.ts";
-import { Undrivable } from "../core/driver-errors.ts";
 
 /**
  * A protocol violation in the reply to step `index` of a plan (a schema-invalid reply, a line that

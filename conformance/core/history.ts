@@ -85,6 +85,9 @@ export interface History<X extends StageEvent = never> {
   readonly events: (HistoryEvent | X)[];
 }
 
+/** A history of any stage, whatever its own event types: what code reading only the common events takes. */
+export type AnyHistory = History<StageEvent>;
+
 export const newHistory = <X extends StageEvent = never>(unit: string): History<X> => ({ unit, events: [] });
 
 type Exchange = Extract<HistoryEvent, { kind: "exchange" }>;

@@ -9,7 +9,7 @@ import { normativePart, type ExpectedReply, type RejectedAt } from "../core/repl
 import type { Session } from "../driver/target.ts";
 import { compareReply, compareWorld, type Mismatch } from "./compare.ts";
 import { Undrivable, WireBreak } from "../core/driver-errors.ts";
-import { exchangesOf, partOf, type History } from "../core/history.ts";
+import { eventsOf, exchangesOf, type AnyHistory } from "../core/history.ts";
 
 /**
  * A protocol violation in the reply to step `index` of a plan (a schema-invalid reply, a line that
@@ -102,7 +102,7 @@ const windowEnd = (steps: readonly PlannedStep[], start: number, size: number): 
  */
 /** Where a run of a plan records what it sent and got: a history and the part of it that the run is. */
 export interface Recording {
-  readonly history: History;
+  readonly history: AnyHistory;
   readonly part: string;
 }
 
@@ -196,10 +196,10 @@ export interface PlannedVerdict {
  * a planned exchange, reading the history only. The first differing reply is the one runPlanned
  * stopped after, since both compare with comparePlanned.
  */
-export const judgePlanned = (history: History, part: string, steps: readonly PlannedStep[]): PlannedVerdict => {
+export const judgePlanned = (history: AnyHistory, part: string, steps: readonly PlannedStep[]): PlannedVerdict => {
   const replies = exchangesOf(history, part).map((e) => e.reply);
-  const b = partOf(history, part).find((e) => e.kind === "break");
-  if (b !== undefined && b.kind === "break")
+  const b = eventsOf(history, "break").find((e) => e.part === part);
+  if (b !== undefined)
     return {
       replies,
       broken: new PlannedBreak(new WireBreak(b.rule, b.message, b.raw), b.step, replies),

@@ -20,7 +20,7 @@ import type { Session } from "../driver/target.ts";
 import { compareWorld, type Mismatch } from "./compare.ts";
 import { expect1 } from "./model.ts";
 import { comparePlanned, runPlanned, type PlannedStep, type Recording } from "./planned.ts";
-import { exchangesOf, markOf, type History } from "../core/history.ts";
+import { exchangesOf, markOf, type AnyHistory } from "../core/history.ts";
 
 export interface Refined {
   readonly mismatch: Mismatch;
@@ -167,7 +167,7 @@ export const refineMismatch = async (
  * settled on one (the mismatch could not be sharpened).
  */
 export const refinedFromHistory = (
-  history: History,
+  history: AnyHistory,
   part: string,
   steps: readonly PlannedStep[],
   index: number,

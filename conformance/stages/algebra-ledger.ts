@@ -1,26 +1,24 @@
 /**
- * The algebra stage's bookkeeping: findings (the first per check and invariant, later ones
+ * The algebra checker's bookkeeping: findings (the first per check and invariant, later ones
  * counted in a note so one systematic fault does not flood the certificate), witnesses, checks,
- * progress, the time budget, and the final outcome.
+ * the runs judged, why the stage stopped, and the final outcome. Pure: the checker fills it from a
+ * history; the stage reports its witnesses and findings to the context afterwards.
  */
 import type { InvariantId } from "../../spec/catalog.ts";
-import { outOfTime } from "./budget.ts";
-import { outcome, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { outcome, type Finding, type StageOutcome } from "./types.ts";
 
 export class AlgebraLedger {
   private readonly kept = new Map<string, Finding>();
   private readonly repeats = new Map<string, number>();
   private readonly witnessed = new Map<InvariantId, number>();
+  /** Every witness, in the order the checker counted it. */
+  readonly witnessOrder: InvariantId[] = [];
   readonly notes: string[] = [];
   checks = 0;
+  /** Runs judged. */
   done = 0;
   /** Why the stage stopped early without a verdict (time budget, an undrivable implementation). */
   stopped: string | null = null;
-
-  constructor(
-    private readonly ctx: StageContext,
-    private readonly total: number,
-  ) {}
 
   finding(f: Finding): void {
     const key = `${f.check}|${f.invariant ?? "wire"}`;
@@ -29,11 +27,10 @@ export class AlgebraLedger {
       return;
     }
     this.kept.set(key, f);
-    this.ctx.progress.line(`srk: algebra: ${f.invariant ?? "wire"} ${f.check}: ${f.summary.slice(0, 300)}`);
   }
 
   witness(id: InvariantId): void {
-    this.ctx.witnesses.add(id, "algebra");
+    this.witnessOrder.push(id);
     this.witnessed.set(id, (this.witnessed.get(id) ?? 0) + 1);
   }
 
@@ -43,20 +40,6 @@ export class AlgebraLedger {
 
   get findings(): Finding[] {
     return [...this.kept.values()];
-  }
-
-  /** One run finished. */
-  tick(): void {
-    this.done++;
-    const witnesses = [...this.witnessed.values()].reduce((a, b) => a + b, 0);
-    this.ctx.progress.tick(this.done, this.total, { witnesses, violations: this.kept.size });
-  }
-
-  /** False (and a reason recorded) once the time budget is spent. */
-  timeLeft(): boolean {
-    if (!outOfTime(this.ctx)) return true;
-    this.stopped = `the time budget ran out after ${this.done} of ${this.total} runs`;
-    return false;
   }
 
   result(passReason: string): StageOutcome {

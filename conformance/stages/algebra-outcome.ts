@@ -2,12 +2,15 @@
  * What a finished algebra run shows, on either side (model or implementation): the store after the
  * final replay and the replay claim (S-4), flattened into named fields so that two schedules can
  * be compared field by field. Which fields must agree is not assumed here: the stage asks the
- * model (the fields on which the model's own runs agree) and compares only those.
+ * model (the fields on which the model's own runs agree) and compares only those. Pure: the
+ * checkers read both sides from a history (the model's side of every planned script, the
+ * implementation's replies of every recorded run).
  */
 import type { LineageReplayClaim } from "../../spec/index.ts";
 import { firstDifference } from "../../properties/differential.ts";
-import { STORE_FIELDS, type WireRun } from "./algebra-wire.ts";
-import type { Script } from "./algebra-script.ts";
+import { STORE_FIELDS } from "./algebra-wire.ts";
+import type { Script, ScriptRequest } from "./algebra-script.ts";
+import type { ModelSide, RecordedRun } from "./algebra-history.ts";
 
 export type Outcome = Readonly<Record<string, unknown>>;
 
@@ -20,10 +23,10 @@ const claimOf = (events: unknown): Record<string, unknown> | null => {
   return e === undefined ? null : record(e["claim"]);
 };
 
-/** Index of the last `samskara.replay` command of a script. */
-export const replayIndex = (script: Script): number => {
-  for (let k = script.steps.length - 1; k >= 0; k--) {
-    const r = script.steps[k]?.request;
+/** Index of the last `samskara.replay` command of a script (or of a recorded run's steps). */
+export const replayIndex = (steps: readonly { readonly request: ScriptRequest }[]): number => {
+  for (let k = steps.length - 1; k >= 0; k--) {
+    const r = steps[k]?.request;
     if (r?.type === "command" && r.command.op === "samskara.replay") return k;
   }
   return -1;
@@ -38,26 +41,31 @@ const flatten = (store: unknown, claim: Record<string, unknown> | null): Outcome
   return out;
 };
 
-/** The model's outcome of a script: its last store query and the claim of its last replay. */
-export const modelOutcome = (script: Script): Outcome => {
+const notEnding = (label: string): Error =>
+  new Error(`algebra stage (runner bug): script ${label} does not end with a replay and a store query`);
+
+/** The model's side of a script (what the driver records of it): its last replay's and store query's expected replies. */
+export const modelSide = (script: Script): ModelSide => {
   const last = script.steps[script.steps.length - 1];
-  const replay = script.steps[replayIndex(script)];
-  if (
-    last === undefined ||
-    replay === undefined ||
-    !last.expected.ok ||
-    !replay.expected.ok ||
-    !("result" in last.expected)
-  ) {
-    throw new Error(`algebra stage (runner bug): script ${script.label} does not end with a replay and a store query`);
-  }
-  return flatten(last.expected.result, claimOf(replay.expected.events));
+  const replay = script.steps[replayIndex(script.steps)];
+  if (last === undefined || replay === undefined) throw notEnding(script.label);
+  return { label: script.label, replay: replay.expected, store: last.expected };
 };
 
-/** The implementation's outcome, or null when its final replay or store query was refused. */
-export const implOutcome = (run: WireRun): Outcome | null => {
-  const last = run.replies[run.replies.length - 1];
-  const replay = run.replies[replayIndex(run.script)];
+/** The model's outcome of a script, from its side: its last store query and the claim of its last replay. */
+export const modelOutcomeOf = (side: ModelSide): Outcome => {
+  const { replay, store } = side;
+  if (!store.ok || !replay.ok || !("result" in store)) throw notEnding(side.label);
+  return flatten(store.result, claimOf(replay.events));
+};
+
+/** The model's outcome of a script. */
+export const modelOutcome = (script: Script): Outcome => modelOutcomeOf(modelSide(script));
+
+/** The implementation's outcome of a recorded run, or null when its final replay or store query was refused. */
+export const implOutcome = (run: RecordedRun): Outcome | null => {
+  const last = run.steps[run.steps.length - 1]?.reply;
+  const replay = run.steps[replayIndex(run.steps)]?.reply;
   if (last === undefined || replay === undefined || !last.ok || !replay.ok) return null;
   return flatten(last.result, claimOf(replay.events));
 };
@@ -83,7 +91,7 @@ export const outcomeDifference = (a: Outcome, b: Outcome, fields: readonly strin
  * Where the implementation's replay claim contradicts its own store (S-4: the claim must describe
  * the chain it attests), or null. Used to explain a replay that differs from the model's.
  */
-export const claimContradiction = (run: WireRun): string | null => {
+export const claimContradiction = (run: RecordedRun): string | null => {
   const o = implOutcome(run);
   if (o === null) return null;
   const chain = Array.isArray(o["store.chain"]) ? (o["store.chain"] as unknown[]) : [];

@@ -1,9 +1,10 @@
 /**
- * Runs one algebra script over the wire and compares it, step by step, with the model: `reset`
- * (W-2.4) and a `world` query that must show the empty world, then every scripted request,
- * pipelined (the order is fixed by W-1.6, so the run stays deterministic). The first step whose
- * normative reply (W-9) differs from the model's is the run's mismatch, attributed to an
- * invariant by `attribute()` (D-035).
+ * One algebra script over the wire, driver and checkers apart (issue 22). The driver
+ * (`driveScript`) resets the implementation (W-2.4), queries the world, sends every scripted
+ * request pipelined and records the replies in the history; it judges nothing but whether it can
+ * go on. The checkers read a recorded run: `resetProblem` (the reset must empty the world) and
+ * `mismatchOf`, the first step whose normative reply (W-9) differs from the model's, attributed to
+ * an invariant by `attribute()` (D-035); `traceOf` makes a portable trace of the run.
  *
  * Store views are compared in root-cause order: `state` and `distillates` first, then the lineage
  * (`batches`, `chain`, `head`), then `excisions`, `quarantined`, `momentum`. Version ids are
@@ -18,8 +19,17 @@ import { normativePart } from "../core/reply.ts";
 import { attribute, type Place } from "../oracle/attribution.ts";
 import { describeDifference, type Difference, firstDifferenceOf, type JsonPath } from "../../properties/json-diff.ts";
 import type { Session } from "../driver/target.ts";
-import { WireBreak } from "../core/driver-errors.ts";
+import { Undrivable, WireBreak } from "../core/driver-errors.ts";
 import type { Phase, Script, ScriptStep } from "./algebra-script.ts";
+import {
+  type AlgebraHistory,
+  type AlgebraRequest,
+  type AlgebraStep,
+  emptyRequest,
+  type RecordedRun,
+  resetRequest,
+  runOf,
+} from "./algebra-history.ts";
 
 /** The order in which store fields are compared (see the header). */
 export const STORE_FIELDS = [
@@ -46,16 +56,6 @@ export interface Mismatch {
   /** For a command whose events differ: how the store (or world) queried right after it differs, if it does. */
   readonly after: string | null;
   readonly invariant: InvariantId;
-}
-
-export interface WireRun {
-  readonly script: Script;
-  /** The requests exactly as sent, ids included (reset and its check excluded: a trace starts on an empty directory). */
-  readonly requests: readonly Record<string, unknown>[];
-  readonly replies: readonly Reply[];
-  /** Normative parts of the replies (W-9), in order. */
-  readonly actual: readonly unknown[];
-  readonly mismatch: Mismatch | null;
 }
 
 /** How a reply differs from the model's: a line for a person, and where (data, for D-035). */
@@ -92,7 +92,7 @@ const eventsDifference = (expected: unknown, actual: unknown): ReplyDifference |
 };
 
 /** How a reply differs from the model's, or null; places name the field (events, store or world). */
-const replyDifference = (step: ScriptStep, reply: Reply): ReplyDifference | null => {
+const replyDifference = (step: Pick<ScriptStep, "request" | "expected">, reply: Reply): ReplyDifference | null => {
   const exp = step.expected;
   if (!exp.ok) throw new Error("algebra stage (runner bug): scripted steps are all accepted by the model");
   if (!reply.ok)
@@ -108,7 +108,7 @@ const replyDifference = (step: ScriptStep, reply: Reply): ReplyDifference | null
   return d === null ? null : { text: describeDifference(d, "$world"), place: { in: "world", path: d.path } };
 };
 
-const opBefore = (steps: readonly ScriptStep[], index: number): string => {
+const opBefore = (steps: readonly Pick<ScriptStep, "request">[], index: number): string => {
   for (let k = index; k >= 0; k--) {
     const r = steps[k]?.request;
     if (r?.type === "command") return r.command.op;
@@ -121,16 +121,14 @@ const opBefore = (steps: readonly ScriptStep[], index: number): string => {
  * queried right after the command, else the events; with the store difference when it decided.
  */
 const attributeAt = (
-  script: Script,
-  replies: readonly Reply[],
+  steps: readonly AlgebraStep[],
   index: number,
   difference: ReplyDifference,
 ): { readonly invariant: InvariantId; readonly after: string | null } => {
-  const step = script.steps[index];
-  const reply = replies[index];
-  if (step === undefined || reply === undefined)
-    throw new Error("algebra stage (runner bug): mismatch outside the run");
-  const op = opBefore(script.steps, index);
+  const step = steps[index];
+  if (step === undefined) throw new Error("algebra stage (runner bug): mismatch outside the run");
+  const reply = step.reply;
+  const op = opBefore(steps, index);
   if (!reply.ok)
     return {
       invariant: attribute({
@@ -141,11 +139,10 @@ const attributeAt = (
       }),
       after: null,
     };
-  const next = script.steps[index + 1];
-  const nextReply = replies[index + 1];
+  const next = steps[index + 1];
   const after =
-    step.request.type === "command" && next?.request.type === "query" && nextReply?.ok === true
-      ? replyDifference(next, nextReply)
+    step.request.type === "command" && next?.request.type === "query" && next.reply.ok
+      ? replyDifference(next, next.reply)
       : null;
   return {
     invariant: attribute({ op, modelRejected: null, implRejected: null, path: (after ?? difference).place }),
@@ -153,59 +150,98 @@ const attributeAt = (
   };
 };
 
+/**
+ * A checker: the run's first step whose normative reply (W-9) differs from the model's, attributed
+ * to an invariant (D-035), or null when every reply agreed.
+ */
+export const mismatchOf = (run: RecordedRun): Mismatch | null => {
+  for (const [index, step] of run.steps.entries()) {
+    const difference = replyDifference(step, step.reply);
+    if (difference === null) continue;
+    return {
+      index,
+      phase: step.phase,
+      op: opBefore(run.steps, index),
+      difference: difference.text,
+      ...attributeAt(run.steps, index, difference),
+    };
+  }
+  return null;
+};
+
 const EMPTY_WORLD = { tick: 0, roots_used: [], agents: [] };
 
 /**
- * Resets the implementation, checks the world is empty, sends the script and compares it.
- * Throws Undrivable (exit, hang) or WireBreak (protocol violation, or a reset that does not empty
- * the world: W-2.4).
+ * A checker: how the run's reset check breaks W-2.4 (a refused reset, or a world that is not empty
+ * after it), or null. The driver asks it too: after a broken reset the runs that follow prove nothing.
  */
-export const runScript = async (session: Session, script: Script, idPrefix: string): Promise<WireRun> => {
-  const requests = script.steps.map((s, k): Record<string, unknown> => ({ ...s.request, id: `${idPrefix}-${k + 1}` }));
-  const resetId = `${idPrefix}-reset`;
-  const emptyId = `${idPrefix}-empty`;
-  const sent = [
-    session.client.send({ type: "reset", id: resetId }),
-    session.client.send({ type: "query", id: emptyId, query: { name: "world" } }),
-    ...requests.map((r) => session.client.send(r as { type: string })),
-  ];
-  const outcomes = await Promise.all(sent);
-  const [reset, empty, ...rest] = outcomes.map((o, k) =>
-    session.check(
-      o,
-      k === 0
-        ? `reset ${resetId}`
-        : k === 1
-          ? `query ${emptyId}`
-          : `${String(requests[k - 2]?.["type"])} ${String(requests[k - 2]?.["id"])}`,
-    ),
-  );
-  if (reset === undefined || empty === undefined) throw new Error("algebra stage (runner bug): reset replies missing");
-  if (!reset.ok) throw new WireBreak("W-2.4", `reset was refused with ${refused(reset)}`, JSON.stringify(reset));
+export const resetProblem = (run: RecordedRun): string | null => {
+  const { reset, empty } = run;
+  if (reset === null || empty === null) return null;
+  if (!reset.ok) return `reset was refused with ${refused(reset)}`;
   const notEmpty = empty.ok ? firstDifference(EMPTY_WORLD, empty.result, "$world") : `refused with ${refused(empty)}`;
-  if (notEmpty !== null)
-    throw new WireBreak(
-      "W-2.4",
-      `after reset the world is not the empty world (${notEmpty.replace(": model ", ": expected ").replace(" vs impl ", " vs ")})`,
-      JSON.stringify(empty),
-    );
-  const actual = rest.map((r) => normativePart(r));
-  let mismatch: Mismatch | null = null;
-  for (const [index, step] of script.steps.entries()) {
-    const reply = rest[index];
-    if (reply === undefined) break;
-    const difference = replyDifference(step, reply);
-    if (difference === null) continue;
-    mismatch = {
-      index,
-      phase: step.phase,
-      op: opBefore(script.steps, index),
-      difference: difference.text,
-      ...attributeAt(script, rest, index, difference),
-    };
-    break;
+  return notEmpty === null
+    ? null
+    : `after reset the world is not the empty world (${notEmpty.replace(": model ", ": expected ").replace(" vs impl ", " vs ")})`;
+};
+
+/**
+ * The driver of one run: resets the implementation, queries the world (the checker wants it
+ * empty), then sends every scripted request, pipelined (the order is fixed by W-1.6, so the run
+ * stays deterministic), and records the replies under `part` (also the prefix of the request ids).
+ * The first outcome that is no reply (a break of the wire protocol, no reply in time, an exit) is
+ * recorded instead and ends the run. True when the driver can go on: every reply came and the
+ * reset emptied the world.
+ */
+export const driveScript = async (
+  session: Session,
+  script: Script,
+  part: string,
+  history: AlgebraHistory,
+): Promise<boolean> => {
+  const events = history.events;
+  events.push({ kind: "algebra-run", part, label: script.label });
+  const requests = script.steps.map((s, k): AlgebraRequest => ({ ...s.request, id: `${part}-${k + 1}` }));
+  const reset = resetRequest(part);
+  const empty = emptyRequest(part);
+  const outcomes = await Promise.all(
+    [reset, empty, ...requests].map((r) => session.client.send(r as unknown as { type: string })),
+  );
+  for (const [k, o] of outcomes.entries()) {
+    const step = k - 2;
+    const request = k === 0 ? reset : k === 1 ? empty : requests[step];
+    if (request === undefined) throw new Error("algebra stage (runner bug): a reply without its request");
+    let reply: Reply;
+    try {
+      reply = session.check(o, `${String(request["type"])} ${String(request["id"])}`);
+    } catch (e) {
+      if (e instanceof WireBreak) {
+        events.push({ kind: "break", part, step, rule: e.rule, message: e.message, raw: e.raw });
+        return false;
+      }
+      if (e instanceof Undrivable) {
+        events.push({ kind: "stopped", part, reason: e.message });
+        return false;
+      }
+      throw e;
+    }
+    const scripted = script.steps[step];
+    if (k === 0)
+      events.push({ kind: "exchange", part, step, request: reset, expected: { ok: true, events: [] }, reply });
+    else if (k === 1) events.push({ kind: "exchange", part, step, request: empty, expected: null, reply });
+    else if (scripted !== undefined)
+      events.push({
+        kind: "algebra-step",
+        part,
+        step,
+        phase: scripted.phase,
+        request: request as AlgebraRequest,
+        expected: scripted.expected,
+        reply,
+      });
   }
-  return { script, requests, replies: rest, actual, mismatch };
+  const run = runOf(history, part);
+  return run !== null && resetProblem(run) === null;
 };
 
 /** JSON values as the certificate schema types them (everything here came from or goes to JSON). */
@@ -213,7 +249,7 @@ const json = (x: unknown): TraceStep["expected"] => JSON.parse(JSON.stringify(x)
 
 /** A portable trace of a run: its requests with the model's and the implementation's normative replies. */
 export const traceOf = (
-  run: WireRun,
+  run: RecordedRun,
   f: {
     readonly invariant: InvariantId;
     readonly check: string;
@@ -230,11 +266,11 @@ export const traceOf = (
   summary: f.summary,
   seed: f.seed,
   path: null,
-  steps: run.requests.map(
-    (request, k): TraceStep => ({
-      request: json(request) as TraceStep["request"],
-      expected: json(run.script.steps[k]?.expected ?? null),
-      actual: run.actual[k] === undefined ? null : json(run.actual[k]),
+  steps: run.steps.map(
+    (s): TraceStep => ({
+      request: json(s.request) as TraceStep["request"],
+      expected: json(s.expected),
+      actual: json(normativePart(s.reply)),
     }),
   ),
   failing_step: f.failingStep,

@@ -3,7 +3,9 @@
  * must be order-independent; the kit's implementation passes with witnesses; mutants of it fail
  * under the right invariant: rounding and leader mutants (AD-3), an order-dependent tie-break
  * (AD-3, the cross-schedule check), a miscounted replay claim (S-4), excisions that keep empty
- * batches or the forgotten content (S-5).
+ * batches or the forgotten content (S-5). The checkers judge hand-built histories (an
+ * implementation that answers exactly as the model, then edited replies), and a recorded history
+ * survives JSON and is judged the same.
  */
 import { KIT_COMMAND_LINE, stageContext, disposedAfterAll } from "../test/stage-context.ts";
 import { join } from "node:path";
@@ -14,10 +16,14 @@ import { REPO_ROOT } from "../transport/local.ts";
 import { replayTrace } from "../replay.ts";
 import { materialize } from "../mutants/harness.ts";
 import { MUTANTS, type Mutant } from "../../properties/mutants/catalog.ts";
-import { algebraStage } from "./algebra.ts";
-import { agreedFields, modelOutcome } from "./algebra-outcome.ts";
+import type { Reply } from "../../spec/wire/index.ts";
+import { newHistory } from "../core/history.ts";
+import { algebraStage, driveAlgebra } from "./algebra.ts";
+import { checkAlgebra } from "./algebra-check.ts";
+import type { AlgebraEvent, AlgebraHistory } from "./algebra-history.ts";
+import { agreedFields, modelOutcome, modelSide } from "./algebra-outcome.ts";
 import { batchingsOf4, excisionCases, exhaustiveOrders, sampledSchedules } from "./algebra-schedules.ts";
-import { buildPrefix } from "./algebra-script.ts";
+import { buildPrefix, type Script } from "./algebra-script.ts";
 import type { StageOutcome } from "./types.ts";
 
 const target = disposedAfterAll();
@@ -110,6 +116,161 @@ describe("what the model shows to be order-independent", () => {
   });
 });
 
+/** A run as the driver records it, for an implementation that replies exactly as the model (then edited by a test). */
+const recordAsModel = (h: AlgebraHistory, part: string, script: Script): void => {
+  h.events.push({ kind: "algebra-run", part, label: script.label });
+  h.events.push({
+    kind: "exchange",
+    part,
+    step: -2,
+    request: { type: "reset", id: `${part}-reset` },
+    expected: { ok: true, events: [] },
+    reply: { type: "reply", id: `${part}-reset`, ok: true, events: [] },
+  });
+  h.events.push({
+    kind: "exchange",
+    part,
+    step: -1,
+    request: { type: "query", id: `${part}-empty`, query: { name: "world" } },
+    expected: null,
+    reply: {
+      type: "reply",
+      id: `${part}-empty`,
+      ok: true,
+      events: [],
+      result: { tick: 0, roots_used: [], agents: [] },
+    },
+  });
+  for (const [k, s] of script.steps.entries()) {
+    const id = `${part}-${k + 1}`;
+    const reply = { type: "reply", id, ...s.expected } as Reply;
+    h.events.push({
+      kind: "algebra-step",
+      part,
+      step: k,
+      phase: s.phase,
+      request: { ...s.request, id },
+      expected: s.expected,
+      reply,
+    });
+  }
+};
+
+/** A history of the 6 orders of 3 lives and one excision case, every reply the model's. */
+const modelHistory = (): AlgebraHistory => {
+  const h = newHistory<AlgebraEvent>("test");
+  const prefix = buildPrefix(3);
+  const scripts = exhaustiveOrders(3).map((s) => {
+    const b = prefix.fork();
+    for (const m of s.merges) b.merge(m);
+    return b.replay().build(s.label);
+  });
+  h.events.push({ kind: "algebra-plan", part: "algebra", seed: 7, runs: scripts.length + 2 });
+  const runs = scripts.map((_, k) => `algebra-n3-${k + 1}`);
+  h.events.push({ kind: "algebra-group", part: "algebra-n3", n: 3, runs, models: scripts.map(modelSide) });
+  for (const [k, s] of scripts.entries()) recordAsModel(h, runs[k] ?? "", s);
+  const p4 = buildPrefix(4);
+  const a = p4.fork().merge([0]).merge([1, 2]).merge([3]).excise("excision-1", [0]).replay().build("excise ob-1");
+  const never = p4.fork().merge([1, 2]).merge([3]).replay().build("never ob-1");
+  h.events.push({
+    kind: "algebra-excision",
+    part: "algebra-x1",
+    excising: "algebra-x1-a",
+    never: "algebra-x1-b",
+    models: [modelSide(a), modelSide(never)],
+  });
+  recordAsModel(h, "algebra-x1-a", a);
+  recordAsModel(h, "algebra-x1-b", never);
+  h.events.push({ kind: "algebra-violations", part: "algebra", violations: [] });
+  return h;
+};
+
+type Step = Extract<AlgebraEvent, { kind: "algebra-step" }>;
+const stepsOf = (h: AlgebraHistory, part: string): Step[] =>
+  h.events.filter((e): e is Step => e.kind === "algebra-step" && e.part === part);
+
+/** Replaces the implementation's `state` in the store replies of `part` from step `from` on (a wrong aggregate). */
+const corruptState = (h: AlgebraHistory, part: string, from: number): void => {
+  for (const e of stepsOf(h, part))
+    if (e.step >= from && e.request.type === "query" && e.request.query.name === "store" && e.reply.ok) {
+      const result = e.reply.result as Record<string, unknown>;
+      (e as { reply: Reply }).reply = { ...e.reply, result: { ...result, state: { entries: [] } } };
+    }
+};
+
+describe("the checkers, on a history", () => {
+  it("an implementation that replies as the model passes, with the witnesses, checks and notes of its runs", () => {
+    const v = checkAlgebra(modelHistory());
+    expect(v.outcome.verdict).toBe("pass");
+    expect(v.outcome.reason).toBe(
+      "6 merge schedules agreed with the model and with each other (AD-3), 8 replays agreed (S-4), 1 excisions equalled never merging (S-5)",
+    );
+    // 8 runs against the model, 5 comparisons within the group, 1 of the excision case
+    expect(v.outcome.checks).toBe(14);
+    expect(v.outcome.notes[0]).toMatch(/^AD-3 over 3 distillates: 6 schedules compared on store\.state, /);
+    expect(v.witnessed.filter((x) => x === "S-4")).toHaveLength(8);
+  });
+
+  it("AD-3 a run whose store after a merge differs from the model's: a merge finding, and the order finding on it", () => {
+    const h = modelHistory();
+    const merge = stepsOf(h, "algebra-n3-2").find((e) => e.phase === "merge" && e.request.type === "query");
+    corruptState(h, "algebra-n3-2", merge?.step ?? 0);
+    const v = checkAlgebra(h);
+    expect(v.outcome.verdict).toBe("fail");
+    expect(v.outcome.findings.map((f) => [f.invariant, f.check])).toEqual([
+      ["AD-3", "algebra/AD-3-merge"],
+      ["AD-3", "algebra/AD-3-order"],
+    ]);
+    const [m, order] = v.outcome.findings;
+    expect(m?.summary).toMatch(
+      /^n3 merges ob-1 \| ob-3 \| ob-2: step \d+ \(samskara\.merge\) differs from the model: \$world\.agents\.0\.store\.state/,
+    );
+    expect(order?.summary).toMatch(
+      /^merging the same 3 distillates under "n3 merges ob-1 \| ob-2 \| ob-3" and "n3 merges ob-1 \| ob-3 \| ob-2" gives different results: store\.state/,
+    );
+    // the order finding shows the run that deviates from the model, failing where it first did
+    expect(order?.trace?.failing_step).toBe(merge?.step);
+    expect(v.witnessed.filter((x) => x === "AD-3")).toHaveLength(5);
+  });
+
+  it("S-5 an excision that differs from never merging is a finding; a broken reset ends the stage", () => {
+    const h = modelHistory();
+    corruptState(h, "algebra-x1-a", 0);
+    const v = checkAlgebra(h);
+    expect(v.outcome.findings.map((f) => f.check)).toEqual(["algebra/AD-3-merge", "algebra/S-5-excision"]);
+    expect(v.outcome.findings[1]?.summary).toMatch(
+      /^"excise ob-1" differs from "never ob-1" \(the lineage that never had them\): /,
+    );
+    const r = modelHistory();
+    const reset = r.events.find((e) => e.kind === "exchange" && e.part === "algebra-n3-3" && e.step === -2);
+    if (reset?.kind === "exchange")
+      (reset as { reply: Reply }).reply = {
+        type: "reply",
+        id: "algebra-n3-3-reset",
+        ok: false,
+        error: { code: "INTERNAL", invariant: null, message: "no", definite: true },
+      };
+    const w = checkAlgebra(r);
+    expect(w.outcome.findings.map((f) => [f.check, f.summary])).toEqual([
+      ["wire/W-2.4", "reset was refused with INTERNAL/-"],
+    ]);
+    expect(w.done).toBe(2);
+  });
+
+  it("a spent budget and an undrivable run are inconclusive, with the runs done", () => {
+    const h = modelHistory();
+    const cut = h.events.findIndex((e) => e.part === "algebra-n3-4");
+    const budget = newHistory<AlgebraEvent>("test");
+    budget.events.push(...h.events.slice(0, cut), { kind: "algebra-budget", part: "algebra" });
+    const v = checkAlgebra(budget);
+    expect(v.outcome.verdict).toBe("inconclusive");
+    expect(v.outcome.reason).toBe("the time budget ran out after 3 of 8 runs");
+    const stopped = newHistory<AlgebraEvent>("test");
+    stopped.events.push(...h.events.slice(0, cut + 3), { kind: "stopped", part: "algebra-n3-4", reason: "it exited" });
+    expect(checkAlgebra(stopped).outcome.reason).toBe("the implementation could not be driven: it exited");
+  });
+});
+
 describe("profiles and undrivable implementations", () => {
   it("is not applicable without janma and samskara, and honours --only", async () => {
     const t = target(`${process.execPath} -e "process.exit(3)"`);
@@ -137,6 +298,19 @@ describe("the kit's implementation", () => {
     expect(ctx.witnesses.get("AD-3").algebra).toBeGreaterThanOrEqual(30);
     expect(ctx.witnesses.get("S-4").algebra).toBeGreaterThanOrEqual(40);
     expect(ctx.witnesses.get("S-5").algebra).toBeGreaterThanOrEqual(4);
+  }, 60_000);
+
+  it("a recorded history survives JSON and is judged the same", async () => {
+    const ctx = context(target(KIT));
+    const h = newHistory<AlgebraEvent>("json");
+    const cases = excisionCases(4, 0, 1)
+      .slice(0, 1)
+      .map((c, k) => ({ c, k }));
+    await driveAlgebra(ctx, { groups: [{ n: 3, schedules: exhaustiveOrders(3) }], cases }, h);
+    const v = checkAlgebra(h);
+    expect(v.outcome.verdict).toBe("pass");
+    expect(v.witnessed).toHaveLength(6 + 6 + 2 + 1);
+    expect(checkAlgebra(JSON.parse(JSON.stringify(h)) as AlgebraHistory)).toEqual(v);
   }, 60_000);
 
   it("is inconclusive when the time budget is already spent", async () => {

@@ -29,6 +29,14 @@
  * A mismatch with the model is attributed with `attribute()` (D-035); the check is named by the
  * phase of the step (prefix, merge, excision, replay). A scripted command the model rejects is a
  * runner bug and throws.
+ *
+ * Driver and checkers (issue 22). `driveAlgebra` runs the campaign and records a history
+ * (algebra-history.ts): each group and excision case with the model's side of its scripts, each
+ * run's requests, the model's expected replies and the implementation's, and where it had to stop
+ * (a break of the wire protocol, an undrivable implementation, a reset that did not empty the
+ * world, the time budget). It judges nothing: a mismatch does not stop a run (its requests are
+ * pipelined, and its trace shows every reply). The checkers (algebra-check.ts) read the history
+ * and decide the findings, notes, checks and witnesses; the stage drives, then checks.
  */
 import { owns } from "../shard/shard.ts";
 import { STAGE_CATALOG } from "../core/stage-catalog.ts";
@@ -37,15 +45,9 @@ import type { InvariantId } from "../../spec/catalog.ts";
 import type { Family } from "../oracle/families.ts";
 import type { Session } from "../driver/target.ts";
 import { outcome, Undrivable, WireBreak, type StageContext, type StageOutcome } from "./types.ts";
-import { AlgebraLedger } from "./algebra-ledger.ts";
-import {
-  agreedFields,
-  claimContradiction,
-  implOutcome,
-  modelOutcome,
-  outcomeDifference,
-  type Outcome,
-} from "./algebra-outcome.ts";
+import { type AlgebraEvent, type AlgebraHistory, OPEN_PART, STAGE_PART } from "./algebra-history.ts";
+import { checkAlgebra, fieldsOf } from "./algebra-check.ts";
+import { modelSide } from "./algebra-outcome.ts";
 import {
   batchingsOf4,
   describeMerges,
@@ -55,8 +57,10 @@ import {
   type ExcisionCase,
   type Schedule,
 } from "./algebra-schedules.ts";
-import { buildPrefix, type Phase, type ScriptBuilder } from "./algebra-script.ts";
-import { runScript, traceOf, type WireRun } from "./algebra-wire.ts";
+import { buildPrefix, type Script, type ScriptBuilder } from "./algebra-script.ts";
+import { driveScript } from "./algebra-wire.ts";
+import { outOfTime } from "./budget.ts";
+import { newHistory } from "../core/history.ts";
 
 const NEEDED: readonly Family[] = ["janma", "samskara"];
 const ALGEBRA: readonly InvariantId[] = ["AD-3", "S-4", "S-5"];
@@ -65,54 +69,15 @@ const SAMPLED_ORDERS = 10;
 const EXCISION_LIVES = 4;
 const SAMPLED_EXCISIONS = 2;
 
-const CHECK_OF_PHASE: Readonly<Record<Phase, string>> = {
-  prefix: "algebra/prefix",
-  merge: "algebra/AD-3-merge",
-  excise: "algebra/S-5-excision",
-  replay: "algebra/S-4-replay",
-};
-
 interface Group {
   readonly n: number;
   readonly schedules: readonly Schedule[];
 }
 
-/** Did the run agree with the model through its merges (a later replay mismatch is S-4's)? */
-const mergesAgreed = (run: WireRun): boolean => run.mismatch === null || run.mismatch.phase === "replay";
-
-/** Compares one run with the model: a finding for its first mismatch, else an S-4 witness (its replay agreed). */
-const judge = (led: AlgebraLedger, seed: number, run: WireRun): void => {
-  led.checks++;
-  const m = run.mismatch;
-  if (m === null) {
-    led.witness("S-4");
-    return;
-  }
-  const check = CHECK_OF_PHASE[m.phase];
-  const contradiction = m.phase === "replay" ? claimContradiction(run) : null;
-  const summary =
-    `${run.script.label}: step ${m.index + 1} (${m.op}) differs from the model: ${m.difference}` +
-    (m.after === null ? "" : `; the store right after it: ${m.after}`) +
-    (contradiction === null ? "" : `; the claim also contradicts the implementation's own store: ${contradiction}`);
-  led.finding({
-    invariant: m.invariant,
-    stage: "algebra",
-    check,
-    summary,
-    trace: traceOf(run, {
-      invariant: m.invariant,
-      check,
-      summary,
-      seed,
-      failingStep: m.index,
-      difference: m.difference,
-    }),
-  });
-};
-
-/** The run to show for a disagreement between two runs: the one that also deviates from the model, if any. */
-const culprit = (a: WireRun, b: WireRun): WireRun => (b.mismatch !== null || a.mismatch === null ? b : a);
-
+/**
+ * A runner bug, not a finding: the model's own runs of a group (or case) must agree on `needed`,
+ * else the scripts do not test what they claim. Asks the checker which fields agree.
+ */
 const requireFields = (fields: readonly string[], needed: string, what: string): void => {
   if (!fields.includes(needed))
     throw new Error(
@@ -120,65 +85,41 @@ const requireFields = (fields: readonly string[], needed: string, what: string):
     );
 };
 
-const mergeGroup = async (led: AlgebraLedger, session: Session, seed: number, g: Group): Promise<boolean> => {
+/** What the driver needs beside the session: the budget, and a tick after each run (progress). */
+interface Driving {
+  readonly session: Session;
+  readonly history: AlgebraHistory;
+  /** False once the time budget is spent (recorded: the driver starts no further run). */
+  readonly timeLeft: () => boolean;
+  readonly ran: () => void;
+}
+
+/** Runs one script; false when the driver cannot go on (recorded in the run's part). */
+const run = async (d: Driving, script: Script, part: string): Promise<boolean> => {
+  const going = await driveScript(d.session, script, part, d.history);
+  if (going) d.ran();
+  return going;
+};
+
+const driveGroup = async (d: Driving, g: Group): Promise<boolean> => {
   const prefix = buildPrefix(g.n);
   const scripts = g.schedules.map((s) => {
     const b = prefix.fork();
     for (const m of s.merges) b.merge(m);
     return b.replay().build(s.label);
   });
-  const fields = agreedFields(scripts.map(modelOutcome));
-  requireFields(fields, "store.state", `${g.n} lives`);
-  led.notes.push(
-    `AD-3 over ${g.n} distillates: ${scripts.length} schedules compared on ${fields.join(", ")} (the fields the model's schedules agree on)`,
-  );
-  let reference: { readonly run: WireRun; readonly outcome: Outcome } | null = null;
+  const models = scripts.map(modelSide);
+  requireFields(fieldsOf(models), "store.state", `${g.n} lives`);
+  const runs = scripts.map((_, k) => `algebra-n${g.n}-${k + 1}`);
+  d.history.events.push({ kind: "algebra-group", part: `algebra-n${g.n}`, n: g.n, runs, models });
   for (const [k, script] of scripts.entries()) {
-    if (!led.timeLeft()) return false;
-    const run = await runScript(session, script, `algebra-n${g.n}-${k + 1}`);
-    judge(led, seed, run);
-    led.tick();
-    const out = implOutcome(run);
-    if (out === null) continue; // a refused replay or store query is already a finding: the model accepted it
-    if (reference === null) {
-      reference = { run, outcome: out };
-      if (mergesAgreed(run)) led.witness("AD-3");
-      continue;
-    }
-    led.checks++;
-    const d = outcomeDifference(reference.outcome, out, fields);
-    if (d === null) {
-      if (mergesAgreed(run)) led.witness("AD-3");
-      continue;
-    }
-    const shown = culprit(reference.run, run);
-    const summary = `merging the same ${g.n} distillates under "${reference.run.script.label}" and "${script.label}" gives different results: ${d}`;
-    led.finding({
-      invariant: "AD-3",
-      stage: "algebra",
-      check: "algebra/AD-3-order",
-      summary,
-      trace: traceOf(shown, {
-        invariant: "AD-3",
-        check: "algebra/AD-3-order",
-        summary,
-        seed,
-        failingStep: shown.mismatch?.index ?? shown.requests.length - 1,
-        difference: d,
-      }),
-    });
+    if (!d.timeLeft()) return false;
+    if (!(await run(d, script, runs[k] ?? ""))) return false;
   }
   return true;
 };
 
-const excisionCase = async (
-  led: AlgebraLedger,
-  session: Session,
-  seed: number,
-  prefix: ScriptBuilder,
-  c: ExcisionCase,
-  k: number,
-): Promise<boolean> => {
+const driveExcision = async (d: Driving, prefix: ScriptBuilder, c: ExcisionCase, k: number): Promise<boolean> => {
   const a = prefix.fork();
   for (const m of c.batches) a.merge(m);
   const excising = a
@@ -193,42 +134,20 @@ const excisionCase = async (
     .build(
       `n${EXCISION_LIVES} merges ${remaining.length === 0 ? "none" : describeMerges(remaining)} (never merging the excised)`,
     );
-  const fields = agreedFields([modelOutcome(excising), modelOutcome(never)]);
-  requireFields(fields, "store.chain", `excision case ${c.label}`);
-  if (!led.timeLeft()) return false;
-  const ra = await runScript(session, excising, `algebra-x${k + 1}-a`);
-  judge(led, seed, ra);
-  led.tick();
-  if (!led.timeLeft()) return false;
-  const rb = await runScript(session, never, `algebra-x${k + 1}-b`);
-  judge(led, seed, rb);
-  led.tick();
-  const oa = implOutcome(ra);
-  const ob = implOutcome(rb);
-  if (oa === null || ob === null) return true;
-  led.checks++;
-  const d = outcomeDifference(ob, oa, fields);
-  if (d === null) {
-    if (ra.mismatch === null && rb.mismatch === null) led.witness("S-5");
-    return true;
-  }
-  const shown = rb.mismatch !== null && ra.mismatch === null ? rb : ra;
-  const summary = `"${c.label}" differs from "${never.label}" (the lineage that never had them): ${d}`;
-  led.finding({
-    invariant: "S-5",
-    stage: "algebra",
-    check: "algebra/S-5-excision",
-    summary,
-    trace: traceOf(shown, {
-      invariant: "S-5",
-      check: "algebra/S-5-excision",
-      summary,
-      seed,
-      failingStep: shown.mismatch?.index ?? shown.requests.length - 1,
-      difference: d,
-    }),
+  const models = [modelSide(excising), modelSide(never)] as const;
+  requireFields(fieldsOf(models), "store.chain", `excision case ${c.label}`);
+  const parts = [`algebra-x${k + 1}-a`, `algebra-x${k + 1}-b`] as const;
+  d.history.events.push({
+    kind: "algebra-excision",
+    part: `algebra-x${k + 1}`,
+    excising: parts[0],
+    never: parts[1],
+    models,
   });
-  return true;
+  if (!d.timeLeft()) return false;
+  if (!(await run(d, excising, parts[0]))) return false;
+  if (!d.timeLeft()) return false;
+  return run(d, never, parts[1]);
 };
 
 /** The whole campaign, before sharding: the merge groups, then the excision cases. */
@@ -265,11 +184,59 @@ const campaignOf = (ctx: StageContext): Campaign | StageOutcome => {
   return { allGroups, allCases };
 };
 
+/**
+ * The algebra stage's driver: this shard's merge groups, then its excision cases, on one process,
+ * recorded in `history`. It stops at the first run that breaks the wire protocol, cannot be driven
+ * or whose reset does not empty the world, and when the time budget is spent; then it records the
+ * wire violations the session saw. `ran` is called after each run that went through (progress).
+ */
+export const driveAlgebra = async (
+  ctx: StageContext,
+  campaign: { readonly groups: readonly Group[]; readonly cases: readonly { c: ExcisionCase; k: number }[] },
+  history: AlgebraHistory,
+  ran: () => void = () => undefined,
+): Promise<void> => {
+  const { groups, cases } = campaign;
+  const events = history.events;
+  const total = groups.reduce((n, g) => n + g.schedules.length, 0) + 2 * cases.length;
+  events.push({ kind: "algebra-plan", part: STAGE_PART, seed: ctx.settings.seed, runs: total });
+  const timeLeft = (): boolean => {
+    if (!outOfTime(ctx)) return true;
+    events.push({ kind: "algebra-budget", part: STAGE_PART });
+    return false;
+  };
+  if (!timeLeft()) return;
+  let session: Session;
+  try {
+    session = await ctx.target.open();
+  } catch (e) {
+    if (e instanceof Undrivable) events.push({ kind: "stopped", part: OPEN_PART, reason: e.message });
+    else if (e instanceof WireBreak)
+      events.push({ kind: "break", part: OPEN_PART, step: 0, rule: e.rule, message: e.message, raw: e.raw });
+    else throw e;
+    return;
+  }
+  try {
+    const d: Driving = { session, history, timeLeft, ran };
+    let going = true;
+    for (const g of groups) if (going) going = await driveGroup(d, g);
+    const prefix = cases.length > 0 && going ? buildPrefix(EXCISION_LIVES) : null;
+    for (const { c, k } of cases) if (going && prefix !== null) going = await driveExcision(d, prefix, c, k);
+  } finally {
+    await session.close().catch(() => undefined);
+  }
+  // Violations that still produced a reply (e.g. replies out of order, W-1.6): the checker reports them.
+  events.push({
+    kind: "algebra-violations",
+    part: STAGE_PART,
+    violations: session.client.violations.map((v) => ({ rule: v.rule, message: v.message })),
+  });
+};
+
 export const algebraStage = async (ctx: StageContext): Promise<StageOutcome> => {
   const campaign = campaignOf(ctx);
   if ("verdict" in campaign) return campaign;
   const { allGroups, allCases } = campaign;
-  const seed = ctx.settings.seed;
   // Shard units (D-038): each merge group (its schedules are compared with each other, so a group
   // stays whole), then each excision case.
   const groups = allGroups.filter((_, k) => owns(ctx.shard, "algebra", k));
@@ -277,30 +244,25 @@ export const algebraStage = async (ctx: StageContext): Promise<StageOutcome> => 
   const cases = allCases.map((c, k) => ({ c, k })).filter(({ k }) => owns(ctx.shard, "algebra", allGroups.length + k));
   // A shard that owns none of them does not get here: the shard gate (shard-gate.ts) asks `algebra.shard`.
   const total = groups.reduce((n, g) => n + g.schedules.length, 0) + 2 * cases.length;
-  const ledger = new AlgebraLedger(ctx, total);
-  let session: Session | null = null;
-  try {
-    if (!ledger.timeLeft()) return ledger.result("");
-    session = await ctx.target.open();
-    let going = true;
-    for (const g of groups) if (going) going = await mergeGroup(ledger, session, seed, g);
-    const prefix = cases.length > 0 && going ? buildPrefix(EXCISION_LIVES) : null;
-    for (const { c, k } of cases)
-      if (going && prefix !== null) going = await excisionCase(ledger, session, seed, prefix, c, k);
-  } catch (e) {
-    if (e instanceof Undrivable) ledger.stopped = `the implementation could not be driven: ${e.message}`;
-    else if (e instanceof WireBreak)
-      ledger.finding({ invariant: null, stage: "algebra", check: `wire/${e.rule}`, summary: e.message, trace: null });
-    else throw e;
-  } finally {
-    await session?.close().catch(() => undefined);
-  }
-  // Violations that still produced a reply (e.g. replies out of order, W-1.6) are breaks too.
-  for (const v of session?.client.violations ?? [])
-    ledger.finding({ invariant: null, stage: "algebra", check: `wire/${v.rule}`, summary: v.message, trace: null });
-  return ledger.result(
-    `${ledger.witnesses("AD-3")} merge schedules agreed with the model and with each other (AD-3), ${ledger.witnesses("S-4")} replays agreed (S-4), ${ledger.witnesses("S-5")} excisions equalled never merging (S-5)`,
-  );
+  const history = newHistory<AlgebraEvent>(`algebra-${ctx.settings.seed}`);
+  // Progress only: the checker's counts over the history so far, at most every 2 s (a full check
+  // takes tens of milliseconds; a display needs no more).
+  let runs = 0;
+  let counted = { at: 0, witnesses: 0, violations: 0 };
+  const ran = (): void => {
+    runs++;
+    if (Date.now() - counted.at >= 2_000 || runs === total) {
+      const v = checkAlgebra(history);
+      counted = { at: Date.now(), witnesses: v.witnessed.length, violations: v.violations };
+    }
+    ctx.progress.tick(runs, total, { witnesses: counted.witnesses, violations: counted.violations });
+  };
+  await driveAlgebra(ctx, { groups, cases }, history, ran);
+  const v = checkAlgebra(history);
+  for (const id of v.witnessed) ctx.witnesses.add(id, "algebra");
+  for (const f of v.outcome.findings)
+    ctx.progress.line(`srk: algebra: ${f.invariant ?? "wire"} ${f.check}: ${f.summary.slice(0, 300)}`);
+  return v.outcome;
 };
 
 /** The algebra stage: one unit per merge group (its schedules are compared with each other), then one per excision case. */

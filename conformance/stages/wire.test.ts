@@ -3,6 +3,7 @@
  * (conformance/test/fixtures/wire-fake.mjs) that is right everywhere, or wrong in exactly one way
  * (`--flaw`): the stage must fail with the check of that rule, name the data directory when the
  * fake writes there, report a crash as a W-4 finding naming the line, and end inconclusive on a hang.
+ * The checkers are also tested on their own, on a recorded history edited by hand (issue 22).
  */
 import { afterAll, describe, expect, it } from "vitest";
 import type { HelloResult } from "../../spec/wire/index.ts";
@@ -11,8 +12,10 @@ import { Target } from "../driver/target.ts";
 import { REPO_ROOT } from "../transport/local.ts";
 import { WitnessBook } from "../verdicts/witnesses.ts";
 import type { StageContext, StageOutcome } from "./types.ts";
-import { runPass, wireStage } from "./wire.ts";
+import { checkPass, checkWire, driveWire, pipelinedNeedsRerun, runPass, wireStage } from "./wire.ts";
 import { buildCatalog, judge, matches, repliesExpected } from "./wire-catalog.ts";
+import { newHistory } from "../core/history.ts";
+import { bytesOf, type WireEvent, type WireHistory } from "./wire-history.ts";
 
 const HELLO: HelloResult = {
   implementation: { name: "fake", version: "0" },
@@ -217,5 +220,176 @@ describe("wireStage", () => {
     expect(o.reason).toMatch(
       new RegExp(`^line ${lineOf("nesting 65 deep")} \\(nesting 65 deep.*no reply within 1500 ms`),
     );
+  });
+});
+
+describe("the wire stage's checkers read the history alone", () => {
+  const catalog = buildCatalog();
+  type Batch = Extract<WireEvent, { kind: "wire-batch" }>;
+  const edit = (
+    h: WireHistory,
+    f: (e: WireEvent | WireHistory["events"][number]) => WireHistory["events"][number],
+  ) => ({
+    unit: h.unit,
+    events: h.events.map(f),
+  });
+  const batchOf = (h: WireHistory): Batch => {
+    const b = h.events.find((e): e is Batch => e.kind === "wire-batch");
+    if (b === undefined) throw new Error("no batch");
+    return b;
+  };
+
+  it("judges a recorded history the same after a JSON round trip, and an edited one as broken", {
+    timeout: 120_000,
+  }, async () => {
+    const history = newHistory<WireEvent>("wire");
+    await driveWire(context(`${process.execPath} --import tsx impl/main.ts`), catalog, history);
+    // One pass (nothing asked for the line-by-line one): setup, world, data directory, one batch, data directory, world.
+    expect(history.events.map((e) => e.kind)).toEqual([
+      "exchange",
+      "exchange",
+      "wire-dir",
+      "wire-batch",
+      "wire-dir",
+      "exchange",
+    ]);
+    expect(pipelinedNeedsRerun(history, catalog)).toBe(false);
+    const batch = batchOf(history);
+    expect(bytesOf(batch.bytes).equals(Buffer.concat(catalog.map((c) => c.line)))).toBe(true);
+    const live = checkWire(history, catalog);
+    expect(live.verdict).toBe("pass");
+    expect(live.checks).toBe(catalog.length + 3); // the count, every line, the data directory, the world
+    const copy = JSON.parse(JSON.stringify(history)) as WireHistory;
+    expect(checkWire(copy, catalog)).toEqual(live);
+
+    // A file added to the data directory after the catalog, and a world query after it that differs.
+    const changed = edit(copy, (e) =>
+      e.kind === "wire-dir" && e.label === "after"
+        ? { ...e, entries: [...e.entries, ["junk.log", "0".repeat(64)] as const] }
+        : e.kind === "exchange" && e.step === 2 && e.reply.ok
+          ? { ...e, reply: { ...e.reply, result: { changed: true } } }
+          : e,
+    );
+    const o = checkWire(changed, catalog);
+    expect(o.verdict).toBe("fail");
+    expect(o.checks).toBe(live.checks);
+    expect(o.findings.map((f) => f.summary)).toEqual([
+      "the data directory changed during the hostile-input catalog (pipelined): added junk.log; input, however hostile, must not change it (W-4)",
+      expect.stringMatching(
+        /^the world changed during the hostile-input catalog \(pipelined\), which was all refused or read-only: /,
+      ),
+    ]);
+
+    // The reply to line 1 swapped for another: a finding naming the line, under its rule.
+    const wrong = edit(copy, (e) => {
+      if (e.kind !== "wire-batch") return e;
+      const [first, ...rest] = e.replies;
+      if (first === undefined || first.ok) throw new Error("line 1 is refused");
+      return { ...e, replies: [{ ...first, error: { ...first.error, code: "BAD_JSON" } }, ...rest] };
+    });
+    expect(checkWire(wrong, catalog).findings.map((f) => [f.check, f.summary])).toEqual([
+      [
+        "wire/W-1.4",
+        `line 1 (${catalog[0]?.label}): expected LINE_TOO_LONG with id null (definite, invariant null), got BAD_JSON with id null`,
+      ],
+    ]);
+
+    // A reply missing: the replies cannot be matched, so the driver would send the catalog line by line.
+    const short = edit(copy, (e) => (e.kind === "wire-batch" ? { ...e, replies: e.replies.slice(1) } : e));
+    expect(pipelinedNeedsRerun(short, catalog)).toBe(true);
+    expect(checkPass(short, catalog, "pipelined").batchProblem?.check).toBe("wire/W-1.6");
+  });
+
+  it("keeps a pipelined crash as a note when the line-by-line pass names the line, and says what was not sent", () => {
+    const n = catalog.length;
+    const setup = (part: "pipelined" | "sequential"): WireHistory["events"] => [
+      {
+        kind: "exchange",
+        part,
+        step: 0,
+        request: { type: "command", id: "wire-setup-mint" },
+        expected: null,
+        reply: { type: "reply", id: "wire-setup-mint", ok: true, events: [], result: null },
+      },
+      {
+        kind: "exchange",
+        part,
+        step: 1,
+        request: { type: "query", id: "wire-world-before" },
+        expected: null,
+        reply: { type: "reply", id: "wire-world-before", ok: true, events: [], result: { agents: [] } },
+      },
+      { kind: "wire-dir", part, label: "before", entries: [["state.json", "ab"]] },
+    ];
+    const after = (part: "pipelined" | "sequential"): WireHistory["events"] => [
+      { kind: "wire-dir", part, label: "after", entries: [["state.json", "ab"]] },
+      { kind: "wire-exited", part, when: "after-catalog", exit: { code: 3, signal: null }, stderrTail: "boom" },
+    ];
+    const tooLong = {
+      type: "reply",
+      id: null,
+      ok: false,
+      error: { code: "LINE_TOO_LONG", invariant: null, message: "", definite: true },
+    } as const;
+    const crashed = (part: "pipelined" | "sequential", lines: number[], replies: (typeof tooLong)[]): Batch => ({
+      kind: "wire-batch",
+      part,
+      lines,
+      bytes: { text: "" },
+      sentinel: "wire-sentinel-0",
+      end: "exited",
+      why: "the implementation ended (the implementation exited with code 3)",
+      replies,
+      violations: [],
+      exit: { code: 3, signal: null },
+      stderrTail: "boom",
+    });
+    const history: WireHistory = {
+      unit: "wire",
+      events: [
+        ...setup("pipelined"),
+        crashed("pipelined", [...catalog.keys()], [tooLong]),
+        ...after("pipelined"),
+        ...setup("sequential"),
+        {
+          ...crashed("sequential", [0], [tooLong]),
+          end: "sentinel",
+          why: null,
+          exit: null,
+          stderrTail: null,
+          sentinel: "wire-sentinel-1",
+        },
+        { ...crashed("sequential", [1], []), sentinel: "wire-sentinel-2" },
+        ...after("sequential"),
+      ],
+    };
+    expect(pipelinedNeedsRerun(history, catalog)).toBe(true);
+    const o = checkWire(history, catalog);
+    expect(o.verdict).toBe("fail");
+    expect(o.findings.map((f) => [f.check, f.summary])).toEqual([
+      [
+        "wire/W-4",
+        `line 2 (${catalog[1]?.label}): hostile input must not crash the implementation (W-4), but it exited with code 3; last stderr lines:\nboom`,
+      ],
+    ]);
+    expect(o.notes).toEqual([
+      `pipelined: while answering the pipelined catalog of ${n} lines, after 1 of ${repliesExpected(catalog)} replies: hostile input must not crash the implementation (W-4), but it exited with code 3; last stderr lines:\nboom`,
+      `lines 3..${n} of the catalog were not sent after the crash`,
+    ]);
+    // Pipelined: the count and the data directory; line by line: the two lines sent and the data directory; no world after a crash.
+    expect(o.checks).toBe(2 + 3);
+    // Without the line-by-line pass (the time budget ended), the crash stays the pipelined finding.
+    const cut: WireHistory = {
+      unit: "wire",
+      events: [
+        ...history.events.filter((e) => e.part === "pipelined"),
+        { kind: "wire-budget-ended", part: "sequential" },
+      ],
+    };
+    const c = checkWire(cut, catalog);
+    expect(c.findings.map((f) => f.summary)).toEqual([expect.stringMatching(/^while answering the pipelined catalog/)]);
+    expect(c.notes).toEqual([
+      "the time budget ended before the catalog could be sent again line by line to name the failing line",
+    ]);
   });
 });

@@ -15,26 +15,28 @@
  * that went wrong; the batch-level symptom is then kept as a note. A hang is inconclusive, a crash
  * is a W-4 finding.
  *
+ * Driver and checker (issue 22): this file drives. `drivePass` sends, receives, reads the data
+ * directory and records all of it in a history (wire-history.ts); it decides only what it needs to
+ * go on (stop a pass at a crash or a hang, and whether to send the catalog again line by line,
+ * which it asks the checker). The checkers of wire-check.ts read the history and decide the
+ * findings, notes, check counts and the outcome; the stage is drive, then check.
+ *
  * The stage concerns no invariant: it records no witnesses, and its findings have `invariant: null`.
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { bracketedPath, firstDifferenceOf } from "../../properties/json-diff.ts";
 import type { Reply } from "../../spec/wire/index.ts";
+import type { SentRequest } from "../core/history.ts";
+import { newHistory } from "../core/history.ts";
 import { explain, type Session } from "../driver/target.ts";
 import type { WireClient } from "../transport/client.ts";
-import { describeExit } from "../transport/process.ts";
 import { outOfTime } from "./budget.ts";
 import { STAGE_CATALOG } from "../core/stage-catalog.ts";
 import { ONE_UNIT, type StageDefinition } from "./definition.ts";
-import { outcome, Undrivable, WireBreak, type Finding, type StageContext, type StageOutcome } from "./types.ts";
+import { Undrivable, WireBreak, type StageContext, type StageOutcome } from "./types.ts";
 import {
   buildCatalog,
-  describeExpectation,
-  describeReply,
-  judge,
-  repliesExpected,
   sentinelId,
   setupMint,
   SETUP_MINT_ID,
@@ -42,19 +44,24 @@ import {
   WORLD_BEFORE_ID,
   type CatalogEntry,
 } from "./wire-catalog.ts";
+import { checkPass, checkWire, pipelinedNeedsRerun, type Pass } from "./wire-check.ts";
+import {
+  rawBytes,
+  STEP_SETUP_MINT,
+  STEP_WORLD_AFTER,
+  STEP_WORLD_BEFORE,
+  WIRE_UNIT,
+  type Exit,
+  type Mode,
+  type WireEvent,
+  type WireHistory,
+} from "./wire-history.ts";
+
+export { checkPass, checkWire, dirDifference, pipelinedNeedsRerun, type Pass } from "./wire-check.ts";
+export type { Mode, WireEvent, WireHistory } from "./wire-history.ts";
 
 /** After the process exits, how long its last stdout bytes may still be on their way (Node reports exit before the pipe is drained). */
 const EXIT_DRAIN_MS = 250;
-
-const finding = (check: string, summary: string): Finding => ({
-  invariant: null,
-  stage: "wire",
-  check,
-  summary,
-  trace: null,
-});
-
-const lineName = (i: number, e: CatalogEntry): string => `line ${i + 1} (${e.label})`;
 
 // --- The data directory, as bytes ---------------------------------------------------------------
 
@@ -85,31 +92,6 @@ export const snapshotDir = (dir: string): Map<string, string> => {
   };
   walk("");
   return out;
-};
-
-/** null when equal; otherwise which entries were added, removed or changed (at most a few of each). */
-export const dirDifference = (
-  before: ReadonlyMap<string, string>,
-  after: ReadonlyMap<string, string>,
-): string | null => {
-  const added = [...after.keys()].filter((k) => !before.has(k));
-  const removed = [...before.keys()].filter((k) => !after.has(k));
-  const changed = [...after.keys()].filter((k) => before.has(k) && before.get(k) !== after.get(k));
-  const list = (what: string, xs: string[]): string =>
-    xs.length === 0 ? "" : `${what} ${xs.slice(0, 5).join(", ")}${xs.length > 5 ? ` and ${xs.length - 5} more` : ""}`;
-  const parts = [list("added", added), list("removed", removed), list("changed", changed)].filter((s) => s !== "");
-  return parts.length === 0 ? null : parts.join("; ");
-};
-
-/** The first place where the world before and after differ, with both values (short), or null. */
-const worldChange = (before: unknown, after: unknown): string | null => {
-  const d = firstDifferenceOf(before, after);
-  if (d === null) return null;
-  const show = (v: unknown): string => {
-    const s = JSON.stringify(v) ?? "absent";
-    return s.length > 120 ? `${s.slice(0, 120)}…` : s;
-  };
-  return `${bracketedPath(d.path)}: before ${show(d.expected)}, after ${show(d.actual)}`;
 };
 
 // --- Sending lines and collecting their replies ---------------------------------------------------
@@ -153,292 +135,195 @@ const sendBatch = async (client: WireClient, data: Buffer, sentinel: string): Pr
   return { end: "sentinel", replies: await drain(client) };
 };
 
-// --- One pass of the catalog on one session --------------------------------------------------------
-
-export interface Pass {
-  checks: number;
-  readonly findings: Finding[];
-  readonly notes: string[];
-  /** Why the pass stopped before its end (a hang, a failed start): inconclusive unless there are findings. */
-  undrivable: string | null;
-  /** Pipelined only: what went wrong with the batch as a whole, before attribution to a line. */
-  batchProblem: Finding | null;
-  /** Pipelined only, when it reruns: protocol breaks seen in the batch, kept unless the line-by-line pass names them. */
-  readonly deferred: Finding[];
-  /** Pipelined only: the replies could not be matched to lines; send the catalog again line by line. */
-  rerun: boolean;
-  /** Sequential only: some line got a wrong number of replies, or killed the process. */
-  explainsBatch: boolean;
-}
-
-export type Mode = "pipelined" | "sequential";
-
-/** One finding per protocol rule the client saw broken (unparsable stdout, a reply not matching Reply...), with the first instance. */
-const violationFindings = (client: WireClient, from: number, where: string): Finding[] => {
-  const byRule = new Map<string, { n: number; first: string }>();
-  for (const v of client.violations.slice(from)) {
-    const seen = byRule.get(v.rule);
-    if (seen === undefined) byRule.set(v.rule, { n: 1, first: `${v.message}: ${v.raw}` });
-    else seen.n++;
-  }
-  return [...byRule].map(([rule, { n, first }]) =>
-    finding(`wire/${rule}`, `${where}: ${n === 1 ? "" : `${n} times, first: `}${first}`),
-  );
-};
-
-const crashSummary = (client: WireClient, what: string): string => {
-  const exit = client.exitInfo;
-  const tail = client.stderrTail(10);
-  return `${what}: hostile input must not crash the implementation (W-4), but it ${exit === null ? "ended" : describeExit(exit)}${tail === "" ? "" : `; last stderr lines:\n${tail}`}`;
-};
-
-/** Sends the catalog line by line, each followed by a sentinel; stops at a crash or a hang. */
-const runSequential = async (client: WireClient, catalog: readonly CatalogEntry[], pass: Pass): Promise<void> => {
-  for (const [i, e] of catalog.entries()) {
-    const v0 = client.violations.length;
-    const b = await sendBatch(client, e.line, sentinelId(i + 1));
-    pass.checks++;
-    const broke = violationFindings(client, v0, `${lineName(i, e)}: what came back broke the protocol`);
-    pass.findings.push(...broke);
-    if (b.end === "exited") {
-      pass.findings.push(
-        finding(
-          "wire/W-4",
-          crashSummary(
-            client,
-            `${lineName(i, e)}${b.replies.length === 0 ? "" : `, after replying ${b.replies.map(describeReply).join(", ")}`}`,
-          ),
-        ),
-      );
-      pass.explainsBatch = true;
-      if (i + 1 < catalog.length)
-        pass.notes.push(`lines ${i + 2}..${catalog.length} of the catalog were not sent after the crash`);
-      return;
-    }
-    if (b.end === "timeout") {
-      pass.undrivable = `${lineName(i, e)}: ${b.why}`;
-      return;
-    }
-    const wrong = judge(e.expect, b.replies);
-    if (wrong !== null && broke.length === 0) {
-      pass.findings.push(finding(`wire/${e.rule}`, `${lineName(i, e)}: expected ${describeWanted(e)}, ${wrong}`));
-    }
-    // A reply too many or too few (or one dropped as a protocol break) explains a pipelined count mismatch.
-    if (broke.length > 0 || (wrong !== null && b.replies.length !== (e.expect.kind === "none" ? 0 : 1)))
-      pass.explainsBatch = true;
-    notice(e, b.replies, pass);
-  }
-};
-
-/** Sends the catalog in one write; matches the replies 1:1 when there is exactly one per non-empty line. */
-const runPipelined = async (client: WireClient, catalog: readonly CatalogEntry[], pass: Pass): Promise<void> => {
-  const v0 = client.violations.length;
-  const b = await sendBatch(client, Buffer.concat(catalog.map((e) => e.line)), sentinelId(0));
-  const expected = repliesExpected(catalog);
-  pass.checks++; // W-1.6: one reply per non-empty line, in order
-  // Kept for the end: the line-by-line pass, if it runs, names the lines.
-  pass.deferred.push(...violationFindings(client, v0, "while answering the pipelined catalog"));
-  if (b.end === "timeout") {
-    // A hang is inconclusive (a slow implementation and a stuck one look alike); the line-by-line pass may name the line.
-    pass.undrivable = `after ${b.replies.length} of ${expected} replies to the pipelined catalog, ${b.why}`;
-    pass.rerun = true;
-    return;
-  }
-  if (b.end === "exited") {
-    pass.batchProblem = finding(
-      "wire/W-4",
-      crashSummary(
-        client,
-        `while answering the pipelined catalog of ${catalog.length} lines, after ${b.replies.length} of ${expected} replies`,
-      ),
-    );
-    pass.rerun = true;
-    return;
-  }
-  if (b.replies.length !== expected) {
-    pass.batchProblem = finding(
-      "wire/W-1.6",
-      `the ${expected} non-empty lines of the catalog, sent in one write, got ${b.replies.length} replies before the reply to the request after them (W-1.6: exactly one reply per non-empty line, in order; W-1.2: none to an empty line)`,
-    );
-    pass.rerun = true;
-    return;
-  }
-  if (pass.deferred.length > 0) {
-    pass.rerun = true; // the count is right, but something on stdout broke the protocol: find which line caused it
-    return;
-  }
-  let next = 0;
-  for (const [i, e] of catalog.entries()) {
-    pass.checks++;
-    const mine = e.expect.kind === "none" ? [] : b.replies.slice(next, ++next);
-    const wrong = judge(e.expect, mine);
-    if (wrong !== null)
-      pass.findings.push(finding(`wire/${e.rule}`, `${lineName(i, e)}: expected ${describeWanted(e)}, ${wrong}`));
-    notice(e, mine, pass);
-  }
-};
-
-const describeWanted = (e: CatalogEntry): string =>
-  `${describeExpectation(e.expect)}${e.expect.kind === "error" ? " (definite, invariant null)" : ""}`;
-
-/** Records which reading an implementation chose where the spec allows several (informative). */
-const notice = (e: CatalogEntry, replies: readonly Reply[], pass: Pass): void => {
-  const [r] = replies;
-  if (e.expect.kind === "either" && r !== undefined && judge(e.expect, replies) === null) {
-    pass.notes.push(`${e.label}: answered ${describeReply(r)} (the spec allows either reading)`);
-  }
+const exitOf = (client: WireClient): Exit | null => {
+  const x = client.exitInfo;
+  return x === null ? null : { code: x.code, signal: x.signal };
 };
 
 /**
- * One pass: a fresh session, setup, the catalog in `mode`, then the liveness, world and
- * data-directory checks. Exported so that tests can run the line-by-line mode on its own.
+ * Sends the catalog lines `lines` in one write, then a sentinel, and records the batch: the bytes,
+ * how it ended, the replies, the violations the client saw meanwhile, and the exit (with the last
+ * stderr lines, read at once) when the process ended. Returns how it ended.
  */
-export const runPass = async (ctx: StageContext, catalog: readonly CatalogEntry[], mode: Mode): Promise<Pass> => {
-  const pass: Pass = {
-    checks: 0,
-    findings: [],
-    notes: [],
-    undrivable: null,
-    batchProblem: null,
-    deferred: [],
-    rerun: false,
-    explainsBatch: false,
-  };
+const driveBatch = async (
+  client: WireClient,
+  catalog: readonly CatalogEntry[],
+  lines: readonly number[],
+  sentinel: string,
+  mode: Mode,
+  events: WireHistory["events"],
+): Promise<Batch["end"]> => {
+  const v0 = client.violations.length;
+  const data = Buffer.concat(lines.map((i) => catalog[i]?.line ?? Buffer.alloc(0)));
+  // Encoded before sending: recording adds no delay between the sentinel's reply and the requests after it.
+  const bytes = rawBytes(data);
+  const b = await sendBatch(client, data, sentinel);
+  const exited = b.end === "exited";
+  events.push({
+    kind: "wire-batch",
+    part: mode,
+    lines: [...lines],
+    bytes,
+    sentinel,
+    end: b.end,
+    why: b.end === "sentinel" ? null : b.why,
+    replies: b.replies,
+    violations: client.violations.slice(v0).map((v) => ({ rule: v.rule, message: v.message, raw: v.raw })),
+    exit: exited ? exitOf(client) : null,
+    stderrTail: exited ? client.stderrTail(10) : null,
+  });
+  return b.end;
+};
+
+// --- One pass of the catalog on one session --------------------------------------------------------
+
+/**
+ * The driver's own request `step` around the catalog: the reply, recorded as an exchange; or a
+ * break of the protocol, the process gone (at the world query after the catalog, a crash) or no
+ * reply (recorded, and null: the pass cannot go on).
+ */
+const ask = async (
+  session: Session,
+  step: number,
+  request: SentRequest,
+  mode: Mode,
+  events: WireHistory["events"],
+): Promise<Reply | null> => {
+  try {
+    const reply = await session.reply(request);
+    events.push({ kind: "exchange", part: mode, step, request, expected: null, reply });
+    return reply;
+  } catch (e) {
+    if (e instanceof WireBreak)
+      events.push({ kind: "break", part: mode, step, rule: e.rule, message: e.message, raw: e.raw });
+    else if (e instanceof Undrivable && step === STEP_WORLD_AFTER && session.client.hasExited)
+      events.push({
+        kind: "wire-exited",
+        part: mode,
+        when: "world-after",
+        exit: exitOf(session.client),
+        stderrTail: session.client.stderrTail(10),
+      });
+    else if (e instanceof Undrivable) events.push({ kind: "stopped", part: mode, reason: e.message });
+    else throw e;
+    return null;
+  }
+};
+
+const worldQuery = (id: string): SentRequest => ({ type: "query", id, query: { name: "world" } });
+
+/**
+ * The driver of one pass, recording into `history` under the part `mode`: a fresh session, the
+ * setup mint, the world and the data directory before, the catalog in `mode` (pipelined: one
+ * batch; sequential: one batch per line, stopping at a crash or a hang), the data directory after
+ * (whether or not the process survived), then the world after, unless the process is gone. A hang
+ * kills the process and ends the pass.
+ */
+export const drivePass = async (
+  ctx: StageContext,
+  catalog: readonly CatalogEntry[],
+  mode: Mode,
+  history: WireHistory,
+): Promise<void> => {
+  const events = history.events;
   let session: Session;
   try {
     session = await ctx.target.open();
   } catch (e) {
-    if (e instanceof Undrivable) pass.undrivable = `could not start a session for the ${mode} catalog: ${e.message}`;
+    if (e instanceof Undrivable)
+      events.push({
+        kind: "wire-open-failed",
+        part: mode,
+        cause: "undrivable",
+        rule: null,
+        message: e.message,
+        raw: null,
+      });
     else if (e instanceof WireBreak)
-      pass.findings.push(finding(`wire/${e.rule}`, `the handshake broke the protocol: ${e.message}`));
+      events.push({
+        kind: "wire-open-failed",
+        part: mode,
+        cause: "break",
+        rule: e.rule,
+        message: e.message,
+        raw: e.raw,
+      });
     else throw e;
-    return pass;
+    return;
   }
   const client = session.client;
   try {
     // Setup: some state, so that a data directory that must not change is not trivially empty.
-    const minted = await session.reply({ type: "command", id: SETUP_MINT_ID, command: setupMint(1, "wire-root-1") });
-    if (!minted.ok)
-      pass.notes.push(
-        `the setup advaita.mint was refused (${describeReply(minted)}); the catalog ran on an empty world`,
-      );
-    const worldBefore = (await session.ok({ type: "query", id: WORLD_BEFORE_ID, query: { name: "world" } })).result;
-    const dirBefore = snapshotDir(session.dataDir);
+    const setup: SentRequest = { type: "command", id: SETUP_MINT_ID, command: setupMint(1, "wire-root-1") };
+    if ((await ask(session, STEP_SETUP_MINT, setup, mode, events)) === null) return;
+    const before = await ask(session, STEP_WORLD_BEFORE, worldQuery(WORLD_BEFORE_ID), mode, events);
+    if (before === null || !before.ok) return; // without the world before, nothing after can be compared
+    events.push({ kind: "wire-dir", part: mode, label: "before", entries: [...snapshotDir(session.dataDir)] });
 
     client.rawMode = true;
-    if (mode === "pipelined") await runPipelined(client, catalog, pass);
-    else await runSequential(client, catalog, pass);
+    let end: Batch["end"] = "sentinel";
+    if (mode === "pipelined") end = await driveBatch(client, catalog, [...catalog.keys()], sentinelId(0), mode, events);
+    else
+      for (const i of catalog.keys()) {
+        end = await driveBatch(client, catalog, [i], sentinelId(i + 1), mode, events);
+        if (end !== "sentinel") break; // a crash or a hang: the lines after it cannot be sent
+      }
     client.rawMode = false;
-    if (pass.undrivable !== null) {
+    if (end === "timeout") {
       await client.kill();
-      return pass;
+      return;
     }
 
-    // W-4: the data directory's bytes are what they were, whether or not the process survived.
-    pass.checks++;
-    const dirDiff = dirDifference(dirBefore, snapshotDir(session.dataDir));
-    if (dirDiff !== null)
-      pass.findings.push(
-        finding(
-          "wire/W-4",
-          `the data directory changed during the hostile-input catalog (${mode}): ${dirDiff}; input, however hostile, must not change it (W-4)`,
-        ),
-      );
-    if (client.hasExited) return pass; // the crash is already a finding (or the batch problem)
-
-    // W-4: alive, and the world is the world before.
-    pass.checks++;
-    let worldAfter: unknown;
-    try {
-      worldAfter = (await session.ok({ type: "query", id: WORLD_AFTER_ID, query: { name: "world" } })).result;
-    } catch (e) {
-      // It answered the whole catalog, then died: still a crash caused by hostile input.
-      if (!(e instanceof Undrivable && client.hasExited)) throw e;
-      pass.findings.push(
-        finding(
-          "wire/W-4",
-          crashSummary(client, `after answering the ${mode} catalog, before answering the world query after it`),
-        ),
-      );
-      return pass;
+    events.push({ kind: "wire-dir", part: mode, label: "after", entries: [...snapshotDir(session.dataDir)] });
+    if (client.hasExited) {
+      events.push({
+        kind: "wire-exited",
+        part: mode,
+        when: "after-catalog",
+        exit: exitOf(client),
+        stderrTail: client.stderrTail(10),
+      });
+      return;
     }
-    const worldDiff = worldChange(worldBefore, worldAfter);
-    if (worldDiff !== null)
-      pass.findings.push(
-        finding(
-          "wire/W-4",
-          `the world changed during the hostile-input catalog (${mode}), which was all refused or read-only: ${worldDiff}`,
-        ),
-      );
-    return pass;
-  } catch (e) {
-    client.rawMode = false;
-    if (e instanceof Undrivable) pass.undrivable = e.message;
-    else if (e instanceof WireBreak) pass.findings.push(finding(`wire/${e.rule}`, `outside the catalog: ${e.message}`));
-    else throw e;
-    return pass;
+    await ask(session, STEP_WORLD_AFTER, worldQuery(WORLD_AFTER_ID), mode, events);
   } finally {
+    client.rawMode = false;
     await session.close().catch(() => undefined);
   }
+};
+
+/**
+ * One pass, driven on its own history and then checked. Exported so that tests can run the
+ * line-by-line mode on its own.
+ */
+export const runPass = async (ctx: StageContext, catalog: readonly CatalogEntry[], mode: Mode): Promise<Pass> => {
+  const history = newHistory<WireEvent>(WIRE_UNIT);
+  await drivePass(ctx, catalog, mode, history);
+  return checkPass(history, catalog, mode);
 };
 
 // --- The stage ------------------------------------------------------------------------------------
 
 /**
- * What remains of the pipelined pass's batch-level problems once the line-by-line pass has run: a
- * count mismatch or crash it explains, and a protocol break it reported under the same rule, become
- * notes (context); the others stay findings.
+ * The stage's driver: the pipelined pass, then, when the checker says its replies cannot be
+ * matched to lines, the line-by-line pass on a new session (if the time budget allows).
  */
-const settleBatch = (first: Pass, second: Pass | undefined, notes: string[]): Finding[] => {
-  const kept: Finding[] = [];
-  const named = new Set(second?.findings.map((f) => f.check) ?? []);
-  for (const f of first.deferred) {
-    if (second !== undefined && named.has(f.check)) notes.push(`pipelined: ${f.summary}`);
-    else kept.push(f);
-  }
-  if (first.batchProblem !== null) {
-    if (second?.explainsBatch === true) notes.push(`pipelined: ${first.batchProblem.summary}`);
-    else kept.push(first.batchProblem);
-  }
-  return kept;
+export const driveWire = async (
+  ctx: StageContext,
+  catalog: readonly CatalogEntry[],
+  history: WireHistory,
+): Promise<void> => {
+  await drivePass(ctx, catalog, "pipelined", history);
+  if (!pipelinedNeedsRerun(history, catalog)) return;
+  if (outOfTime(ctx)) history.events.push({ kind: "wire-budget-ended", part: "sequential" });
+  else await drivePass(ctx, catalog, "sequential", history);
 };
 
 export const wireStage = async (ctx: StageContext): Promise<StageOutcome> => {
   const catalog = buildCatalog();
-  const notes: string[] = [];
-  const first = await runPass(ctx, catalog, "pipelined");
-  let second: Pass | undefined;
-  if (first.rerun) {
-    if (!outOfTime(ctx)) second = await runPass(ctx, catalog, "sequential");
-    else
-      notes.push("the time budget ended before the catalog could be sent again line by line to name the failing line");
-  }
-  const passes = second === undefined ? [first] : [first, second];
-  // The line-by-line findings first: they name the line.
-  const findings = [...(second?.findings ?? []), ...first.findings, ...settleBatch(first, second, notes)];
-  const checks = passes.reduce((n, p) => n + p.checks, 0);
-  notes.push(...passes.flatMap((p) => p.notes));
-  // The last pass's reason is the most precise (the line-by-line pass names the line that hung).
-  const undrivable = second?.undrivable ?? first.undrivable;
-  if (findings.length > 0) {
-    if (undrivable !== null) notes.push(`also: ${undrivable}`);
-    const [f] = findings;
-    return outcome(
-      "fail",
-      `${findings.length} wire finding${findings.length === 1 ? "" : "s"}; first: ${f?.summary ?? ""}`,
-      checks,
-      findings,
-      notes,
-    );
-  }
-  if (undrivable !== null) return outcome("inconclusive", undrivable, checks, [], notes);
-  return outcome(
-    "pass",
-    `${catalog.length} hostile or boundary lines answered one reply per non-empty line, in order, with the W-4 codes; process alive, world and data directory unchanged`,
-    checks,
-    [],
-    notes,
-  );
+  const history = newHistory<WireEvent>(WIRE_UNIT);
+  await driveWire(ctx, catalog, history);
+  return checkWire(history, catalog);
 };
 
 /** The wire stage: the whole hostile catalog is one unit, run by one shard. */

@@ -11,81 +11,125 @@
  * the time budget and the shrink budget, D-064), then replayed once more to record a portable trace
  * and check it reproduces. A shrink cut short keeps the smallest failing case found so far, and its
  * finding and trace say it is not fully shrunk.
+ *
+ * Driver and checker (issue 22): `driveDifferential` sends the runs and records every one of them,
+ * every shrink candidate and every probe in a history (differential-check.ts names its parts); it
+ * judges nothing but what it needs to go on — whether a run or a candidate failed, and whether a
+ * failure is worth shrinking — and for that it asks the checkers. `checkDifferential` then decides
+ * the findings, notes, check count, witnesses and outcome from the history alone.
  */
-import { placeText } from "../oracle/attribution.ts";
 import fc from "fast-check";
-import type { Reply } from "../../spec/wire/index.ts";
-import type { PortableTrace } from "../../spec/certificate.ts";
-import { guardsOf } from "../oracle/families.ts";
 import { refineMismatch } from "../oracle/refine.ts";
-import { breakTrace, opAt, PlannedBreak, plannedTrace, runPlanned, type PlannedStep } from "../oracle/planned.ts";
-import type { Mismatch } from "../oracle/compare.ts";
+import { PlannedBreak, runPlanned, opAt, type PlannedStep } from "../oracle/planned.ts";
+import { guardsOf } from "../oracle/families.ts";
 import type { Session } from "../driver/target.ts";
+import { newHistory } from "../core/history.ts";
 import { recordAgreedStep } from "../verdicts/witnesses.ts";
 import { owns, runSeed } from "../shard/shard.ts";
-import { SHRINK_BUDGET_REASON, shrinkLedgerOf, TIME_BUDGET_REASON, type ShrinkClock } from "../shrink-budget.ts";
+import { shrinkLedgerOf, type ShrinkClock } from "../shrink-budget.ts";
 import { outOfTime } from "./budget.ts";
 import { planRun, planRunAndEdges, runCaseArb, type RunCase } from "./differential-plan.ts";
-import { CANDIDATES, guidedSchedule } from "./differential-guide.ts";
+import { guidedSchedule } from "./differential-guide.ts";
+import {
+  CAMPAIGN,
+  checkDifferential,
+  emptyState,
+  failureKey,
+  isRepeat,
+  judgeRun,
+  judgeRunPart,
+  runPart,
+  type DifferentialEvent,
+  type DifferentialHistory,
+} from "./differential-check.ts";
 import { coverOf, scopeOf } from "./scope-cover.ts";
 import { STAGE_CATALOG } from "../core/stage-catalog.ts";
 import type { StageDefinition } from "./definition.ts";
-import {
-  NONE_OWNED,
-  outcome,
-  Undrivable,
-  WireBreak,
-  type Finding,
-  type StageContext,
-  type StageOutcome,
-} from "./types.ts";
+import { Undrivable, WireBreak, type StageContext, type StageOutcome } from "./types.ts";
 
+export { MAX_DIFFERENTIAL_FINDINGS } from "./differential-check.ts";
+
+/** Thrown to fast-check by the property when the checker finds the candidate recorded as `part` failing. */
 class Divergence extends Error {
   override readonly name = "Divergence";
-  constructor(
-    readonly index: number,
-    readonly mismatch: Mismatch,
-    readonly steps: readonly PlannedStep[],
-    readonly replies: readonly Reply[],
-  ) {
-    super(`step ${index + 1}: ${mismatch.summary}`);
+  constructor(readonly part: string) {
+    super(`${part} differs from the model`);
   }
 }
 
-/** Resets the session and runs one case; throws Divergence on the first disagreement. */
-const runOnce = async (session: Session, plan: readonly PlannedStep[]): Promise<readonly Reply[]> => {
-  await session.ok({ type: "reset" });
-  const { replies, mismatch } = await runPlanned(session, plan);
-  if (mismatch !== null) throw new Divergence(mismatch.index, mismatch.mismatch, plan, replies);
-  return replies;
+/**
+ * Resets the session and runs a plan, recorded as `part` (the reset's reply as `<part>/reset`).
+ * Throws what the wire throws: Undrivable, PlannedBreak, or a WireBreak of the reset.
+ */
+const runRecorded = async (
+  session: Session,
+  plan: readonly PlannedStep[],
+  history: DifferentialHistory,
+  part: string,
+): Promise<void> => {
+  const reply = await session.ok({ type: "reset" });
+  history.events.push({
+    kind: "exchange",
+    part: `${part}/reset`,
+    step: 0,
+    request: { type: "reset", id: "reset" },
+    expected: { ok: true, events: [] },
+    reply,
+  });
+  await runPlanned(session, plan, undefined, { history: history, part });
 };
 
 /**
- * Distinct failures one campaign shrinks and reports (by invariant, or by W rule for a break of the
- * wire protocol). The campaign does not stop at the first: every run is still made, so the
- * invariants the failure did not touch are witnessed and get a verdict; a later failing run of an
- * invariant already reported is counted in the notes, not shrunk again.
+ * The campaign's driver: the guided schedule, then each of this shard's runs (recorded as
+ * runPart(k)); a run the checker finds failing, unless its failure is a repeat, shrunk over the
+ * wire (every candidate recorded, the checker asked whether it still fails), replayed once more and
+ * probed to sharpen it (refine.ts); a process that broke the protocol started afresh.
  */
-export const MAX_DIFFERENTIAL_FINDINGS = 4;
-
-export const differentialStage = async (ctx: StageContext): Promise<StageOutcome> => {
-  if (ctx.families.length === 0) return outcome("not-applicable", "the profile declares no family", 0);
-  const notes: string[] = [];
+export const driveDifferential = async (ctx: StageContext): Promise<DifferentialHistory> => {
+  const history = newHistory<DifferentialEvent>(`differential/${ctx.settings.seed}`);
+  const record = (e: DifferentialEvent): void => {
+    history.events.push(e);
+  };
+  /**
+   * The history from event `from` on, with the campaign's event first: all a checker reads of the
+   * part (or run) that began there. Judging it rather than the whole history keeps the driver's
+   * questions to the checkers linear in the campaign's length.
+   */
+  const since = (from: number): DifferentialHistory => ({
+    unit: history.unit,
+    events: [...history.events.slice(0, 1), ...history.events.slice(from)],
+  });
+  // Each run k has its own seed, derived from the campaign seed: run k is the same whichever
+  // shard runs it, and a failure shrinks within its own run (D-038).
+  const mine = [...Array(ctx.settings.runs).keys()].filter((k) => owns(ctx.shard, "differential", k));
+  record({
+    kind: "differential-campaign",
+    part: CAMPAIGN,
+    seed: ctx.settings.seed,
+    runs: ctx.settings.runs,
+    families: [...ctx.families],
+    mine: mine.length,
+    shard: ctx.shard === undefined ? null : { index: ctx.shard.index, count: ctx.shard.count },
+  });
+  if (ctx.families.length === 0) return history;
   const session = await ctx.target.open();
+  if (mine.length === 0 && ctx.shard !== undefined) {
+    await session.close();
+    return history;
+  }
   let restarts = 0;
   /** The implementation can no longer be driven (exit, hang, restart budget): ends the campaign. */
-  let fault: Undrivable | null = null;
-  /** A break of the wire protocol in the current run, with the plan it broke in. */
-  let broken: { readonly error: WireBreak; readonly plan: readonly PlannedStep[] } | null = null;
+  let fault = false;
+  /** The current run broke the wire protocol: nothing more is sent in it. */
+  let broken = false;
   let failureSeen = false;
-  let runsDone = 0;
-  let steps = 0;
+  /** Is the property shrinking run `base`'s failure (else it runs it the first time)? */
+  let shrinking = false;
+  let base = "";
   let attempts = 0;
   const started = Date.now();
-  const findings: Finding[] = [];
-  const reported = new Set<string>();
-  /** Failing runs whose failure was already reported (same invariant or rule): counted, not shrunk. */
-  const repeats = new Map<string, number>();
+  /** What the checkers decided of the runs so far: which failures are reported (only to decide what to shrink). */
+  const state = emptyState();
   /** The shrink budget of the whole certification (D-064), and the clock of the shrink under way. */
   const ledger = shrinkLedgerOf(ctx);
   let shrinkClock: ShrinkClock | null = null;
@@ -97,7 +141,7 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
   const seedOf = (k: number): number => seeds[k] ?? runSeed(ctx.settings.seed, k);
 
   const predicate = async (c: RunCase): Promise<boolean> => {
-    if (fault !== null || broken !== null) return true; // this run cannot go on: end it quickly
+    if (fault || broken) return true; // this run cannot go on: end it quickly
     if (failureSeen && shrinkClock?.over() === true) {
       // The shrink budget is spent: every further candidate passes untried, so fast-check ends
       // with the smallest failing case found so far.
@@ -106,45 +150,64 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
     }
     const { plan, edges } = planRunAndEdges(c, ctx.families);
     if (failureSeen) attempts++;
+    const part = !shrinking ? base : failureSeen ? `${base}/shrink-${attempts}` : `${base}/again`;
+    const from = history.events.length;
+    record({ kind: "differential-plan", part, length: plan.length, ...(failureSeen ? {} : { edges }) });
     try {
       if (session.client.hasExited) {
         if (++restarts > 3)
           throw new Undrivable(`the implementation died ${restarts} times; giving up (restart budget 3)`);
         await session.restart();
+        history.events.push({ kind: "restart", part });
       }
-      await runOnce(session, plan);
-      if (!failureSeen) {
-        runsDone++;
-        steps += plan.length;
-        for (const [i, s] of plan.entries()) {
-          if (s.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(plan, i)), s.expected);
-        }
-        ctx.coverage?.recordSession(plan);
-        ctx.coverage?.recordEdges(edges);
-        ctx.progress.tick(runsDone, mine.length, { witnesses: ctx.witnesses.total(), violations: findings.length });
-      }
-      return true;
+      await runRecorded(session, plan, history, part);
     } catch (e) {
-      if (e instanceof Divergence) {
-        failureSeen = true;
-        shrinkClock?.start();
-        throw e;
-      }
       if (e instanceof Undrivable) {
-        fault = e;
+        history.events.push({ kind: "stopped", part, reason: e.message });
+        record({ kind: "differential-fault", part: CAMPAIGN, reason: e.message });
+        fault = true;
+        return true;
+      }
+      if (e instanceof PlannedBreak) {
+        const s = plan[e.index] as PlannedStep;
+        record({
+          kind: "differential-unanswered",
+          part,
+          step: e.index,
+          request: s.request,
+          expected: s.expected,
+          ...(s.rejectedAt === undefined ? {} : { rejectedAt: s.rejectedAt }),
+        });
+        broken = true;
         return true;
       }
       if (e instanceof WireBreak) {
-        broken = { error: e, plan };
+        history.events.push({
+          kind: "break",
+          part: `${part}/reset`,
+          step: 0,
+          rule: e.rule,
+          message: e.message,
+          raw: e.raw,
+        });
+        broken = true;
         return true;
       }
       throw e;
     }
+    // The one judgement made while driving: does this case fail? (a checker reading its part)
+    if (judgeRunPart(since(from), part).kind === "mismatch") {
+      failureSeen = true;
+      shrinkClock?.start();
+      throw new Divergence(part);
+    }
+    return true;
   };
 
-  /** Shrinks run k's failure over the wire and records it as a finding with its portable trace. */
-  const shrinkAndRecord = async (k: number, remaining: number): Promise<void> => {
+  /** Shrinks run k's failure over the wire, recording every candidate, then replays and probes the shrunk case. */
+  const shrink = async (k: number, remaining: number): Promise<void> => {
     failureSeen = false;
+    shrinking = true;
     attempts = 0;
     cut = false;
     shrinkClock = ledger.begin();
@@ -158,142 +221,96 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
       .finally(() => {
         shrinkClock?.end();
         shrinkClock = null;
+        shrinking = false;
       });
-    const cutBy = cut ? SHRINK_BUDGET_REASON : details.interrupted ? TIME_BUDGET_REASON : null;
-    if (!details.failed || details.counterexample === null || !(details.errorInstance instanceof Divergence)) {
-      if (details.failed) {
-        const err = details.errorInstance;
-        throw err instanceof Error ? err : new Error(String(err));
-      }
-      notes.push(`run ${k + 1} failed once and passed when run again to shrink it (a flaky implementation?)`);
-      return;
+    const failed = details.failed && details.counterexample !== null && details.errorInstance instanceof Divergence;
+    if (details.failed && !failed) {
+      const err = details.errorInstance;
+      throw err instanceof Error ? err : new Error(String(err));
     }
-    const [shrunk] = details.counterexample;
-    const original = details.errorInstance;
-    // Replay the shrunk case once more, on the live session, to record its trace and check that it
-    // reproduces (a failure that does not reproduce is reported as such, never dropped).
-    let final: Divergence = original;
-    let reproducible = false;
-    if (fault === null) {
-      try {
-        if (session.client.hasExited) await session.restart();
-        await runOnce(session, planRun(shrunk, ctx.families));
-      } catch (e) {
-        if (e instanceof Divergence) {
-          final = e;
-          reproducible = true;
-        }
-      }
-    }
-    const refined =
-      reproducible && fault === null
-        ? await refineMismatch(session, final.steps, final.index, final.mismatch).catch(() => null)
-        : null;
-    const m = refined?.mismatch ?? final.mismatch;
-    const shown = refined ?? final;
-    const commands = shown.steps.slice(0, shown.index + 1).filter((s) => s.request.type === "command").length;
-    const trace: PortableTrace = {
-      trace_version: 1,
-      invariant: m.invariant,
-      stage: "differential",
-      check: "differential/step",
-      summary: `${m.summary}${reproducible ? "" : " (did not reproduce on a second replay)"}`,
+    record({
+      kind: "differential-shrunk",
+      part: `${base}/shrink`,
+      failed,
+      original: details.errorInstance instanceof Divergence ? details.errorInstance.part : null,
       seed: details.seed,
       path: details.counterexamplePath,
-      steps: plannedTrace(shown.steps, shown.replies, shown.index),
-      failing_step: shown.index,
-      difference: m.path === null ? null : placeText(m.path),
-      shrink: {
-        attempts: details.numShrinks,
-        original_length: original.steps.length,
-        interrupted: cutBy !== null,
-        ...(cutBy === null ? {} : { reason: cutBy }),
-      },
-    };
-    const run =
-      cutBy === null
-        ? `a shrunk run of ${commands} command(s)`
-        : `a run of ${commands} command(s), not fully shrunk, ${cutBy}`;
-    findings.push({
-      invariant: m.invariant,
-      stage: "differential",
-      check: "differential/step",
-      summary: `step ${shown.index + 1} of ${run}: ${trace.summary}`,
-      trace,
+      numShrinks: details.numShrinks,
+      interrupted: details.interrupted,
+      budgetCut: cut,
     });
-    reported.add(m.invariant ?? "wire");
-    notes.push(
-      `run ${k + 1} of ${ctx.settings.runs} failed (${m.invariant ?? "wire"}); shrunk over the wire in ${details.numShrinks} step(s) and ${attempts} replay(s)${cutBy === null ? "" : `, not fully (${cutBy})`}; run seed ${details.seed}, path ${details.counterexamplePath ?? ""}`,
-    );
+    if (!failed || details.counterexample === null) return;
+    const [shrunk] = details.counterexample;
+    // Replay the shrunk case once more, on the live session, to record its trace and see whether it
+    // reproduces (a failure that does not reproduce is reported as such, never dropped).
+    if (fault) return;
+    const replay = `${base}/replay`;
+    const from = history.events.length;
+    try {
+      if (session.client.hasExited) await session.restart();
+      const plan = planRun(shrunk, ctx.families);
+      record({ kind: "differential-plan", part: replay, length: plan.length });
+      await runRecorded(session, plan, history, replay);
+    } catch (e) {
+      // Whatever ended the replay (but a break, recorded as such), it did not reproduce the failure.
+      if (!(e instanceof PlannedBreak))
+        history.events.push({ kind: "stopped", part: replay, reason: e instanceof Error ? e.message : String(e) });
+    }
+    const v = judgeRunPart(since(from), replay);
+    if (v.kind === "mismatch")
+      await refineMismatch(session, v.steps, v.index, v.mismatch, {
+        history: history,
+        part: `${base}/refine`,
+      }).catch(() => null);
   };
 
-  /** Records run k's break of the wire protocol (once per W rule) and restarts the process for the next run. */
-  const recordBreak = async (
-    k: number,
-    b: { readonly error: WireBreak; readonly plan: readonly PlannedStep[] },
-  ): Promise<void> => {
-    const key = `wire/${b.error.rule}`;
-    if (reported.has(key) || findings.length >= MAX_DIFFERENTIAL_FINDINGS) {
-      repeats.set(key, (repeats.get(key) ?? 0) + 1);
-    } else {
-      reported.add(key);
-      const at = b.error instanceof PlannedBreak ? `step ${b.error.index + 1} of run ${k + 1}: ` : `run ${k + 1}: `;
-      findings.push({
-        invariant: null,
-        stage: "differential",
-        check: key,
-        summary: `${at}${b.error.message}; raw: ${b.error.raw}`,
-        trace: b.error instanceof PlannedBreak ? breakTrace(b.error, b.plan, "differential", key, seedOf(k)) : null,
-      });
-    }
-    // After a reply the runner could not read, what the process holds is unknown: start it afresh.
+  /** After a break of the wire protocol, what the process holds is unknown: start it afresh. */
+  const restartAfterBreak = async (): Promise<void> => {
     // Not counted against the restart budget, which is for deaths: a process that breaks the
     // protocol in every run costs a restart per run, bounded by the runs and the time budget.
     await session.restart().catch((e: unknown) => {
-      fault =
+      const reason =
         e instanceof Undrivable
-          ? e
-          : new Undrivable(`restart after a protocol break failed: ${e instanceof Error ? e.message : String(e)}`);
+          ? e.message
+          : `restart after a protocol break failed: ${e instanceof Error ? e.message : String(e)}`;
+      history.events.push({ kind: "restart-failed", part: base, reason });
+      record({ kind: "differential-fault", part: CAMPAIGN, reason });
+      fault = true;
     });
   };
 
-  // Each run k has its own seed, derived from the campaign seed: run k is the same whichever
-  // shard runs it, and a failure shrinks within its own run (D-038).
-  const mine = [...Array(ctx.settings.runs).keys()].filter((k) => owns(ctx.shard, "differential", k));
-  if (mine.length === 0 && ctx.shard !== undefined) {
-    await session.close();
-    return NONE_OWNED;
-  }
   // Coverage guidance (D-075): each run's case chosen in the model, before anything is sent, among
   // candidates, for the reachable abstract edges of the certification's scope it adds.
   const scope = scopeOf(ctx.settings);
+  const reachable = coverOf(scope, ctx.families).abstractEdges;
   const schedule = guidedSchedule({
     seed: ctx.settings.seed,
     runs: ctx.settings.runs,
     families: ctx.families,
-    reachable: coverOf(scope, ctx.families).abstractEdges,
+    reachable,
   });
   seeds = schedule.seeds;
-  ctx.coverage?.recordGuidance({
+  record({
+    kind: "differential-guidance",
+    part: CAMPAIGN,
     scope,
-    unguided: schedule.unguided.size,
-    guided: schedule.guided.size,
     steered: schedule.steered,
+    guided: schedule.guided.size,
+    unguided: schedule.unguided.size,
+    reachable: reachable.size,
   });
-  notes.push(
-    `coverage guidance: ${schedule.steered} of ${ctx.settings.runs} runs chosen among ${CANDIDATES} cases each for the reachable abstract edges of scope ${scope} they add; ` +
-      `planned in the model, the guided runs make ${schedule.guided.size} of its ${coverOf(scope, ctx.families).abstractEdges.size} reachable edges, the unguided runs of the same seed ${schedule.unguided.size}`,
-  );
-  let interrupted = false;
   for (const k of mine) {
-    if (fault !== null || (ctx.failFast === true && findings.length > 0)) break;
+    if (fault || (ctx.failFast === true && state.findings.length > 0)) break;
     if (outOfTime(ctx)) {
-      interrupted = true;
+      record({ kind: "differential-interrupted", part: CAMPAIGN });
       break;
     }
     const remaining = ctx.deadline - Date.now();
+    base = runPart(k);
+    const from = history.events.length;
+    record({ kind: "differential-run", part: base, run: k, seed: seedOf(k) });
     failureSeen = false;
-    broken = null;
+    broken = false;
     // First without shrinking: only a failure not reported yet is worth the shrinking.
     const d = await fc.check(fc.asyncProperty(runCaseArb(), predicate), {
       numRuns: 1,
@@ -302,65 +319,48 @@ export const differentialStage = async (ctx: StageContext): Promise<StageOutcome
       markInterruptAsFailure: false,
       endOnFailure: true,
     });
-    if (d.interrupted && !d.failed) interrupted = true;
-    const b = broken as { readonly error: WireBreak; readonly plan: readonly PlannedStep[] } | null;
-    if (b !== null) {
-      await recordBreak(k, b);
-      broken = null;
-      continue;
-    }
-    if (!d.failed) continue;
-    if (!(d.errorInstance instanceof Divergence)) {
+    if (d.interrupted && !d.failed) record({ kind: "differential-interrupted", part: base });
+    if (d.failed && !(d.errorInstance instanceof Divergence)) {
       const err = d.errorInstance;
       throw err instanceof Error ? err : new Error(String(err));
     }
-    const key = d.errorInstance.mismatch.invariant ?? "wire";
-    if (reported.has(key) || findings.length >= MAX_DIFFERENTIAL_FINDINGS) {
-      repeats.set(key, (repeats.get(key) ?? 0) + 1);
-      continue;
-    }
-    await shrinkAndRecord(k, ctx.deadline - Date.now());
+    const v = judgeRunPart(since(from), base);
+    if (v.kind === "break") await restartAfterBreak();
+    else if (v.kind === "mismatch" && !isRepeat(state, failureKey(v) ?? "wire"))
+      await shrink(k, ctx.deadline - Date.now());
+    broken = false;
+    const before = state.runsDone;
+    judgeRun(since(from), k, state, v); // its shrink and probes are in parts of their own: run k's verdict stands
+    if (state.runsDone > before)
+      ctx.progress.tick(state.runsDone, mine.length, {
+        witnesses: ctx.witnesses.total(),
+        violations: state.findings.length,
+      });
   }
-
-  for (const [key, n] of repeats)
-    notes.push(
-      `${n} more failing run(s) of ${key}, not shrunk (already reported${findings.length >= MAX_DIFFERENTIAL_FINDINGS ? `, or the ${MAX_DIFFERENTIAL_FINDINGS} findings a campaign reports were reached` : ""})`,
-    );
-  notes.push(
-    `${runsDone} run(s), ${steps} request(s) agreed with the model in ${Math.round((Date.now() - started) / 1000)} s (seed ${ctx.settings.seed}${ctx.shard === undefined || ctx.shard.count === 1 ? "" : `, ${mine.length} of ${ctx.settings.runs} runs in shard ${ctx.shard.index + 1}/${ctx.shard.count}`})`,
-  );
+  record({ kind: "differential-end", part: CAMPAIGN, elapsedMs: Date.now() - started });
   await session.close();
   ctx.progress.done();
-  const f = fault as Undrivable | null;
-  if (findings.length > 0) {
-    const tail = f === null ? "" : `; then the implementation could not be driven: ${f.message}`;
-    const which = findings.map((x) => x.invariant ?? x.check).join(", ");
-    return outcome(
-      "fail",
-      `${findings.length === 1 ? "" : `${findings.length} distinct failures (${which}); first: `}${findings[0]?.summary ?? "divergence"}${tail}`,
-      runsDone,
-      findings,
-      notes,
-    );
+  return history;
+};
+
+/** The campaign: driven, then judged from its history; the runs that agreed give witnesses and coverage. */
+export const differentialStage = async (ctx: StageContext): Promise<StageOutcome> => {
+  const history = await driveDifferential(ctx);
+  const verdict = checkDifferential(history);
+  if (verdict.guidance !== null)
+    ctx.coverage?.recordGuidance({
+      scope: verdict.guidance.scope,
+      unguided: verdict.guidance.unguided,
+      guided: verdict.guidance.guided,
+      steered: verdict.guidance.steered,
+    });
+  for (const r of verdict.agreed) {
+    for (const [i, s] of r.steps.entries())
+      if (s.request.type === "command") recordAgreedStep(ctx.witnesses, guardsOf(opAt(r.steps, i)), s.expected);
+    ctx.coverage?.recordSession(r.steps);
+    ctx.coverage?.recordEdges(r.edges);
   }
-  if (f !== null)
-    return outcome(
-      "inconclusive",
-      `the implementation could not be driven after ${runsDone} run(s): ${f.message}`,
-      runsDone,
-      [],
-      notes,
-    );
-  if (interrupted || runsDone < mine.length) {
-    return outcome(
-      "inconclusive",
-      `the time budget ended after ${runsDone} of ${mine.length} run(s)`,
-      runsDone,
-      [],
-      notes,
-    );
-  }
-  return outcome("pass", `${runsDone} generated run(s) agreed with the model`, runsDone, [], notes);
+  return verdict.outcome;
 };
 
 /**

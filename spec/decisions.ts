@@ -952,6 +952,31 @@ export const DECISIONS: readonly Decision[] = [
       "Prettier and ESLint with typescript-eslint (two tools and a plugin stack; typescript-eslint's supported TypeScript range would pin the compiler); dprint (a formatter only); formatting without a linter (the issue asks for both); the full recommended rule set (each rule switched off above fires on a deliberate idiom of the kit, and rewriting hundreds of lines to satisfy a style rule would move every mutant again for no finding); leaving the implementation unformatted so that no generated mutant id moves (ids already move with any edit above them; the triage is now checked by the change, not the position).",
     refines: [],
   },
+  {
+    id: "D-078",
+    title: "A certification stage drives and records a history; checkers alone judge it",
+    kit: true,
+    decision:
+      "Every stage of srk certify is a driver and checkers. The driver sends, receives, restarts, kills and reads the data directory, and records all of it in a History (the runner's conformance/core/history module): the ordered, plain-JSON record of one unit of the stage's work, in parts (one plan, one pass, one cut, one run), with common events (an exchange with the model's expected reply where the driver computed one, a break of the wire protocol, a restart, a failed restart, a scan of the data directory, a stop, a mark) and the stage's own event types declared beside its driver (the raw bytes of a hostile batch and how it ended, a crash cut, an algebra group with the model's side). The driver decides only what it needs to go on (where to stop, whether to send the catalog again line by line, which probe or shrink candidate comes next, which cuts the agreed baseline allows), and where that needs a judgement it calls a checker. Checkers are pure functions from a history to findings, notes, check counts, witnesses and the stage's outcome; they never drive. W-2.2 (a shutdown answered and then ignored), which the transport sees as sessions close, is one more checker over the Target's record, applied after every stage. A stage's definition (in the stage's own module under conformance/stages) joins its catalog entry (its name, the invariants it concerns, its description, kept in the stage catalog of conformance/core), how its campaign is dealt to shards, and its run; the stage registry lists the definitions in the spec's order, and the order, the runners, the verdict rules' concerns, the report text and the shard gate are read from there. The catalog entries stay data in core/ because the verdict rules, the reporters, srk list and the generated reports read them without loading any runner (srk list starts in about 2.5 times node's own start; loading every stage's driver and the model would cost that), and because the stages import the verdict layer (witnesses), so the verdict rules importing the stages would make a circle.",
+    why: "Issue 22: each stage judged while it drove and kept its own books, so nothing could be judged after the fact: no portable trace or report story could be made from a record, no check could be rerun on a recorded run, and exploration and log checking had nothing to read. A history that checkers read afterwards is Maelstrom's shape (a workload is a generator, a client and a checker; a run yields a history), and it separates what an implementation did from what the kit concluded.",
+    paper:
+      "Neither paper concerns how the kit's runner is built; this is about the kit itself. The wire protocol (spec/wire/PROTOCOL.md) is what is driven, and is unchanged.",
+    alternatives:
+      "Keeping the stages as they were (the issue's objection); one closed event union for every stage (every stage's observations in core/, which then knows every stage); a serialised history file per stage in the output folder (it can be made from the history when a report needs it; writing every history of a certification, about 3 MB for the wire catalog's raw bytes alone, is not wanted by default); putting each catalog entry in its stage's file (the readers above would load every runner, or the verdict layer and the stages would import each other).",
+    refines: [],
+  },
+  {
+    id: "D-079",
+    title: "One seeded generator for the runner's sampled choices: mulberry32, seeded from the certification's seed",
+    kit: true,
+    decision:
+      "Every choice the runner samples outside fast-check (the algebra stage's sampled merge orders and excision cases, the crash stage's kill moments, the forgetting stage's marker words) draws from one generator, the runner's seededRandom (mulberry32, 32-bit state, in conformance/oracle), seeded from the certification's seed and the unit's index, so each depends on the seed alone and replays from it. Generated runs (the differential campaign, the crash stage's session) are fast-check's, seeded from the same seed through fast-check's own generator. The shard module's runSeed is not a generator: it mixes the campaign seed and a unit's index into that unit's seed (D-038), so that neighbouring units do not share streams.",
+    why: "Issue 22 found three seeded-randomness schemes and asked for one. Two were already the same generator (the crash stage now uses seededRandom too); the third is a seed mixer. Replacing mulberry32 by one of pure-rand's generators would change every sampled choice of every certification on the same seed, while the issue asks that every verdict, witness count and certificate field stay the same before and after the redesign on the same seed, and a certificate's seed is how its run is reproduced.",
+    paper: "Neither paper concerns how the kit samples; this is about the kit itself.",
+    alternatives:
+      "pure-rand's xoroshiro128plus or mersenne (fast-check's own generators: a well-kept library, but not a direct dependency of the kit, whose version fast-check chooses, and adopting it changes every sampled choice); crypto.randomInt with a seed (Node has no seeded form); one fast-check arbitrary per sampled choice (ties the stages' sampling to fast-check's shrinking, which these choices do not need).",
+    refines: [],
+  },
 ];
 
 const byId = new Map(DECISIONS.map((d) => [d.id, d]));

@@ -11,6 +11,7 @@ import { runDigest } from "../bench/digest.ts";
 import { evaluate, meets, notMeasured, shortfall } from "../bench/goals.ts";
 import { growthGoals, projectOp, runGrowth, type GrowthLevel, type GrowthResult } from "../bench/growth.ts";
 import { LOG_GOALS, logGoals, type LogResult } from "../bench/log.ts";
+import { EXPLORE_GOALS, exploreGoals } from "../bench/explore.ts";
 import { batchesOf, MODEL_GOALS, modelGoals, nthPermutation, runModel, type ModelResult } from "../bench/model.ts";
 import {
   logLogChart,
@@ -177,6 +178,28 @@ describe("bench goals", () => {
     const fast = modelGoals({ ...r, model_steps_per_s: fig(60_000, "steps/s"), ad3: [] });
     expect(fast[0]?.status).toBe("met");
     expect(fast[1]).toMatchObject({ status: "not measured", note: "no 8-distillate run in this report" });
+  });
+
+  it("the exploration goals: the overhead over bare transitions, and the distinct-state rate bounded by them", () => {
+    // 88,000 steps, 10,000 distinct: 8.8 steps per distinct state; bare transitions at 80,000 steps/s cap the rate at 9,091/s.
+    const [overhead, rate] = exploreGoals({
+      scope: "default",
+      steps: 88_000,
+      distinct: 10_000,
+      depth: 6,
+      explore_ms: 5_500,
+      bare_ms: 1_100,
+      distinct_per_s: 10_000 / 5.5,
+      steps_per_s: 88_000 / 5.5,
+      bare_steps_per_s: 80_000,
+      visited_bytes_per_million: 1,
+      heap_bytes_per_million: 1,
+    });
+    expect(overhead).toMatchObject({ name: EXPLORE_GOALS[0].name, status: "short", ratio: 5 });
+    expect(rate).toMatchObject({ name: EXPLORE_GOALS[1].name, status: "short" });
+    expect(rate?.ratio).toBeCloseTo(1818.18, 1);
+    expect(rate?.goal.text).toBe("≥ 30,000 distinct states/s");
+    expect(rate?.note).toContain("would reach 9091 distinct/s");
   });
 
   it("the durable, runner and sharding goals carry the measured reasons when short", () => {
